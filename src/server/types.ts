@@ -1,0 +1,45 @@
+/**
+ * What the app decorates Fastify with. Shared by every area of the server.
+ */
+import type { Kysely } from 'kysely';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Config } from './config.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<any>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** The signed-in staff member of a request (set by app.authenticate). */
+export interface SessionUser {
+  kind: 'staff';
+  id: number;
+  username: string;
+  nickName: string;
+  deptId: number | null;
+  orgId: number | null;
+  /** username === 'admin': passes every permission check except the decision centre */
+  isAdmin: boolean;
+  /** permission keys from the user's roles' menus, e.g. sysQuestion:add */
+  permissions: Set<string>;
+  roles: Array<{ id: number; name: string; dataScope: string; level: number }>;
+  /** hash of the bearer token; the session row's key */
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    /** preHandler: a valid staff token is required (401 otherwise); sets request.user */
+    authenticate: preHandlerAsyncHookHandler;
+    /** preHandler: authenticate, then the permission key is required (403 otherwise); admin passes */
+    requirePermission(key: string): preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    user?: SessionUser;
+  }
+}

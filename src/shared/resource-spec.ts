@@ -1,0 +1,108 @@
+/**
+ * The resource spec: what one entity JSON Schema means to the server and the web app.
+ * Codegen turns every `schemas/*.json` into a ResourceSpec (see `specFromSchema`) and writes
+ * them to `src/generated/resources.ts`; the server builds tables and routes from it, the web
+ * app builds screens from it. Both sides use the same Chinese titles and messages.
+ */
+
+export type FieldType = 'integer' | 'number' | 'string' | 'boolean';
+export type FilterKind = 'eq' | 'like' | 'between' | 'in';
+export type InputKind =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'select'
+  | 'radio'
+  | 'switch'
+  | 'date'
+  | 'datetime'
+  | 'cascader'
+  | 'region'
+  | 'upload'
+  | 'hidden';
+export type AutoKind = 'id' | 'createTime' | 'updateTime' | 'createUser' | 'updateUser';
+export type MaskKind = 'phone' | 'name' | 'id' | 'email';
+
+export interface Option {
+  value: string | number | boolean;
+  label: string;
+}
+
+export interface FieldSpec {
+  /** property name in JSON (camelCase) */
+  name: string;
+  /** column name in the table (snake_case unless `x-column` says otherwise) */
+  column: string;
+  title: string;
+  type: FieldType;
+  /** JSON Schema format: date, date-time, email... */
+  format?: string;
+  maxLength?: number;
+  required: boolean;
+  /** set by the server; never accepted from a client */
+  auto?: AutoKind;
+  readOnly: boolean;
+  default?: unknown;
+  input: InputKind;
+  options?: Option[];
+  /** dictionary name the options come from (api/dictDetail?dictName=) */
+  dict?: string;
+  /** options come from another resource (id -> label), e.g. departments */
+  ref?: { resource: string; path: string; label: string };
+  list?: { order: number; width?: number; editable?: 'radio' | 'switch' };
+  filter?: FilterKind;
+  mask?: MaskKind;
+  /** shown in the dialog (false for auto fields and `x-form: false`) */
+  form: boolean;
+  /** placeholder / help text */
+  placeholder?: string;
+  /** Chinese message per failing JSON Schema keyword (required, pattern, maxLength...) */
+  messages: Record<string, string>;
+}
+
+export interface ResourceSpec {
+  /** entity name, e.g. sysQuestion */
+  name: string;
+  table: string;
+  /** API base path without leading slash, e.g. api/sysQuestion */
+  path: string;
+  /** permission module: keys are `${permission}:add|edit|del|download|import` */
+  permission: string;
+  title: string;
+  /** default sort, e.g. ['id,desc'] */
+  sort: string[];
+  pageSize: number;
+  dialogWidth: number;
+  /** fields matched by the free-text `blurry` query parameter */
+  search: string[];
+  /** which actions the screen and routes offer */
+  actions: Array<'add' | 'edit' | 'del' | 'download' | 'import'>;
+  fields: FieldSpec[];
+  /** the JSON Schema used to validate a create/update body (auto fields removed) */
+  schema: Record<string, unknown>;
+}
+
+export const PERMISSION_ACTIONS = ['add', 'edit', 'del', 'download', 'import'] as const;
+
+export function permissionKey(spec: Pick<ResourceSpec, 'permission'>, action: string): string {
+  return `${spec.permission}:${action}`;
+}
+
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+export function fieldByName(spec: ResourceSpec, name: string): FieldSpec | undefined {
+  return spec.fields.find((f) => f.name === name);
+}
+
+/** Columns of the list screen, in order. */
+export function listFields(spec: ResourceSpec): FieldSpec[] {
+  return spec.fields.filter((f) => f.list).sort((a, b) => a.list!.order - b.list!.order);
+}
+
+/** Label of a value for fields with options (enum labels or dictionary seed). */
+export function optionLabel(field: FieldSpec, value: unknown): string | undefined {
+  const opt = field.options?.find((o) => String(o.value) === String(value));
+  return opt?.label;
+}
