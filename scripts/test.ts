@@ -1,0 +1,55 @@
+/**
+ * npm test: every test. Runs codegen, then Vitest on the unit, web and server projects
+ * (the server suites run on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set),
+ * then the browser tests in headless Chromium when it is installed. Suites that cannot run
+ * on this machine are skipped with the reason printed. Ends with one summary line.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCodegen } from '../codegen/main.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const outDir = mkdtempSync(join(tmpdir(), 'dealer-console-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const skippedSuites: string[] = [];
+let failedRuns = 0;
+
+function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}): void {
+  const out = join(outDir, `${label}.json`);
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  console.log(`\n=== ${label}: vitest ${projects.join(', ')} ===`);
+  const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (existsSync(out)) {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += j.numPassedTests ?? 0;
+    totals.failed += j.numFailedTests ?? 0;
+    totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    if (!j.success || r.status !== 0) failedRuns++;
+  } else {
+    console.log(`${label}: vitest wrote no report (exit ${r.status})`);
+    failedRuns++;
+  }
+}
+
+runCodegen('schemas', 'src/generated');
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (!pgUrl) skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');
+vitest('unit, web and server', ['unit', 'web', 'server']);
+
+if (existsSync(CHROMIUM)) {
+  console.log('\n=== building the web app for the browser tests ===');
+  const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (b.status !== 0) failedRuns++;
+  else vitest('browser', ['e2e'], { CHROMIUM_PATH: CHROMIUM });
+} else {
+  skippedSuites.push(`browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-noto-cjk, or set CHROMIUM_PATH)`);
+}
+
+rmSync(outDir, { recursive: true, force: true });
+console.log('');
+for (const s of skippedSuites) console.log(`skipped: ${s}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedRuns || totals.failed ? 1 : 0);

@@ -1,0 +1,53 @@
+/**
+ * Opens the database: embedded SQLite (better-sqlite3, WAL) in the data directory by default,
+ * PostgreSQL when DATABASE_URL is set. Dates come back as 'YYYY-MM-DD HH:mm:ss' strings and
+ * 64-bit integers as numbers on both, so the rest of the server sees one shape.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../types.ts';
+
+const PG_TIMESTAMP = 1114;
+const PG_TIMESTAMPTZ = 1184;
+const PG_DATE = 1082;
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+let pgParsersSet = false;
+function setPgParsers(): void {
+  if (pgParsersSet) return;
+  pgParsersSet = true;
+  // 'YYYY-MM-DD HH:mm:ss[.ffffff]' -> 'YYYY-MM-DD HH:mm:ss'
+  pg.types.setTypeParser(PG_TIMESTAMP, (v: string) => v.slice(0, 19));
+  pg.types.setTypeParser(PG_TIMESTAMPTZ, (v: string) => v.slice(0, 19));
+  pg.types.setTypeParser(PG_DATE, (v: string) => v);
+  pg.types.setTypeParser(PG_INT8, (v: string) => Number(v));
+  pg.types.setTypeParser(PG_NUMERIC, (v: string) => Number(v));
+}
+
+export async function openDatabase(config: Config): Promise<Database> {
+  if (config.databaseUrl) {
+    setPgParsers();
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const sqlite = new SQLite(join(config.dataDir, 'console.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Current time as the API shows it: 'YYYY-MM-DD HH:mm:ss' in local time. */
+export function nowText(date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
+}

@@ -1,0 +1,26 @@
+/**
+ * Serves the built web app (dist/) on the API's port. Hashed assets are cached for a year;
+ * index.html never, so a new build is picked up at once. Routes are hash routes, so only
+ * '/' needs the page.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const WEB_DIST = resolve(import.meta.dirname, '../../dist');
+
+export async function registerWebStatic(app: FastifyInstance, root = WEB_DIST): Promise<boolean> {
+  if (!existsSync(resolve(root, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    setHeaders(res, path) {
+      if (path.includes('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      else res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
+  return true;
+}
