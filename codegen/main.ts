@@ -1,15 +1,33 @@
 /**
- * npm run codegen: schemas/*.json -> src/generated/ (resource specs; types and DDL by their emitters).
+ * npm run codegen: schemas/*.json -> src/generated/
+ *   resources.ts       the resource specs (server routes and tables, web screens)
+ *   types.ts           one TypeScript interface per entity (json-schema-to-typescript)
+ *   ddl/sqlite.sql     the CREATE TABLE statements on SQLite
+ *   ddl/postgres.sql   the same on PostgreSQL
+ * A file whose content is unchanged is not rewritten (watchers stay quiet).
  * Usage: tsx codegen/main.ts [--schemas DIR] [--out DIR]
+ * On an invalid schema: one line `codegen: schemas/x.json: /json/path: what is wrong`, exit 1.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SchemaError, specFromSchema } from './spec-from-schema.ts';
+import { emitTypes } from './emit-types.ts';
+import { emitDdl } from './emit-ddl.ts';
 import type { ResourceSpec } from '../src/shared/resource-spec.ts';
 
-export function loadSpecs(schemasDir: string): ResourceSpec[] {
+export { SchemaError, specFromSchema };
+
+export interface LoadedSchema {
+  /** as shown in messages: schemas/<entity>.json */
+  file: string;
+  schema: Record<string, unknown>;
+  spec: ResourceSpec;
+}
+
+/** Reads, checks and converts every schemas/*.json (sorted by file name). */
+export function loadSchemas(schemasDir: string): LoadedSchema[] {
   const files = readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort();
-  const specs: ResourceSpec[] = [];
+  const loaded: LoadedSchema[] = [];
   for (const f of files) {
     const file = join('schemas', f);
     let raw: unknown;
@@ -18,16 +36,28 @@ export function loadSpecs(schemasDir: string): ResourceSpec[] {
     } catch (err) {
       throw new SchemaError(file, '', `not valid JSON: ${(err as Error).message}`);
     }
-    specs.push(specFromSchema(file, raw));
+    const spec = specFromSchema(file, raw);
+    if (basename(f, '.json') !== spec.name) {
+      throw new SchemaError(file, '/x-entity/name', `"${spec.name}" must match the file name: name the file schemas/${spec.name}.json`);
+    }
+    loaded.push({ file, schema: raw as Record<string, unknown>, spec });
   }
   const seen = new Map<string, string>();
-  for (const s of specs) {
-    for (const key of [`name ${s.name}`, `table ${s.table}`, `path ${s.path}`]) {
-      if (seen.has(key)) throw new SchemaError(`schemas/${s.name}.json`, '/x-entity', `${key} is already used by ${seen.get(key)}`);
-      seen.set(key, s.name);
+  for (const { file, spec } of loaded) {
+    const keys: Array<[string, string]> = [
+      [`table "${spec.table}"`, '/x-entity/table'],
+      [`path "${spec.path}"`, '/x-entity/path'],
+    ];
+    for (const [key, path] of keys) {
+      if (seen.has(key)) throw new SchemaError(file, path, `${key} is already used by ${seen.get(key)}`);
+      seen.set(key, spec.name);
     }
   }
-  return specs;
+  return loaded;
+}
+
+export function loadSpecs(schemasDir: string): ResourceSpec[] {
+  return loadSchemas(schemasDir).map((l) => l.spec);
 }
 
 export function emitResources(specs: ResourceSpec[]): string {
@@ -42,27 +72,62 @@ export function emitResources(specs: ResourceSpec[]): string {
   ].join('\n');
 }
 
-export function runCodegen(schemasDir: string, outDir: string): ResourceSpec[] {
-  const specs = loadSpecs(schemasDir);
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'resources.ts'), emitResources(specs));
-  return specs;
+/** Writes a file only when its content changed; true when written. */
+export function writeIfChanged(path: string, content: string): boolean {
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  return true;
+}
+
+export interface CodegenResult {
+  specs: ResourceSpec[];
+  /** paths relative to the output directory */
+  written: string[];
+  unchanged: string[];
+}
+
+/** Everything codegen writes, by path relative to the output directory. */
+export async function generateFiles(loaded: LoadedSchema[]): Promise<Record<string, string>> {
+  const specs = loaded.map((l) => l.spec);
+  return {
+    'resources.ts': emitResources(specs),
+    'types.ts': await emitTypes(loaded),
+    'ddl/sqlite.sql': emitDdl(specs, 'sqlite'),
+    'ddl/postgres.sql': emitDdl(specs, 'postgres'),
+  };
+}
+
+export async function generate(schemasDir: string, outDir: string): Promise<CodegenResult> {
+  const loaded = loadSchemas(schemasDir);
+  const files = await generateFiles(loaded);
+  const result: CodegenResult = { specs: loaded.map((l) => l.spec), written: [], unchanged: [] };
+  for (const [rel, content] of Object.entries(files)) {
+    (writeIfChanged(join(outDir, rel), content) ? result.written : result.unchanged).push(rel);
+  }
+  return result;
+}
+
+/** Checks every schema and writes src/generated; answers the specs. Throws SchemaError on a bad schema. */
+export async function runCodegen(schemasDir: string, outDir: string): Promise<ResourceSpec[]> {
+  return (await generate(schemasDir, outDir)).specs;
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename);
 if (isMain) {
   const arg = (name: string, dflt: string) => {
     const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : dflt;
+    return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt;
   };
+  const outDir = arg('--out', 'src/generated');
   try {
-    const specs = runCodegen(arg('--schemas', 'schemas'), arg('--out', 'src/generated'));
-    console.log(`codegen: ${specs.length} schemas -> src/generated (${specs.map((s) => s.name).join(', ')})`);
+    const r = await generate(arg('--schemas', 'schemas'), outDir);
+    console.log(
+      `codegen: ${r.specs.length} schemas (${r.specs.map((s) => s.name).join(', ')}) -> ${outDir}: ` +
+        `${r.written.length} written, ${r.unchanged.length} unchanged`,
+    );
   } catch (err) {
-    if (err instanceof SchemaError) {
-      console.error(`codegen: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
+    console.error(`codegen: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
   }
 }

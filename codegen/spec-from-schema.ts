@@ -1,6 +1,8 @@
 /**
  * Turns one entity JSON Schema (draft 2020-12 + our `x-` keywords) into a ResourceSpec.
- * Every problem is reported as a SchemaError naming the file and the JSON path.
+ * Order of the checks: our `x-` keywords are known and in their place; the schema is valid
+ * JSON Schema for ajv (strict); then the meaning of every `x-` keyword and message. Every
+ * problem is reported as a SchemaError naming the file and the JSON path.
  */
 import type {
   AutoKind,
@@ -13,32 +15,12 @@ import type {
   ResourceSpec,
 } from '../src/shared/resource-spec.ts';
 import { PERMISSION_ACTIONS, snakeCase } from '../src/shared/resource-spec.ts';
+import { ENTITY_KEYWORDS, PROPERTY_KEYWORDS } from '../src/shared/schema-ajv.ts';
+import { checkSchemaShape, compileOrThrow, compileSchema } from './ajv-check.ts';
+import { SchemaError } from './schema-error.ts';
 
-export class SchemaError extends Error {
-  constructor(
-    public file: string,
-    public path: string,
-    public problem: string,
-  ) {
-    super(`${file}: ${path || '/'}: ${problem}`);
-  }
-}
+export { SchemaError, ENTITY_KEYWORDS, PROPERTY_KEYWORDS };
 
-/** The `x-` keywords codegen understands; anything else is an error. */
-export const ENTITY_KEYWORDS = ['x-entity'] as const;
-export const PROPERTY_KEYWORDS = [
-  'x-auto',
-  'x-column',
-  'x-dict',
-  'x-filter',
-  'x-form',
-  'x-input',
-  'x-list',
-  'x-mask',
-  'x-options',
-  'x-placeholder',
-  'x-ref',
-] as const;
 const ENTITY_FIELDS = [
   'name',
   'table',
@@ -52,9 +34,9 @@ const ENTITY_FIELDS = [
   'actions',
 ];
 
-const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
-const FILTERS: FilterKind[] = ['eq', 'like', 'between', 'in'];
-const INPUTS: InputKind[] = [
+export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
+export const FILTERS: FilterKind[] = ['eq', 'like', 'between', 'in'];
+export const INPUTS: InputKind[] = [
   'text',
   'textarea',
   'number',
@@ -68,10 +50,17 @@ const INPUTS: InputKind[] = [
   'upload',
   'hidden',
 ];
-const AUTOS: AutoKind[] = ['id', 'createTime', 'updateTime', 'createUser', 'updateUser'];
-const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email'];
-const DIALOG_WIDTHS = [475, 500, 700, 1000, 1300];
+export const AUTOS: AutoKind[] = ['id', 'createTime', 'updateTime', 'createUser', 'updateUser'];
+export const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email'];
+export const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
+export const DIALOG_WIDTHS = [475, 500, 700, 1000, 1300];
+export const FORMATS = ['date', 'date-time', 'email', 'uri'];
 const IDENT = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+/** Query parameters of every list; a property with one of these names cannot be a filter. */
+export const RESERVED_QUERY = ['page', 'size', 'sort', 'blurry'];
+const HANZI = /[\u4e00-\u9fff]/;
+/** Keywords of a property that are not validation keywords (no errorMessage can target them). */
+const NOT_VALIDATING = new Set(['title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', 'deprecated', '$comment', 'errorMessage']);
 
 type Json = Record<string, unknown>;
 
@@ -92,7 +81,16 @@ function checkUnknownKeywords(file: string, node: unknown, path: string, where: 
       const allowed: readonly string[] =
         where === 'root' ? ENTITY_KEYWORDS : where === 'property' ? PROPERTY_KEYWORDS : [];
       if (!allowed.includes(key)) {
-        throw new SchemaError(file, here, `unknown keyword "${key}" (known here: ${allowed.join(', ') || 'none'})`);
+        const elsewhere = (ENTITY_KEYWORDS as readonly string[]).includes(key)
+          ? ' (x-entity belongs at the root of the schema)'
+          : (PROPERTY_KEYWORDS as readonly string[]).includes(key)
+            ? ' (it belongs on a property: /properties/<name>/' + key + ')'
+            : '';
+        throw new SchemaError(
+          file,
+          here,
+          `unknown keyword "${key}" here${elsewhere}; known here: ${allowed.join(', ') || 'none'} (see schemas/README.md)`,
+        );
       }
       continue; // x- values are checked by their own rules below
     }
@@ -102,7 +100,7 @@ function checkUnknownKeywords(file: string, node: unknown, path: string, where: 
       }
       continue;
     }
-    if (key === 'enum' || key === 'default' || key === 'const' || key === 'examples') continue;
+    if (key === 'enum' || key === 'default' || key === 'const' || key === 'examples' || key === 'errorMessage') continue;
     checkUnknownKeywords(file, value, here, 'other');
   }
 }
@@ -112,13 +110,30 @@ function need<T>(file: string, path: string, ok: boolean, problem: string, value
   return value;
 }
 
-function parseOptions(file: string, path: string, raw: unknown): Option[] {
+function valueFitsType(type: FieldType, v: unknown): boolean {
+  switch (type) {
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'integer':
+      return Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'string':
+      return typeof v === 'string';
+  }
+}
+
+function parseOptions(file: string, path: string, raw: unknown, type: FieldType): Option[] {
   need(file, path, Array.isArray(raw) && raw.length > 0, 'must be a non-empty array of {value, label}', null);
+  const seen = new Set<string>();
   return (raw as unknown[]).map((o, i) => {
     const p = `${path}/${i}`;
     need(file, p, isObject(o), 'must be an object {value, label}', null);
+    for (const k of Object.keys(o as Json)) need(file, `${p}/${k}`, k === 'value' || k === 'label', 'unknown key (an option is {value, label})', null);
     const { value, label } = o as Json;
-    need(file, `${p}/value`, ['string', 'number', 'boolean'].includes(typeof value), 'must be a string, number or boolean', null);
+    need(file, `${p}/value`, valueFitsType(type, value), `must be a ${type} like the property ("type": "${type}")`, null);
+    need(file, `${p}/value`, !seen.has(JSON.stringify(value)), `value ${JSON.stringify(value)} is listed twice`, null);
+    seen.add(JSON.stringify(value));
     need(file, `${p}/label`, typeof label === 'string' && label.length > 0, 'must be a non-empty string', null);
     return { value: value as Option['value'], label: label as string };
   });
@@ -133,6 +148,78 @@ function defaultInput(type: FieldType, format: string | undefined, hasOptions: b
   return 'text';
 }
 
+/** Which property types and formats each input can edit. */
+function inputFits(input: InputKind, type: FieldType, format: string | undefined, hasChoices: boolean): string | undefined {
+  switch (input) {
+    case 'switch':
+      return type === 'boolean' ? undefined : 'needs a boolean property';
+    case 'number':
+      return type === 'integer' || type === 'number' ? undefined : 'needs an integer or number property';
+    case 'date':
+      return type === 'string' && format === 'date' ? undefined : 'needs a string property with "format": "date"';
+    case 'datetime':
+      return type === 'string' && format === 'date-time' ? undefined : 'needs a string property with "format": "date-time"';
+    case 'select':
+    case 'radio':
+      return hasChoices ? undefined : 'needs choices: x-options, x-dict or x-ref';
+    case 'textarea':
+    case 'upload':
+      return type === 'string' ? undefined : 'needs a string property';
+    case 'text':
+      return type !== 'boolean' ? undefined : 'cannot edit a boolean (use switch or radio)';
+    case 'cascader':
+    case 'region':
+      return type === 'string' || type === 'integer' ? undefined : 'needs a string or integer property';
+    case 'hidden':
+      return undefined;
+  }
+}
+
+/** Which property types each list filter can query. */
+function filterFits(filter: FilterKind, type: FieldType, format: string | undefined): string | undefined {
+  const isDate = format === 'date' || format === 'date-time';
+  switch (filter) {
+    case 'like':
+      return type === 'string' && !isDate ? undefined : '"like" (text search) needs a string property that is not a date';
+    case 'between':
+      return type === 'integer' || type === 'number' || isDate
+        ? undefined
+        : '"between" needs an integer, a number or a date / date-time string';
+    case 'in':
+      return type !== 'boolean' ? undefined : '"in" does not apply to a boolean (use "eq")';
+    case 'eq':
+      return undefined;
+  }
+}
+
+/** Checks `errorMessage` of a property: an object keyword -> Chinese message, for keywords the property has. */
+function parseMessages(file: string, path: string, p: Json): Record<string, string> {
+  const messages: Record<string, string> = {};
+  if (p.errorMessage === undefined) return messages;
+  const em = p.errorMessage;
+  need(file, `${path}/errorMessage`, isObject(em), 'must be an object: keyword -> Chinese message, e.g. {"maxLength": "标题长度不能超过100个字符"}', null);
+  for (const [k, v] of Object.entries(em as Json)) {
+    const here = `${path}/errorMessage/${k}`;
+    if (k === 'required') {
+      throw new SchemaError(file, here, 'a required message belongs at the root: "errorMessage": {"required": {"<property>": "...不能为空"}}');
+    }
+    need(file, here, k in p && !k.startsWith('x-') && !NOT_VALIDATING.has(k), `the property has no "${k}" keyword for this message to apply to`, null);
+    need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message (a string with Chinese characters)', null);
+    messages[k] = v as string;
+  }
+  return messages;
+}
+
+/** A property as the body schema sees it: our keywords, titles and defaults removed. */
+function validationSchema(p: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (k.startsWith('x-') || k === 'title' || k === 'default') continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 function parseField(file: string, name: string, raw: unknown, required: boolean, requiredMessage?: string): FieldSpec {
   const path = `/properties/${name}`;
   need(file, path, IDENT.test(name), 'property names must be identifiers (letters, digits, _)', null);
@@ -143,51 +230,96 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   const title = need(file, `${path}/title`, typeof p.title === 'string' && p.title !== '', 'a Chinese title is required', p.title as string);
   const format = p.format as string | undefined;
   if (format !== undefined) {
-    need(file, `${path}/format`, type === 'string' && ['date', 'date-time', 'email', 'uri'].includes(format), 'format must be date, date-time, email or uri on a string', null);
+    need(file, `${path}/format`, type === 'string' && FORMATS.includes(format), `format must be one of ${FORMATS.join(', ')} on a string`, null);
   }
-  const options = p['x-options'] !== undefined ? parseOptions(file, `${path}/x-options`, p['x-options']) : undefined;
-  const input = (p['x-input'] as InputKind | undefined) ?? defaultInput(type, format, !!options);
-  need(file, `${path}/x-input`, INPUTS.includes(input), `must be one of ${INPUTS.join(', ')}`, null);
+  if (Array.isArray(p.enum)) {
+    p.enum.forEach((v, i) => need(file, `${path}/enum/${i}`, valueFitsType(type, v), `must be a ${type} like the property`, null));
+  }
+  const options = p['x-options'] !== undefined ? parseOptions(file, `${path}/x-options`, p['x-options'], type) : undefined;
+  if (options && Array.isArray(p.enum)) {
+    const fromEnum = new Set(p.enum.map((v) => JSON.stringify(v)));
+    const fromOptions = new Set(options.map((o) => JSON.stringify(o.value)));
+    const missing = [...fromEnum].filter((v) => !fromOptions.has(v));
+    const extra = [...fromOptions].filter((v) => !fromEnum.has(v));
+    need(
+      file,
+      `${path}/x-options`,
+      missing.length === 0 && extra.length === 0,
+      `x-options and enum must list the same values${missing.length ? `; missing from x-options: ${missing.join(', ')}` : ''}${extra.length ? `; not in enum: ${extra.join(', ')}` : ''}`,
+      null,
+    );
+  }
+  if (p['x-dict'] !== undefined) need(file, `${path}/x-dict`, typeof p['x-dict'] === 'string' && p['x-dict'] !== '', 'must be a dictionary name', null);
+  let ref: FieldSpec['ref'];
+  if (p['x-ref'] !== undefined) {
+    const r = p['x-ref'];
+    need(file, `${path}/x-ref`, isObject(r) && typeof r.resource === 'string' && typeof r.path === 'string' && typeof r.label === 'string', 'must be {resource, path, label}', null);
+    for (const k of Object.keys(r as Json)) need(file, `${path}/x-ref/${k}`, ['resource', 'path', 'label'].includes(k), 'unknown key (x-ref is {resource, path, label})', null);
+    need(file, `${path}/x-ref/path`, /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test((r as Json).path as string), 'must look like api/name (no leading slash)', null);
+    need(file, `${path}/x-ref`, type === 'integer' || type === 'string', 'x-ref needs an integer or string property (the referenced id)', null);
+    ref = r as FieldSpec['ref'];
+  }
+  const hasChoices = !!options || p['x-dict'] !== undefined || !!ref;
+  const rawInput = p['x-input'];
+  if (rawInput !== undefined) need(file, `${path}/x-input`, INPUTS.includes(rawInput as InputKind), `must be one of ${INPUTS.join(', ')}`, null);
+  const input = (rawInput as InputKind | undefined) ?? defaultInput(type, format, !!options);
+  const misfit = inputFits(input, type, format, hasChoices);
+  if (misfit) throw new SchemaError(file, rawInput !== undefined ? `${path}/x-input` : path, `input "${input}" ${misfit}`);
+
   const auto = p['x-auto'] as AutoKind | undefined;
-  if (auto !== undefined) need(file, `${path}/x-auto`, AUTOS.includes(auto), `must be one of ${AUTOS.join(', ')}`, null);
-  if (auto === 'id') need(file, `${path}/x-auto`, name === 'id' && type === 'integer', 'x-auto "id" belongs to an integer property named id', null);
+  if (auto !== undefined) {
+    need(file, `${path}/x-auto`, AUTOS.includes(auto), `must be one of ${AUTOS.join(', ')}`, null);
+    if (auto === 'id') need(file, `${path}/x-auto`, name === 'id' && type === 'integer', 'x-auto "id" belongs to an integer property named id', null);
+    if (auto === 'createTime' || auto === 'updateTime') need(file, `${path}/x-auto`, type === 'string' && format === 'date-time', `x-auto "${auto}" needs a string property with "format": "date-time"`, null);
+    if (auto === 'createUser' || auto === 'updateUser') need(file, `${path}/x-auto`, type === 'string', `x-auto "${auto}" needs a string property (the user name)`, null);
+    need(file, `${path}/x-auto`, !required, 'an automatic field is set by the server and cannot be in "required"', null);
+  }
   const filter = p['x-filter'] as FilterKind | undefined;
-  if (filter !== undefined) need(file, `${path}/x-filter`, FILTERS.includes(filter), `must be one of ${FILTERS.join(', ')}`, null);
-  if (filter === 'like') need(file, `${path}/x-filter`, type === 'string', '"like" needs a string property', null);
+  if (filter !== undefined) {
+    need(file, `${path}/x-filter`, FILTERS.includes(filter), `must be one of ${FILTERS.join(', ')}`, null);
+    need(file, `${path}/x-filter`, !RESERVED_QUERY.includes(name), `"${name}" is a list query parameter of its own (${RESERVED_QUERY.join(', ')}); it cannot be a filter`, null);
+    const bad = filterFits(filter, type, format);
+    if (bad) throw new SchemaError(file, `${path}/x-filter`, `${bad}; this property is ${type}${format ? ` (${format})` : ''}`);
+  }
   const mask = p['x-mask'] as MaskKind | undefined;
-  if (mask !== undefined) need(file, `${path}/x-mask`, MASKS.includes(mask), `must be one of ${MASKS.join(', ')}`, null);
+  if (mask !== undefined) {
+    need(file, `${path}/x-mask`, MASKS.includes(mask), `must be one of ${MASKS.join(', ')}`, null);
+    need(file, `${path}/x-mask`, type === 'string', 'a mask needs a string property', null);
+  }
   let list: FieldSpec['list'];
   if (p['x-list'] !== undefined) {
     const l = p['x-list'];
     need(file, `${path}/x-list`, isObject(l) && typeof l.order === 'number', 'must be {order: number, width?: number, editable?: "radio"|"switch"}', null);
     const lo = l as Json;
-    for (const k of Object.keys(lo)) need(file, `${path}/x-list/${k}`, ['order', 'width', 'editable'].includes(k), 'unknown key', null);
+    for (const k of Object.keys(lo)) need(file, `${path}/x-list/${k}`, ['order', 'width', 'editable'].includes(k), 'unknown key (x-list is {order, width?, editable?})', null);
     if (lo.width !== undefined) need(file, `${path}/x-list/width`, typeof lo.width === 'number' && lo.width > 0, 'must be a positive number', null);
-    if (lo.editable !== undefined) need(file, `${path}/x-list/editable`, lo.editable === 'radio' || lo.editable === 'switch', 'must be "radio" or "switch"', null);
+    if (lo.editable !== undefined) {
+      need(file, `${path}/x-list/editable`, lo.editable === 'radio' || lo.editable === 'switch', 'must be "radio" or "switch"', null);
+      if (lo.editable === 'switch') need(file, `${path}/x-list/editable`, type === 'boolean', '"switch" needs a boolean property', null);
+      if (lo.editable === 'radio') need(file, `${path}/x-list/editable`, !!options, '"radio" needs x-options on the property', null);
+      need(file, `${path}/x-list/editable`, auto === undefined, 'an automatic field cannot be edited in the list', null);
+    }
     list = lo as FieldSpec['list'];
   }
-  let ref: FieldSpec['ref'];
-  if (p['x-ref'] !== undefined) {
-    const r = p['x-ref'];
-    need(file, `${path}/x-ref`, isObject(r) && typeof r.resource === 'string' && typeof r.path === 'string' && typeof r.label === 'string', 'must be {resource, path, label}', null);
-    ref = r as FieldSpec['ref'];
-  }
-  if (p['x-dict'] !== undefined) need(file, `${path}/x-dict`, typeof p['x-dict'] === 'string' && p['x-dict'] !== '', 'must be a dictionary name', null);
   if (p['x-column'] !== undefined) need(file, `${path}/x-column`, typeof p['x-column'] === 'string' && IDENT.test(p['x-column'] as string), 'must be a column identifier', null);
   if (p['x-form'] !== undefined) need(file, `${path}/x-form`, typeof p['x-form'] === 'boolean', 'must be true or false', null);
   if (p['x-placeholder'] !== undefined) need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);
 
-  const messages: Record<string, string> = {};
-  if (p.errorMessage !== undefined) {
-    const em = p.errorMessage;
-    need(file, `${path}/errorMessage`, isObject(em), 'must be an object keyword → message', null);
-    for (const [k, v] of Object.entries(em as Json)) {
-      need(file, `${path}/errorMessage/${k}`, typeof v === 'string', 'must be a string', null);
-      messages[k] = v as string;
-    }
+  const messages = parseMessages(file, path, p);
+  if (required) {
+    need(
+      file,
+      '/errorMessage/required',
+      typeof requiredMessage === 'string' && HANZI.test(requiredMessage),
+      `required property "${name}" needs its Chinese message here, e.g. "${name}": "${title}不能为空"`,
+      null,
+    );
+    messages.required = requiredMessage!;
   }
-  if (requiredMessage) messages.required = requiredMessage;
-  if (required && !messages.required) messages.required = `${title}不能为空`;
+  if (p.default !== undefined) {
+    const check = compileOrThrow(file, validationSchema(p), path);
+    need(file, `${path}/default`, check(p.default), 'the default does not satisfy the property\'s own rules (type, enum, pattern, length...)', null);
+  }
 
   return {
     name,
@@ -218,9 +350,7 @@ function bodySchema(schema: Json, fields: FieldSpec[]): Json {
   const props: Json = {};
   for (const f of fields) {
     if (f.auto && f.auto !== 'id') continue;
-    const src = { ...((schema.properties as Json)[f.name] as Json) };
-    for (const k of Object.keys(src)) if (k.startsWith('x-') || k === 'title' || k === 'default') delete src[k];
-    props[f.name] = src;
+    props[f.name] = validationSchema((schema.properties as Json)[f.name] as Json);
   }
   const out: Json = {
     type: 'object',
@@ -232,36 +362,60 @@ function bodySchema(schema: Json, fields: FieldSpec[]): Json {
   return out;
 }
 
+/** Root `errorMessage`: `required` maps required properties to messages; other keys need their keyword. */
+function checkRootMessages(file: string, schema: Json, required: string[]): Record<string, string> {
+  const em = schema.errorMessage;
+  if (em === undefined) return {};
+  need(file, '/errorMessage', isObject(em), 'must be an object, e.g. {"required": {"title": "标题不能为空"}}', null);
+  for (const [k, v] of Object.entries(em as Json)) {
+    const here = `/errorMessage/${k}`;
+    if (k === 'required') {
+      need(file, here, isObject(v), 'must map each required property to its message: {"title": "标题不能为空"}', null);
+      for (const [prop, msg] of Object.entries(v as Json)) {
+        need(file, `${here}/${prop}`, required.includes(prop), `"${prop}" is not in "required"`, null);
+        need(file, `${here}/${prop}`, typeof msg === 'string' && HANZI.test(msg), 'must be a Chinese message', null);
+      }
+      continue;
+    }
+    need(file, here, k === 'additionalProperties' || (k in schema && !k.startsWith('x-') && !NOT_VALIDATING.has(k)), `the schema root has no "${k}" keyword for this message to apply to`, null);
+    need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message', null);
+  }
+  return ((em as Json).required ?? {}) as Record<string, string>;
+}
+
 export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   need(file, '', isObject(raw), 'a schema must be a JSON object', null);
   const schema = raw as Json;
   checkUnknownKeywords(file, schema, '', 'root');
+  checkSchemaShape(file, schema);
   need(file, '/type', schema.type === 'object', 'must be "object"', null);
   const e = schema['x-entity'];
-  need(file, '/x-entity', isObject(e), 'x-entity is required: {name, table, path, permission, title, ...}', null);
+  need(file, '/x-entity', isObject(e), 'x-entity is required: {name, title, ...}', null);
   const ent = e as Json;
   for (const k of Object.keys(ent)) need(file, `/x-entity/${k}`, ENTITY_FIELDS.includes(k), `unknown key (known: ${ENTITY_FIELDS.join(', ')})`, null);
   const name = need(file, '/x-entity/name', typeof ent.name === 'string' && IDENT.test(ent.name), 'must be an identifier', ent.name as string);
+  if (schema.$id !== undefined) need(file, '/$id', schema.$id === name, `must equal x-entity.name ("${name}") or be left out`, null);
   const table = (ent.table as string | undefined) ?? snakeCase(name);
-  need(file, '/x-entity/table', IDENT.test(table), 'must be a table identifier', null);
+  need(file, '/x-entity/table', typeof table === 'string' && IDENT.test(table), 'must be a table identifier', null);
   const path = (ent.path as string | undefined) ?? `api/${name}`;
-  need(file, '/x-entity/path', /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test(path), 'must look like api/name (no leading slash)', null);
+  need(file, '/x-entity/path', typeof path === 'string' && /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test(path), 'must look like api/name (no leading slash)', null);
   const title = need(file, '/x-entity/title', typeof ent.title === 'string' && ent.title !== '', 'a Chinese title is required', ent.title as string);
   const permission = (ent.permission as string | undefined) ?? name;
-  need(file, '/x-entity/permission', IDENT.test(permission), 'must be an identifier', null);
+  need(file, '/x-entity/permission', typeof permission === 'string' && IDENT.test(permission), 'must be an identifier', null);
   const pageSize = (ent.pageSize as number | undefined) ?? 10;
-  need(file, '/x-entity/pageSize', [10, 15, 30, 45, 60, 100].includes(pageSize), 'must be 10, 15, 30, 45, 60 or 100', null);
+  need(file, '/x-entity/pageSize', PAGE_SIZES.includes(pageSize), `must be one of ${PAGE_SIZES.join(', ')}`, null);
   const dialogWidth = (ent.dialogWidth as number | undefined) ?? 700;
   need(file, '/x-entity/dialogWidth', DIALOG_WIDTHS.includes(dialogWidth), `must be one of ${DIALOG_WIDTHS.join(', ')}`, null);
   const actions = (ent.actions as ResourceSpec['actions'] | undefined) ?? [...PERMISSION_ACTIONS];
   need(file, '/x-entity/actions', Array.isArray(actions) && actions.every((a) => (PERMISSION_ACTIONS as readonly string[]).includes(a)), `must list some of ${PERMISSION_ACTIONS.join(', ')}`, null);
+  need(file, '/x-entity/actions', new Set(actions).size === actions.length, 'lists an action twice', null);
 
   need(file, '/properties', isObject(schema.properties), 'properties are required', null);
   const required = (schema.required as string[] | undefined) ?? [];
   need(file, '/required', Array.isArray(required), 'must be an array', null);
   const props = schema.properties as Json;
-  for (const r of required) need(file, '/required', r in props, `"${r}" is not a property`, null);
-  const reqMessages = ((schema.errorMessage as Json | undefined)?.required ?? {}) as Record<string, string>;
+  required.forEach((r, i) => need(file, `/required/${i}`, r in props, `"${r}" is not a property`, null));
+  const reqMessages = checkRootMessages(file, schema, required);
   const fields = Object.entries(props).map(([n, p]) => parseField(file, n, p, required.includes(n), reqMessages[n]));
   need(file, '/properties/id', fields.some((f) => f.auto === 'id'), 'an integer "id" with "x-auto": "id" is required', null);
   const columns = new Set<string>();
@@ -271,13 +425,18 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   }
 
   const sort = (ent.sort as string[] | undefined) ?? ['id,desc'];
+  need(file, '/x-entity/sort', Array.isArray(sort) && sort.length > 0, 'must be a non-empty array like ["id,desc"]', null);
   sort.forEach((s, i) => {
     const [field, dir] = String(s).split(',');
     need(file, `/x-entity/sort/${i}`, fields.some((f) => f.name === field) && ['asc', 'desc'].includes((dir ?? 'asc').toLowerCase()), 'must be "field,asc|desc" of a property', null);
   });
   const search = (ent.search as string[] | undefined) ?? [];
+  need(file, '/x-entity/search', Array.isArray(search), 'must be an array of property names', null);
   search.forEach((s, i) => need(file, `/x-entity/search/${i}`, fields.some((f) => f.name === s), 'must name a property', null));
 
+  compileSchema(file, schema);
+  const body = bodySchema(schema, fields);
+  compileOrThrow(file, body, '/');
   return {
     name,
     table,
@@ -290,6 +449,6 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     search,
     actions,
     fields,
-    schema: bodySchema(schema, fields),
+    schema: body,
   };
 }

@@ -16,7 +16,7 @@ function newest(path: string): number {
   return max;
 }
 
-const specs = runCodegen('schemas', 'src/generated');
+const specs = await runCodegen('schemas', 'src/generated');
 console.log(`codegen: ${specs.length} schemas`);
 
 const built = newest('dist/index.html');

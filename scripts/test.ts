@@ -33,7 +33,7 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
   }
 }
 
-runCodegen('schemas', 'src/generated');
+await runCodegen('schemas', 'src/generated');
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (!pgUrl) skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');

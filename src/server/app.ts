@@ -1,24 +1,81 @@
 /**
  * buildApp(config): the whole server without listen(). Three layers, in order:
- * wiring (errors, limits, database), services (auth, sessions), areas (routes).
+ *  1. wiring: error and not-found handlers, rate limiting, multipart uploads, the database
+ *     (closed with the app), the duplicate-submit guard;
+ *  2. services: staff sign-in and access (tables, seed, app.authenticate/requirePermission),
+ *     then the tables of every resource spec (created or extended additively);
+ *  3. areas: the generic routes of every spec, then the hand-written areas in AREAS order,
+ *     the demo data (first start) and the built web app.
+ * A later feature adds its area by appending a registration function to AREAS.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.ts';
 import { resources } from '../generated/resources.ts';
+import type { ResourceSpec } from '../shared/resource-spec.ts';
+import { openDatabase } from './db/index.ts';
+import { ensureResourceTables } from './db/migrate.ts';
+import { installErrorHandling } from './errors.ts';
+import { registerAuth } from './auth/index.ts';
+import { registerResources } from './crud/index.ts';
+import { registerSubmitIdGuard } from './submit-id.ts';
+import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
+import { seedDemoData } from './modules/demo/seed.ts';
+import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
 export interface BuildOptions {
   logger?: boolean;
+  /** resource specs to serve (default: the generated ones) */
+  resources?: ResourceSpec[];
 }
 
+/** A hand-written area of the API: registers its routes (and tables) on the app. */
+export type Area = (app: FastifyInstance, specs: ResourceSpec[]) => Promise<void>;
+
+/** Hand-written areas, registered in this order after the generic resource routes. */
+export const AREAS: Array<{ name: string; register: Area }> = [
+  { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
+];
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const specs = opts.resources ?? resources;
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
     bodyLimit: config.bodyLimit,
     trustProxy: true,
   });
   app.decorate('config', config);
-  // wiring, services and areas are registered here by their modules
-  void resources;
+
+  // 1. wiring
+  await app.register(rateLimit, { global: false });
+  installErrorHandling(app);
+  await app.register(multipart, {
+    limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, parts: 12 },
+  });
+  const database = await openDatabase(config);
+  app.decorate('database', database);
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  try {
+    await registerSubmitIdGuard(app);
+
+    // 2. services
+    await registerAuth(app, { resources: specs });
+    await ensureResourceTables(database, specs);
+
+    // 3. areas
+    await registerResources(app, specs);
+    for (const area of AREAS) await area.register(app, specs);
+    await seedDemoData(app, specs);
+
+    // the built console on the same port
+    if (config.serveWeb) await registerWebStatic(app);
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
   return app;
 }

@@ -17,9 +17,9 @@ export async function registerWebStatic(app: FastifyInstance, root = WEB_DIST): 
     prefix: '/',
     wildcard: false,
     index: ['index.html'],
-    setHeaders(res, path) {
-      if (path.includes('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      else res.setHeader('Cache-Control', 'no-cache');
+    setHeaders(reply, path) {
+      if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+      else reply.header('Cache-Control', 'no-cache');
     },
   });
   return true;

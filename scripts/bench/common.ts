@@ -1,0 +1,270 @@
+/**
+ * Shared pieces of the benchmarks: command-line options, a throwaway data directory or
+ * PostgreSQL database per run, building and starting the app on loopback, signing in,
+ * and printing figures next to their targets.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import { buildApp } from '../../src/server/app.ts';
+import type { Dialect } from '../../src/server/types.ts';
+
+export interface BenchOptions {
+  rows: number;
+  duration: number;
+  connections: number;
+  dialects: Dialect[];
+  [key: string]: unknown;
+}
+
+export const usage = (script: string, extra = '') =>
+  `usage: npm run bench:${script} -- [--rows N] [--duration SECONDS] [--connections N] [--only sqlite|postgres]${extra}\n` +
+  'PostgreSQL runs too when DATABASE_URL or TEST_DATABASE_URL points at a server on this machine.';
+
+/** Parses `--name value` pairs; numbers are checked against sane bounds so a run stays bounded. */
+export function parseArgs(argv: string[], defaults: { rows: number; duration?: number; connections?: number }): BenchOptions {
+  const out: BenchOptions = {
+    rows: defaults.rows,
+    duration: defaults.duration ?? 10,
+    connections: defaults.connections ?? 32,
+    dialects: pgServerUrl() ? ['sqlite', 'postgres'] : ['sqlite'],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    const num = (min: number, max: number) => {
+      const n = Number(next());
+      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${arg} must be an integer between ${min} and ${max}`);
+      return n;
+    };
+    switch (arg) {
+      case '--rows':
+        out.rows = num(1, 5_000_000);
+        break;
+      case '--duration':
+        out.duration = num(1, 120);
+        break;
+      case '--connections':
+        out.connections = num(1, 256);
+        break;
+      case '--only': {
+        const d = next();
+        if (d !== 'sqlite' && d !== 'postgres') throw new Error('--only takes sqlite or postgres');
+        if (d === 'postgres' && !pgServerUrl()) throw new Error('--only postgres needs DATABASE_URL or TEST_DATABASE_URL');
+        out.dialects = [d];
+        break;
+      }
+      default:
+        if (arg.startsWith('--')) {
+          const key = arg.slice(2);
+          const v = argv[i + 1];
+          if (v !== undefined && !v.startsWith('--')) out[key] = argv[++i];
+          else out[key] = true;
+          break;
+        }
+        throw new Error(`unknown argument ${arg}`);
+    }
+  }
+  return out;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '']);
+
+/** The PostgreSQL server to benchmark on, if any; only a server on this machine is used. */
+export function pgServerUrl(): string | undefined {
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!url || !/^postgres(ql)?:\/\//.test(url)) return undefined;
+  const host = new URL(url).hostname;
+  if (!LOOPBACK.has(host)) {
+    console.log(`PostgreSQL skipped: ${host} is not this machine (benchmarks only use loopback).`);
+    return undefined;
+  }
+  return url;
+}
+
+/** A fresh database `bench_<random>` on the server; drop() removes it (and its connections). */
+export async function createPgDatabase(serverUrl: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface BenchTarget {
+  dialect: Dialect;
+  dataDir: string;
+  databaseUrl: string;
+  /** removes the data directory and the PostgreSQL database */
+  cleanup(): Promise<void>;
+}
+
+/** A temp data directory, plus a fresh PostgreSQL database for the postgres dialect. */
+export async function createTarget(dialect: Dialect): Promise<BenchTarget> {
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${dialect}-`));
+  let drop: (() => Promise<void>) | undefined;
+  let databaseUrl = '';
+  if (dialect === 'postgres') {
+    const created = await createPgDatabase(pgServerUrl()!);
+    databaseUrl = created.url;
+    drop = created.drop;
+  }
+  return {
+    dialect,
+    dataDir,
+    databaseUrl,
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (drop) await drop().catch((e) => console.log(`could not drop the benchmark database: ${(e as Error).message}`));
+    },
+  };
+}
+
+export const BENCH_ADMIN_PASSWORD = 'Bench@2024pass';
+
+export function benchConfig(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>): Config {
+  return loadConfig(
+    {},
+    {
+      dataDir: target.dataDir,
+      databaseUrl: target.databaseUrl,
+      captchaEnabled: false,
+      seedDemo: false,
+      serveWeb: false,
+      adminInitialPassword: BENCH_ADMIN_PASSWORD,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'warn',
+    },
+  );
+}
+
+/** Builds the app (tables are created on ready) without listening. */
+export async function buildBenchApp(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>): Promise<FastifyInstance> {
+  const app = await buildApp(benchConfig(target));
+  await app.ready();
+  return app;
+}
+
+/** Listens on 127.0.0.1 on a free port and answers the base URL. */
+export async function listenLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('the server did not report its port');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+/** Signs in as admin through the real login route and answers the bearer token. */
+export async function signInAdmin(app: FastifyInstance): Promise<string> {
+  const { loginAs } = await import('../../tests/server/auth-helpers.ts');
+  return loginAs(app, 'admin', BENCH_ADMIN_PASSWORD);
+}
+
+// ---------------------------------------------------------------- printing
+
+export function fmt(n: number, digits = 0): string {
+  if (!Number.isFinite(n)) return String(n);
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function mb(bytes: number): string {
+  return `${fmt(bytes / 1024 / 1024, 0)} MB`;
+}
+
+export function verdict(ok: boolean): string {
+  return ok ? 'PASS' : 'MISS';
+}
+
+export function printTable(rows: string[][]): void {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0))));
+  for (const r of rows) {
+    console.log(
+      r
+        .map((cell, i) => {
+          const w = [...cell].reduce((acc, ch) => acc + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0);
+          return i === 0 ? cell + ' '.repeat(widths[i] - w) : ' '.repeat(widths[i] - w) + cell;
+        })
+        .join('  '),
+    );
+  }
+}
+
+export function heading(text: string): void {
+  console.log(`\n=== ${text} ===`);
+}
+
+export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const r = await fn();
+  console.log(`${label}: ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  return r;
+}
+
+/**
+ * CPU time (seconds) used so far by the whole machine (/proc/stat), by this process (its worker
+ * threads included) and by PostgreSQL server processes; Linux only, undefined elsewhere. Other
+ * work on the machine during a run makes its figures unreliable, so the benchmarks print it.
+ */
+export function cpuSnapshot(): { machine: number; self: number; postgres: number } | undefined {
+  const hz = 100;
+  const ticks = (stat: string) => {
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / hz;
+  };
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+    const machine = (cpu.slice(0, 8).reduce((a, b) => a + b, 0) - cpu[3] - cpu[4]) / hz;
+    const self = ticks(readFileSync('/proc/self/stat', 'utf8'));
+    let postgres = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.slice(stat.indexOf('(') + 1).startsWith('postgres')) postgres += ticks(stat);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return { machine, self, postgres };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "CPU: this process 1.4 cores, PostgreSQL 0.3, everything else 0.0" over a run of `seconds`. */
+export function cpuLine(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, seconds: number): string {
+  if (!before || !after) return '';
+  const per = (k: 'machine' | 'self' | 'postgres') => Math.max(0, (after[k] - before[k]) / seconds);
+  const other = Math.max(0, per('machine') - per('self') - per('postgres'));
+  return (
+    `CPU: this process ${fmt(per('self'), 1)} cores, PostgreSQL ${fmt(per('postgres'), 1)}, everything else ${fmt(other, 1)}` +
+    (other >= 0.25 ? ' (the machine was busy with other work: figures unreliable)' : '')
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * First-start data, idempotent: the root company (and demo departments when demo data is on),
+ * the admin role and user, and a menu per resource with one button per action carrying the
+ * permission key `${permission}:${action}`. Resources added later get their menus at the next
+ * start; menus are linked to the admin role only when they are created, so an administrator's
+ * later changes are kept.
+ */
+import type { Kysely } from 'kysely';
+import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { nowText } from '../db/index.ts';
+import { hashPassword } from './passwords.ts';
+import { flag } from './tables.ts';
+
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_ROLE = 'admin';
+export const ROOT_COMPANY = '总公司';
+export const DEMO_DEPARTMENTS = ['人事部', '销售部', '售后服务部', '信息数据部'];
+
+const ACTION_TITLES: Record<string, string> = { add: '新增', edit: '编辑', del: '删除', download: '导出', import: '导入' };
+
+export interface SeedOptions {
+  adminInitialPassword: string;
+  seedDemo: boolean;
+  resources: ResourceSpec[];
+}
+
+async function insertId(db: Kysely<any>, table: string, values: Record<string, unknown>): Promise<number> {
+  const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function seedDepartments(db: Kysely<any>, seedDemo: boolean): Promise<{ rootId: number; itDeptId: number | null }> {
+  const existing = await db.selectFrom('sys_dept').select(['id', 'name', 'pid']).orderBy('id').execute();
+  if (existing.length) {
+    const root = existing.find((d) => d.pid === null) ?? existing[0];
+    const it = existing.find((d) => d.name === '信息数据部');
+    return { rootId: Number(root.id), itDeptId: it ? Number(it.id) : null };
+  }
+  const now = nowText();
+  const rootId = await insertId(db, 'sys_dept', { pid: null, name: ROOT_COMPANY, sort: 0, enabled: 1, create_time: now });
+  let itDeptId: number | null = null;
+  if (seedDemo) {
+    for (const [i, name] of DEMO_DEPARTMENTS.entries()) {
+      const id = await insertId(db, 'sys_dept', { pid: rootId, name, sort: i + 1, enabled: 1, create_time: now });
+      if (name === '信息数据部') itDeptId = id;
+    }
+  }
+  return { rootId, itDeptId };
+}
+
+async function seedAdmin(db: Kysely<any>, opts: SeedOptions, rootId: number, deptId: number): Promise<number> {
+  const now = nowText();
+  await db
+    .insertInto('sys_role')
+    .values({ name: ADMIN_ROLE, level: 1, data_scope: '全部', description: '超级管理员', create_time: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const role = await db.selectFrom('sys_role').select('id').where('name', '=', ADMIN_ROLE).executeTakeFirstOrThrow();
+  const roleId = Number(role.id);
+  const user = await db.selectFrom('sys_user').select('id').where('username', '=', ADMIN_USERNAME).executeTakeFirst();
+  if (!user) {
+    const userId = await insertId(db, 'sys_user', {
+      username: ADMIN_USERNAME,
+      nick_name: '管理员',
+      password: await hashPassword(opts.adminInitialPassword),
+      sex: 1,
+      dept_id: deptId,
+      org_id: rootId,
+      enabled: 1,
+      lock_time: 0,
+      is_def_password: 1,
+      pwd_reset_time: now,
+      create_time: now,
+      update_time: now,
+    });
+    await db.insertInto('sys_users_roles').values({ user_id: userId, role_id: roleId }).execute();
+  }
+  return roleId;
+}
+
+async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId: number): Promise<void> {
+  const now = nowText();
+  const created: number[] = [];
+  const existing = new Map<string, number>();
+  for (const m of await db.selectFrom('sys_menu').select(['id', 'permission']).where('permission', 'is not', null).execute()) {
+    existing.set(String(m.permission), Number(m.id));
+  }
+  for (const [i, spec] of resources.entries()) {
+    const menuKey = `${spec.permission}:list`;
+    let menuId = existing.get(menuKey);
+    if (menuId === undefined) {
+      menuId = await insertId(db, 'sys_menu', {
+        pid: null,
+        type: 1,
+        title: spec.title,
+        name: spec.name,
+        component: spec.name,
+        path: spec.name,
+        menu_sort: (i + 1) * 10,
+        permission: menuKey,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      });
+      existing.set(menuKey, menuId);
+      created.push(menuId);
+    }
+    for (const [j, action] of spec.actions.entries()) {
+      const key = `${spec.permission}:${action}`;
+      if (existing.has(key)) continue;
+      const id = await insertId(db, 'sys_menu', {
+        pid: menuId,
+        type: 2,
+        title: `${spec.title}${ACTION_TITLES[action] ?? action}`,
+        menu_sort: j + 1,
+        permission: key,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      });
+      existing.set(key, id);
+      created.push(id);
+    }
+  }
+  for (const menuId of created) {
+    await db
+      .insertInto('sys_roles_menus')
+      .values({ role_id: adminRoleId, menu_id: menuId })
+      .onConflict((oc) => oc.columns(['role_id', 'menu_id']).doNothing())
+      .execute();
+  }
+}
+
+export async function seedAuth(db: Kysely<any>, opts: SeedOptions): Promise<void> {
+  const { rootId, itDeptId } = await seedDepartments(db, opts.seedDemo);
+  const adminRoleId = await seedAdmin(db, opts, rootId, itDeptId ?? rootId);
+  await seedMenus(db, opts.resources, adminRoleId);
+}
+

@@ -1,0 +1,89 @@
+/**
+ * What the client learns about the signed-in user (login and GET /api/info): the session
+ * user of the spec, the permission list the screens check, and the public settings.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import { deptName, deptNamePath, getPublicSettings, type PublicSettings } from '../modules/system/index.ts';
+import type { RoleInfo } from './access.ts';
+
+/** Permission given to a user without any role. */
+export const ROLE_SYSTEM_DEFAULT = 'ROLE_SYSTEM_DEFAULT';
+
+export interface UserView {
+  id: number;
+  username: string;
+  nickName: string;
+  orgId: number | null;
+  orgName: string | null;
+  deptId: number | null;
+  deptNamePath: string;
+  phone: string | null;
+  email: string | null;
+  sex: number;
+  img: string | null;
+  wxImg: string | null;
+  idno: string | null;
+  lockTime: number;
+  lastPasswordResetDate: string | null;
+  defPassword: boolean;
+  enabled: boolean;
+  roles: RoleInfo[];
+}
+
+export interface InfoAnswer {
+  user: UserView;
+  permissions: string[];
+  sys: PublicSettings;
+}
+
+export function permissionList(isAdmin: boolean, roles: RoleInfo[], permissions: Iterable<string>): string[] {
+  if (isAdmin) return ['admin'];
+  const list = new Set<string>([...permissions].sort());
+  for (const r of roles) list.add(r.name);
+  if (!roles.length) list.add(ROLE_SYSTEM_DEFAULT);
+  return [...list];
+}
+
+const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[]): Promise<UserView> {
+  const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const orgId = optionalId(u.org_id);
+  const deptId = optionalId(u.dept_id);
+  return {
+    id: Number(u.id),
+    username: u.username,
+    nickName: u.nick_name ?? '',
+    orgId,
+    orgName: await deptName(db, orgId),
+    deptId,
+    deptNamePath: await deptNamePath(db, deptId),
+    phone: u.phone ?? null,
+    email: u.email ?? null,
+    sex: Number(u.sex ?? 1),
+    img: u.img ?? null,
+    wxImg: u.wx_img ?? null,
+    idno: u.idno ?? null,
+    lockTime: Number(u.lock_time ?? 0),
+    lastPasswordResetDate: u.pwd_reset_time ?? null,
+    defPassword: Boolean(u.is_def_password),
+    enabled: Boolean(u.enabled),
+    roles,
+  };
+}
+
+export async function infoAnswer(
+  db: Kysely<any>,
+  config: Pick<Config, 'recordNumber'>,
+  userId: number,
+  isAdmin: boolean,
+  roles: RoleInfo[],
+  permissions: Iterable<string>,
+): Promise<InfoAnswer> {
+  return {
+    user: await userView(db, userId, roles),
+    permissions: permissionList(isAdmin, roles, permissions),
+    sys: await getPublicSettings(db, config),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Staff sessions. A token is 32 random bytes (base64url) handed to the client once; only its
+ * sha256 is stored (sys_session.id). A session lives for SESSION_IDLE_MINUTES after the last
+ * request, or REMEMBER_ME_DAYS with remember-me; each use slides the expiry, written at most
+ * once a minute. Deleting the row ends the session at once on every instance.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { nowText } from '../db/index.ts';
+import { flag } from './tables.ts';
+
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SessionOptions {
+  idleMinutes: number;
+  rememberMeDays: number;
+  now?: () => number;
+}
+
+export interface SessionRecord {
+  sessionId: string;
+  userId: number;
+  username: string;
+  nickName: string;
+  deptId: number | null;
+  orgId: number | null;
+}
+
+export const newToken = (): string => randomBytes(32).toString('base64url');
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export class SessionStore {
+  private readonly now: () => number;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly opts: SessionOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  lifetimeMs(remember: boolean): number {
+    return remember ? this.opts.rememberMeDays * 86_400_000 : this.opts.idleMinutes * 60_000;
+  }
+
+  /** Opens a session and returns its token (the only time the token exists on the server). */
+  async create(userId: number, info: { remember: boolean; ip?: string; browser?: string }): Promise<string> {
+    const now = this.now();
+    await this.sweep(now);
+    const token = newToken();
+    await this.db
+      .insertInto('sys_session')
+      .values({
+        id: tokenHash(token),
+        user_id: userId,
+        kind: 'staff',
+        remember: flag(info.remember),
+        created: nowText(new Date(now)),
+        last_seen: nowText(new Date(now)),
+        expires: now + this.lifetimeMs(info.remember),
+        ip: info.ip?.slice(0, 64) ?? null,
+        browser: info.browser?.slice(0, 255) ?? null,
+      })
+      .execute();
+    return token;
+  }
+
+  /** The live session of a token with its (enabled) user, or null; slides the expiry. */
+  async lookup(token: string): Promise<SessionRecord | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const id = tokenHash(token);
+    const row = await this.db
+      .selectFrom('sys_session as s')
+      .innerJoin('sys_user as u', 'u.id', 's.user_id')
+      .select(['s.user_id', 's.remember', 's.expires', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled'])
+      .where('s.id', '=', id)
+      .where('s.kind', '=', 'staff')
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = this.now();
+    const expires = Number(row.expires);
+    if (expires <= now) {
+      await this.db.deleteFrom('sys_session').where('id', '=', id).execute();
+      return null;
+    }
+    if (!row.enabled) return null;
+    const lifetime = this.lifetimeMs(Boolean(row.remember));
+    if (now - (expires - lifetime) >= TOUCH_EVERY_MS) {
+      await this.db
+        .updateTable('sys_session')
+        .set({ last_seen: nowText(new Date(now)), expires: now + lifetime })
+        .where('id', '=', id)
+        .execute();
+    }
+    return {
+      sessionId: id,
+      userId: Number(row.user_id),
+      username: String(row.username),
+      nickName: row.nick_name ?? '',
+      deptId: optionalId(row.dept_id),
+      orgId: optionalId(row.org_id),
+    };
+  }
+
+  async destroy(sessionId: string): Promise<void> {
+    await this.db.deleteFrom('sys_session').where('id', '=', sessionId).execute();
+  }
+
+  /** Ends every session of a user (disabled user, password changed...). */
+  async destroyUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('sys_session').where('user_id', '=', userId).execute();
+  }
+
+  /** Deletes expired sessions, at most once a minute. */
+  private async sweep(now: number): Promise<void> {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    await this.db.deleteFrom('sys_session').where('expires', '<=', now).execute();
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The schema-driven CRUD core: routes per resource spec and the services behind them, for
+ * hand-written modules that need the same reads and writes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { registerCrudRoutes } from './routes.ts';
+
+export { registerCrudRoutes, positiveId } from './routes.ts';
+export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
+export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll } from './repository.ts';
+export { countMatching, tableChanged, COUNT_CAP, COUNT_TTL_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
+export { checkRecord } from './validation.ts';
+export { sheetFields, exportFileName } from './spreadsheet.ts';
+export { rowToRecord, recordToRow } from './values.ts';
+
+/** Routes for every spec. */
+export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
+  for (const spec of specs) registerCrudRoutes(app, spec);
+}

@@ -1,0 +1,169 @@
+/**
+ * Reads and writes of a resource's table. Every write runs in one transaction and marks the
+ * table changed (see count.ts) once committed.
+ */
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { nowText } from '../db/index.ts';
+import type { Database } from '../types.ts';
+import { countMatching, tableChanged } from './count.ts';
+import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
+import { idField, recordToRow, rowToRecord } from './values.ts';
+
+export interface Page {
+  content: Record<string, unknown>[];
+  totalElements: number;
+}
+
+function columnsOf(spec: ResourceSpec): string[] {
+  return spec.fields.map((f) => f.column);
+}
+
+/** SELECT <columns> FROM table WHERE <conditions>, without order or limit. */
+export function filteredQuery(database: Database, spec: ResourceSpec, conditions: Condition[]): SelectQueryBuilder<any, any, any> {
+  let q = database.db.selectFrom(spec.table).select(columnsOf(spec));
+  if (conditions.length) q = q.where((eb) => whereExpr(eb, conditions, database.dialect));
+  return q;
+}
+
+export function orderedQuery(q: SelectQueryBuilder<any, any, any>, sort: SortKey[]): SelectQueryBuilder<any, any, any> {
+  for (const k of sort) q = q.orderBy(sql.ref(k.field.column), k.desc ? 'desc' : 'asc');
+  return q;
+}
+
+/** The page query of a list, exactly as the list endpoint runs it. */
+export function pageQuery(database: Database, spec: ResourceSpec, params: ListParams): SelectQueryBuilder<any, any, any> {
+  return orderedQuery(filteredQuery(database, spec, params.conditions), params.sort)
+    .limit(params.size)
+    .offset(params.page * params.size);
+}
+
+export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
+  const rows = await pageQuery(database, spec, params).execute();
+  const content = rows.map((r) => rowToRecord(spec, r));
+  let totalElements: number;
+  if (content.length > 0 && content.length < params.size) {
+    // the result ends on this page, so its size is known exactly without counting
+    totalElements = params.page * params.size + content.length;
+  } else if (params.page === 0 && content.length === 0) {
+    totalElements = 0;
+  } else {
+    totalElements = await countMatching(database, spec.table, params.filterKey, filteredQuery(database, spec, params.conditions));
+  }
+  return { content, totalElements };
+}
+
+export async function findById(database: Database, spec: ResourceSpec, id: number): Promise<Record<string, unknown> | undefined> {
+  const row = await database.db
+    .selectFrom(spec.table)
+    .select(columnsOf(spec))
+    .where(idField(spec).column, '=', id)
+    .executeTakeFirst();
+  return row ? rowToRecord(spec, row) : undefined;
+}
+
+export interface Actor {
+  username: string;
+}
+
+/** Server-set values (times, user names) for a new record or an update. */
+function autoValues(spec: ResourceSpec, actor: Actor | undefined, creating: boolean): Record<string, unknown> {
+  const now = nowText();
+  const out: Record<string, unknown> = {};
+  for (const f of spec.fields) {
+    switch (f.auto) {
+      case 'createTime':
+        if (creating) out[f.name] = now;
+        break;
+      case 'updateTime':
+        out[f.name] = now;
+        break;
+      case 'createUser':
+        if (creating) out[f.name] = actor?.username ?? null;
+        break;
+      case 'updateUser':
+        out[f.name] = actor?.username ?? null;
+        break;
+    }
+  }
+  return out;
+}
+
+async function insertRows(
+  db: Kysely<any>,
+  database: Database,
+  spec: ResourceSpec,
+  records: Record<string, unknown>[],
+  actor: Actor | undefined,
+): Promise<Record<string, unknown>[]> {
+  const rows = records.map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
+  const inserted: Record<string, unknown>[] = [];
+  // stay well under the bound-parameter limits of both databases
+  const perBatch = Math.max(1, Math.floor(5000 / Math.max(1, spec.fields.length)));
+  for (let i = 0; i < rows.length; i += perBatch) {
+    const batch = rows.slice(i, i + perBatch);
+    const result = await db.insertInto(spec.table).values(batch).returning(columnsOf(spec)).execute();
+    inserted.push(...result);
+  }
+  return inserted.map((r) => rowToRecord(spec, r));
+}
+
+export async function createRecord(
+  database: Database,
+  spec: ResourceSpec,
+  values: Record<string, unknown>,
+  actor?: Actor,
+): Promise<Record<string, unknown>> {
+  const [record] = await database.db.transaction().execute((trx) => insertRows(trx, database, spec, [values], actor));
+  tableChanged(database, spec.table);
+  return record;
+}
+
+/** Inserts all records in one transaction (all or nothing); answers how many were written. */
+export async function insertAll(database: Database, spec: ResourceSpec, records: Record<string, unknown>[], actor?: Actor): Promise<number> {
+  if (records.length === 0) return 0;
+  const inserted = await database.db.transaction().execute((trx) => insertRows(trx, database, spec, records, actor));
+  tableChanged(database, spec.table);
+  return inserted.length;
+}
+
+/** Writes the given fields (and NULL to `cleared` ones); false when the id does not exist. */
+export async function updateRecord(
+  database: Database,
+  spec: ResourceSpec,
+  id: number,
+  values: Record<string, unknown>,
+  cleared: string[],
+  actor?: Actor,
+): Promise<boolean> {
+  const all: Record<string, unknown> = { ...values, ...autoValues(spec, actor, false) };
+  for (const name of cleared) all[name] = null;
+  const row = recordToRow(spec, all, database.dialect);
+  const idCol = idField(spec).column;
+  delete row[idCol];
+  const changed = await database.db.transaction().execute(async (trx) => {
+    if (Object.keys(row).length === 0) {
+      const found = await trx.selectFrom(spec.table).select(idCol).where(idCol, '=', id).executeTakeFirst();
+      return !!found;
+    }
+    const result = await trx.updateTable(spec.table).set(row).where(idCol, '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  });
+  if (changed) tableChanged(database, spec.table);
+  return changed;
+}
+
+/** Deletes the rows with these ids in one transaction; answers how many existed. */
+export async function deleteRecords(database: Database, spec: ResourceSpec, ids: number[]): Promise<number> {
+  const idCol = idField(spec).column;
+  const deleted = await database.db.transaction().execute(async (trx) => {
+    let n = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const result = await trx.deleteFrom(spec.table).where(idCol, 'in', ids.slice(i, i + 500)).executeTakeFirst();
+      n += Number(result.numDeletedRows);
+    }
+    return n;
+  });
+  tableChanged(database, spec.table);
+  return deleted;
+}

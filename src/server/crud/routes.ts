@@ -1,0 +1,146 @@
+/**
+ * The generic routes of one resource at `/${spec.path}`; only the spec's actions exist:
+ *   GET    path            list (signed-in user)          -> 200 {content, totalElements}
+ *   POST   path            create (`${permission}:add`)   -> 201 created record
+ *   PUT    path            update, id in body (`:edit`)   -> 204; 404 数据不存在
+ *   DELETE path            JSON array of ids (`:del`)     -> 200
+ *   GET    path/download   xlsx of the list (`:download`) -> 200 streamed
+ *   POST   path/import     one xlsx, all or nothing (`:import`) -> 200 {count}
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { parseListQuery } from './query.ts';
+import { createRecord, deleteRecords, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import {
+  attachmentHeader,
+  exportFileName,
+  exportStream,
+  readImport,
+  UnreadableSheetError,
+  XLSX_MIME,
+} from './spreadsheet.ts';
+import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
+
+export const NO_SELECTION = '请至少选择一条数据';
+export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
+export const IMPORT_UNREADABLE = '文件无法读取，请上传有效的xlsx文件';
+
+function actorOf(request: FastifyRequest): Actor | undefined {
+  return request.user ? { username: request.user.username } : undefined;
+}
+
+/** A positive id from a JSON value or query text; undefined when it is not one. */
+export function positiveId(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+function importTooLarge(maxBytes: number): string {
+  return `上传模板大小不能超过 ${Math.round(maxBytes / 1024 / 1024)}MB!`;
+}
+
+export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+  const base = `/${spec.path}`;
+  const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
+  const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
+  const database = () => app.database;
+
+  app.get(base, { preHandler: app.authenticate }, async (request) => {
+    const params = parseListQuery(spec, request.query as Record<string, unknown>);
+    return listPage(database(), spec, params);
+  });
+
+  if (can('add')) {
+    app.post(base, { preHandler: perm('add') }, async (request, reply) => {
+      const result = checkRecord(spec, request.body, 'create');
+      if (!result.ok) throw badRequest(result.error.message);
+      const record = await createRecord(database(), spec, result.values, actorOf(request));
+      return reply.status(201).send(record);
+    });
+  }
+
+  if (can('edit')) {
+    app.put(base, { preHandler: perm('edit') }, async (request, reply) => {
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
+      const id = positiveId((body as Record<string, unknown>).id);
+      if (id === undefined) throw badRequest('ID不能为空');
+      const result = checkRecord(spec, body, 'update');
+      if (!result.ok) throw badRequest(result.error.message);
+      const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
+      if (!found) throw notFound('数据不存在');
+      return reply.status(204).send();
+    });
+  }
+
+  if (can('del')) {
+    app.delete(base, { preHandler: perm('del') }, async (request, reply) => {
+      const body = request.body;
+      if (!Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
+      if (body.length === 0) throw badRequest(NO_SELECTION);
+      if (body.length > 10_000) throw badRequest('一次最多删除10000条数据');
+      const ids: number[] = [];
+      for (const v of body) {
+        const id = positiveId(v);
+        if (id === undefined) throw badRequest('ID必须是正整数');
+        ids.push(id);
+      }
+      await deleteRecords(database(), spec, [...new Set(ids)]);
+      return reply.status(200).send();
+    });
+  }
+
+  if (can('download')) {
+    app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
+      const params = parseListQuery(spec, request.query as Record<string, unknown>, { paging: false });
+      const stream = exportStream(database(), spec, params, (err) => request.log.error({ err }, 'export failed'));
+      request.raw.on('close', () => {
+        if (!reply.raw.writableFinished) stream.destroy();
+      });
+      return reply
+        .header('content-type', XLSX_MIME)
+        .header('content-disposition', attachmentHeader(exportFileName(spec), `${spec.name}.xlsx`))
+        .header('cache-control', 'no-store')
+        .send(stream);
+    });
+  }
+
+  if (can('import')) {
+    app.post(`${base}/import`, { preHandler: perm('import') }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const maxBytes = app.config.importMaxBytes;
+      if (!request.isMultipart()) throw badRequest('请选择要上传的xlsx文件');
+      let file: MultipartFile | undefined;
+      try {
+        file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(importTooLarge(maxBytes));
+        throw err;
+      }
+      if (!file) throw badRequest('请选择要上传的xlsx文件');
+      if (!/\.xlsx$/i.test(file.filename ?? '')) {
+        file.file.resume();
+        throw badRequest(IMPORT_NOT_XLSX);
+      }
+      let content: Buffer;
+      try {
+        content = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(importTooLarge(maxBytes));
+        throw err;
+      }
+      if (file.file.truncated) throw badRequest(importTooLarge(maxBytes));
+      let result;
+      try {
+        result = await readImport(spec, content);
+      } catch (err) {
+        if (err instanceof UnreadableSheetError) throw badRequest(IMPORT_UNREADABLE);
+        throw err;
+      }
+      if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
+      const count = await insertAll(database(), spec, result.records, actorOf(request));
+      return reply.status(200).send({ count });
+    });
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * xlsx export and import of a resource.
+ *
+ * Columns (both ways): the list columns in order, then the remaining form fields; the header
+ * row holds their Chinese titles. Booleans and option fields are written as their Chinese
+ * labels and read back from them.
+ *
+ * Export streams with exceljs' WorkbookWriter: rows are read in batches (keyset by id for the
+ * id sort, otherwise the sorted ids first and rows fetched by id) and written as they come, and
+ * the writer waits whenever the answer stream is full, so memory stays flat for any row count.
+ *
+ * Import reads the first worksheet with the streaming WorkbookReader, maps header titles to
+ * fields, validates every row with the same validator as the API, and writes nothing unless
+ * every row is valid.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
+import { listFields, optionLabel } from '../../shared/resource-spec.ts';
+import type { Database } from '../types.ts';
+import { filteredQuery, orderedQuery } from './repository.ts';
+import type { ListParams } from './query.ts';
+import { checkRecord } from './validation.ts';
+import { dateText, dateTimeText, fromColumnValue, idField } from './values.ts';
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const BATCH = 1000;
+/** pause producing while this much output waits to be sent */
+const OUTPUT_HIGH_WATER = 1024 * 1024;
+
+const YIELD_EVERY = 250;
+
+/**
+ * Bytes written into the workbook but not yet compressed. exceljs pipes each worksheet into the
+ * zip without honouring backpressure, so the producer must look at that pipe itself.
+ */
+function sheetBacklog(sheet: unknown): number {
+  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
+  if (!Array.isArray(pipes)) return 0;
+  let n = 0;
+  for (const p of pipes as Array<{ _writableState?: { length?: number }; _readableState?: { length?: number } }>) {
+    n += (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0);
+  }
+  return n;
+}
+
+/** Lets compression run, and waits while the zip or the client lag behind the rows. */
+async function settle(sheet: unknown, out: PassThrough): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  while (!out.destroyed && (sheetBacklog(sheet) > OUTPUT_HIGH_WATER || out.readableLength + out.writableLength > OUTPUT_HIGH_WATER)) {
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Columns of export and import, in order. */
+export function sheetFields(spec: ResourceSpec): FieldSpec[] {
+  const out = [...listFields(spec)];
+  for (const f of spec.fields) if (f.form && !out.includes(f)) out.push(f);
+  return out;
+}
+
+function cellValue(field: FieldSpec, value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (field.options?.length) return optionLabel(field, value) ?? String(value);
+  if (field.type === 'boolean') return value ? '是' : '否';
+  if (typeof value === 'number') return value;
+  return String(value);
+}
+
+/** `attachment; filename="..."; filename*=UTF-8''...` with an ASCII fallback name. */
+export function attachmentHeader(fileName: string, asciiName: string): string {
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${asciiName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encoded}`;
+}
+
+export function exportFileName(spec: ResourceSpec): string {
+  return `${spec.title}数据.xlsx`;
+}
+
+async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams): AsyncGenerator<Record<string, unknown>[]> {
+  const id = idField(spec);
+  const idOnly = params.sort.length === 1 && params.sort[0].field === id;
+  if (idOnly) {
+    const desc = params.sort[0].desc;
+    let last: number | undefined;
+    for (;;) {
+      let q = filteredQuery(database, spec, params.conditions);
+      if (last !== undefined) q = q.where(id.column, desc ? '<' : '>', last);
+      const rows = await q.orderBy(id.column, desc ? 'desc' : 'asc').limit(BATCH).execute();
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < BATCH) return;
+      last = Number(rows[rows.length - 1][id.column]);
+    }
+  }
+  // any other order: the sorted ids first (compact), then the rows batch by batch
+  const idRows = await orderedQuery(filteredQuery(database, spec, params.conditions).clearSelect().select(id.column), params.sort).execute();
+  const ids = Float64Array.from(idRows, (r) => Number(r[id.column]));
+  idRows.length = 0;
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const chunk = Array.from(ids.subarray(i, i + BATCH));
+    const rows = await database.db.selectFrom(spec.table).selectAll().where(id.column, 'in', chunk).execute();
+    const byId = new Map(rows.map((r) => [Number(r[id.column]), r]));
+    yield chunk.map((k) => byId.get(k)).filter((r): r is Record<string, unknown> => !!r);
+  }
+}
+
+/**
+ * Starts writing the export into a stream and returns it at once; rows follow as they are read.
+ * `onError` is told if the export fails midway (the stream is then destroyed).
+ */
+export function exportStream(
+  database: Database,
+  spec: ResourceSpec,
+  params: ListParams,
+  onError: (err: unknown) => void,
+): PassThrough {
+  const out = new PassThrough({ highWaterMark: 256 * 1024 });
+  const fields = sheetFields(spec);
+  const run = async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: out,
+      useStyles: false,
+      useSharedStrings: false,
+      zip: { zlib: { level: 1 } },
+    });
+    const sheet = workbook.addWorksheet(spec.title.slice(0, 31));
+    sheet.columns = fields.map((f) => ({ header: f.title, key: f.name, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
+    for await (const rows of rowBatches(database, spec, params)) {
+      for (let i = 0; i < rows.length; i++) {
+        if (out.destroyed) return;
+        const row = rows[i];
+        sheet.addRow(fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column])))).commit();
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await settle(sheet, out);
+      }
+      await settle(sheet, out);
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  run().catch((err) => {
+    onError(err);
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return out;
+}
+
+export interface ImportRowError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+export type ImportResult =
+  | { ok: true; records: Record<string, unknown>[] }
+  | { ok: false; message: string; errors: ImportRowError[] };
+
+export class UnreadableSheetError extends Error {}
+
+export const MAX_IMPORT_ROWS = 50_000;
+export const MAX_REPORTED_ERRORS = 100;
+
+function cellText(value: unknown): string | number | boolean | Date | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'object' && !(value instanceof Date)) {
+    const v = value as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown; hyperlink?: string; error?: string };
+    if (Array.isArray(v.richText)) return v.richText.map((p) => p.text).join('');
+    if ('result' in v) return cellText(v.result);
+    if ('text' in v) return cellText(v.text);
+    if (v.error) return String(v.error);
+    return null;
+  }
+  return value as string | number | boolean | Date;
+}
+
+/** A cell as the JSON value the validator expects for the field. */
+function importValue(field: FieldSpec, raw: unknown): unknown {
+  const value = cellText(raw);
+  if (value === null) return null;
+  if (field.options?.length) {
+    const text = value instanceof Date ? dateTimeText(value) : String(value).trim();
+    const byLabel = field.options.find((o) => o.label === text);
+    if (byLabel) return byLabel.value;
+    const byValue = field.options.find((o) => String(o.value) === text);
+    if (byValue) return byValue.value;
+    return text; // the validator names it
+  }
+  switch (field.type) {
+    case 'boolean': {
+      if (typeof value === 'boolean') return value;
+      const text = String(value).trim();
+      if (['是', 'true', 'TRUE', '1'].includes(text)) return true;
+      if (['否', 'false', 'FALSE', '0'].includes(text)) return false;
+      return text;
+    }
+    case 'integer':
+    case 'number': {
+      if (typeof value === 'number') return value;
+      const text = String(value).trim();
+      const n = Number(text);
+      return text !== '' && Number.isFinite(n) ? n : text;
+    }
+    case 'string':
+      if (value instanceof Date) {
+        // exceljs reads date cells as UTC instants of the local wall time
+        const local = new Date(value.getTime() + value.getTimezoneOffset() * 60_000);
+        return field.format === 'date' ? dateText(local) : dateTimeText(local);
+      }
+      return String(value);
+  }
+}
+
+/**
+ * Reads and validates an uploaded workbook. Throws UnreadableSheetError when the file is not a
+ * readable xlsx; answers the records to insert or the row/column errors.
+ */
+export async function readImport(spec: ResourceSpec, file: Buffer): Promise<ImportResult> {
+  const fields = spec.fields.filter((f) => !f.auto && f.name in ((spec.schema.properties as Record<string, unknown>) ?? {}));
+  const records: Record<string, unknown>[] = [];
+  const errors: ImportRowError[] = [];
+  let header: Map<number, FieldSpec> | undefined;
+  let firstError: string | undefined;
+  let tooMany = false;
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), {
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    });
+    for await (const worksheet of reader) {
+      for await (const row of worksheet) {
+        const cells = (row.values as unknown[]) ?? [];
+        if (!header) {
+          header = new Map();
+          cells.forEach((v, col) => {
+            const title = String(cellText(v) ?? '').trim();
+            const field = fields.find((f) => f.title === title);
+            if (field && ![...header!.values()].includes(field)) header!.set(col, field);
+          });
+          continue;
+        }
+        if (cells.every((v) => cellText(v) === null || String(cellText(v)).trim() === '')) continue;
+        if (records.length + errors.length >= MAX_IMPORT_ROWS) {
+          tooMany = true;
+          break;
+        }
+        const body: Record<string, unknown> = {};
+        for (const [col, field] of header) body[field.name] = importValue(field, cells[col]);
+        const result = checkRecord(spec, body, 'create');
+        if (result.ok) {
+          records.push(result.values);
+        } else {
+          const column = result.error.field?.title ?? '';
+          const message = column ? `第${row.number}行「${column}」: ${result.error.message}` : `第${row.number}行: ${result.error.message}`;
+          firstError ??= message;
+          if (errors.length < MAX_REPORTED_ERRORS) errors.push({ row: row.number, column, message: result.error.message });
+          else if (errors.length === MAX_REPORTED_ERRORS) break;
+        }
+      }
+      break; // the first worksheet only
+    }
+  } catch (err) {
+    throw new UnreadableSheetError(err instanceof Error ? err.message : String(err));
+  }
+  if (tooMany) return { ok: false, message: `一次最多导入${MAX_IMPORT_ROWS}行数据`, errors: [] };
+  if (!header || header.size === 0) return { ok: false, message: '模板格式不正确，未找到可导入的列', errors: [] };
+  if (firstError) return { ok: false, message: firstError, errors };
+  if (records.length === 0) return { ok: false, message: '文件中没有数据', errors: [] };
+  return { ok: true, records };
+}

@@ -1,0 +1,29 @@
+/**
+ * Demo data for a first start (SEED_DEMO, on by default): feedback and recruitment postings,
+ * written only into empty tables so a restart never adds them twice or touches real data.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { insertAll } from '../../crud/index.ts';
+import { departmentIds } from '../system/index.ts';
+import { demoFeedback, demoPostings } from './data.ts';
+
+async function isEmpty(app: FastifyInstance, table: string): Promise<boolean> {
+  const row = await app.database.db.selectFrom(table).select('id').limit(1).executeTakeFirst();
+  return !row;
+}
+
+export async function seedDemoData(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
+  if (!app.config.seedDemo) return;
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const actor = { username: 'admin' };
+  const feedback = byName.get('sysQuestion');
+  if (feedback && (await isEmpty(app, feedback.table))) {
+    await insertAll(app.database, feedback, demoFeedback(), actor);
+  }
+  const postings = byName.get('staffunZp');
+  if (postings && (await isEmpty(app, postings.table))) {
+    const depts = (await departmentIds(app.database.db)).slice(1);
+    if (depts.length) await insertAll(app.database, postings, demoPostings(depts), actor);
+  }
+}

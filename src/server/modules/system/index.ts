@@ -1,0 +1,20 @@
+/**
+ * System area: public settings (before sign-in) and the department list.
+ * Registered by registerAuth, which owns the tables these read.
+ */
+import type { FastifyInstance } from 'fastify';
+import '../../types.ts';
+import { getPublicSettings } from './public-settings.ts';
+import { listDepartments, parseDeptQuery } from './departments.ts';
+
+export { getPublicSettings, setPublicSetting, defaultPublicSettings, type PublicSettings } from './public-settings.ts';
+export { deptName, deptNamePath, departmentIds, listDepartments, parseDeptQuery, type DeptRow } from './departments.ts';
+
+export async function registerSystem(app: FastifyInstance): Promise<void> {
+  app.get('/api/system/sysConfigInit/anon/pc', async () => getPublicSettings(app.database.db, app.config));
+
+  app.get('/api/dept', { preHandler: app.authenticate }, async (request) => {
+    const q = parseDeptQuery((request.query ?? {}) as Record<string, unknown>);
+    return listDepartments(app.database.db, q);
+  });
+}

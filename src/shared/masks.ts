@@ -1,0 +1,50 @@
+/**
+ * Display masks (x-mask on a property): the list and read-only views show these; the stored
+ * value is untouched. Characters are counted as characters, not UTF-16 units.
+ */
+import type { MaskKind } from './resource-spec.ts';
+
+function keep(value: string, head: number, tail: number): string {
+  const chars = [...value];
+  if (chars.length <= head + tail) return value;
+  return chars.slice(0, head).join('') + '*'.repeat(chars.length - head - tail) + chars.slice(chars.length - tail).join('');
+}
+
+/** Phone: first 3 and last 4 digits, e.g. 138****5678. */
+export function maskPhone(value: string): string {
+  return keep(value, 3, 4);
+}
+
+/** Name: first and last character, e.g. 欧阳*锋; a two-character name keeps its first, e.g. 张*. */
+export function maskName(value: string): string {
+  const chars = [...value];
+  if (chars.length <= 1) return value;
+  if (chars.length === 2) return `${chars[0]}*`;
+  return keep(value, 1, 1);
+}
+
+/** ID number: first 4 and last 5 characters, e.g. 1101*********1002X. */
+export function maskIdNumber(value: string): string {
+  return keep(value, 4, 5);
+}
+
+/** E-mail: the local part is masked after its first 3 characters, e.g. abc***@example.com. */
+export function maskEmail(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at < 0) return keep(value, 3, 0);
+  return keep(value.slice(0, at), 3, 0) + value.slice(at);
+}
+
+const MASKS: Record<MaskKind, (value: string) => string> = {
+  phone: maskPhone,
+  name: maskName,
+  id: maskIdNumber,
+  email: maskEmail,
+};
+
+/** Masks a value for display; empty values (undefined, null, '') come back as ''. */
+export function mask(kind: MaskKind, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = String(value);
+  return text === '' ? '' : MASKS[kind](text);
+}

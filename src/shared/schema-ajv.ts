@@ -1,0 +1,70 @@
+/**
+ * The one ajv configuration the entity schemas are written for, used by codegen to check them
+ * and available to the server and the web app to validate bodies with the same rules:
+ * JSON Schema draft 2020-12, strict mode, every error collected, ajv-errors messages,
+ * ajv-formats, our `x-` keywords declared (they carry no validation), and the API's date
+ * formats: `date` is 'YYYY-MM-DD', `date-time` is 'YYYY-MM-DD HH:mm:ss' (no 'T', no zone).
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import addErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+
+/** Entity-level keyword (at the root of a schema). */
+export const ENTITY_KEYWORDS = ['x-entity'] as const;
+
+/** Property-level keywords (on `properties/<name>`). */
+export const PROPERTY_KEYWORDS = [
+  'x-auto',
+  'x-column',
+  'x-dict',
+  'x-filter',
+  'x-form',
+  'x-input',
+  'x-list',
+  'x-mask',
+  'x-options',
+  'x-placeholder',
+  'x-ref',
+] as const;
+
+export const X_KEYWORDS: readonly string[] = [...ENTITY_KEYWORDS, ...PROPERTY_KEYWORDS];
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d)$/;
+
+function validDay(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return d <= days[m - 1];
+}
+
+/** 'YYYY-MM-DD' with a real calendar day. */
+export function isApiDate(value: string): boolean {
+  const m = DATE.exec(value);
+  return !!m && validDay(+m[1], +m[2], +m[3]);
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' with a real calendar day. */
+export function isApiDateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  return !!m && validDay(+m[1], +m[2], +m[3]);
+}
+
+export type SchemaAjv = Ajv2020;
+
+/** A fresh ajv instance configured for the entity schemas and their body schemas. */
+export function createSchemaAjv(): SchemaAjv {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  addErrors(ajv);
+  ajv.addFormat('date', { type: 'string', validate: isApiDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isApiDateTime });
+  for (const keyword of X_KEYWORDS) ajv.addKeyword({ keyword });
+  return ajv;
+}
+
+/** Every keyword the configured ajv knows (JSON Schema 2020-12, ajv-errors, our `x-` keywords). */
+export function knownKeywords(ajv: SchemaAjv): Set<string> {
+  const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES;
+  return new Set(Object.keys(rules.keywords));
+}

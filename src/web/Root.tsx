@@ -1,0 +1,50 @@
+/**
+ * Picks the application by hash route: the public sign-in pages or the staff console,
+ * each loaded on demand so the sign-in page does not download the console.
+ * Unauthenticated visits go to /login?redirect=...; a signed-in visit to /login goes to /.
+ */
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
+import { getToken } from './staff/providers/token.ts';
+
+const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
+const StaffApp = lazy(() => import('./staff/StaffApp.tsx'));
+
+function useHashLocation(): HashLocation {
+  const [location, setLocation] = useState(() => parseHash());
+  useEffect(() => {
+    const update = () => setLocation(parseHash());
+    window.addEventListener('hashchange', update);
+    window.addEventListener('popstate', update);
+    return () => {
+      window.removeEventListener('hashchange', update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return location;
+}
+
+/** Where a visit must be sent instead, or null to show it. */
+export function routeGuard(location: HashLocation, signedIn: boolean): string | null {
+  if (location.path === '/login' && signedIn) return '/';
+  if (!isPublicPath(location.path) && !signedIn) return loginRoute(location);
+  return null;
+}
+
+function Loading() {
+  return <div style={{ padding: 24, color: '#909399', fontFamily: 'sans-serif' }}>正在加载...</div>;
+}
+
+export default function Root() {
+  const location = useHashLocation();
+  const redirect = routeGuard(location, !!getToken());
+  useEffect(() => {
+    if (redirect) replaceRoute(redirect);
+  }, [redirect]);
+  if (redirect) return null;
+  return (
+    <Suspense fallback={<Loading />}>
+      {isPublicPath(location.path) ? <LoginApp path={location.path} query={location.query} /> : <StaffApp />}
+    </Suspense>
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * Staff sign-in: tab 账号登录 (account or phone, password, captcha, 记住我, 忘记密码, 登 录)
+ * and a work-messaging QR tab. A failed sign-in blocks retry for 5 seconds with a visible
+ * countdown and fetches a new captcha. The redirect query is honoured afterwards.
+ */
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { redirectTarget } from '../route.ts';
+import { applyDocumentSettings, usePublicSettings } from '../settings.ts';
+import {
+  fetchCaptcha,
+  passwordAgeDays,
+  PASSWORD_DISABLE_DAYS,
+  PASSWORD_WARN_DAYS,
+  signIn,
+  type Captcha,
+  type SessionInfo,
+} from '../staff/providers/session.ts';
+import { getRemembered } from '../staff/providers/token.ts';
+import { captchaChars, stripNonWord, suppressButtonKeys } from './inputFilters.ts';
+import QrPanel from './QrPanel.tsx';
+import { messages } from '../../shared/messages.ts';
+
+export const RETRY_BLOCK_SECONDS = 5;
+
+export const LOGIN_MESSAGES = {
+  username: messages.login.usernameRequired,
+  password: messages.login.passwordRequired,
+  code: messages.login.codeRequired,
+} as const;
+
+type FieldName = keyof typeof LOGIN_MESSAGES;
+
+export interface LoginPageProps {
+  query: URLSearchParams;
+  /** moves to another route (defaults to changing the hash) */
+  navigate?: (route: string) => void;
+}
+
+function goTo(route: string): void {
+  window.location.hash = `#${route}`;
+}
+
+export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
+  const remembered = useRef(getRemembered()).current;
+  const sys = usePublicSettings();
+  const [tab, setTab] = useState(0);
+  const [username, setUsername] = useState(remembered.username);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [rememberMe, setRememberMe] = useState(remembered.rememberMe);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [countdown, setCountdown] = useState(0);
+  const [failure, setFailure] = useState('');
+  const [ageDialog, setAgeDialog] = useState<SessionInfo | null>(null);
+  const inputs = {
+    username: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+    code: useRef<HTMLInputElement>(null),
+  };
+
+  useEffect(() => applyDocumentSettings('登录', sys), [sys]);
+
+  const refreshCaptcha = useCallback(() => {
+    fetchCaptcha()
+      .then((value) => setCaptcha(value))
+      .catch(() => setCaptcha({ img: '', uuid: '', enabled: true }));
+  }, []);
+
+  useEffect(refreshCaptcha, [refreshCaptcha]);
+
+  useEffect(() => {
+    if (countdown <= 0) return;
+    const timer = setTimeout(() => setCountdown((n) => n - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [countdown]);
+
+  const captchaEnabled = captcha?.enabled !== false;
+
+  const finish = (info: SessionInfo) => {
+    navigate(info.user.defPassword ? '/user/center' : redirectTarget(query));
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (loading || countdown > 0) return;
+    const found: Partial<Record<FieldName, string>> = {};
+    if (!username.trim()) found.username = LOGIN_MESSAGES.username;
+    if (!password) found.password = LOGIN_MESSAGES.password;
+    if (captchaEnabled && !code.trim()) found.code = LOGIN_MESSAGES.code;
+    setErrors(found);
+    const first = (Object.keys(LOGIN_MESSAGES) as FieldName[]).find((name) => found[name]);
+    if (first) {
+      inputs[first].current?.focus();
+      return;
+    }
+    setLoading(true);
+    setFailure('');
+    let info: SessionInfo;
+    try {
+      info = await signIn({
+        username: username.trim(),
+        password,
+        code: captchaEnabled ? code.trim() : '',
+        uuid: captcha?.uuid ?? '',
+        rememberMe,
+      });
+    } catch (error) {
+      setLoading(false);
+      setFailure(error instanceof Error && error.message ? error.message : '登录失败');
+      setCountdown(RETRY_BLOCK_SECONDS);
+      setCode('');
+      refreshCaptcha();
+      return;
+    }
+    const age = passwordAgeDays(info.user.lastPasswordResetDate);
+    if (age !== null && age >= PASSWORD_WARN_DAYS) {
+      setAgeDialog(info);
+      return;
+    }
+    finish(info);
+  };
+
+  const buttonLabel = loading ? '登 录 中...' : countdown > 0 ? `${countdown} 秒后可重新登录` : '登 录';
+
+  return (
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        background: 'linear-gradient(135deg, #1f3b73 0%, #2d6cdf 100%)',
+      }}
+    >
+      <Paper elevation={6} sx={{ width: 400, maxWidth: 'calc(100vw - 32px)', p: 3 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1, mb: 1 }}>
+          {sys.logo ? <img src={sys.logo} alt="" style={{ height: 32 }} /> : null}
+          <Typography variant="h6" component="h1">
+            {sys.title || '后台管理系统'}
+          </Typography>
+        </Box>
+        <Tabs value={tab} onChange={(_, value: number) => setTab(value)} variant="fullWidth" sx={{ mb: 2 }}>
+          <Tab label="账号登录" />
+          <Tab label="扫码登录" />
+        </Tabs>
+        {tab === 0 ? (
+          <form onSubmit={submit} noValidate aria-label="账号登录">
+            <TextField
+              inputRef={inputs.username}
+              label="账号"
+              placeholder="账号/手机号"
+              name="username"
+              autoComplete="username"
+              fullWidth
+              size="small"
+              margin="dense"
+              value={username}
+              onChange={(e) => setUsername(stripNonWord(e.target.value))}
+              error={!!errors.username}
+              helperText={errors.username || ' '}
+            />
+            <TextField
+              inputRef={inputs.password}
+              label="密码"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              fullWidth
+              size="small"
+              margin="dense"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={!!errors.password}
+              helperText={errors.password || ' '}
+            />
+            {captchaEnabled ? (
+              <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+                <TextField
+                  inputRef={inputs.code}
+                  label="验证码"
+                  name="code"
+                  autoComplete="off"
+                  size="small"
+                  margin="dense"
+                  sx={{ flex: 1 }}
+                  value={code}
+                  onChange={(e) => setCode(captchaChars(e.target.value))}
+                  error={!!errors.code}
+                  helperText={errors.code || ' '}
+                  slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+                />
+                <Box
+                  component="img"
+                  src={captcha?.img || undefined}
+                  alt="验证码"
+                  title="看不清？点击刷新"
+                  onClick={refreshCaptcha}
+                  sx={{ width: 120, height: 40, mt: 1, cursor: 'pointer', border: '1px solid #dcdfe6', borderRadius: 1 }}
+                />
+              </Box>
+            ) : null}
+            <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
+              <FormControlLabel
+                control={<Checkbox size="small" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />}
+                label="记住我"
+              />
+              <Link href="#/forgetpass" underline="hover">
+                忘记密码
+              </Link>
+            </Box>
+            {failure ? (
+              <Alert severity="error" sx={{ mb: 1 }}>
+                {failure}
+              </Alert>
+            ) : null}
+            <Button
+              type="submit"
+              variant="contained"
+              fullWidth
+              disabled={loading || countdown > 0}
+              onKeyDown={suppressButtonKeys}
+            >
+              {buttonLabel}
+            </Button>
+          </form>
+        ) : (
+          <QrPanel />
+        )}
+      </Paper>
+      <Typography variant="body2" sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} data-testid="record-number">
+        {sys.compName ? `Copyright © ${sys.compName}` : ''}
+        {sys.compName && sys.recordNumber ? ' | ' : ''}
+        {sys.recordNumber ? (
+          <Link href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">
+            {sys.recordNumber}
+          </Link>
+        ) : null}
+      </Typography>
+      <Dialog open={!!ageDialog} aria-labelledby="password-age-title">
+        <DialogTitle id="password-age-title">系统提示</DialogTitle>
+        <DialogContent>
+          您的密码已经{PASSWORD_WARN_DAYS}天未修改，请修改密码，超过{PASSWORD_DISABLE_DAYS}天未修改将被禁用！
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => ageDialog && finish(ageDialog)} onKeyDown={suppressButtonKeys}>
+            暂不修改
+          </Button>
+          <Button variant="contained" onClick={() => navigate('/user/center')} onKeyDown={suppressButtonKeys}>
+            去修改
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

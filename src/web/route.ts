@@ -1,0 +1,50 @@
+/**
+ * Hash-route helpers shared by the sign-in page and the staff console.
+ * Routes look like `#/path?query`; the query lives inside the hash.
+ */
+
+/** Paths that need no sign-in. */
+export const PUBLIC_PATHS = ['/login', '/forgetpass'];
+
+export interface HashLocation {
+  path: string;
+  search: string;
+  query: URLSearchParams;
+}
+
+export function parseHash(hash: string = window.location.hash): HashLocation {
+  const raw = hash.replace(/^#/, '') || '/';
+  const at = raw.indexOf('?');
+  const path = (at >= 0 ? raw.slice(0, at) : raw) || '/';
+  const search = at >= 0 ? raw.slice(at) : '';
+  return { path: path.startsWith('/') ? path : `/${path}`, search, query: new URLSearchParams(search) };
+}
+
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.includes(path);
+}
+
+/** Replaces the current hash route (no new history entry). */
+export function replaceRoute(route: string): void {
+  const url = `${window.location.pathname}${window.location.search}#${route}`;
+  window.history.replaceState(window.history.state, '', url);
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+/** Sign-in route remembering where the user was. */
+export function loginRoute(from: HashLocation = parseHash()): string {
+  if (isPublicPath(from.path) || from.path === '/') return '/login';
+  return `/login?redirect=${encodeURIComponent(from.path + from.search)}`;
+}
+
+/**
+ * Where to go after sign-in: the redirect parameter when it is a local route, else /dashboard.
+ * Only paths starting with a single slash are accepted, so a crafted link cannot leave the site.
+ */
+export function redirectTarget(query: URLSearchParams): string {
+  const redirect = query.get('redirect');
+  if (redirect && redirect.startsWith('/') && !redirect.startsWith('//') && !isPublicPath(redirect.split('?')[0])) {
+    return redirect;
+  }
+  return '/dashboard';
+}

@@ -1,0 +1,70 @@
+/**
+ * The staff console: react-admin over the Spring-style API, one screen per resource spec
+ * (src/generated/resources.ts) with per-resource overrides from ./resources.
+ */
+import { useMemo } from 'react';
+import { Route } from 'react-router-dom';
+import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
+import { resources } from '../../generated/resources.ts';
+import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { i18nProvider } from '../i18n/index.ts';
+import { AppNotification } from './layout/AppNotification.tsx';
+import { StaffLayout } from './layout/StaffLayout.tsx';
+import { Dashboard } from './pages/Dashboard.tsx';
+import { NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
+import { HomeRedirect } from './pages/HomeRedirect.tsx';
+import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
+import { UserCenter } from './pages/UserCenter.tsx';
+import { createAuthProvider } from './providers/authProvider.ts';
+import { createDataProvider } from './providers/dataProvider.ts';
+import { resourceOverrides } from './resources/index.ts';
+import { SchemaList } from './schema/SchemaList.tsx';
+import { staffTheme } from './theme.ts';
+
+function listScreen(spec: ResourceSpec) {
+  const overrides = resourceOverrides[spec.name] ?? {};
+  return function GeneratedList() {
+    return <SchemaList spec={spec} overrides={overrides} />;
+  };
+}
+
+export const staffResources = resources.map((spec) => ({
+  spec,
+  list: listScreen(spec),
+  icon: resourceOverrides[spec.name]?.icon,
+}));
+
+export default function StaffApp() {
+  const dataProvider = useMemo(createDataProvider, []);
+  const authProvider = useMemo(createAuthProvider, []);
+  const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
+  return (
+    <Admin
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      store={store}
+      theme={staffTheme}
+      layout={StaffLayout}
+      notification={AppNotification}
+      dashboard={HomeRedirect}
+      catchAll={NotFoundPage}
+      loginPage={false}
+      requireAuth
+      title="后台管理系统"
+      disableTelemetry
+    >
+      <CustomRoutes>
+        <Route path="/dashboard" element={<Dashboard />} />
+        <Route path="/user/center" element={<UserCenter />} />
+        <Route path="/401" element={<UnauthorizedPage />} />
+        <Route path="/403" element={<UnauthorizedPage />} />
+        <Route path="/404" element={<NotFoundPage />} />
+        <Route path="/:segment" element={<ResourceParamRoute />} />
+      </CustomRoutes>
+      {staffResources.map(({ spec, list, icon }) => (
+        <Resource key={spec.name} name={spec.name} list={list} icon={icon} options={{ label: spec.title }} />
+      ))}
+    </Admin>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * Notices: one at a time, duration from the notify options (2.5 s when not given), error
+ * notices closable, server messages may carry HTML (sanitised).
+ */
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+import DOMPurify from 'dompurify';
+import { useNotificationContext, useTranslate, type NotificationPayload } from 'react-admin';
+
+export const DEFAULT_NOTICE_MS = 2500;
+
+const severity = { success: 'success', info: 'info', warning: 'warning', error: 'error' } as const;
+
+export function AppNotification() {
+  const { notifications, takeNotification } = useNotificationContext();
+  const translate = useTranslate();
+  const [current, setCurrent] = useState<NotificationPayload | undefined>();
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (notifications.length && !current) {
+      setCurrent(takeNotification() ?? undefined);
+      setOpen(true);
+    } else if (notifications.length && current && open) {
+      // a newer notice replaces the shown one
+      setOpen(false);
+    }
+  }, [notifications, current, open, takeNotification]);
+
+  if (!current) return null;
+  const options = current.notificationOptions ?? {};
+  const { autoHideDuration, messageArgs, html, closable } = options as {
+    autoHideDuration?: number | null;
+    messageArgs?: Record<string, unknown>;
+    html?: boolean;
+    closable?: boolean;
+  };
+  const text =
+    typeof current.message === 'string' ? translate(current.message, { _: current.message, ...messageArgs }) : current.message;
+  const canClose = closable ?? current.type === 'error';
+  const close = () => setOpen(false);
+
+  return (
+    <Snackbar
+      open={open}
+      autoHideDuration={autoHideDuration === undefined ? DEFAULT_NOTICE_MS : autoHideDuration}
+      onClose={(_, reason) => {
+        if (reason !== 'clickaway') close();
+      }}
+      anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+      slotProps={{ transition: { onExited: () => setCurrent(undefined) } }}
+    >
+      <Alert
+        severity={severity[current.type] ?? 'info'}
+        variant="filled"
+        onClose={canClose ? close : undefined}
+        sx={{ maxWidth: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+      >
+        {html && typeof text === 'string' ? <span dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(text) }} /> : text}
+      </Alert>
+    </Snackbar>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * react-admin auth provider over the staff session. 401/403 answers are handled by the
+ * HTTP client (session-expired dialog, /401 page), so checkError never logs out by itself.
+ */
+import type { AuthProvider } from 'react-admin';
+import { loginRoute, parseHash, replaceRoute } from '../../route.ts';
+import { clearSession, loadSession, signIn, signOut, type LoginForm } from './session.ts';
+import { getToken } from './token.ts';
+
+/** A failed user-info load signs the user out and returns to the sign-in page. */
+function leave(): void {
+  const from = parseHash();
+  clearSession();
+  replaceRoute(loginRoute(from));
+}
+
+export function createAuthProvider(): AuthProvider {
+  return {
+    async login(params: LoginForm) {
+      await signIn(params);
+    },
+    async logout() {
+      await signOut();
+      return '/login';
+    },
+    async checkAuth() {
+      if (!getToken()) throw { redirectTo: loginRoute(parseHash()), message: false };
+    },
+    async checkError() {
+      /* handled by the HTTP client */
+    },
+    async getIdentity() {
+      try {
+        const { user } = await loadSession();
+        return { ...user, id: user.id, fullName: user.nickName || user.username, avatar: user.img || undefined };
+      } catch (error) {
+        leave();
+        throw error;
+      }
+    },
+    async getPermissions() {
+      try {
+        return (await loadSession()).permissions;
+      } catch (error) {
+        leave();
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The staff session: sign-in, sign-out and the signed-in user's info, permissions and
+ * system settings. Used by the sign-in page (without react-admin) and by the authProvider.
+ */
+import { request, HttpError } from './http.ts';
+import { encryptPassword } from './rsa.ts';
+import { getToken, removeToken, setRemembered, setToken } from './token.ts';
+
+export const PLAT_TYPE_ID = 100001;
+export const DEFAULT_ROLE = 'ROLE_SYSTEM_DEFAULT';
+
+export interface Role {
+  id?: number;
+  name: string;
+  dataScope?: string;
+  level?: number;
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  nickName?: string;
+  orgName?: string;
+  deptNamePath?: string;
+  phone?: string;
+  img?: string;
+  lockTime?: number;
+  lastPasswordResetDate?: string;
+  defPassword?: boolean;
+  roles?: Role[];
+  [key: string]: unknown;
+}
+
+export interface SysSettings {
+  favicon?: string;
+  logo?: string;
+  compName?: string;
+  recordNumber?: string;
+  sysHomeImg?: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+export interface SessionInfo {
+  user: SessionUser;
+  permissions: string[];
+  sys: SysSettings;
+}
+
+export interface Captcha {
+  img: string;
+  uuid: string;
+  enabled: boolean;
+}
+
+export interface LoginForm {
+  username: string;
+  password: string;
+  code: string;
+  uuid: string;
+  rememberMe: boolean;
+}
+
+let current: Promise<SessionInfo> | null = null;
+
+function normalise(info: Partial<SessionInfo> & { user: SessionUser }): SessionInfo {
+  const roles = info.user.roles && info.user.roles.length ? info.user.roles : [{ name: DEFAULT_ROLE }];
+  return {
+    user: { ...info.user, roles },
+    permissions: Array.isArray(info.permissions) && info.permissions.length ? info.permissions : [DEFAULT_ROLE],
+    sys: info.sys ?? {},
+  };
+}
+
+export async function fetchCaptcha(): Promise<Captcha> {
+  const { data } = await request<Partial<Captcha>>('/api/code', { quiet: true });
+  return { img: data.img ?? '', uuid: data.uuid ?? '', enabled: data.enabled !== false };
+}
+
+export async function fetchPublicSettings(): Promise<SysSettings> {
+  const { data } = await request<SysSettings>('/api/system/sysConfigInit/anon/pc', { quiet: true });
+  return data ?? {};
+}
+
+export async function fetchPublicKey(): Promise<string> {
+  const { data } = await request<{ publicKey: string }>('/api/publicKey', { quiet: true });
+  return data.publicKey;
+}
+
+/** Signs in; the password is always sent encrypted. Errors are thrown (HttpError), not reported. */
+export async function signIn(form: LoginForm): Promise<SessionInfo> {
+  const publicKey = await fetchPublicKey();
+  const password = await encryptPassword(form.password, publicKey);
+  const { data } = await request<SessionInfo & { token: string }>('/api/login', {
+    method: 'POST',
+    quiet: true,
+    body: {
+      username: form.username,
+      password,
+      code: form.code,
+      uuid: form.uuid,
+      platTypeId: PLAT_TYPE_ID,
+      rememberMe: form.rememberMe,
+    },
+  });
+  if (!data?.token) throw new HttpError('登录失败', 500, data);
+  setToken(data.token, form.rememberMe);
+  setRemembered(form.username, form.rememberMe);
+  const info = normalise(data);
+  current = Promise.resolve(info);
+  return info;
+}
+
+/** The signed-in user's info, fetched once per page load. Rejects when there is no valid session. */
+export function loadSession(): Promise<SessionInfo> {
+  if (!getToken()) return Promise.reject(new HttpError('未登录', 401));
+  if (!current) {
+    current = request<SessionInfo>('/api/info', { quiet: true }).then(({ data }) => normalise(data));
+    current.catch(() => {
+      current = null;
+    });
+  }
+  return current;
+}
+
+export function clearSession(): void {
+  current = null;
+  removeToken();
+}
+
+export async function signOut(): Promise<void> {
+  if (getToken()) {
+    try {
+      await request('/api/logout', { method: 'DELETE', quiet: true });
+    } catch {
+      /* the token is dropped locally either way */
+    }
+  }
+  clearSession();
+}
+
+/** Days since the last password reset ('YYYY-MM-DD HH:mm:ss'), or null when unknown. */
+export function passwordAgeDays(lastReset: string | undefined, now: Date = new Date()): number | null {
+  if (!lastReset) return null;
+  const time = new Date(lastReset.replace(' ', 'T')).getTime();
+  if (Number.isNaN(time)) return null;
+  return Math.floor((now.getTime() - time) / 86_400_000);
+}
+
+export const PASSWORD_WARN_DAYS = 90;
+export const PASSWORD_DISABLE_DAYS = 100;
+
+/** Whether `permissions` grants `keys` ('admin' grants everything); false for an empty list. */
+export function hasPermission(permissions: readonly string[] | undefined, ...keys: string[]): boolean {
+  if (!permissions || keys.length === 0) return false;
+  if (permissions.includes('admin')) return true;
+  return keys.some((key) => permissions.includes(key));
+}

@@ -1,0 +1,54 @@
+/**
+ * The staff token lives in a cookie. With remember-me the cookie persists for
+ * TOKEN_COOKIE_DAYS; without it the cookie is session-scoped (gone when the browser closes).
+ * Remember-me keeps the user name in localStorage, never the password.
+ */
+
+export const TOKEN_COOKIE = 'Admin-Token';
+export const TOKEN_COOKIE_DAYS = 7;
+const REMEMBER_KEY = 'login.remember';
+
+function secureFlag(): string {
+  return typeof window !== 'undefined' && window.location.protocol === 'https:' ? '; Secure' : '';
+}
+
+export function getToken(): string | null {
+  const prefix = `${TOKEN_COOKIE}=`;
+  for (const part of document.cookie.split(';')) {
+    const item = part.trim();
+    if (item.startsWith(prefix)) {
+      const value = decodeURIComponent(item.slice(prefix.length));
+      return value || null;
+    }
+  }
+  return null;
+}
+
+export function setToken(token: string, remember: boolean, days: number = TOKEN_COOKIE_DAYS): void {
+  const expires = remember ? `; expires=${new Date(Date.now() + days * 86_400_000).toUTCString()}` : '';
+  document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}${expires}; path=/; SameSite=Lax${secureFlag()}`;
+}
+
+export function removeToken(): void {
+  document.cookie = `${TOKEN_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax${secureFlag()}`;
+}
+
+export interface RememberedLogin {
+  username: string;
+  rememberMe: boolean;
+}
+
+export function getRemembered(): RememberedLogin {
+  try {
+    const saved = JSON.parse(localStorage.getItem(REMEMBER_KEY) || 'null');
+    if (saved && typeof saved.username === 'string') return { username: saved.username, rememberMe: true };
+  } catch {
+    /* a damaged entry is ignored */
+  }
+  return { username: '', rememberMe: false };
+}
+
+export function setRemembered(username: string, rememberMe: boolean): void {
+  if (rememberMe) localStorage.setItem(REMEMBER_KEY, JSON.stringify({ username }));
+  else localStorage.removeItem(REMEMBER_KEY);
+}

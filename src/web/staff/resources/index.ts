@@ -1,0 +1,12 @@
+/**
+ * Hand-written adjustments of generated screens, one folder per resource. A resource
+ * without an entry here gets the plain generated screen.
+ */
+import type { ResourceOverrides } from '../schema/overrides.ts';
+import sysQuestion from './sysQuestion/index.tsx';
+import staffunZp from './staffunZp/index.tsx';
+
+export const resourceOverrides: Record<string, ResourceOverrides> = {
+  sysQuestion,
+  staffunZp,
+};

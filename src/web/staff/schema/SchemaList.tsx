@@ -1,0 +1,203 @@
+/**
+ * The generated list screen of a resource: filters, columns, paging (15/30/45/60/100,
+ * spec.pageSize by default, sort id desc), toolbar, create/edit dialog, delete with the
+ * spec's confirms, export and import. Resource folders adjust it through ResourceOverrides.
+ */
+import { useMemo, useState, type ReactElement } from 'react';
+import {
+  Confirm,
+  Datagrid,
+  List,
+  Pagination,
+  useDataProvider,
+  useListContext,
+  useNotify,
+  useRefresh,
+  type Identifier,
+  type RaRecord,
+} from 'react-admin';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { columnWidths, listColumns } from './columns.tsx';
+import { EditorContext, type EditorApi } from './editor.tsx';
+import { exportResource } from './exportFile.ts';
+import { filterInputs } from './filters.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { SUCCESS_NOTICE_MS } from './notices.ts';
+import type { ResourceOverrides } from './overrides.ts';
+import { useResourceAccess } from './permissions.ts';
+import { RecordDialog } from './RecordDialog.tsx';
+import { formatMessage, messages } from '../../../shared/messages.ts';
+
+export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
+
+export function defaultSort(spec: ResourceSpec): { field: string; order: 'ASC' | 'DESC' } {
+  const [field = 'id', dir = 'desc'] = (spec.sort[0] ?? 'id,desc').split(',');
+  return { field, order: dir.toLowerCase() === 'asc' ? 'ASC' : 'DESC' };
+}
+
+/** Page to show after deleting `deleted` rows of the `shown` on `page`: one back when the page empties. */
+export function pageAfterDelete(page: number, shown: number, deleted: number): number {
+  return page > 1 && deleted >= shown ? page - 1 : page;
+}
+
+interface EditorState {
+  dialog: { open: boolean; record?: RaRecord };
+  setDialog: (dialog: { open: boolean; record?: RaRecord }) => void;
+  pendingDelete: { ids: Identifier[]; single: boolean } | null;
+  setPendingDelete: (value: { ids: Identifier[]; single: boolean } | null) => void;
+  importing: boolean;
+  setImporting: (value: boolean) => void;
+}
+
+interface DialogsProps {
+  spec: ResourceSpec;
+  overrides: ResourceOverrides;
+  /** permanent filter and create defaults from the route */
+  fixed?: Record<string, unknown>;
+  state: EditorState;
+}
+
+/** Dialog, delete confirm and import of one screen; sits inside <List> for its paging and selection. */
+function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
+  const list = useListContext();
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [deleting, setDeleting] = useState(false);
+  const { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting } = state;
+
+  const runDelete = async () => {
+    if (!pendingDelete) return;
+    const { ids } = pendingDelete;
+    setDeleting(true);
+    try {
+      await dataProvider.deleteMany(spec.name, { ids });
+      notify(messages.notice.deleted, { type: 'success', autoHideDuration: SUCCESS_NOTICE_MS });
+      setPendingDelete(null);
+      list.onUnselectItems();
+      const next = pageAfterDelete(list.page, list.data?.length ?? 0, ids.length);
+      if (next !== list.page) list.setPage(next);
+      else refresh();
+    } catch {
+      /* the confirm stays open (prepared); the HTTP client has shown the message */
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <>
+      <RecordDialog
+        spec={spec}
+        overrides={overrides}
+        open={dialog.open}
+        record={dialog.record}
+        defaults={fixed}
+        onClose={() => setDialog({ open: false })}
+        onSaved={() => {
+          setDialog({ open: false });
+          refresh();
+        }}
+      />
+      <Confirm
+        isOpen={!!pendingDelete}
+        loading={deleting}
+        title={messages.confirm.title}
+        content={
+          pendingDelete?.single
+            ? messages.confirm.deleteOne
+            : formatMessage(messages.confirm.deleteSelected, { count: pendingDelete?.ids.length ?? 0 })
+        }
+        confirm={messages.confirm.ok}
+        cancel={messages.confirm.cancel}
+        onConfirm={runDelete}
+        onClose={() => setPendingDelete(null)}
+      />
+      {importing ? <ImportDialog spec={spec} open onClose={() => setImporting(false)} onImported={refresh} /> : null}
+    </>
+  );
+}
+
+function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: ResourceOverrides }) {
+  const { can } = useResourceAccess(spec);
+  const columns = listColumns(spec, {
+    canEdit: can('edit'),
+    canDelete: can('del'),
+    viewOnly: !!overrides.readOnlyExisting,
+    showActions: can('edit') || can('del'),
+  });
+  return (
+    // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
+    <Datagrid rowClick={false} bulkActionButtons={<></>} bulkActionsToolbar={<></>} sx={columnWidths(spec)} size="small">
+      {columns}
+    </Datagrid>
+  );
+}
+
+function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: ResourceOverrides; fixed?: Record<string, unknown> }) {
+  const { can } = useResourceAccess(spec);
+  const list = useListContext();
+  const notify = useNotify();
+  const [exporting, setExporting] = useState(false);
+  const exportList = async () => {
+    setExporting(true);
+    try {
+      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort);
+      if (outcome === 'async') notify('导出任务已提交，完成后将通知您', { type: 'info', autoHideDuration: SUCCESS_NOTICE_MS });
+    } catch {
+      /* shown by the HTTP client */
+    } finally {
+      setExporting(false);
+    }
+  };
+  return <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} />;
+}
+
+export interface SchemaListProps {
+  spec: ResourceSpec;
+  overrides?: ResourceOverrides;
+  /** the part after the colon in `#/{name}:{param}` */
+  routeParam?: string;
+}
+
+export function SchemaList({ spec, overrides = {}, routeParam }: SchemaListProps) {
+  const fixed = useMemo(
+    () => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined),
+    [routeParam, overrides],
+  );
+  const filters = useMemo(() => filterInputs(spec, Object.keys(fixed ?? {})), [spec, fixed]);
+  const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
+  const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
+  const [importing, setImporting] = useState(false);
+  const state: EditorState = { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting };
+  const api: EditorApi = {
+    openCreate: () => setDialog({ open: true }),
+    openEdit: (record) => setDialog({ open: true, record }),
+    requestDelete: (ids, single) => {
+      if (ids.length) setPendingDelete({ ids, single });
+    },
+    openImport: () => setImporting(true),
+  };
+  return (
+    <EditorContext.Provider value={api}>
+    <List
+      resource={spec.name}
+      title={spec.title}
+      perPage={spec.pageSize}
+      sort={defaultSort(spec)}
+      filters={filters}
+      filter={fixed}
+      storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
+      actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
+      pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS} />}
+      empty={false}
+      exporter={false}
+      queryOptions={{ onError: () => undefined }}
+    >
+      <ListBody spec={spec} overrides={overrides} />
+      <EditorDialogs spec={spec} overrides={overrides} fixed={fixed} state={state} />
+    </List>
+    </EditorContext.Provider>
+  );
+}

@@ -1,0 +1,162 @@
+/** List columns from listFields(): option labels, an editable radio group per row where asked, and the action column. */
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Tooltip from '@mui/material/Tooltip';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/Delete';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import { useState } from 'react';
+import { FunctionField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
+import { useEditor } from './editor.tsx';
+import { SUCCESS_NOTICE_MS } from './notices.ts';
+import { requestBody } from './records.ts';
+import { messages } from '../../../shared/messages.ts';
+import { mask } from '../../../shared/masks.ts';
+
+export interface ColumnProps {
+  label?: string;
+  source?: string;
+  sortable?: boolean;
+}
+
+/** Per-row radio group saved at once by an edit call (PUT); notice 状态修改成功. */
+export function EditableRadioField({ spec, field, disabled }: { spec: ResourceSpec; field: FieldSpec } & ColumnProps & { disabled?: boolean }) {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [saving, setSaving] = useState(false);
+  if (!record) return null;
+  const change = async (value: string) => {
+    const option = field.options?.find((o) => String(o.value) === value);
+    if (!option || saving) return;
+    setSaving(true);
+    const values = { ...record, [field.name]: option.value };
+    try {
+      await dataProvider.update(spec.name, { id: record.id, data: requestBody(spec, values, record), previousData: record });
+      notify(messages.notice.statusChanged, { type: 'success', autoHideDuration: SUCCESS_NOTICE_MS });
+      refresh();
+    } catch {
+      /* the HTTP client has shown the message */
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <RadioGroup
+      row
+      value={record[field.name] === null || record[field.name] === undefined ? '' : String(record[field.name])}
+      onChange={(e) => change(e.target.value)}
+      onClick={(e) => e.stopPropagation()}
+      aria-label={field.title}
+    >
+      {(field.options ?? []).map((o) => (
+        <FormControlLabel
+          key={String(o.value)}
+          value={String(o.value)}
+          control={<Radio size="small" />}
+          label={o.label}
+          disabled={disabled || saving}
+        />
+      ))}
+    </RadioGroup>
+  );
+}
+
+export function RowActions({ canEdit, canDelete, viewOnly }: { canEdit: boolean; canDelete: boolean; viewOnly: boolean } & ColumnProps) {
+  const record = useRecordContext();
+  const editor = useEditor();
+  if (!record) return null;
+  return (
+    <span onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>
+      {viewOnly || canEdit ? (
+        <Tooltip title={viewOnly ? '查看' : '编辑'}>
+          <IconButton size="small" color="primary" aria-label={viewOnly ? '查看' : '编辑'} onClick={() => editor.openEdit(record)}>
+            {viewOnly ? <VisibilityIcon fontSize="small" /> : <EditIcon fontSize="small" />}
+          </IconButton>
+        </Tooltip>
+      ) : null}
+      {canDelete ? (
+        <Tooltip title="删除">
+          <IconButton size="small" color="error" aria-label="删除" onClick={() => editor.requestDelete([record.id], true)}>
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ) : null}
+    </span>
+  );
+}
+
+export interface ColumnOptions {
+  canEdit: boolean;
+  canDelete: boolean;
+  /** existing records open read-only */
+  viewOnly: boolean;
+  /** show the action column */
+  showActions: boolean;
+}
+
+export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
+  const columns = listFields(spec).map((field) => {
+    if (field.list?.editable === 'radio' && field.options?.length) {
+      return (
+        <EditableRadioField
+          key={field.name}
+          source={field.name}
+          label={field.title}
+          sortable={false}
+          spec={spec}
+          field={field}
+          disabled={!options.canEdit}
+        />
+      );
+    }
+    if (field.options?.length) {
+      return (
+        <FunctionField
+          key={field.name}
+          source={field.name}
+          label={field.title}
+          render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? String(record[field.name] ?? '')}
+        />
+      );
+    }
+    if (field.mask) {
+      const kind = field.mask;
+      return (
+        <FunctionField
+          key={field.name}
+          source={field.name}
+          label={field.title}
+          render={(record: Record<string, unknown>) => mask(kind, record[field.name])}
+        />
+      );
+    }
+    return <TextField key={field.name} source={field.name} label={field.title} />;
+  });
+  if (options.showActions) {
+    columns.push(
+      <RowActions
+        key="__actions"
+        label="操作"
+        canEdit={options.canEdit}
+        canDelete={options.canDelete}
+        viewOnly={options.viewOnly}
+      />,
+    );
+  }
+  return columns;
+}
+
+/** Column widths from FieldSpec.list.width (react-admin tags cells with `column-{source}`). */
+export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
+  const sx: Record<string, unknown> = {};
+  for (const field of listFields(spec)) {
+    if (field.list?.width) sx[`& .column-${field.name}`] = { width: field.list.width, minWidth: field.list.width };
+  }
+  sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-all' };
+  return sx;
+}

@@ -1,0 +1,83 @@
+/** Filter inputs of a generated list, from FieldSpec.filter plus the blurry search box. */
+import { useEffect, useState } from 'react';
+import Box from '@mui/material/Box';
+import MuiTextField from '@mui/material/TextField';
+import { ReferenceInput, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
+import { choicesOf } from './records.ts';
+
+/** 'YYYY-MM-DD' pair -> [from 00:00:00, to 23:59:59]; set only when both ends are chosen. */
+export function dateRangeValue(from: string, to: string): string[] | undefined {
+  if (!from || !to) return undefined;
+  const [a, b] = from <= to ? [from, to] : [to, from];
+  return [`${a} 00:00:00`, `${b} 23:59:59`];
+}
+
+/** A date range filter (a between filter sends the key twice). */
+export function DateRangeInput(props: InputProps) {
+  const { field } = useInput({ ...props, defaultValue: undefined });
+  const value = Array.isArray(field.value) ? (field.value as string[]) : [];
+  const [from, setFrom] = useState(value[0]?.slice(0, 10) ?? '');
+  const [to, setTo] = useState(value[1]?.slice(0, 10) ?? '');
+  useEffect(() => {
+    if (!Array.isArray(field.value)) {
+      setFrom('');
+      setTo('');
+    }
+  }, [field.value]);
+  const change = (nextFrom: string, nextTo: string) => {
+    setFrom(nextFrom);
+    setTo(nextTo);
+    const next = dateRangeValue(nextFrom, nextTo);
+    if (next) field.onChange(next);
+    else if (!nextFrom && !nextTo) field.onChange(undefined);
+  };
+  const label = typeof props.label === 'string' ? props.label : '';
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', mb: '4px' }}>
+      <MuiTextField
+        type="date"
+        size="small"
+        label={`${label}(开始)`}
+        value={from}
+        onChange={(e) => change(e.target.value, to)}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <span>至</span>
+      <MuiTextField
+        type="date"
+        size="small"
+        label={`${label}(结束)`}
+        value={to}
+        onChange={(e) => change(from, e.target.value)}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+    </Box>
+  );
+}
+
+export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
+  const inputs = [];
+  if (spec.search.length) {
+    inputs.push(<SearchInput key="blurry" source="blurry" alwaysOn placeholder="请输入搜索内容" />);
+  }
+  for (const field of spec.fields) {
+    if (!field.filter || hidden.includes(field.name)) continue;
+    const common = { key: field.name, source: field.name, label: field.title, alwaysOn: true } as const;
+    if (field.ref) {
+      inputs.push(
+        <ReferenceInput {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }}>
+          <SelectInput label={field.title} optionText={field.ref.label} />
+        </ReferenceInput>,
+      );
+    } else if (field.filter === 'between') {
+      inputs.push(<DateRangeInput {...common} />);
+    } else if (field.options?.length) {
+      inputs.push(<SelectInput {...common} choices={choicesOf(field)} emptyText="全部" />);
+    } else {
+      inputs.push(<TextInput {...common} resettable />);
+    }
+  }
+  return inputs;
+}

@@ -1,0 +1,96 @@
+/** The dialog input for a FieldSpec, chosen by FieldSpec.input. */
+import {
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  NumberInput,
+  RadioButtonGroupInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+} from 'react-admin';
+import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
+import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
+import { choicesOf, fromChoice, toChoice } from './records.ts';
+import { fieldValidator } from './validation.ts';
+
+
+export interface FieldInputProps {
+  spec: ResourceSpec;
+  field: FieldSpec;
+  readOnly?: boolean;
+  /** a required marker is shown unless false */
+  label?: string;
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' <-> the browser's datetime-local value. */
+export function parseDateTime(value: string | null): string | null {
+  if (!value) return null;
+  const text = value.replace('T', ' ');
+  return text.length === 16 ? `${text}:00` : text;
+}
+
+export function formatDateTime(value: unknown): string {
+  if (!value) return '';
+  return String(value).replace(' ', 'T').slice(0, 19);
+}
+
+export function FieldInput({ spec, field, readOnly = false, label }: FieldInputProps) {
+  const common = {
+    source: field.name,
+    label: label ?? field.title,
+    validate: readOnly ? undefined : fieldValidator(spec, field),
+    readOnly,
+    helperText: field.placeholder || false,
+    fullWidth: true,
+  } as const;
+
+  if (field.ref) {
+    return (
+      <ReferenceInput
+        source={field.name}
+        reference={field.ref.resource}
+        perPage={FULL_LIST_SIZE}
+        sort={{ field: 'id', order: 'ASC' }}
+      >
+        <SelectInput {...common} optionText={field.ref.label} disabled={readOnly} />
+      </ReferenceInput>
+    );
+  }
+  switch (field.input) {
+    case 'textarea':
+      return <TextInput {...common} multiline minRows={3} />;
+    case 'number':
+      return <NumberInput {...common} />;
+    case 'select':
+      return (
+        <SelectInput
+          {...common}
+          choices={choicesOf(field)}
+          format={toChoice}
+          parse={(v: unknown) => fromChoice(field, v)}
+          disabled={readOnly}
+        />
+      );
+    case 'radio':
+      return (
+        <RadioButtonGroupInput
+          {...common}
+          choices={choicesOf(field)}
+          format={toChoice}
+          parse={(v: unknown) => fromChoice(field, v)}
+          disabled={readOnly}
+        />
+      );
+    case 'switch':
+      return <BooleanInput {...common} disabled={readOnly} />;
+    case 'date':
+      return <DateInput {...common} />;
+    case 'datetime':
+      return <DateTimeInput {...common} format={formatDateTime} parse={parseDateTime} />;
+    case 'hidden':
+      return null;
+    default:
+      return <TextInput {...common} />;
+  }
+}

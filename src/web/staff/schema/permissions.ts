@@ -1,0 +1,19 @@
+import { usePermissions } from 'react-admin';
+import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
+import { hasPermission } from '../providers/session.ts';
+
+export type ResourceAction = ResourceSpec['actions'][number];
+
+/** Whether the user may use an action of a resource: offered by the spec and granted by the permission key ('admin' passes). */
+export function canUse(spec: ResourceSpec, permissions: readonly string[] | undefined, action: ResourceAction): boolean {
+  return spec.actions.includes(action) && hasPermission(permissions, permissionKey(spec, action));
+}
+
+export function useResourceAccess(spec: ResourceSpec) {
+  const { permissions, isPending } = usePermissions<string[]>();
+  return {
+    isPending,
+    permissions: permissions as string[] | undefined,
+    can: (action: ResourceAction) => canUse(spec, permissions, action),
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { resourceByName } from '../../src/generated/resources.ts';
+import { COUNT_CAP, COUNT_TTL_MS, SQLITE_COUNT_TTL_MS, countMatching, filteredQuery, insertAll, parseListQuery } from '../../src/server/crud/index.ts';
+import { loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+
+const Q = '/api/sysQuestion';
+const spec = resourceByName.sysQuestion;
+
+describe.each(testApps())('list totals beyond the count cap on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: Record<string, string>;
+  const total = async (query: string) => (await app.inject({ method: 'GET', url: `${Q}?page=3&size=15${query}`, headers: admin })).json().totalElements;
+
+  beforeAll(async () => {
+    t = await start();
+    app = t.app;
+    admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+    const rows = Array.from({ length: COUNT_CAP + 50 }, (_, i) => ({
+      userType: i % 2 ? '客户' : '员工',
+      model: i < 20 ? '市场' : '系统',
+      content: `row ${i}`,
+      status: i % 2 === 0,
+      enabled: true,
+    }));
+    await insertAll(app.database, spec, rows);
+  });
+  afterAll(async () => t?.close());
+
+  it('stays exact for big and small results and follows every write', async () => {
+    expect(await total('')).toBe(COUNT_CAP + 50);
+    expect(await total('&status=true')).toBe((COUNT_CAP + 50) / 2);
+    expect(await total(`&model=${encodeURIComponent('市场')}`)).toBe(20);
+    // served from the cache now; a write through the API invalidates it at once
+    expect(await total('')).toBe(COUNT_CAP + 50);
+    const created = await app.inject({ method: 'POST', url: Q, headers: admin, payload: { userType: '员工', model: '市场', content: 'one more' } });
+    expect(created.statusCode).toBe(201);
+    expect(await total('')).toBe(COUNT_CAP + 51);
+    expect(await total(`&model=${encodeURIComponent('市场')}`)).toBe(21);
+    await app.inject({ method: 'DELETE', url: Q, headers: admin, payload: [created.json().id] });
+    expect(await total('')).toBe(COUNT_CAP + 50);
+  });
+
+  it('a write by another instance shows after the TTL', async () => {
+    const params = parseListQuery(spec, {});
+    const count = (now: number) => countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
+    const now = Date.now();
+    const before = await count(now);
+    // written straight to the table, as another server would
+    await app.database.db
+      .insertInto(spec.table)
+      .values({ user_type: '员工', model: '其他', content: 'elsewhere', status: app.database.dialect === 'sqlite' ? 0 : false })
+      .execute();
+    expect(await count(now + 10)).toBe(before);
+    const ttl = app.database.dialect === 'postgres' ? COUNT_TTL_MS : SQLITE_COUNT_TTL_MS;
+    expect(await count(now + ttl + 1000)).toBe(before + 1);
+  });
+});

@@ -1,0 +1,80 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import Root from '../../src/web/Root.tsx';
+import { reportHttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
+import { clearSession } from '../../src/web/staff/providers/session.ts';
+import { getToken, setToken } from '../../src/web/staff/providers/token.ts';
+import { mockFetch } from './fetchMock.ts';
+
+const LOAD = { timeout: 15000 };
+const info = {
+  user: { id: 1, username: 'admin', nickName: '超级管理员', orgName: '集团', deptNamePath: '集团/信息部', roles: [{ id: 1, name: '超级管理员', dataScope: '全部', level: 1 }] },
+  permissions: ['admin'],
+  sys: { title: '车商后台管理系统', recordNumber: '豫ICP备1号' },
+};
+
+function consoleServer() {
+  return mockFetch({
+    'GET /api/info': { body: info },
+    'DELETE /api/logout': { status: 200, body: {} },
+    'GET /api/sysQuestion': { body: { content: [{ id: 1, userType: '员工', model: '系统', content: '卡顿', status: false }], totalElements: 1 } },
+    'GET /api/code': { body: { img: '', uuid: 'u', enabled: true } },
+    'GET /api/system/sysConfigInit/anon/pc': { body: info.sys },
+  });
+}
+
+function start(hash: string) {
+  window.history.replaceState(null, '', `/${hash}`);
+  return render(<Root />);
+}
+
+describe('staff console', { timeout: 60000 }, () => {
+  it('without a token any console route goes to the sign-in page with a redirect', async () => {
+    consoleServer();
+    start('#/sysQuestion');
+    expect(await screen.findByRole('tab', { name: '账号登录' }, LOAD)).toBeTruthy();
+    expect(window.location.hash).toBe('#/login?redirect=%2FsysQuestion');
+  });
+
+  it('signed in: shows the feedback screen, the 401 dialog, /401 on 403, and logs out after the confirm', async () => {
+    clearSession();
+    setToken('tok', false);
+    consoleServer();
+    start('#/sysQuestion');
+    expect(await screen.findByText('卡顿', {}, LOAD)).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('车商后台管理系统'));
+
+    act(() => reportHttpProblem({ kind: 'notice', message: '网络请求超时', duration: 5000, closable: false, html: false }));
+    expect(await screen.findByText('网络请求超时')).toBeTruthy();
+
+    act(() => reportHttpProblem({ kind: 'unauthorized', url: '/api/sysQuestion' }));
+    const expired = within(await screen.findByRole('dialog'));
+    expect(expired.getByText('系统提示')).toBeTruthy();
+    expect(expired.getByText('登录状态已过期，您可以继续留在该页面，或者重新登录')).toBeTruthy();
+    fireEvent.click(expired.getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(getToken()).toBe('tok');
+
+    act(() => reportHttpProblem({ kind: 'forbidden', url: '/api/sysQuestion' }));
+    expect(await screen.findByText('返回首页', {}, LOAD)).toBeTruthy();
+    expect(window.location.hash).toBe('#/401');
+
+    fireEvent.click(screen.getByRole('button', { name: /Profile|个人中心/ }));
+    fireEvent.click(await screen.findByText('退出登录'));
+    const confirm = within(await screen.findByRole('dialog'));
+    expect(confirm.getByText('确定注销并退出系统吗？')).toBeTruthy();
+    fireEvent.click(confirm.getByRole('button', { name: '确定' }));
+    expect(await screen.findByRole('tab', { name: '账号登录' }, LOAD)).toBeTruthy();
+    expect(getToken()).toBeNull();
+  });
+
+  it('an unknown path shows the 404 page with home and feedback links', async () => {
+    clearSession();
+    setToken('tok', false);
+    consoleServer();
+    start('#/no-such-page/x');
+    expect(await screen.findByText('ERROR!', {}, LOAD)).toBeTruthy();
+    expect(screen.getByRole('link', { name: '返回首页' }).getAttribute('href')).toBe('#/');
+    expect(screen.getByRole('link', { name: '问题反馈' }).getAttribute('href')).toBe('#/sysQuestion');
+  });
+});

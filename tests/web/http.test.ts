@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { request, HttpError } from '../../src/web/staff/providers/http.ts';
+import { onHttpProblem, type HttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
+import { mockFetch } from './fetchMock.ts';
+
+describe('HTTP client error rules', () => {
+  let problems: HttpProblem[];
+  let stop: () => void;
+  beforeEach(() => {
+    problems = [];
+    stop = onHttpProblem((p) => problems.push(p));
+  });
+  afterEach(() => stop());
+
+  it('401 reports the session-expired problem (no notice)', async () => {
+    mockFetch({ 'GET /api/sysQuestion': { status: 401, body: { status: 401, message: '未登录', timestamp: 't' } } });
+    await expect(request('/api/sysQuestion')).rejects.toMatchObject({ status: 401 });
+    expect(problems).toEqual([{ kind: 'unauthorized', url: '/api/sysQuestion' }]);
+  });
+
+  it('403 reports forbidden (the console goes to /401)', async () => {
+    mockFetch({ 'DELETE /api/sysQuestion': { status: 403, body: { status: 403, message: '无权限', timestamp: 't' } } });
+    await expect(request('/api/sysQuestion', { method: 'DELETE', body: [1] })).rejects.toBeInstanceOf(HttpError);
+    expect(problems).toEqual([{ kind: 'forbidden', url: '/api/sysQuestion' }]);
+  });
+
+  it('other failures show the server message for 30 s, closable', async () => {
+    mockFetch({ 'POST /api/sysQuestion': { status: 400, body: { status: 400, message: '模块不能为空', timestamp: 't' } } });
+    await expect(request('/api/sysQuestion', { method: 'POST', body: {} })).rejects.toMatchObject({ message: '模块不能为空', status: 400 });
+    expect(problems).toEqual([{ kind: 'notice', message: '模块不能为空', duration: 30000, closable: true, html: true }]);
+  });
+
+  it('a timeout says 网络请求超时 for 5 s', async () => {
+    mockFetch({ 'GET /api/slow': { body: {}, delayMs: 1000 } });
+    await expect(request('/api/slow', { timeoutMs: 20 })).rejects.toMatchObject({ message: '网络请求超时', status: 0 });
+    expect(problems).toEqual([{ kind: 'notice', message: '网络请求超时', duration: 5000, closable: false, html: false }]);
+  });
+
+  it('no answer says 接口请求失败 for 5 s', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(request('/api/x')).rejects.toMatchObject({ message: '接口请求失败' });
+    expect(problems).toEqual([{ kind: 'notice', message: '接口请求失败', duration: 5000, closable: false, html: false }]);
+  });
+
+  it('quiet requests report nothing', async () => {
+    mockFetch({ 'GET /api/info': { status: 401, body: { status: 401, message: 'x' } } });
+    await expect(request('/api/info', { quiet: true })).rejects.toMatchObject({ status: 401 });
+    expect(problems).toEqual([]);
+  });
+
+  it('the default timeout is 30 s', async () => {
+    const { REQUEST_TIMEOUT_MS } = await import('../../src/web/staff/providers/http.ts');
+    expect(REQUEST_TIMEOUT_MS).toBe(30000);
+  });
+});
