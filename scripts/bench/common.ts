@@ -125,8 +125,24 @@ export interface BenchTarget {
   cleanup(): Promise<void>;
 }
 
+const pendingCleanups = new Set<() => Promise<void>>();
+let signalsHooked = false;
+
+/** Ctrl-C or a kill still removes the temp directories and drops the benchmark databases. */
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      console.log(`\n${sig}: cleaning up`);
+      void Promise.allSettled([...pendingCleanups].map((c) => c())).then(() => process.exit(130));
+    });
+  }
+}
+
 /** A temp data directory, plus a fresh PostgreSQL database for the postgres dialect. */
 export async function createTarget(dialect: Dialect): Promise<BenchTarget> {
+  hookSignals();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${dialect}-`));
   let drop: (() => Promise<void>) | undefined;
   let databaseUrl = '';
@@ -135,15 +151,13 @@ export async function createTarget(dialect: Dialect): Promise<BenchTarget> {
     databaseUrl = created.url;
     drop = created.drop;
   }
-  return {
-    dialect,
-    dataDir,
-    databaseUrl,
-    async cleanup() {
-      rmSync(dataDir, { recursive: true, force: true });
-      if (drop) await drop().catch((e) => console.log(`could not drop the benchmark database: ${(e as Error).message}`));
-    },
+  const cleanup = async () => {
+    pendingCleanups.delete(cleanup);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (drop) await drop().catch((e) => console.log(`could not drop the benchmark database: ${(e as Error).message}`));
   };
+  pendingCleanups.add(cleanup);
+  return { dialect, dataDir, databaseUrl, cleanup };
 }
 
 export const BENCH_ADMIN_PASSWORD = 'Bench@2024pass';

@@ -58,3 +58,57 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
+
+export const VIEWPORT = { width: 1280, height: 800 };
+export const ADMIN = { username: 'admin', password: 'Admin@123456' };
+
+/** A fresh browser context (own cookies and storage) at 1280x800, Chinese locale, downloads allowed. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORT, locale: 'zh-CN', acceptDownloads: true });
+  return context.newPage();
+}
+
+/** Signs in through the sign-in page of a product whose captcha is off; resolves once the console shows. */
+export async function signInAs(page: Page, product: Product, user: { username: string; password: string }): Promise<void> {
+  await page.goto(`${product.url}/#/login`);
+  await page.getByRole('textbox', { name: '账号' }).fill(user.username);
+  await page.getByLabel('密码', { exact: true }).fill(user.password);
+  const login = page.waitForResponse((r) => r.url().endsWith('/api/login') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: '登 录' }).click();
+  const response = await login;
+  if (response.status() !== 200) throw new Error(`sign-in of ${user.username} failed: ${response.status()} ${await response.text()}`);
+  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+}
+
+/** The bearer token the page holds (cookie Admin-Token). */
+export async function tokenOf(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'Admin-Token');
+  if (!cookie?.value) throw new Error('the page holds no token');
+  return decodeURIComponent(cookie.value);
+}
+
+/** Opens a resource screen from the sidebar and waits for its first list answer. */
+export async function openFromMenu(page: Page, title: string, path: string): Promise<void> {
+  const list = page.waitForResponse((r) => new URL(r.url()).pathname === `/${path}` && r.request().method() === 'GET');
+  await page.getByRole('menuitem', { name: title }).click();
+  const response = await list;
+  if (response.status() !== 200) throw new Error(`GET /${path} answered ${response.status()}`);
+}
+
+/** A 32-digit submit id, as the console sends on writes. */
+export function submitId(): string {
+  let id = '';
+  while (id.length < 32) id += Math.floor(Math.random() * 10);
+  return id;
+}
+
+/** A call to the product's API, bypassing the browser (for checks). */
+export async function api(product: Product, token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  const res = await product.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: res.statusCode, body: res.body, json: () => res.json() };
+}

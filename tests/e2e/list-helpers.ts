@@ -1,0 +1,33 @@
+/** Locators and waits for the generated list screens (react-admin Datagrid, MUI selects and notices). */
+import type { Locator, Page, Response } from 'playwright-core';
+
+/** The data rows of the list (header excluded). */
+export function dataRows(page: Page): Locator {
+  return page.getByRole('table').locator('tbody').getByRole('row');
+}
+
+/** The pagination's "a-b，共 n 条". */
+export function totalText(page: Page, total: number): Locator {
+  return page.getByText(new RegExp(`^\\d+-\\d+，共 ${total} 条$`));
+}
+
+/** A notice (snackbar) with this text. */
+export function notice(page: Page, text: string): Locator {
+  return page.getByRole('alert').filter({ hasText: text });
+}
+
+/** Opens a MUI select and picks an option by its exact label. */
+export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  const listbox = page.getByRole('listbox');
+  await listbox.getByRole('option', { name: option, exact: true }).click();
+  await listbox.waitFor({ state: 'detached' });
+}
+
+/** The next GET of a list (path like 'api/sysQuestion') whose query passes `match`. */
+export function waitForList(page: Page, path: string, match: (query: URLSearchParams) => boolean = () => true): Promise<Response> {
+  return page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return url.pathname === `/${path}` && r.request().method() === 'GET' && match(url.searchParams);
+  });
+}
