@@ -31,6 +31,11 @@ import { formatMessage, messages } from '../../../shared/messages.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
+/** The spec's page sizes, plus the schema's own default when it is another one (10). */
+export function rowsPerPageOptions(pageSize: number): number[] {
+  return ROWS_PER_PAGE_OPTIONS.includes(pageSize) ? ROWS_PER_PAGE_OPTIONS : [pageSize, ...ROWS_PER_PAGE_OPTIONS].sort((a, b) => a - b);
+}
+
 export function defaultSort(spec: ResourceSpec): { field: string; order: 'ASC' | 'DESC' } {
   const [field = 'id', dir = 'desc'] = (spec.sort[0] ?? 'id,desc').split(',');
   return { field, order: dir.toLowerCase() === 'asc' ? 'ASC' : 'DESC' };
@@ -190,7 +195,7 @@ export function SchemaList({ spec, overrides = {}, routeParam }: SchemaListProps
       filter={fixed}
       storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
       actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
-      pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS} />}
+      pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
       empty={false}
       exporter={false}
       queryOptions={{ onError: () => undefined }}
