@@ -4,7 +4,7 @@
  * filters, the per-row status radio, the read-only view, export and delete — each checked
  * on screen and, where it changes data, through the API as well.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -13,13 +13,15 @@ import {
   launchBrowser,
   newPage,
   openFromMenu,
+  pending,
   shot,
+  shotOnFailure,
   signInAs,
   startProduct,
   tokenOf,
   type Product,
 } from './support.ts';
-import { chooseOption, dataRows, notice, totalText, waitForList } from './list-helpers.ts';
+import { chooseOption, dataRows, notice, totalText, waitForCall, waitForList } from './list-helpers.ts';
 
 const PATH = 'api/sysQuestion';
 const TITLE = '浏览器测试反馈：报表导出乱码';
@@ -55,6 +57,8 @@ beforeAll(async () => {
   await signInAs(page, product, ADMIN);
   token = await tokenOf(page);
 });
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
 
 afterAll(async () => {
   await browser?.close();
@@ -97,16 +101,18 @@ describe('feedback (问题反馈)', () => {
     page.on('request', countPosts);
     await dialog.getByRole('button', { name: '确认' }).click();
     await notice(page, '模块不能为空').waitFor();
+    const moduleSelect = dialog.getByRole('combobox', { name: /^模块/ });
+    await expect.poll(() => moduleSelect.evaluate((el) => el === document.activeElement)).toBe(true);
     await dialog.getByText('模块不能为空').waitFor();
     await dialog.getByText('问题描述不能为空').waitFor();
     expect(posts).toBe(0);
-    await shot(page, 'feedback-dialog-errors');
+    await shot(page, 'feedback-dialog-errors', { fullPage: false });
 
     // anonymous by default: no contact fields; named shows them
     expect(await dialog.getByRole('radio', { name: '匿名' }).isChecked()).toBe(true);
     expect(await dialog.getByRole('textbox', { name: /^联系人/ }).count()).toBe(0);
     expect(await dialog.getByRole('textbox', { name: /^联系电话/ }).count()).toBe(0);
-    await chooseOption(page, dialog.getByRole('combobox', { name: /^模块/ }), '系统');
+    await chooseOption(page, moduleSelect, '系统');
     await dialog.getByRole('textbox', { name: /^标题/ }).fill(TITLE);
     await dialog.getByRole('textbox', { name: /^问题描述/ }).fill('导出的销售明细在Excel中打开后中文显示为乱码。');
     await dialog.getByRole('textbox', { name: /^优化建议/ }).fill('导出文件使用UTF-8编码。');
@@ -117,9 +123,9 @@ describe('feedback (问题反馈)', () => {
     await phone.waitFor();
     await contact.fill('赵测试');
     await phone.fill('13912345678');
-    await shot(page, 'feedback-dialog-named');
+    await shot(page, 'feedback-dialog-named', { fullPage: false });
 
-    const created = page.waitForResponse((r) => new URL(r.url()).pathname === `/${PATH}` && r.request().method() === 'POST');
+    const created = waitForCall(page, 'POST', PATH);
     const reloaded = waitForList(page, PATH);
     await dialog.getByRole('button', { name: '确认' }).click();
     const response = await created;
@@ -195,8 +201,9 @@ describe('feedback (问题反馈)', () => {
 
   it('saves the status radio at once (状态修改成功)', async () => {
     const row = dataRows(page).filter({ hasText: TITLE });
-    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `/${PATH}` && r.request().method() === 'PUT');
-    await row.getByRole('radio', { name: '已处理' }).check();
+    const saved = waitForCall(page, 'PUT', PATH);
+    // the radio is bound to the stored record: it moves once the save has been reloaded
+    await row.getByRole('radio', { name: '已处理' }).click();
     expect((await saved).status()).toBe(204);
     await notice(page, '状态修改成功').waitFor();
     await expect.poll(() => row.getByRole('radio', { name: '已处理' }).isChecked()).toBe(true);
@@ -222,14 +229,14 @@ describe('feedback (问题反馈)', () => {
     expect(await fields.count()).toBeGreaterThanOrEqual(6);
     for (const field of await fields.all()) expect(await field.isEditable()).toBe(false);
     expect(await dialog.getByRole('button', { name: '确认' }).count()).toBe(0);
-    await shot(page, 'feedback-view');
+    await shot(page, 'feedback-view', { fullPage: false });
     await dialog.getByRole('button', { name: '关闭' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
 
   it('exports 问题反馈数据.xlsx', async () => {
     const total = (await apiList('page=0&size=1')).totalElements;
-    const downloaded = page.waitForEvent('download');
+    const downloaded = pending(page.waitForEvent('download'));
     await page.getByTestId('list-toolbar').getByRole('button', { name: '导出' }).click();
     const download = await downloaded;
     expect(download.suggestedFilename()).toBe('问题反馈数据.xlsx');
@@ -253,8 +260,8 @@ describe('feedback (问题反馈)', () => {
     await page.getByTestId('list-toolbar').getByRole('button', { name: '删除' }).click();
     const confirm = page.getByRole('dialog').filter({ hasText: '确认删除选中的1条数据?' });
     await confirm.waitFor();
-    await shot(page, 'feedback-delete-confirm');
-    const deleted = page.waitForResponse((r) => new URL(r.url()).pathname === `/${PATH}` && r.request().method() === 'DELETE');
+    await shot(page, 'feedback-delete-confirm', { fullPage: false });
+    const deleted = waitForCall(page, 'DELETE', PATH);
     await confirm.getByRole('button', { name: '确定' }).click();
     const response = await deleted;
     expect(response.status()).toBe(200);

@@ -3,9 +3,9 @@
  * required messages, a wrong password (server message, 5-second block, new captcha), then a
  * real sign-in with the captcha's answer read from the database, and the filing number.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import { ADMIN, launchBrowser, newPage, shot, startProduct, type Product } from './support.ts';
+import { ADMIN, launchBrowser, newPage, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -16,6 +16,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
 });
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
 
 afterAll(async () => {
   await browser?.close();
@@ -48,7 +50,7 @@ async function answerOf(uuid: string): Promise<string> {
 describe('staff sign-in page (captcha on)', () => {
   it('validates, blocks a failed sign-in for 5 seconds with a new captcha, then signs in', async () => {
     expect(product.config.captchaEnabled).toBe(true);
-    const firstCaptcha = page.waitForResponse(isCaptcha);
+    const firstCaptcha = pending(page.waitForResponse(isCaptcha));
     await page.goto(`${product.url}/`);
     await page.waitForURL(/#\/login/);
     const first = await captchaOf(await firstCaptcha);
@@ -64,7 +66,7 @@ describe('staff sign-in page (captcha on)', () => {
     expect(await page.getByTestId('record-number').textContent()).toContain('豫ICP备00000000号');
     await shot(page, 'login-page');
 
-    const button = page.getByRole('button', { name: '登 录' });
+    const button = page.getByRole('button', { name: '登 录', exact: true });
     const account = page.getByRole('textbox', { name: '账号' });
     const password = page.getByLabel('密码', { exact: true });
     const code = page.getByRole('textbox', { name: '验证码' });
@@ -85,8 +87,8 @@ describe('staff sign-in page (captcha on)', () => {
     await account.fill('admin');
     await password.fill('Wrong@123456');
     await code.fill(await answerOf(first.uuid));
-    const failed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/login');
-    const nextCaptcha = page.waitForResponse(isCaptcha);
+    const failed = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/login'));
+    const nextCaptcha = pending(page.waitForResponse(isCaptcha));
     await button.click();
     const failure = await failed;
     expect(failure.status()).toBe(400);
@@ -99,7 +101,7 @@ describe('staff sign-in page (captcha on)', () => {
     const blocked = page.getByRole('button', { name: /秒后可重新登录/ });
     await blocked.waitFor();
     expect(await blocked.isDisabled()).toBe(true);
-    expect(await blocked.textContent()).toMatch(/^[45] 秒后可重新登录$/);
+    expect(await blocked.textContent()).toMatch(/^[345] 秒后可重新登录$/);
     await expect.poll(() => image.getAttribute('src')).toBe(second.img);
     expect(second.img).not.toBe(first.img);
     expect(await code.inputValue()).toBe('');
@@ -109,12 +111,14 @@ describe('staff sign-in page (captcha on)', () => {
     await page.getByRole('button', { name: '1 秒后可重新登录' }).waitFor({ timeout: 7000 });
     await button.waitFor({ timeout: 3000 });
     expect(await button.isEnabled()).toBe(true);
-    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(4000);
+    const blockedFor = Date.now() - failedAt;
+    expect(blockedFor).toBeGreaterThanOrEqual(4000);
+    expect(blockedFor).toBeLessThan(8000);
 
     // the real sign-in with the answer of the captcha the page now shows
     await password.fill(ADMIN.password);
     await code.fill(await answerOf(second.uuid));
-    const signedIn = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/login');
+    const signedIn = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/login'));
     await button.click();
     const ok = await signedIn;
     expect(ok.status()).toBe(200);

@@ -54,9 +54,26 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
+/** Screenshot into test-results/screenshots; the whole page unless `fullPage: false` (use it while a dialog is open). */
+export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
+
+/**
+ * A wait started before the action that triggers it: marked handled at once, so a failing
+ * action before the await leaves no unhandled rejection behind (awaiting it still throws).
+ */
+export function pending<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Screenshot of a failed test, named after it (never throws: the page may be gone). */
+export async function shotOnFailure(page: Page | undefined, testName: string): Promise<void> {
+  if (!page || page.isClosed()) return;
+  const name = `failed-${testName.replace(/[^\p{L}\p{N}]+/gu, '-')}`;
+  await shot(page, name).catch(() => undefined);
 }
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -73,8 +90,8 @@ export async function signInAs(page: Page, product: Product, user: { username: s
   await page.goto(`${product.url}/#/login`);
   await page.getByRole('textbox', { name: '账号' }).fill(user.username);
   await page.getByLabel('密码', { exact: true }).fill(user.password);
-  const login = page.waitForResponse((r) => r.url().endsWith('/api/login') && r.request().method() === 'POST');
-  await page.getByRole('button', { name: '登 录' }).click();
+  const login = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/login' && r.request().method() === 'POST'));
+  await page.getByRole('button', { name: '登 录', exact: true }).click();
   const response = await login;
   if (response.status() !== 200) throw new Error(`sign-in of ${user.username} failed: ${response.status()} ${await response.text()}`);
   await page.waitForURL((url) => !url.hash.startsWith('#/login'));
@@ -89,7 +106,7 @@ export async function tokenOf(page: Page): Promise<string> {
 
 /** Opens a resource screen from the sidebar and waits for its first list answer. */
 export async function openFromMenu(page: Page, title: string, path: string): Promise<void> {
-  const list = page.waitForResponse((r) => new URL(r.url()).pathname === `/${path}` && r.request().method() === 'GET');
+  const list = pending(page.waitForResponse((r) => new URL(r.url()).pathname === `/${path}` && r.request().method() === 'GET'));
   await page.getByRole('menuitem', { name: title }).click();
   const response = await list;
   if (response.status() !== 200) throw new Error(`GET /${path} answered ${response.status()}`);

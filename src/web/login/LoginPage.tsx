@@ -3,6 +3,7 @@
  * and a work-messaging QR tab. A failed sign-in blocks retry for 5 seconds with a visible
  * countdown and fetches a new captcha. The redirect query is honoured afterwards.
  */
+import { RecordFooter } from '../components/RecordFooter.tsx';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -245,15 +246,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
           <QrPanel />
         )}
       </Paper>
-      <Typography variant="body2" sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} data-testid="record-number">
-        {sys.compName ? `Copyright © ${sys.compName}` : ''}
-        {sys.compName && sys.recordNumber ? ' | ' : ''}
-        {sys.recordNumber ? (
-          <Link href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">
-            {sys.recordNumber}
-          </Link>
-        ) : null}
-      </Typography>
+      <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} />
       <Dialog open={!!ageDialog} aria-labelledby="password-age-title">
         <DialogTitle id="password-age-title">系统提示</DialogTitle>
         <DialogContent>

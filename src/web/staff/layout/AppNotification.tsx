@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
 import DOMPurify from 'dompurify';
 import { useNotificationContext, useTranslate, type NotificationPayload } from 'react-admin';
@@ -41,24 +42,27 @@ export function AppNotification() {
   const canClose = closable ?? current.type === 'error';
   const close = () => setOpen(false);
 
+  // in a portal of its own: an open dialog marks the app root aria-hidden, which would hide the notice from assistive technology
   return (
-    <Snackbar
-      open={open}
-      autoHideDuration={autoHideDuration === undefined ? DEFAULT_NOTICE_MS : autoHideDuration}
-      onClose={(_, reason) => {
-        if (reason !== 'clickaway') close();
-      }}
-      anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-      slotProps={{ transition: { onExited: () => setCurrent(undefined) } }}
-    >
-      <Alert
-        severity={severity[current.type] ?? 'info'}
-        variant="filled"
-        onClose={canClose ? close : undefined}
-        sx={{ maxWidth: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+    <Portal>
+      <Snackbar
+        open={open}
+        autoHideDuration={autoHideDuration === undefined ? DEFAULT_NOTICE_MS : autoHideDuration}
+        onClose={(_, reason) => {
+          if (reason !== 'clickaway') close();
+        }}
+        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        slotProps={{ transition: { onExited: () => setCurrent(undefined) } }}
       >
-        {html && typeof text === 'string' ? <span dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(text) }} /> : text}
-      </Alert>
-    </Snackbar>
+        <Alert
+          severity={severity[current.type] ?? 'info'}
+          variant="filled"
+          onClose={canClose ? close : undefined}
+          sx={{ maxWidth: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+        >
+          {html && typeof text === 'string' ? <span dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(text) }} /> : text}
+        </Alert>
+      </Snackbar>
+    </Portal>
   );
 }

@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import Typography from '@mui/material/Typography';
 import { AppBar, Layout, TitlePortal } from 'react-admin';
+import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
 import { StaffMenu } from './StaffMenu.tsx';
 import { StaffUserMenu } from './StaffUserMenu.tsx';
@@ -23,9 +24,15 @@ function StaffAppBar() {
 }
 
 export function StaffLayout({ children }: { children: ReactNode }) {
+  const sys = useSessionSettings();
   return (
     <Layout appBar={StaffAppBar} menu={StaffMenu}>
       {children}
+      <RecordFooter
+        compName={sys.compName}
+        recordNumber={sys.recordNumber}
+        sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }}
+      />
       <HttpProblemHandler />
     </Layout>
   );

@@ -48,6 +48,7 @@ export function EditableRadioField({ spec, field, disabled }: { spec: ResourceSp
   return (
     <RadioGroup
       row
+      sx={{ flexWrap: 'nowrap', '& .MuiFormControlLabel-root': { mr: 1 } }}
       value={record[field.name] === null || record[field.name] === undefined ? '' : String(record[field.name])}
       onChange={(e) => change(e.target.value)}
       onClick={(e) => e.stopPropagation()}
@@ -157,6 +158,10 @@ export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
   for (const field of listFields(spec)) {
     if (field.list?.width) sx[`& .column-${field.name}`] = { width: field.list.width, minWidth: field.list.width };
   }
-  sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-all' };
+  sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-word' };
+  // times and dates read badly when broken across lines
+  for (const field of listFields(spec)) {
+    if (field.format === 'date-time' || field.format === 'date') sx[`& td.column-${field.name}`] = { whiteSpace: 'nowrap' };
+  }
   return sx;
 }

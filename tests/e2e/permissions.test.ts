@@ -1,0 +1,96 @@
+/**
+ * A staff user without any permission key: the feedback list still shows its rows, but the
+ * toolbar offers none of 新增/修改/删除/导出/导入, there is no action column and the status
+ * radios are read-only. Compared with admin on the same screen so the check cannot pass
+ * because the screen failed to render.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createStaff, loginAs } from '../server/auth-helpers.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  openFromMenu,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  type Product,
+} from './support.ts';
+import { dataRows, totalText } from './list-helpers.ts';
+
+const PATH = 'api/sysQuestion';
+const TOOLBAR_BUTTONS = ['新增', '查看', '删除', '导出', '导入'];
+const VIEWER = { username: 'viewer01', password: 'Viewer@2024' };
+
+let product: Product;
+let browser: Browser;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  product = await startProduct({ captchaEnabled: false });
+  await createStaff(product.app, { ...VIEWER, permissions: [] });
+  browser = await launchBrowser();
+});
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+async function toolbarButtons(p: Page): Promise<string[]> {
+  const toolbar = p.getByTestId('list-toolbar');
+  await toolbar.waitFor({ state: 'attached' });
+  return (await toolbar.getByRole('button').allTextContents()).map((t) => t.trim());
+}
+
+describe('feedback list without permissions', () => {
+  it('admin sees every toolbar button (the reference)', async () => {
+    page = await newPage(browser);
+    page.setDefaultTimeout(15000);
+    await signInAs(page, product, ADMIN);
+    await openFromMenu(page, '问题反馈', PATH);
+    await expect.poll(() => toolbarButtons(page!)).toEqual(TOOLBAR_BUTTONS);
+    await page.context().close();
+  });
+
+  it('a user with no permission keys sees the rows but no actions', async () => {
+    page = await newPage(browser);
+    page.setDefaultTimeout(15000);
+    await signInAs(page, product, VIEWER);
+    // no default-password flag: the home page, not the personal centre
+    await page.waitForURL(/#\/dashboard/);
+    await openFromMenu(page, '问题反馈', PATH);
+    // the same rows the API gives this user
+    const viewerToken = await loginAs(product.app, VIEWER.username, VIEWER.password);
+    const listed = await api(product, viewerToken, 'GET', `/${PATH}?page=0&size=1`);
+    expect(listed.status).toBe(200);
+    const total = (listed.json() as { totalElements: number }).totalElements;
+    expect(total).toBeGreaterThan(15);
+    await totalText(page, total).waitFor();
+    await expect.poll(() => dataRows(page!).count()).toBe(15);
+    // the permission check has settled once the columns are there
+    const headers = page.getByRole('table').getByRole('columnheader');
+    await expect.poll(async () => (await headers.allTextContents()).map((t) => t.trim()).filter(Boolean)).toEqual([
+      '身份',
+      '模块',
+      '标题',
+      '问题描述',
+      '优化建议',
+      '创建时间',
+      '状态',
+    ]);
+    expect(await toolbarButtons(page)).toEqual([]);
+    for (const name of TOOLBAR_BUTTONS) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    // no action column, and the status cannot be changed
+    expect(await page.getByRole('button', { name: '查看' }).count()).toBe(0);
+    const radios = dataRows(page).first().getByRole('radio');
+    expect(await radios.count()).toBe(2);
+    for (const radio of await radios.all()) expect(await radio.isDisabled()).toBe(true);
+    await shot(page, 'feedback-no-permissions');
+  });
+});
