@@ -4,26 +4,14 @@
  */
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Dialect } from '../types.ts';
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
-
-function validDay(y: number, m: number, d: number): boolean {
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[m - 1];
-}
+import { isApiDate, isApiDateTime } from '../../shared/schema-ajv.ts';
 
 /** 'YYYY-MM-DD' naming a real calendar day. */
-export function isDateText(text: string): boolean {
-  const m = DATE_RE.exec(text);
-  return !!m && validDay(+m[1], +m[2], +m[3]);
-}
+export const isDateText = isApiDate;
 
 /** 'YYYY-MM-DD HH:mm:ss' (a 'T' separator is accepted) naming a real instant. */
 export function isDateTimeText(text: string): boolean {
-  const m = DATE_TIME_RE.exec(text);
-  return !!m && validDay(+m[1], +m[2], +m[3]) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60;
+  return text.length === 19 && (text[10] === ' ' || text[10] === 'T') && isApiDateTime(`${text.slice(0, 10)} ${text.slice(11)}`);
 }
 
 /** A valid date-time text in the stored shape (space separator). */
