@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { COUNT_CAP, COUNT_TTL_MS, SQLITE_COUNT_TTL_MS, countMatching, filteredQuery, insertAll, parseListQuery } from '../../src/server/crud/index.ts';
+import {
+  COUNT_CAP,
+  COUNT_TTL_MS,
+  MAX_STALE_MS,
+  SQLITE_COUNT_TTL_MS,
+  countMatching,
+  countsSettled,
+  filteredQuery,
+  insertAll,
+  parseListQuery,
+} from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 
@@ -12,7 +22,14 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
   let t: TestApp;
   let app: FastifyInstance;
   let admin: Record<string, string>;
-  const total = async (query: string) => (await app.inject({ method: 'GET', url: `${Q}?page=3&size=15${query}`, headers: admin })).json().totalElements;
+  const total = async (query: string) =>
+    (
+      await app.inject({
+        method: 'GET',
+        url: `${Q}?page=3&size=15${query}`,
+        headers: admin,
+      })
+    ).json().totalElements;
 
   beforeAll(async () => {
     t = await start();
@@ -35,26 +52,64 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
     expect(await total(`&model=${encodeURIComponent('市场')}`)).toBe(20);
     // served from the cache now; a write through the API invalidates it at once
     expect(await total('')).toBe(COUNT_CAP + 50);
-    const created = await app.inject({ method: 'POST', url: Q, headers: admin, payload: { userType: '员工', model: '市场', content: 'one more' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: Q,
+      headers: admin,
+      payload: { userType: '员工', model: '市场', content: 'one more' },
+    });
     expect(created.statusCode).toBe(201);
     expect(await total('')).toBe(COUNT_CAP + 51);
     expect(await total(`&model=${encodeURIComponent('市场')}`)).toBe(21);
-    await app.inject({ method: 'DELETE', url: Q, headers: admin, payload: [created.json().id] });
+    await app.inject({
+      method: 'DELETE',
+      url: Q,
+      headers: admin,
+      payload: [created.json().id],
+    });
     expect(await total('')).toBe(COUNT_CAP + 50);
   });
 
-  it('a write by another instance shows after the TTL', async () => {
+  it('a write by another instance shows after the TTL, without a request waiting for the recount', async () => {
     const params = parseListQuery(spec, {});
-    const count = (now: number) => countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
+    const count = (now: number) =>
+      countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
     const now = Date.now();
     const before = await count(now);
     // written straight to the table, as another server would
     await app.database.db
       .insertInto(spec.table)
-      .values({ user_type: '员工', model: '其他', content: 'elsewhere', status: app.database.dialect === 'sqlite' ? 0 : false })
+      .values({
+        user_type: '员工',
+        model: '其他',
+        content: 'elsewhere',
+        status: app.database.dialect === 'sqlite' ? 0 : false,
+      })
       .execute();
     expect(await count(now + 10)).toBe(before);
     const ttl = app.database.dialect === 'postgres' ? COUNT_TTL_MS : SQLITE_COUNT_TTL_MS;
+    // past the lifetime the cached count is answered at once and one recount starts
+    expect(await count(now + ttl + 1000)).toBe(before);
+    await countsSettled(app.database, spec.table);
     expect(await count(now + ttl + 1000)).toBe(before + 1);
+  });
+
+  it('an entry too old to serve is recounted before it is answered', async () => {
+    const params = parseListQuery(spec, {});
+    const count = (now: number) =>
+      countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
+    const now = Date.now();
+    const before = await count(now);
+    await app.database.db
+      .insertInto(spec.table)
+      .values({
+        user_type: '客户',
+        model: '其他',
+        content: 'elsewhere again',
+        status: app.database.dialect === 'sqlite' ? 0 : false,
+      })
+      .execute();
+    expect(await count(now + 10)).toBe(before);
+    expect(await count(now + MAX_STALE_MS + 1000)).toBe(before + 1);
   });
 });

@@ -70,7 +70,7 @@ describe('specs from the real schemas', () => {
     });
     expect(fieldByName(q, 'model')!.messages.required).toBe('模块不能为空');
     expect(fieldByName(q, 'content')!.messages.required).toBe('问题描述不能为空');
-    expect(fieldByName(q, 'status')).toMatchObject({ type: 'boolean', form: false, list: { order: 7, width: 170, editable: 'radio' } });
+    expect(fieldByName(q, 'status')).toMatchObject({ type: 'boolean', form: false, list: { order: 7, width: 200, editable: 'radio' } });
     expect(fieldByName(q, 'enabled')).toMatchObject({ input: 'switch', form: false, required: false, default: true });
     expect(fieldByName(q, 'mobile')).toMatchObject({ mask: 'phone', messages: { pattern: '请输入正确的11位手机号码' } });
     expect(fieldByName(q, 'createTime')).toMatchObject({ auto: 'createTime', column: 'create_time', filter: 'between', readOnly: true, form: false });

@@ -9,19 +9,25 @@
  * 2. When the cap is hit, the exact count(*) is computed once and cached, keyed by database +
  *    table + normalised filter. The cache entry carries the table's write version (an
  *    in-process counter bumped by every create, update, delete and import on that table), so a
- *    write through this instance invalidates it at once; a short TTL (5 s on PostgreSQL) bounds
- *    the staleness caused by writes from other instances sharing the database. The embedded
- *    SQLite database has one server, so there the TTL (60 s) only covers outside tools.
- * 3. Concurrent requests for the same missing entry share one counting query.
- * A fresh cached entry is used directly (the capped count is skipped), so a hot big list costs
- * one page query per request.
+ *    write through this instance invalidates it at once: the next request counts again.
+ * 3. An entry older than its lifetime (5 s on PostgreSQL, where other instances may write; 10
+ *    minutes on the embedded SQLite database, which only this server writes) is still served,
+ *    while ONE recount runs in the background and replaces it (stale-while-revalidate), so no
+ *    request waits for a big count except the first one after a write or a long idle period
+ *    (an entry older than MAX_STALE_MS is not served).
+ * 4. Concurrent requests for the same missing entry share one counting query; a count started
+ *    before a write is never shared with requests after it.
+ * A cached entry is used directly (the capped count is skipped), so a hot big list costs one
+ * page query per request.
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../types.ts';
 
 export const COUNT_CAP = 10_000;
 export const COUNT_TTL_MS = 5_000;
-export const SQLITE_COUNT_TTL_MS = 60_000;
+export const SQLITE_COUNT_TTL_MS = 600_000;
+/** an entry older than this is recounted before it is used */
+export const MAX_STALE_MS = 15 * 60_000;
 const MAX_ENTRIES = 500;
 
 interface Entry {
@@ -30,10 +36,15 @@ interface Entry {
   at: number;
 }
 
+interface Job {
+  version: number;
+  promise: Promise<number>;
+}
+
 interface TableState {
   version: number;
   cache: Map<string, Entry>;
-  pending: Map<string, Promise<number>>;
+  pending: Map<string, Job>;
 }
 
 const states = new WeakMap<Database, Map<string, TableState>>();
@@ -59,6 +70,40 @@ export function tableChanged(database: Database, table: string): void {
   s.cache.clear();
 }
 
+/** The exact count, shared by everyone asking for it at the same table version. */
+function exactCount(s: TableState, filterKey: string, filtered: SelectQueryBuilder<any, any, any>): Promise<number> {
+  const running = s.pending.get(filterKey);
+  if (running && running.version === s.version) return running.promise;
+  const version = s.version;
+  const job: Job = { version, promise: Promise.resolve(0) };
+  job.promise = (async () => {
+    await null;
+    try {
+      const row = await filtered
+        .clearSelect()
+        .select(sql<number | string>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      const count = Number(row.n);
+      if (s.version === version) {
+        s.cache.delete(filterKey);
+        if (s.cache.size >= MAX_ENTRIES) s.cache.delete(s.cache.keys().next().value!);
+        s.cache.set(filterKey, { count, version, at: Date.now() });
+      }
+      return count;
+    } finally {
+      if (s.pending.get(filterKey) === job) s.pending.delete(filterKey);
+    }
+  })();
+  s.pending.set(filterKey, job);
+  return job.promise;
+}
+
+/** Settles when no count of this table is running (tests). */
+export async function countsSettled(database: Database, table: string): Promise<void> {
+  const s = stateOf(database, table);
+  while (s.pending.size) await Promise.allSettled([...s.pending.values()].map((j) => j.promise));
+}
+
 /**
  * The number of rows of `filtered` (a SELECT ... FROM table WHERE ... without order/limit).
  * `filterKey` must identify the WHERE clause exactly.
@@ -73,32 +118,25 @@ export async function countMatching(
   const s = stateOf(database, table);
   const hit = s.cache.get(filterKey);
   const ttl = database.dialect === 'postgres' ? COUNT_TTL_MS : SQLITE_COUNT_TTL_MS;
-  if (hit && hit.version === s.version && now - hit.at < ttl) return hit.count;
+  if (hit && hit.version === s.version && now - hit.at < Math.max(ttl, MAX_STALE_MS)) {
+    if (now - hit.at >= ttl && !s.pending.has(filterKey)) {
+      // stale: answer it now and refresh it once in the background
+      exactCount(s, filterKey, filtered).catch(() => {
+        // the entry stays as it was; the next request after the lifetime tries again
+      });
+    }
+    return hit.count;
+  }
 
-  const capped = filtered.clearSelect().select(sql`1`.as('one')).limit(COUNT_CAP + 1);
+  const capped = filtered
+    .clearSelect()
+    .select(sql`1`.as('one'))
+    .limit(COUNT_CAP + 1);
   const small = await database.db
     .selectFrom(capped.as('capped'))
     .select(sql<number | string>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   const n = Number(small.n);
   if (n <= COUNT_CAP) return n;
-
-  const running = s.pending.get(filterKey);
-  if (running) return running;
-  const version = s.version;
-  const job = (async () => {
-    const row = await filtered.clearSelect().select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    const count = Number(row.n);
-    if (s.version === version) {
-      if (s.cache.size >= MAX_ENTRIES) s.cache.delete(s.cache.keys().next().value!);
-      s.cache.set(filterKey, { count, version, at: Date.now() });
-    }
-    return count;
-  })();
-  s.pending.set(filterKey, job);
-  try {
-    return await job;
-  } finally {
-    s.pending.delete(filterKey);
-  }
+  return exactCount(s, filterKey, filtered);
 }

@@ -9,7 +9,7 @@ import { registerCrudRoutes } from './routes.ts';
 export { registerCrudRoutes, positiveId } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
 export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll } from './repository.ts';
-export { countMatching, tableChanged, COUNT_CAP, COUNT_TTL_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
+export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
 export { checkRecord } from './validation.ts';
 export { sheetFields, exportFileName } from './spreadsheet.ts';
 export { rowToRecord, recordToRow } from './values.ts';

@@ -11,7 +11,9 @@
  *            an empty start or end leaves that side open
  *   in       `field=a&field=b...`
  *   blurry   free text over spec.search: text fields contain it, integer fields equal it when it
- *            is an integer
+ *            is an integer; a field whose schema closes its values (enum) is matched in memory
+ *            against its values and option labels and becomes `column IN (...)` (an index
+ *            lookup; no term at all when nothing matches), so only free-text fields use LIKE
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
@@ -30,7 +32,18 @@ export type Condition =
   | { kind: 'like'; field: FieldSpec; text: string }
   | { kind: 'between'; field: FieldSpec; from: unknown; to: unknown }
   | { kind: 'in'; field: FieldSpec; values: unknown[] }
-  | { kind: 'blurry'; fields: FieldSpec[]; text: string };
+  | { kind: 'blurry'; fields: SearchField[]; text: string };
+
+/** A blurry search field; `choices` lists its possible values when the schema closes them (enum). */
+export interface SearchField {
+  field: FieldSpec;
+  choices: Choice[] | null;
+}
+
+export interface Choice {
+  value: string | number | boolean;
+  label: string;
+}
 
 export interface SortKey {
   field: FieldSpec;
@@ -181,14 +194,21 @@ export function parseListQuery(spec: ResourceSpec, query: Query, opts: ParseOpti
       case 'in': {
         const items = list.filter((v) => v !== '');
         if (items.length > MAX_IN_VALUES) throw badRequest(`查询条件「${field.title}」的值过多`);
-        conditions.push({ kind: 'in', field, values: [...new Set(items.map((v) => typed(field, v)))] });
+        conditions.push({
+          kind: 'in',
+          field,
+          values: [...new Set(items.map((v) => typed(field, v)))],
+        });
         break;
       }
     }
   }
   const blurry = single('blurry', query.blurry, '关键字')?.trim();
   if (blurry) {
-    const fields = spec.search.map((n) => spec.fields.find((f) => f.name === n)).filter((f): f is FieldSpec => !!f);
+    const fields = spec.search
+      .map((n) => spec.fields.find((f) => f.name === n))
+      .filter((f): f is FieldSpec => !!f)
+      .map((field) => ({ field, choices: closedChoices(spec, field) }));
     conditions.push({ kind: 'blurry', fields, text: checkText(blurry) });
   }
   return { page, size, sort, conditions, filterKey: filterKey(conditions) };
@@ -242,18 +262,68 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
     }
     case 'in':
       if (c.values.length === 0) return sql<SqlBool>`1 = 0`;
-      return eb(sql.ref(c.field.column), 'in', c.values.map((v) => toColumnValue(c.field, v, dialect)));
+      return eb(
+        sql.ref(c.field.column),
+        'in',
+        c.values.map((v) => toColumnValue(c.field, v, dialect)),
+      );
     case 'blurry': {
       const parts: Expression<SqlBool>[] = [];
       const isInt = /^-?\d{1,16}$/.test(c.text) && Number.isSafeInteger(Number(c.text));
-      for (const f of c.fields) {
-        if (f.type === 'string') parts.push(containsExpr(f, c.text, dialect));
-        else if (f.type === 'integer' && isInt) parts.push(eb(sql.ref(f.column), '=', Number(c.text)));
-        else if (f.type === 'number' && isInt) parts.push(eb(sql.ref(f.column), '=', Number(c.text)));
+      for (const { field: f, choices } of c.fields) {
+        if (choices) {
+          // a closed set of values: the ones the text finds become an indexed IN list
+          const hits = matchingChoices(choices, c.text, isInt).map((v) => toColumnValue(f, v, dialect));
+          if (hits.length) parts.push(eb(sql.ref(f.column), 'in', hits));
+        } else if (f.type === 'string') parts.push(containsExpr(f, c.text, dialect));
+        else if ((f.type === 'integer' || f.type === 'number') && isInt) parts.push(eb(sql.ref(f.column), '=', Number(c.text)));
       }
       return parts.length ? eb.or(parts) : sql<SqlBool>`1 = 0`;
     }
   }
+}
+
+const choiceCache = new WeakMap<FieldSpec, Choice[] | null>();
+
+/**
+ * The values a field can hold when its schema restricts them to a list (`enum`, labelled by
+ * x-options when present), or null when any value is allowed. Booleans are not searched.
+ */
+function closedChoices(spec: ResourceSpec, field: FieldSpec): Choice[] | null {
+  const known = choiceCache.get(field);
+  if (known !== undefined) return known;
+  let out: Choice[] | null = null;
+  const property = (spec.schema.properties as Record<string, { enum?: unknown }> | undefined)?.[field.name];
+  const values = property?.enum;
+  if (field.type !== 'boolean' && Array.isArray(values)) {
+    out = values
+      .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+      .map((value) => ({
+        value,
+        label: field.options?.find((o) => o.value === value)?.label ?? String(value),
+      }));
+  }
+  choiceCache.set(field, out);
+  return out;
+}
+
+/**
+ * The values the blurry text finds, with the meaning the free-text search has for a column
+ * (text contains it, ignoring ASCII case as SQL LIKE does; numbers equal it), extended to the
+ * option labels.
+ */
+function matchingChoices(choices: Choice[], text: string, isInt: boolean): Array<string | number | boolean> {
+  const needle = asciiLower(text);
+  const hits: Array<string | number | boolean> = [];
+  for (const o of choices) {
+    const byValue = typeof o.value === 'string' ? asciiLower(o.value).includes(needle) : isInt && o.value === Number(text);
+    if (byValue || asciiLower(o.label).includes(needle)) hits.push(o.value);
+  }
+  return hits;
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
 }
 
 /** The WHERE expression of a list's conditions (true when there are none). */

@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
 import type { Database } from '../types.ts';
 import { countMatching, tableChanged } from './count.ts';
@@ -33,10 +34,42 @@ export function orderedQuery(q: SelectQueryBuilder<any, any, any>, sort: SortKey
 
 /** The page query of a list, exactly as the list endpoint runs it. */
 export function pageQuery(database: Database, spec: ResourceSpec, params: ListParams): SelectQueryBuilder<any, any, any> {
-  return orderedQuery(filteredQuery(database, spec, params.conditions), params.sort)
-    .limit(params.size)
-    .offset(params.page * params.size);
+  const paged = (q: SelectQueryBuilder<any, any, any>) =>
+    orderedQuery(q, params.sort)
+      .limit(params.size)
+      .offset(params.page * params.size);
+  if (idsFirst(database, spec, params)) {
+    // the page's ids from the (column, id) index alone, then only those rows
+    const id = idField(spec).column;
+    const ids = paged(filteredQuery(database, spec, params.conditions).clearSelect().select(id));
+    return orderedQuery(database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id, 'in', ids), params.sort);
+  }
+  return paged(filteredQuery(database, spec, params.conditions));
 }
+
+/**
+ * PostgreSQL, one equality filter on an indexed column, ordered by the id: PostgreSQL walks the
+ * primary key and reads (and discards) every row that does not match up to the page, while the
+ * page's ids can come from an index-only scan of (column, id); the rows are then read by id.
+ * (SQLite already walks (column, id) for this shape.)
+ */
+function idsFirst(database: Database, spec: ResourceSpec, params: ListParams): boolean {
+  if (database.dialect !== 'postgres' || params.conditions.length !== 1) return false;
+  const c = params.conditions[0];
+  const id = idField(spec);
+  if (params.sort.length !== 1 || params.sort[0].field !== id) return false;
+  const field = c.kind === 'eq' || (c.kind === 'in' && c.values.length === 1) ? c.field : undefined;
+  if (!field || field === id) return false;
+  let keyed = byColumnAndId.get(spec);
+  if (!keyed) {
+    keyed = new Set(resourceIndexes(spec).flatMap((cols) => (cols.length === 2 && cols[1] === id.column ? [cols[0]] : [])));
+    byColumnAndId.set(spec, keyed);
+  }
+  return keyed.has(field.column);
+}
+
+/** per spec: the columns with a (column, id) index */
+const byColumnAndId = new WeakMap<ResourceSpec, Set<string>>();
 
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
   const rows = await pageQuery(database, spec, params).execute();
@@ -54,11 +87,7 @@ export async function listPage(database: Database, spec: ResourceSpec, params: L
 }
 
 export async function findById(database: Database, spec: ResourceSpec, id: number): Promise<Record<string, unknown> | undefined> {
-  const row = await database.db
-    .selectFrom(spec.table)
-    .select(columnsOf(spec))
-    .where(idField(spec).column, '=', id)
-    .executeTakeFirst();
+  const row = await database.db.selectFrom(spec.table).select(columnsOf(spec)).where(idField(spec).column, '=', id).executeTakeFirst();
   return row ? rowToRecord(spec, row) : undefined;
 }
 
@@ -120,7 +149,12 @@ export async function createRecord(
 }
 
 /** Inserts all records in one transaction (all or nothing); answers how many were written. */
-export async function insertAll(database: Database, spec: ResourceSpec, records: Record<string, unknown>[], actor?: Actor): Promise<number> {
+export async function insertAll(
+  database: Database,
+  spec: ResourceSpec,
+  records: Record<string, unknown>[],
+  actor?: Actor,
+): Promise<number> {
   if (records.length === 0) return 0;
   const inserted = await database.db.transaction().execute((trx) => insertRows(trx, database, spec, records, actor));
   tableChanged(database, spec.table);
@@ -159,7 +193,10 @@ export async function deleteRecords(database: Database, spec: ResourceSpec, ids:
   const deleted = await database.db.transaction().execute(async (trx) => {
     let n = 0;
     for (let i = 0; i < ids.length; i += 500) {
-      const result = await trx.deleteFrom(spec.table).where(idCol, 'in', ids.slice(i, i + 500)).executeTakeFirst();
+      const result = await trx
+        .deleteFrom(spec.table)
+        .where(idCol, 'in', ids.slice(i, i + 500))
+        .executeTakeFirst();
       n += Number(result.numDeletedRows);
     }
     return n;

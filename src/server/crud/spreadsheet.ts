@@ -5,15 +5,15 @@
  * row holds their Chinese titles. Booleans and option fields are written as their Chinese
  * labels and read back from them.
  *
- * Export streams with exceljs' WorkbookWriter: rows are read in batches (keyset by id for the
- * id sort, otherwise the sorted ids first and rows fetched by id) and written as they come, and
- * the writer waits whenever the answer stream is full, so memory stays flat for any row count.
+ * Export streams through xlsx-writer.ts: rows are read in batches (keyset by id for the id sort,
+ * otherwise the sorted ids first and rows fetched by id) only when the zip archiver pulls more
+ * sheet XML, so memory stays flat for any row count.
  *
  * Import reads the first worksheet with the streaming WorkbookReader, maps header titles to
  * fields, validates every row with the same validator as the API, and writes nothing unless
  * every row is valid.
  */
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { listFields, optionLabel } from '../../shared/resource-spec.ts';
@@ -21,36 +21,11 @@ import type { Database } from '../types.ts';
 import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
 import { checkRecord } from './validation.ts';
+import { xlsxStream, type CellValue } from './xlsx-writer.ts';
 import { dateText, dateTimeText, fromColumnValue, idField } from './values.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const BATCH = 1000;
-/** pause producing while this much output waits to be sent */
-const OUTPUT_HIGH_WATER = 1024 * 1024;
-
-const YIELD_EVERY = 250;
-
-/**
- * Bytes written into the workbook but not yet compressed. exceljs pipes each worksheet into the
- * zip without honouring backpressure, so the producer must look at that pipe itself.
- */
-function sheetBacklog(sheet: unknown): number {
-  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
-  if (!Array.isArray(pipes)) return 0;
-  let n = 0;
-  for (const p of pipes as Array<{ _writableState?: { length?: number }; _readableState?: { length?: number } }>) {
-    n += (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0);
-  }
-  return n;
-}
-
-/** Lets compression run, and waits while the zip or the client lag behind the rows. */
-async function settle(sheet: unknown, out: PassThrough): Promise<void> {
-  await new Promise((r) => setImmediate(r));
-  while (!out.destroyed && (sheetBacklog(sheet) > OUTPUT_HIGH_WATER || out.readableLength + out.writableLength > OUTPUT_HIGH_WATER)) {
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 /** Columns of export and import, in order. */
 export function sheetFields(spec: ResourceSpec): FieldSpec[] {
@@ -86,7 +61,10 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     for (;;) {
       let q = filteredQuery(database, spec, params.conditions);
       if (last !== undefined) q = q.where(id.column, desc ? '<' : '>', last);
-      const rows = await q.orderBy(id.column, desc ? 'desc' : 'asc').limit(BATCH).execute();
+      const rows = await q
+        .orderBy(id.column, desc ? 'desc' : 'asc')
+        .limit(BATCH)
+        .execute();
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < BATCH) return;
@@ -94,7 +72,10 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     }
   }
   // any other order: the sorted ids first (compact), then the rows batch by batch
-  const idRows = await orderedQuery(filteredQuery(database, spec, params.conditions).clearSelect().select(id.column), params.sort).execute();
+  const idRows = await orderedQuery(
+    filteredQuery(database, spec, params.conditions).clearSelect().select(id.column),
+    params.sort,
+  ).execute();
   const ids = Float64Array.from(idRows, (r) => Number(r[id.column]));
   idRows.length = 0;
   for (let i = 0; i < ids.length; i += BATCH) {
@@ -106,43 +87,19 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
 }
 
 /**
- * Starts writing the export into a stream and returns it at once; rows follow as they are read.
- * `onError` is told if the export fails midway (the stream is then destroyed).
+ * Starts writing the export into a stream and returns it at once; rows are read only as fast as
+ * the stream is consumed. `onError` is told if the export fails midway (the stream is then
+ * destroyed); destroying the stream stops the export.
  */
-export function exportStream(
-  database: Database,
-  spec: ResourceSpec,
-  params: ListParams,
-  onError: (err: unknown) => void,
-): PassThrough {
-  const out = new PassThrough({ highWaterMark: 256 * 1024 });
+export function exportStream(database: Database, spec: ResourceSpec, params: ListParams, onError: (err: unknown) => void): Readable {
   const fields = sheetFields(spec);
-  const run = async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-      stream: out,
-      useStyles: false,
-      useSharedStrings: false,
-      zip: { zlib: { level: 1 } },
-    });
-    const sheet = workbook.addWorksheet(spec.title.slice(0, 31));
-    sheet.columns = fields.map((f) => ({ header: f.title, key: f.name, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
+  const columns = fields.map((f) => ({ title: f.title, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
+  async function* values(): AsyncGenerator<CellValue[][]> {
     for await (const rows of rowBatches(database, spec, params)) {
-      for (let i = 0; i < rows.length; i++) {
-        if (out.destroyed) return;
-        const row = rows[i];
-        sheet.addRow(fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column])))).commit();
-        if (i % YIELD_EVERY === YIELD_EVERY - 1) await settle(sheet, out);
-      }
-      await settle(sheet, out);
+      yield rows.map((row) => fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column]))));
     }
-    sheet.commit();
-    await workbook.commit();
-  };
-  run().catch((err) => {
-    onError(err);
-    out.destroy(err instanceof Error ? err : new Error(String(err)));
-  });
-  return out;
+  }
+  return xlsxStream(spec.title, columns, values(), onError);
 }
 
 export interface ImportRowError {
@@ -151,9 +108,7 @@ export interface ImportRowError {
   message: string;
 }
 
-export type ImportResult =
-  | { ok: true; records: Record<string, unknown>[] }
-  | { ok: false; message: string; errors: ImportRowError[] };
+export type ImportResult = { ok: true; records: Record<string, unknown>[] } | { ok: false; message: string; errors: ImportRowError[] };
 
 export class UnreadableSheetError extends Error {}
 

@@ -42,8 +42,50 @@ export async function openDatabase(config: Config): Promise<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<any>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 200;
+
+type KyselySqlite = ConstructorParameters<typeof SqliteDialect>[0]['database'];
+type CachedStatement = ReturnType<Exclude<KyselySqlite, Function>['prepare']>;
+
+/**
+ * The SQLite handle as Kysely sees it, keeping the last STATEMENT_CACHE_SIZE prepared statements
+ * by SQL text (Kysely would prepare every query anew). Calls on one statement never overlap:
+ * better-sqlite3 runs them synchronously and Kysely uses its single connection one query at a
+ * time. A streamed query (iterate) keeps its statement busy until the stream ends, so it always
+ * gets a statement of its own.
+ */
+function reusingStatements(sqlite: SQLite.Database): KyselySqlite {
+  const cache = new Map<string, CachedStatement>();
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare(text: string): CachedStatement {
+      const hit = cache.get(text);
+      if (hit) {
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
+      }
+      const stmt = sqlite.prepare(text);
+      const wrapped: CachedStatement = {
+        reader: stmt.reader,
+        all: (parameters) => stmt.all(parameters),
+        run: (parameters) => stmt.run(parameters),
+        iterate: (parameters) => sqlite.prepare(text).iterate(parameters),
+      };
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(text, wrapped);
+      return wrapped;
+    },
+  };
 }
 
 /** Current time as the API shows it: 'YYYY-MM-DD HH:mm:ss' in local time. */
