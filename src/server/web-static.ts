@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-export const WEB_DIST = resolve(import.meta.dirname, '../../dist');
+/** WEB_DIST_DIR (tests only) points at another build, so parallel test runs do not share dist/. */
+export const WEB_DIST = process.env.WEB_DIST_DIR ? resolve(process.env.WEB_DIST_DIR) : resolve(import.meta.dirname, '../../dist');
 
 export async function registerWebStatic(app: FastifyInstance, root = WEB_DIST): Promise<boolean> {
   if (!existsSync(resolve(root, 'index.html'))) return false;

@@ -5,7 +5,7 @@
  * once a minute. Deleting the row ends the session at once on every instance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { nowText } from '../db/index.ts';
 import { flag } from './tables.ts';
 
@@ -35,6 +35,8 @@ const optionalId = (v: unknown): number | null => (v === null || v === undefined
 export class SessionStore {
   private readonly now: () => number;
   private lastSweep = 0;
+  /** the session look-up, compiled once: each request only binds the token hash */
+  private lookupQuery?: { compiled: CompiledQuery; idAt: number };
 
   constructor(
     private readonly db: Kysely<any>,
@@ -73,13 +75,11 @@ export class SessionStore {
   async lookup(token: string): Promise<SessionRecord | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const id = tokenHash(token);
-    const row = await this.db
-      .selectFrom('sys_session as s')
-      .innerJoin('sys_user as u', 'u.id', 's.user_id')
-      .select(['s.user_id', 's.remember', 's.expires', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled'])
-      .where('s.id', '=', id)
-      .where('s.kind', '=', 'staff')
-      .executeTakeFirst();
+    const { compiled, idAt } = this.lookupQuery ?? this.compileLookup();
+    const parameters = compiled.parameters.slice();
+    parameters[idAt] = id;
+    const { rows } = await this.db.executeQuery<Record<string, any>>({ ...compiled, parameters });
+    const row = rows[0];
     if (!row) return null;
     const now = this.now();
     const expires = Number(row.expires);
@@ -104,6 +104,20 @@ export class SessionStore {
       deptId: optionalId(row.dept_id),
       orgId: optionalId(row.org_id),
     };
+  }
+
+  private compileLookup(): { compiled: CompiledQuery; idAt: number } {
+    const mark = '\u0000session id';
+    const compiled = this.db
+      .selectFrom('sys_session as s')
+      .innerJoin('sys_user as u', 'u.id', 's.user_id')
+      .select(['s.user_id', 's.remember', 's.expires', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled'])
+      .where('s.id', '=', mark)
+      .where('s.kind', '=', 'staff')
+      .limit(1)
+      .compile();
+    this.lookupQuery = { compiled, idAt: compiled.parameters.indexOf(mark) };
+    return this.lookupQuery;
   }
 
   async destroy(sessionId: string): Promise<void> {

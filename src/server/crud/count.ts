@@ -20,7 +20,7 @@
  * A cached entry is used directly (the capped count is skipped), so a hot big list costs one
  * page query per request.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../types.ts';
 
 export const COUNT_CAP = 10_000;
@@ -45,6 +45,8 @@ interface TableState {
   version: number;
   cache: Map<string, Entry>;
   pending: Map<string, Job>;
+  /** the compiled capped count by filter key (its SQL and parameters depend on nothing else) */
+  capped: Map<string, CompiledQuery>;
 }
 
 const states = new WeakMap<Database, Map<string, TableState>>();
@@ -57,7 +59,7 @@ function stateOf(database: Database, table: string): TableState {
   }
   let s = tables.get(table);
   if (!s) {
-    s = { version: 0, cache: new Map(), pending: new Map() };
+    s = { version: 0, cache: new Map(), pending: new Map(), capped: new Map() };
     tables.set(table, s);
   }
   return s;
@@ -105,38 +107,46 @@ export async function countsSettled(database: Database, table: string): Promise<
 }
 
 /**
- * The number of rows of `filtered` (a SELECT ... FROM table WHERE ... without order/limit).
- * `filterKey` must identify the WHERE clause exactly.
+ * The number of rows of `filteredQuery` (a SELECT ... FROM table WHERE ... without order/limit,
+ * or a function building it when needed). `filterKey` must identify the WHERE clause exactly.
  */
 export async function countMatching(
   database: Database,
   table: string,
   filterKey: string,
-  filtered: SelectQueryBuilder<any, any, any>,
+  filteredQuery: SelectQueryBuilder<any, any, any> | (() => SelectQueryBuilder<any, any, any>),
   now = Date.now(),
 ): Promise<number> {
+  // built only when a count has to run: a cached count needs no query
+  const filtered = () => (typeof filteredQuery === 'function' ? filteredQuery() : filteredQuery);
   const s = stateOf(database, table);
   const hit = s.cache.get(filterKey);
   const ttl = database.dialect === 'postgres' ? COUNT_TTL_MS : SQLITE_COUNT_TTL_MS;
   if (hit && hit.version === s.version && now - hit.at < Math.max(ttl, MAX_STALE_MS)) {
     if (now - hit.at >= ttl && !s.pending.has(filterKey)) {
       // stale: answer it now and refresh it once in the background
-      exactCount(s, filterKey, filtered).catch(() => {
+      exactCount(s, filterKey, filtered()).catch(() => {
         // the entry stays as it was; the next request after the lifetime tries again
       });
     }
     return hit.count;
   }
 
-  const capped = filtered
-    .clearSelect()
-    .select(sql`1`.as('one'))
-    .limit(COUNT_CAP + 1);
-  const small = await database.db
-    .selectFrom(capped.as('capped'))
-    .select(sql<number | string>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow();
-  const n = Number(small.n);
+  let compiled = s.capped.get(filterKey);
+  if (!compiled) {
+    const capped = filtered()
+      .clearSelect()
+      .select(sql`1`.as('one'))
+      .limit(COUNT_CAP + 1);
+    compiled = database.db
+      .selectFrom(capped.as('capped'))
+      .select(sql<number | string>`count(*)`.as('n'))
+      .compile();
+    if (s.capped.size >= MAX_ENTRIES) s.capped.delete(s.capped.keys().next().value!);
+    s.capped.set(filterKey, compiled);
+  }
+  const { rows } = await database.db.executeQuery<{ n: number | string }>(compiled);
+  const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return n;
-  return exactCount(s, filterKey, filtered);
+  return exactCount(s, filterKey, filtered());
 }

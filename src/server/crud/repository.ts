@@ -2,7 +2,7 @@
  * Reads and writes of a resource's table. Every write runs in one transaction and marks the
  * table changed (see count.ts) once committed.
  */
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
@@ -34,10 +34,11 @@ export function orderedQuery(q: SelectQueryBuilder<any, any, any>, sort: SortKey
 
 /** The page query of a list, exactly as the list endpoint runs it. */
 export function pageQuery(database: Database, spec: ResourceSpec, params: ListParams): SelectQueryBuilder<any, any, any> {
-  const paged = (q: SelectQueryBuilder<any, any, any>) =>
-    orderedQuery(q, params.sort)
-      .limit(params.size)
-      .offset(params.page * params.size);
+  return pageQueryAt(database, spec, params, params.page * params.size);
+}
+
+function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number): SelectQueryBuilder<any, any, any> {
+  const paged = (q: SelectQueryBuilder<any, any, any>) => orderedQuery(q, params.sort).limit(params.size).offset(offset);
   if (idsFirst(database, spec, params)) {
     // the page's ids from the (column, id) index alone, then only those rows
     const id = idField(spec).column;
@@ -48,13 +49,15 @@ export function pageQuery(database: Database, spec: ResourceSpec, params: ListPa
 }
 
 /**
- * PostgreSQL, one equality filter on an indexed column, ordered by the id: PostgreSQL walks the
- * primary key and reads (and discards) every row that does not match up to the page, while the
- * page's ids can come from an index-only scan of (column, id); the rows are then read by id.
- * (SQLite already walks (column, id) for this shape.)
+ * One equality filter on an indexed column, ordered by the id. PostgreSQL walks the primary key
+ * and reads (and discards) every row that does not match up to the page; SQLite walks
+ * (column, id) but still reads the table row of every entry it skips. The page's ids can come
+ * from the (column, id) index alone, then only the page's rows are read by id. On SQLite this
+ * pays off once the page starts SQLITE_IDS_FIRST_OFFSET rows or more into the result.
  */
 function idsFirst(database: Database, spec: ResourceSpec, params: ListParams): boolean {
-  if (database.dialect !== 'postgres' || params.conditions.length !== 1) return false;
+  if (params.conditions.length !== 1) return false;
+  if (database.dialect === 'sqlite' && params.page * params.size < SQLITE_IDS_FIRST_OFFSET) return false;
   const c = params.conditions[0];
   const id = idField(spec);
   if (params.sort.length !== 1 || params.sort[0].field !== id) return false;
@@ -68,11 +71,63 @@ function idsFirst(database: Database, spec: ResourceSpec, params: ListParams): b
   return keyed.has(field.column);
 }
 
+const SQLITE_IDS_FIRST_OFFSET = 1000;
+
 /** per spec: the columns with a (column, id) index */
 const byColumnAndId = new WeakMap<ResourceSpec, Set<string>>();
 
+/**
+ * Compiled page queries, per database and spec, by everything that decides the SQL and its
+ * parameters except the page: sort, size and the filter (its canonical text). Paging through a
+ * list then only swaps the offset parameter instead of building and compiling the query again.
+ */
+const PAGE_TEMPLATES_MAX = 500;
+/** stands for the offset while a template is compiled; never a real offset */
+const OFFSET_MARK = -7_919_113;
+
+interface PageTemplate {
+  compiled: CompiledQuery;
+  /** index of the offset among the parameters */
+  offsetAt: number;
+}
+
+const pageTemplates = new WeakMap<Database, WeakMap<ResourceSpec, Map<string, PageTemplate | null>>>();
+
+function templatesOf(database: Database, spec: ResourceSpec): Map<string, PageTemplate | null> {
+  let bySpec = pageTemplates.get(database);
+  if (!bySpec) {
+    bySpec = new WeakMap();
+    pageTemplates.set(database, bySpec);
+  }
+  let map = bySpec.get(spec);
+  if (!map) {
+    map = new Map();
+    bySpec.set(spec, map);
+  }
+  return map;
+}
+
+/** The compiled page query of `params`: the same SQL and parameters pageQuery(...).compile() gives. */
+export function compiledPageQuery(database: Database, spec: ResourceSpec, params: ListParams): CompiledQuery {
+  const templates = templatesOf(database, spec);
+  const key = `${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort.map((k) => `${k.field.name}${k.desc ? '-' : '+'}`).join(',')}|${params.filterKey}`;
+  let template = templates.get(key);
+  if (template === undefined) {
+    const compiled = pageQueryAt(database, spec, params, OFFSET_MARK).compile();
+    const offsetAt = compiled.parameters.indexOf(OFFSET_MARK);
+    // a template only when the mark stands for exactly one parameter
+    template = offsetAt >= 0 && compiled.parameters.lastIndexOf(OFFSET_MARK) === offsetAt ? { compiled, offsetAt } : null;
+    if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
+    templates.set(key, template);
+  }
+  if (!template) return pageQuery(database, spec, params).compile();
+  const parameters = template.compiled.parameters.slice();
+  parameters[template.offsetAt] = params.page * params.size;
+  return { ...template.compiled, parameters };
+}
+
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
-  const rows = await pageQuery(database, spec, params).execute();
+  const { rows } = await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params));
   const content = rows.map((r) => rowToRecord(spec, r));
   let totalElements: number;
   if (content.length > 0 && content.length < params.size) {
@@ -81,7 +136,7 @@ export async function listPage(database: Database, spec: ResourceSpec, params: L
   } else if (params.page === 0 && content.length === 0) {
     totalElements = 0;
   } else {
-    totalElements = await countMatching(database, spec.table, params.filterKey, filteredQuery(database, spec, params.conditions));
+    totalElements = await countMatching(database, spec.table, params.filterKey, () => filteredQuery(database, spec, params.conditions));
   }
   return { content, totalElements };
 }

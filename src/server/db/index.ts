@@ -33,6 +33,9 @@ export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     setPgParsers();
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+    // An idle client losing its connection (server restart, database dropped) must not crash
+    // the process: the pool drops that client and the next query opens a new one.
+    pool.on('error', (err) => console.warn(`PostgreSQL idle connection lost: ${err.message}`));
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
