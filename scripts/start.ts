@@ -1,11 +1,13 @@
 /**
  * npm start: regenerate from the schemas, build the web app when its sources are newer than
- * the build, then start the server (SQLite in ./data with demo data unless configured otherwise).
+ * the build, bundle the server, then run it under plain Node (SQLite in ./data with demo data
+ * unless configured otherwise). Signals are passed on; the exit code is the server's.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCodegen } from '../codegen/main.ts';
+import { buildServer } from './build-server.ts';
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -27,4 +29,7 @@ if (!built || sources > built) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-await import('../src/server/main.ts');
+const entry = await buildServer();
+const server = spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -179,6 +179,18 @@ export function benchConfig(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>
   );
 }
 
+/** The same settings as environment variables, for a server started as its own process. */
+export function benchEnv(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>): Record<string, string> {
+  return {
+    DATA_DIR: target.dataDir,
+    DATABASE_URL: target.databaseUrl,
+    CAPTCHA_ENABLED: 'false',
+    SEED_DEMO: 'false',
+    SERVE_WEB: 'false',
+    ADMIN_INITIAL_PASSWORD: BENCH_ADMIN_PASSWORD,
+  };
+}
+
 /** Builds the app (tables are created on ready) without listening. */
 export async function buildBenchApp(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>): Promise<FastifyInstance> {
   const app = await buildApp(benchConfig(target));
@@ -242,10 +254,10 @@ export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> 
 
 /**
  * CPU time (seconds) used so far by the whole machine (/proc/stat), by this process (its worker
- * threads included) and by PostgreSQL server processes; Linux only, undefined elsewhere. Other
+ * threads included) plus any server processes it started and by PostgreSQL server processes; Linux only, undefined elsewhere. Other
  * work on the machine during a run makes its figures unreliable, so the benchmarks print it.
  */
-export function cpuSnapshot(): { machine: number; self: number; postgres: number } | undefined {
+export function cpuSnapshot(serverPids: number[] = []): { machine: number; self: number; postgres: number } | undefined {
   const hz = 100;
   const ticks = (stat: string) => {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -255,7 +267,14 @@ export function cpuSnapshot(): { machine: number; self: number; postgres: number
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal: busy = all but idle and iowait
     const machine = (cpu.slice(0, 8).reduce((a, b) => a + b, 0) - cpu[3] - cpu[4]) / hz;
-    const self = ticks(readFileSync('/proc/self/stat', 'utf8'));
+    let self = ticks(readFileSync('/proc/self/stat', 'utf8'));
+    for (const pid of serverPids) {
+      try {
+        self += ticks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        // the server ended meanwhile
+      }
+    }
     let postgres = 0;
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
@@ -278,7 +297,7 @@ export function cpuLine(before: ReturnType<typeof cpuSnapshot>, after: ReturnTyp
   const per = (k: 'machine' | 'self' | 'postgres') => Math.max(0, (after[k] - before[k]) / seconds);
   const other = Math.max(0, per('machine') - per('self') - per('postgres'));
   return (
-    `CPU: this process ${fmt(per('self'), 1)} cores, PostgreSQL ${fmt(per('postgres'), 1)}, everything else ${fmt(other, 1)}` +
+    `CPU: benchmark and server ${fmt(per('self'), 1)} cores, PostgreSQL ${fmt(per('postgres'), 1)}, everything else ${fmt(other, 1)}` +
     (other >= 0.25 ? ' (the machine was busy with other work: figures unreliable)' : '')
   );
 }

@@ -5,7 +5,7 @@
  * ajv-formats, our `x-` keywords declared (they carry no validation), and the API's date
  * formats: `date` is 'YYYY-MM-DD', `date-time` is 'YYYY-MM-DD HH:mm:ss' (no 'T', no zone).
  */
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 

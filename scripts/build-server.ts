@@ -1,0 +1,31 @@
+/**
+ * Bundles the server (src/server/main.ts with src/shared and src/generated) into one ES module,
+ * build/server/main.js, that plain Node runs: no TypeScript loader in the running server, which
+ * starts faster and holds about 50 MB less. Packages stay external (loaded from node_modules).
+ * Run by `npm start` and `npm run build`; `node scripts/...` callers use buildServer().
+ */
+import { build } from 'esbuild';
+import { resolve } from 'node:path';
+
+export const SERVER_ENTRY = resolve(import.meta.dirname, '../build/server/main.js');
+
+export async function buildServer(): Promise<string> {
+  await build({
+    entryPoints: [resolve(import.meta.dirname, '../src/server/main.ts')],
+    outfile: SERVER_ENTRY,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+    // the bundle sits two folders below the project root, like src/server, so paths relative to
+    // the module (dist/ for the web app) resolve the same
+  });
+  return SERVER_ENTRY;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  console.log(`server bundle: ${await buildServer()}`);
+}
