@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCodegen } from '../codegen/main.ts';
-import { buildServer } from './build-server.ts';
+import { SERVER_NODE_FLAGS, buildServer } from './build-server.ts';
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -30,6 +30,6 @@ if (!built || sources > built) {
 }
 
 const entry = await buildServer();
-const server = spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit' });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -37,7 +37,7 @@ import {
   type BenchTarget,
 } from './common.ts';
 import { seedQuestions } from './seed.ts';
-import { buildServer } from '../build-server.ts';
+import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import { encryptPassword } from '../../tests/server/auth-helpers.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
@@ -89,7 +89,7 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 async function serverDownload(entry: string, target: BenchTarget, out: string): Promise<DownloadResult> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [entry], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
