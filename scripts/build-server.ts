@@ -16,10 +16,10 @@ export const SERVER_ENTRY = resolve(import.meta.dirname, '../build/server/main.j
  */
 export const SERVER_NODE_FLAGS = ['--enable-source-maps', ...(process.env.NODE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 
-export async function buildServer(): Promise<string> {
+export async function buildServer(outfile = SERVER_ENTRY): Promise<string> {
   await build({
     entryPoints: [resolve(import.meta.dirname, '../src/server/main.ts')],
-    outfile: SERVER_ENTRY,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -30,7 +30,7 @@ export async function buildServer(): Promise<string> {
     // the bundle sits two folders below the project root, like src/server, so paths relative to
     // the module (dist/ for the web app) resolve the same
   });
-  return SERVER_ENTRY;
+  return outfile;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
