@@ -8,6 +8,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
+import { isApiDate, isApiDateTime } from './date-text.ts';
 
 /** Entity-level keyword (at the root of a schema). */
 export const ENTITY_KEYWORDS = ['x-entity'] as const;
@@ -29,26 +30,7 @@ export const PROPERTY_KEYWORDS = [
 
 export const X_KEYWORDS: readonly string[] = [...ENTITY_KEYWORDS, ...PROPERTY_KEYWORDS];
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d)$/;
-
-function validDay(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[m - 1];
-}
-
-/** 'YYYY-MM-DD' with a real calendar day. */
-export function isApiDate(value: string): boolean {
-  const m = DATE.exec(value);
-  return !!m && validDay(+m[1], +m[2], +m[3]);
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' with a real calendar day. */
-export function isApiDateTime(value: string): boolean {
-  const m = DATE_TIME.exec(value);
-  return !!m && validDay(+m[1], +m[2], +m[3]);
-}
+export { isApiDate, isApiDateTime };
 
 export type SchemaAjv = Ajv2020;
 

@@ -1,11 +1,11 @@
 /** Filter inputs of a generated list, from FieldSpec.filter plus the blurry search box. */
 import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
-import MuiTextField from '@mui/material/TextField';
 import { ReferenceInput, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
+import { DateTextField } from './DateTextField.tsx';
 
 /** 'YYYY-MM-DD' pair -> [from 00:00:00, to 23:59:59]; set only when both ends are chosen. */
 export function dateRangeValue(from: string, to: string): string[] | undefined {
@@ -35,27 +35,16 @@ export function DateRangeInput(props: InputProps) {
   };
   const label = typeof props.label === 'string' ? props.label : '';
   return (
-    <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', mb: '4px' }}>
-      <MuiTextField
-        type="date"
-        size="small"
-        label={`${label}(开始)`}
-        value={from}
-        onChange={(e) => change(e.target.value, to)}
-        slotProps={{ inputLabel: { shrink: true } }}
-      />
+    <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
+      <DateTextField label={`${label}(开始)`} value={from} onChange={(v) => change(v, to)} />
       <span>至</span>
-      <MuiTextField
-        type="date"
-        size="small"
-        label={`${label}(结束)`}
-        value={to}
-        onChange={(e) => change(from, e.target.value)}
-        slotProps={{ inputLabel: { shrink: true } }}
-      />
+      <DateTextField label={`${label}(结束)`} value={to} onChange={(v) => change(from, v)} />
     </Box>
   );
 }
+
+/** selects get dense margins (4 px below); the text filters none: line them up */
+const FILTER_SELECT_SX = { mb: 0 };
 
 export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
   const inputs = [];
@@ -68,13 +57,14 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
     if (field.ref) {
       inputs.push(
         <ReferenceInput {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }}>
-          <SelectInput label={field.title} optionText={field.ref.label} />
+          {/* the filter form sizes its direct inputs only: size the wrapped select the same */}
+          <SelectInput label={field.title} optionText={field.ref.label} size="small" helperText={false} emptyText="全部" sx={FILTER_SELECT_SX} />
         </ReferenceInput>,
       );
     } else if (field.filter === 'between') {
       inputs.push(<DateRangeInput {...common} />);
     } else if (field.options?.length) {
-      inputs.push(<SelectInput {...common} choices={choicesOf(field)} emptyText="全部" />);
+      inputs.push(<SelectInput {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />);
     } else {
       inputs.push(<TextInput {...common} resettable />);
     }

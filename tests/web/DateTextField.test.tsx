@@ -1,0 +1,55 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { DateTextField, shapeDateText } from '../../src/web/staff/schema/DateTextField.tsx';
+import { mockFetch } from './fetchMock.ts';
+import { renderScreen } from './renderScreen.tsx';
+
+describe('yyyy-MM-dd date field', { timeout: 60000 }, () => {
+  it('shapes typed text as yyyy-MM-dd', () => {
+    expect(shapeDateText('2024')).toBe('2024');
+    expect(shapeDateText('20240')).toBe('2024-0');
+    expect(shapeDateText('2024-05-0')).toBe('2024-05-0');
+    expect(shapeDateText('20240501')).toBe('2024-05-01');
+    expect(shapeDateText('2024/05/01 extra 99')).toBe('2024-05-01');
+    expect(shapeDateText('abc')).toBe('');
+  });
+
+  it('passes on real dates only, marks impossible ones, and passes on clearing', () => {
+    const onChange = vi.fn();
+    function Harness() {
+      const [v, setV] = useState('');
+      return <DateTextField label="创建时间(开始)" value={v} onChange={(x) => (onChange(x), setV(x))} />;
+    }
+    render(<Harness />);
+    const box = screen.getByRole('textbox', { name: '创建时间(开始)' }) as HTMLInputElement;
+    fireEvent.change(box, { target: { value: '20240231' } });
+    expect(box.value).toBe('2024-02-31');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(onChange).not.toHaveBeenCalled();
+    fireEvent.change(box, { target: { value: '2024-02-29' } });
+    expect(onChange).toHaveBeenLastCalledWith('2024-02-29');
+    expect(box.getAttribute('aria-invalid')).toBe('false');
+    fireEvent.change(box, { target: { value: '' } });
+    expect(onChange).toHaveBeenLastCalledWith('');
+    expect(screen.getByRole('button', { name: '选择创建时间(开始)' })).toBeTruthy();
+  });
+
+  it('a creation-time range filters the list from 00:00:00 to 23:59:59', async () => {
+    const { calls } = mockFetch({
+      'GET /api/staffunZp': { body: { content: [], totalElements: 0 } },
+      'GET /api/dept': { body: { content: [], totalElements: 0 } },
+    });
+    renderScreen('staffunZp', ['admin']);
+    const from = await screen.findByRole('textbox', { name: '创建时间(开始)' }, { timeout: 10000 });
+    fireEvent.change(from, { target: { value: '20240510' } });
+    fireEvent.change(screen.getByRole('textbox', { name: '创建时间(结束)' }), { target: { value: '2024-05-01' } });
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.url.pathname === '/api/staffunZp').at(-1)!;
+        expect(last.url.searchParams.getAll('createTime')).toEqual(['2024-05-01 00:00:00', '2024-05-10 23:59:59']);
+      },
+      { timeout: 10000 },
+    );
+  });
+});
