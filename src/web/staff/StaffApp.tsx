@@ -19,7 +19,9 @@ import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
-import { staffTheme } from './theme.ts';
+import { themeFor } from './theme.ts';
+import { usePreferences } from './shell/preferences.ts';
+import { RedirectPage } from './shell/RedirectPage.tsx';
 
 function listScreen(spec: ResourceSpec) {
   const overrides = resourceOverrides[spec.name] ?? {};
@@ -38,13 +40,15 @@ export default function StaffApp() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
   const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
+  const prefs = usePreferences();
+  const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);
   return (
     <Admin
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       store={store}
-      theme={staffTheme}
+      theme={theme}
       layout={StaffLayout}
       notification={AppNotification}
       dashboard={HomeRedirect}
@@ -60,6 +64,7 @@ export default function StaffApp() {
         <Route path="/401" element={<UnauthorizedPage />} />
         <Route path="/403" element={<UnauthorizedPage />} />
         <Route path="/404" element={<NotFoundPage />} />
+        <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon }) => (

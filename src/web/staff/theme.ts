@@ -1,4 +1,5 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
+import type { Preferences } from './shell/preferences.ts';
 
 /** Console theme: primary #1890ff, small controls by default (the spec's size preference). */
 export const staffTheme: RaThemeOptions = {
@@ -10,3 +11,18 @@ export const staffTheme: RaThemeOptions = {
     MuiFormControl: { defaultProps: { size: 'small', variant: 'outlined' } },
   },
 };
+
+/** The console theme for the layout preferences: the chosen colour and component size. */
+export function themeFor(prefs: Pick<Preferences, 'theme' | 'size'>): RaThemeOptions {
+  return {
+    ...staffTheme,
+    palette: { ...staffTheme.palette, primary: { main: prefs.theme } },
+    components: {
+      ...staffTheme.components,
+      MuiTextField: { defaultProps: { size: prefs.size, variant: 'outlined' } },
+      MuiFormControl: { defaultProps: { size: prefs.size, variant: 'outlined' } },
+      MuiButton: { defaultProps: { size: prefs.size } },
+      MuiIconButton: { defaultProps: { size: prefs.size } },
+    },
+  };
+}

@@ -4,12 +4,18 @@
  */
 import type { ReactNode } from 'react';
 import Typography from '@mui/material/Typography';
-import { AppBar, Layout, TitlePortal } from 'react-admin';
+import Box from '@mui/material/Box';
+import { AppBar, Layout } from 'react-admin';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
 import { StaffMenu } from './StaffMenu.tsx';
 import { StaffUserMenu } from './StaffUserMenu.tsx';
 import { useSessionSettings } from './useSessionSettings.ts';
+import { Breadcrumb } from '../shell/Breadcrumb.tsx';
+import { FullscreenButton } from '../shell/FullscreenButton.tsx';
+import { usePreferences } from '../shell/preferences.ts';
+import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
+import { TagsView } from '../shell/TagsView.tsx';
 
 function StaffAppBar() {
   const sys = useSessionSettings();
@@ -18,15 +24,19 @@ function StaffAppBar() {
       <Typography variant="h6" sx={{ mr: 2, whiteSpace: 'nowrap' }}>
         {sys.title || '后台管理系统'}
       </Typography>
-      <TitlePortal />
+      <Breadcrumb />
+      <Box sx={{ flex: 1 }} />
+      <FullscreenButton />
     </AppBar>
   );
 }
 
 export function StaffLayout({ children }: { children: ReactNode }) {
   const sys = useSessionSettings();
+  const prefs = usePreferences();
   return (
-    <Layout appBar={StaffAppBar} menu={StaffMenu}>
+    <Layout appBar={StaffAppBar} menu={StaffMenu} appBarAlwaysOn={prefs.fixedHeader}>
+      {prefs.tagsView && <TagsView />}
       {children}
       <RecordFooter
         compName={sys.compName}
@@ -34,6 +44,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
         sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }}
       />
       <HttpProblemHandler />
+      <SettingsDrawerHost />
     </Layout>
   );
 }

@@ -6,9 +6,11 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import PersonIcon from '@mui/icons-material/Person';
+import SettingsIcon from '@mui/icons-material/Settings';
 import { forwardRef } from 'react';
 import { UserMenu, useGetIdentity, useRedirect, useUserMenu } from 'react-admin';
 import { LogoutMenuItem } from './LogoutMenuItem.tsx';
+import { openSettings } from '../shell/SettingsDrawer.tsx';
 
 function lastSegment(path: unknown): string {
   return typeof path === 'string' ? path.split('/').filter(Boolean).pop() ?? '' : '';
@@ -34,6 +36,25 @@ const ProfileMenuItem = forwardRef<HTMLLIElement>(function ProfileMenuItem(props
   );
 });
 
+const SettingsMenuItem = forwardRef<HTMLLIElement>(function SettingsMenuItem(props, ref) {
+  const userMenu = useUserMenu();
+  return (
+    <MenuItem
+      ref={ref}
+      {...props}
+      onClick={() => {
+        userMenu?.onClose();
+        openSettings();
+      }}
+    >
+      <ListItemIcon>
+        <SettingsIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>布局设置</ListItemText>
+    </MenuItem>
+  );
+});
+
 export function StaffUserMenu() {
   const { identity } = useGetIdentity();
   const roles = Array.isArray(identity?.roles) ? (identity.roles as Array<{ name: string }>).map((r) => r.name).join('、') : '';
@@ -51,6 +72,7 @@ export function StaffUserMenu() {
         ) : null}
       </Box>
       <Divider />
+      <SettingsMenuItem />
       <ProfileMenuItem />
       <LogoutMenuItem />
     </UserMenu>

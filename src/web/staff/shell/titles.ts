@@ -1,0 +1,46 @@
+/**
+ * The title of a console path, for tabs, the breadcrumb and the page title: the fixed pages,
+ * then the screen of a resource (its schema title), then menu titles registered at run time
+ * (the menus the server builds for the user).
+ */
+import { resources } from '../../../generated/resources.ts';
+
+const FIXED: Record<string, string> = {
+  '/dashboard': '首页',
+  '/user/center': '个人中心',
+  '/401': '没有权限',
+  '/403': '没有权限',
+  '/404': '页面不存在',
+};
+
+const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));
+const registered = new Map<string, string>();
+
+/** Menu titles from the server's menu tree (path -> title); later calls replace earlier ones. */
+export function registerMenuTitles(entries: Iterable<[string, string]>): void {
+  for (const [path, title] of entries) registered.set(path.startsWith('/') ? path : `/${path}`, title);
+}
+
+export function titleOf(path: string): string {
+  const clean = path.replace(/\/+$/, '') || '/';
+  const direct = FIXED[clean] ?? registered.get(clean) ?? byResource.get(clean);
+  if (direct) return direct;
+  // /resource/123, /resource/create: the resource's title; /resource:param (a narrowed list): param + title
+  const first = `/${clean.split('/')[1] ?? ''}`;
+  const colon = first.indexOf(':');
+  if (colon > 1) {
+    const title = registered.get(first.slice(0, colon)) ?? byResource.get(first.slice(0, colon));
+    if (title) return `${safeDecode(first.slice(colon + 1))}${title}`;
+  }
+  const parent = registered.get(first) ?? byResource.get(first);
+  if (parent) return parent;
+  return safeDecode(clean.slice(1)) || '首页';
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
