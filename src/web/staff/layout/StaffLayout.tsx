@@ -13,6 +13,7 @@ import { StaffUserMenu } from './StaffUserMenu.tsx';
 import { useSessionSettings } from './useSessionSettings.ts';
 import { Breadcrumb } from '../shell/Breadcrumb.tsx';
 import { FullscreenButton } from '../shell/FullscreenButton.tsx';
+import { IdleLock } from '../shell/IdleLock.tsx';
 import { usePreferences } from '../shell/preferences.ts';
 import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
 import { TagsView } from '../shell/TagsView.tsx';
@@ -45,6 +46,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       />
       <HttpProblemHandler />
       <SettingsDrawerHost />
+      <IdleLock />
     </Layout>
   );
 }
