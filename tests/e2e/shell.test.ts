@@ -122,6 +122,40 @@ describe('header', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('查找菜单 finds a screen by part of its name and opens it', async () => {
+    await go('/dashboard');
+    await page.getByRole('button', { name: '查找菜单' }).click();
+    const box = page.getByRole('combobox', { name: '查找菜单' });
+    await box.fill('招聘');
+    await page.getByRole('option', { name: '人事招聘信息' }).waitFor();
+    await shot(page, 'shell-menu-search', { fullPage: false });
+    await box.press('Enter');
+    await page.waitForFunction(() => window.location.hash === '#/staffunZp');
+  });
+
+  it('sidebar: 205 px open, 50 px closed, remembered after a reload', async () => {
+    const drawer = page.locator('.RaSidebar-fixed').first();
+    await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(205);
+    await page.getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ }).first().click();
+    await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(50);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('0');
+    await page.reload();
+    await page.getByRole('navigation', { name: '面包屑' }).waitFor();
+    await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(50);
+    await page.getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ }).first().click();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
+  });
+
+  it('below 992 px the sidebar closes; back above it reopens', async () => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect.poll(async () => (await page.locator('.RaSidebar-fixed').first().boundingBox())?.width ?? 0).toBeLessThanOrEqual(50);
+    await shot(page, 'shell-800px', { fullPage: false });
+    // the remembered desktop choice is untouched
+    expect(await page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(205);
+  });
+
   it('offers a fullscreen toggle', async () => {
     await page.getByRole('button', { name: '全屏' }).click();
     await expect.poll(() => page.evaluate(() => !!document.fullscreenElement || document.body.innerText.includes('you browser can not work'))).toBe(true);

@@ -112,3 +112,21 @@ describe('layout preferences', () => {
     localStorage.clear();
   });
 });
+
+describe('menu search (查找菜单)', () => {
+  it('finds screens by a fuzzy title or path, at most 10', async () => {
+    const { searchMenus, SEARCH_OPTIONS } = await import('../../src/web/staff/shell/menuSearch.ts');
+    const { menuEntries } = await import('../../src/web/staff/shell/titles.ts');
+    expect(SEARCH_OPTIONS.threshold).toBe(0.4);
+    expect(SEARCH_OPTIONS.keys).toEqual([
+      { name: 'title', weight: 0.7 },
+      { name: 'path', weight: 0.3 },
+    ]);
+    const entries = menuEntries();
+    expect(searchMenus(entries, '反馈').map((e) => e.path)).toContain('/sysQuestion');
+    expect(searchMenus(entries, 'staffun').map((e) => e.path)).toContain('/staffunZp');
+    expect(searchMenus(entries, '招聘')[0].title).toBe('人事招聘信息');
+    expect(searchMenus(entries, '   ')).toEqual([]);
+    expect(searchMenus(entries, 'zzzzqqqq')).toEqual([]);
+  });
+});

@@ -4,6 +4,8 @@ import type { Preferences } from './shell/preferences.ts';
 /** Console theme: primary #1890ff, small controls by default (the spec's size preference). */
 export const staffTheme: RaThemeOptions = {
   ...defaultTheme,
+  /** sidebar 205 px open, 50 px collapsed */
+  sidebar: { width: 205, closedWidth: 50 },
   palette: { primary: { main: '#1890ff' }, secondary: { main: '#304156' } },
   components: {
     ...defaultTheme.components,

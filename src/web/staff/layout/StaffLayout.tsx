@@ -14,19 +14,27 @@ import { useSessionSettings } from './useSessionSettings.ts';
 import { Breadcrumb } from '../shell/Breadcrumb.tsx';
 import { FullscreenButton } from '../shell/FullscreenButton.tsx';
 import { IdleLock } from '../shell/IdleLock.tsx';
+import { MenuSearch } from '../shell/MenuSearch.tsx';
+import { SidebarState } from '../shell/SidebarState.tsx';
+import { Link as RouterLink } from 'react-router-dom';
 import { usePreferences } from '../shell/preferences.ts';
 import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
 import { TagsView } from '../shell/TagsView.tsx';
 
 function StaffAppBar() {
   const sys = useSessionSettings();
+  const prefs = usePreferences();
   return (
     <AppBar userMenu={<StaffUserMenu />}>
-      <Typography variant="h6" sx={{ mr: 2, whiteSpace: 'nowrap' }}>
-        {sys.title || '后台管理系统'}
-      </Typography>
+      <Box component={RouterLink} to="/" aria-label="返回首页" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
+        {prefs.sidebarLogo && sys.logo && <Box component="img" src={String(sys.logo)} alt="" sx={{ height: 28 }} />}
+        <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
+          {sys.title || '后台管理系统'}
+        </Typography>
+      </Box>
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />
+      <MenuSearch />
       <FullscreenButton />
     </AppBar>
   );
@@ -47,6 +55,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       <HttpProblemHandler />
       <SettingsDrawerHost />
       <IdleLock />
+      <SidebarState />
     </Layout>
   );
 }

@@ -10,7 +10,7 @@ export function Breadcrumb() {
   const { pathname } = useLocation();
   const home = pathname === HOME_PATH || pathname === '/';
   return (
-    <Breadcrumbs aria-label="面包屑" sx={{ fontSize: 14, ml: 2, color: 'inherit', '& .MuiBreadcrumbs-separator': { color: 'inherit', opacity: 0.7 } }}>
+    <Breadcrumbs aria-label="面包屑" sx={{ display: { xs: 'none', sm: 'flex' }, fontSize: 14, ml: 2, color: 'inherit', '& .MuiBreadcrumbs-separator': { color: 'inherit', opacity: 0.7 } }}>
       {home ? (
         <Typography sx={{ fontSize: 14 }}>首页</Typography>
       ) : (

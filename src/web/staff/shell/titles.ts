@@ -44,3 +44,18 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+export interface MenuEntry {
+  path: string;
+  title: string;
+}
+
+/** Every screen the menu search offers: the menus registered from the server, else the resources. */
+export function menuEntries(): MenuEntry[] {
+  const seen = new Map<string, string>();
+  seen.set('/dashboard', '首页');
+  for (const [path, title] of registered) seen.set(path, title);
+  for (const [path, title] of byResource) if (!seen.has(path)) seen.set(path, title);
+  seen.set('/user/center', '个人中心');
+  return [...seen].map(([path, title]) => ({ path, title }));
+}
