@@ -7,8 +7,19 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
 import { getToken } from './staff/providers/token.ts';
 
+const loadStaffApp = () => import('./staff/StaffApp.tsx');
 const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
-const StaffApp = lazy(() => import('./staff/StaffApp.tsx'));
+const StaffApp = lazy(loadStaffApp);
+
+/**
+ * A signed-in visit starts the console's code and the user's info at once, in parallel,
+ * instead of one after the other once React has rendered (first list paint).
+ */
+export function warmUpConsole(): void {
+  if (!getToken() || isPublicPath(parseHash().path)) return;
+  void loadStaffApp().catch(() => undefined);
+  void import('./staff/providers/session.ts').then((m) => m.loadSession()).catch(() => undefined);
+}
 
 function useHashLocation(): HashLocation {
   const [location, setLocation] = useState(() => parseHash());

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import Root from './Root.tsx';
+import Root, { warmUpConsole } from './Root.tsx';
+
+warmUpConsole();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
