@@ -21,6 +21,7 @@ import { registerAuth } from './auth/index.ts';
 import { registerResources } from './crud/index.ts';
 import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
+import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
@@ -37,6 +38,7 @@ export type Area = (app: FastifyInstance, specs: ResourceSpec[]) => Promise<void
 /** Hand-written areas, registered in this order after the generic resource routes. */
 export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
+  { name: 'decision', register: (app) => registerDecisionRoutes(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -29,6 +29,10 @@ export interface Config {
   logLevel: string;
   /** filing (ICP record) number shown in footers; also editable in public settings */
   recordNumber: string;
+  /** data decision centre: base address of the SSO entry, empty = not configured */
+  ssoLinkUrl: string;
+  /** secret that signs SSO links (HMAC-SHA256); required with ssoLinkUrl */
+  ssoSecret: string;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -73,7 +77,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     serveWeb: bool(env, 'SERVE_WEB', true),
     logLevel: env.LOG_LEVEL || 'info',
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
+    ssoLinkUrl: env.SSO_LINK_URL ?? '',
+    ssoSecret: env.SSO_SECRET ?? '',
     ...overrides,
   };
+  if (config.ssoLinkUrl) {
+    if (!/^https?:\/\//.test(config.ssoLinkUrl)) throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
+    if (config.ssoSecret.length < 16) throw new ConfigError('SSO_SECRET must hold at least 16 characters when SSO_LINK_URL is set');
+  }
   return config;
 }

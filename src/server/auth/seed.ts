@@ -133,9 +133,31 @@ async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId
   }
 }
 
+/**
+ * Menus of hand-written screens (not generated from a schema): path, component (the web
+ * screen's key) and the permission key that opens it. Added once, like the resource menus.
+ */
+export const SCREEN_MENUS: Array<{ title: string; path: string; component: string; permission: string; icon?: string; sort: number }> = [
+  { title: '数据决策中心', path: 'DecisionCenter/index', component: 'DecisionCenter/index', permission: 'DecisionCenter:list', icon: 'chart', sort: 900 },
+];
+
+async function seedScreenMenus(db: Kysely<any>): Promise<void> {
+  const now = nowText();
+  for (const m of SCREEN_MENUS) {
+    const have = await db.selectFrom('sys_menu').select('id').where('permission', '=', m.permission).executeTakeFirst();
+    if (have) continue;
+    // not linked to the admin role: admin passes every key anyway, and is barred from the decision centre
+    await db
+      .insertInto('sys_menu')
+      .values({ pid: null, type: 1, title: m.title, name: m.component, component: m.component, path: m.path, icon: m.icon ?? null, menu_sort: m.sort, permission: m.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .execute();
+  }
+}
+
 export async function seedAuth(db: Kysely<any>, opts: SeedOptions): Promise<void> {
   const { rootId, itDeptId } = await seedDepartments(db, opts.seedDemo);
   const adminRoleId = await seedAdmin(db, opts, rootId, itDeptId ?? rootId);
   await seedMenus(db, opts.resources, adminRoleId);
+  await seedScreenMenus(db);
 }
 

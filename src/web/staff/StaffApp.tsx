@@ -11,7 +11,9 @@ import { i18nProvider } from '../i18n/index.ts';
 import { AppNotification } from './layout/AppNotification.tsx';
 import { StaffLayout } from './layout/StaffLayout.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
-import { NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
+import { DevelopingPage, ForbiddenPage, NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
+import { DecisionCenterPage } from './pages/DecisionCenter.tsx';
+import { UsageGuidePage } from './pages/UsageGuide.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { UserCenter } from './pages/UserCenter.tsx';
@@ -62,7 +64,10 @@ export default function StaffApp() {
         <Route path="/dashboard" element={<Dashboard />} />
         <Route path="/user/center" element={<UserCenter />} />
         <Route path="/401" element={<UnauthorizedPage />} />
-        <Route path="/403" element={<UnauthorizedPage />} />
+        <Route path="/403" element={<ForbiddenPage />} />
+        <Route path="/developing" element={<DevelopingPage />} />
+        <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
+        <Route path="/usage" element={<UsageGuidePage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />

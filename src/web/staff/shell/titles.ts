@@ -11,6 +11,9 @@ const FIXED: Record<string, string> = {
   '/401': '没有权限',
   '/403': '没有权限',
   '/404': '页面不存在',
+  '/developing': '建设中',
+  '/DecisionCenter/index': '数据决策中心',
+  '/usage': '使用说明',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));

@@ -1,0 +1,95 @@
+/**
+ * Notice pages and landing pages in a real browser: 404, 401, 403, the placeholder, the usage
+ * guide, and the data decision centre (admin barred to /403; a holder of DecisionCenter:list
+ * gets their signed SSO link opened in a new tab once per visit).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createStaff } from '../server/auth-helpers.ts';
+import { ADMIN, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+
+let product: Product;
+let browser: Browser;
+let page: Page;
+
+async function go(path: string): Promise<void> {
+  await page.evaluate((p) => (window.location.hash = p), path);
+}
+
+beforeAll(async () => {
+  product = await startProduct({ captchaEnabled: false, ssoLinkUrl: 'https://bi.example.com/sso', ssoSecret: 'decision-secret-0123456789' });
+  await createStaff(product.app, { username: 'analyst', password: 'Analyst@2024', permissions: ['DecisionCenter:list'] });
+  browser = await launchBrowser();
+  page = await newPage(browser);
+  page.setDefaultTimeout(15000);
+  await signInAs(page, product, ADMIN);
+});
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+describe('notice pages', () => {
+  it('404 for an unknown path: ERROR!, 返回首页, 问题反馈', async () => {
+    await go('/no/such/screen');
+    await page.getByText('ERROR!').waitFor();
+    await page.locator('#main-content').getByRole('link', { name: '返回首页' }).waitFor();
+    await page.locator('#main-content').getByRole('link', { name: '问题反馈' }).waitFor();
+    await shot(page, 'page-404', { fullPage: false });
+  });
+
+  it('401: no access, contact the leader, 返回 and 返回首页', async () => {
+    await go('/401');
+    await page.getByText('抱歉，您无权访问该页面').waitFor();
+    await page.getByText(/联系您的领导/).waitFor();
+    await page.getByRole('button', { name: '返回', exact: true }).waitFor();
+    await page.locator('#main-content').getByRole('link', { name: '返回首页' }).click();
+    await page.waitForFunction(() => window.location.hash === '#/dashboard');
+  });
+
+  it('the placeholder says 页面正在开发建设中......', async () => {
+    await go('/developing');
+    await page.getByText('页面正在开发建设中......').waitFor();
+  });
+
+  it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {
+    await go('/usage');
+    await page.getByText(/一个人可以同时担任多个岗位/).waitFor();
+    await shot(page, 'page-usage', { fullPage: false });
+    await page.getByRole('tab', { name: '客服' }).click();
+    await page.getByText('暂无内容').waitFor();
+  });
+});
+
+describe('data decision centre', () => {
+  it('admin is sent to /403', async () => {
+    await go('/DecisionCenter/index');
+    await page.waitForFunction(() => window.location.hash === '#/403');
+    await page.getByText('抱歉，您的账号不能访问该页面').waitFor();
+    await shot(page, 'page-403', { fullPage: false });
+  });
+
+  it('a holder of the key gets the signed link in a new tab, once per visit', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const analyst = await ctx.newPage();
+    // the SSO site itself is outside: answer it here
+    await ctx.route('https://bi.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>BI</h1>' }));
+    await signInAs(analyst, product, { username: 'analyst', password: 'Analyst@2024' });
+    const popup = analyst.waitForEvent('popup');
+    await analyst.evaluate(() => (window.location.hash = '/DecisionCenter/index'));
+    const opened = await popup;
+    const href = new URL(opened.url());
+    expect(href.origin + href.pathname).toBe('https://bi.example.com/sso');
+    expect(href.searchParams.get('user')).toBe('analyst');
+    expect(href.searchParams.get('sign')).toMatch(/^[0-9a-f]{64}$/);
+    await analyst.getByText('正在进入数据决策中心...').waitFor();
+    await analyst.bringToFront();
+    await expect.poll(() => analyst.getByRole('button', { name: '进入数据中心' }).isEnabled()).toBe(true);
+    await shot(analyst, 'page-decision-centre', { fullPage: false });
+    expect(await analyst.evaluate(() => document.cookie.includes('popped=yes'))).toBe(true);
+    await ctx.close();
+  });
+});
