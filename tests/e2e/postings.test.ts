@@ -101,7 +101,7 @@ describe('recruitment postings (人事招聘信息)', () => {
     await dialog.getByRole('textbox', { name: /^招聘岗位/ }).fill(JOB);
     await dialog.getByRole('textbox', { name: /^薪资待遇/ }).fill('8000-15000元');
     await dialog.getByRole('textbox', { name: /^工作区域/ }).fill('郑州市惠济区');
-    await dialog.getByRole('spinbutton', { name: /^招聘人数/ }).fill('3');
+    await dialog.getByRole('textbox', { name: /^招聘人数/ }).fill('3');
     await dialog.getByRole('textbox', { name: /^岗位职责/ }).fill('负责收购车辆的检测与评估，出具评估报告。');
     await dialog.getByRole('textbox', { name: /^任职要求/ }).fill('持二手车鉴定评估师证书，三年以上评估经验。');
     expect(await dialog.getByRole('radio', { name: '是' }).isChecked()).toBe(true);
@@ -148,7 +148,7 @@ describe('recruitment postings (人事招聘信息)', () => {
     expect(await dialog.getByRole('textbox', { name: /^招聘岗位/ }).inputValue()).toBe(JOB);
     expect(await dialog.getByRole('combobox', { name: /^所属部门/ }).textContent()).toContain('销售部');
     await dialog.getByRole('textbox', { name: /^薪资待遇/ }).fill('9000-16000元');
-    await dialog.getByRole('spinbutton', { name: /^招聘人数/ }).fill('5');
+    await dialog.getByRole('textbox', { name: /^招聘人数/ }).fill('5');
     await shot(page, 'postings-edit', { fullPage: false });
 
     const saved = waitForCall(page, 'PUT', PATH);

@@ -119,7 +119,10 @@ describe('recruitment posting dialog', { timeout: 60000 }, () => {
     fireEvent.change(dialog.getByLabelText(/招聘岗位/), { target: { value: '销售顾问' } });
     fireEvent.change(dialog.getByLabelText(/薪资待遇/), { target: { value: '6000-9000' } });
     fireEvent.change(dialog.getByLabelText(/工作区域/), { target: { value: '郑州市中原区' } });
-    fireEvent.change(dialog.getByLabelText(/招聘人数/), { target: { value: '2' } });
+    // a positive integer only: letters and leading zeros are dropped with 请输入正整数
+    fireEvent.change(dialog.getByLabelText(/招聘人数/), { target: { value: '02人' } });
+    expect(await screen.findByText('请输入正整数')).toBeTruthy();
+    expect((dialog.getByLabelText(/招聘人数/) as HTMLInputElement).value).toBe('2');
     fireEvent.change(dialog.getByLabelText(/岗位职责/), { target: { value: '接待客户' } });
     fireEvent.change(dialog.getByLabelText(/任职要求/), { target: { value: '大专以上' } });
     fireEvent.click(dialog.getByRole('button', { name: '确认' }));

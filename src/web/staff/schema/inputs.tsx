@@ -13,6 +13,8 @@ import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf, fromChoice, toChoice } from './records.ts';
 import { fieldValidator } from './validation.ts';
+import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
+import { restrictionFor } from '../../../shared/input-filters.ts';
 
 
 export interface FieldInputProps {
@@ -60,8 +62,11 @@ export function FieldInput({ spec, field, readOnly = false, label }: FieldInputP
   switch (field.input) {
     case 'textarea':
       return <TextInput {...common} multiline minRows={3} />;
-    case 'number':
-      return <NumberInput {...common} />;
+    case 'number': {
+      const prop = ((spec.schema.properties ?? {}) as Record<string, Record<string, unknown>>)[field.name] ?? {};
+      const kind = restrictionFor(prop);
+      return kind ? <RestrictedNumberInput {...common} kind={kind} /> : <NumberInput {...common} />;
+    }
     case 'select':
       return (
         <SelectInput
