@@ -3,6 +3,7 @@
  * spec offers it and the user holds its permission key. 修改 needs exactly one selected row,
  * 删除 at least one.
  */
+import type { ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
@@ -11,6 +12,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import { TopToolbar, useListContext } from 'react-admin';
 import { useEditor } from './editor.tsx';
+import { useClickGuard } from '../shell/clickGuard.ts';
 import type { ResourceAction } from './permissions.ts';
 
 export interface ListToolbarProps {
@@ -18,6 +20,8 @@ export interface ListToolbarProps {
   viewOnly: boolean;
   exporting: boolean;
   onExport: () => void;
+  /** controls after the buttons (the column picker) */
+  extra?: ReactNode;
 }
 
 /** Selection rules of the spec. */
@@ -25,10 +29,14 @@ export function selectionRules(selected: number) {
   return { canEdit: selected === 1, canDelete: selected >= 1 };
 }
 
-export function ListToolbar({ can, viewOnly, exporting, onExport }: ListToolbarProps) {
+export function ListToolbar({ can, viewOnly, exporting, onExport, extra }: ListToolbarProps) {
   const { selectedIds, data } = useListContext();
   const editor = useEditor();
   const rules = selectionRules(selectedIds.length);
+  // a double click opens one dialog, starts one export
+  const openCreate = useClickGuard(editor.openCreate);
+  const openImport = useClickGuard(editor.openImport);
+  const exportOnce = useClickGuard(onExport);
   const openSelected = () => {
     const record = data?.find((r) => r.id === selectedIds[0]);
     if (record) editor.openEdit(record);
@@ -36,7 +44,7 @@ export function ListToolbar({ can, viewOnly, exporting, onExport }: ListToolbarP
   return (
     <TopToolbar sx={{ gap: 1, alignItems: 'center' }} data-testid="list-toolbar">
       {can('add') ? (
-        <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={editor.openCreate}>
+        <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={openCreate}>
           新增
         </Button>
       ) : null}
@@ -58,15 +66,16 @@ export function ListToolbar({ can, viewOnly, exporting, onExport }: ListToolbarP
         </Button>
       ) : null}
       {can('download') ? (
-        <Button size="small" variant="contained" color="warning" startIcon={<DownloadIcon />} disabled={exporting} onClick={onExport}>
+        <Button size="small" variant="contained" color="warning" startIcon={<DownloadIcon />} disabled={exporting} onClick={exportOnce}>
           导出
         </Button>
       ) : null}
       {can('import') ? (
-        <Button size="small" variant="contained" color="info" startIcon={<UploadIcon />} onClick={editor.openImport}>
+        <Button size="small" variant="contained" color="info" startIcon={<UploadIcon />} onClick={openImport}>
           导入
         </Button>
       ) : null}
+      {extra}
     </TopToolbar>
   );
 }

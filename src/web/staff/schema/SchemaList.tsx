@@ -23,6 +23,7 @@ import { exportResource } from './exportFile.ts';
 import { filterInputs } from './filters.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
+import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import type { ResourceOverrides } from './overrides.ts';
 import { useResourceAccess } from './permissions.ts';
@@ -126,12 +127,13 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
 
 function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: ResourceOverrides }) {
   const { can } = useResourceAccess(spec);
+  const [hidden] = useHiddenColumns(spec);
   const columns = listColumns(spec, {
     canEdit: can('edit'),
     canDelete: can('del'),
     viewOnly: !!overrides.readOnlyExisting,
     showActions: can('edit') || can('del'),
-  });
+  }).filter((c) => !hidden.includes(String(c.key)));
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
     <Datagrid rowClick={false} bulkActionButtons={<></>} bulkActionsToolbar={<></>} sx={columnWidths(spec)} size="small">
@@ -156,7 +158,7 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
       setExporting(false);
     }
   };
-  return <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} />;
+  return <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} extra={<ColumnPicker spec={spec} />} />;
 }
 
 export interface SchemaListProps {
