@@ -53,3 +53,39 @@ describe('yyyy-MM-dd date field', { timeout: 60000 }, () => {
     );
   });
 });
+
+describe('date-range shortcuts', { timeout: 60000 }, () => {
+  it('today to 今天 / 明天 / 3天后 / 1周后 / 半个月后 / 1个月后', async () => {
+    const { DATE_SHORTCUTS, shortcutRange } = await import('../../src/web/staff/schema/dateShortcuts.ts');
+    expect(DATE_SHORTCUTS).toEqual(['今天', '明天', '3天后', '1周后', '半个月后', '1个月后']);
+    const now = new Date(2024, 0, 31, 15, 30);
+    expect(shortcutRange('今天', now)).toEqual(['2024-01-31', '2024-01-31']);
+    expect(shortcutRange('明天', now)).toEqual(['2024-01-31', '2024-02-01']);
+    expect(shortcutRange('3天后', now)).toEqual(['2024-01-31', '2024-02-03']);
+    expect(shortcutRange('1周后', now)).toEqual(['2024-01-31', '2024-02-07']);
+    expect(shortcutRange('半个月后', now)).toEqual(['2024-01-31', '2024-02-15']);
+    // no Feb 31st: the last day of February
+    expect(shortcutRange('1个月后', now)).toEqual(['2024-01-31', '2024-02-29']);
+    expect(shortcutRange('1个月后', new Date(2024, 11, 15))).toEqual(['2024-12-15', '2025-01-15']);
+  });
+
+  it('a shortcut fills both ends and filters the list', async () => {
+    const { shortcutRange } = await import('../../src/web/staff/schema/dateShortcuts.ts');
+    const { calls } = mockFetch({
+      'GET /api/staffunZp': { body: { content: [], totalElements: 0 } },
+      'GET /api/dept': { body: { content: [], totalElements: 0 } },
+    });
+    renderScreen('staffunZp', ['admin']);
+    fireEvent.click(await screen.findByRole('button', { name: '创建时间快捷选择' }, { timeout: 10000 }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '3天后' }));
+    const [from, to] = shortcutRange('3天后');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.url.pathname === '/api/staffunZp').at(-1)!;
+        expect(last.url.searchParams.getAll('createTime')).toEqual([`${from} 00:00:00`, `${to} 23:59:59`]);
+      },
+      { timeout: 10000 },
+    );
+    expect((screen.getByRole('textbox', { name: '创建时间(结束)', hidden: true }) as HTMLInputElement).value).toBe(to);
+  });
+});

@@ -1,11 +1,45 @@
 /** Filter inputs of a generated list, from FieldSpec.filter plus the blurry search box. */
 import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import EventIcon from '@mui/icons-material/Event';
 import { ReferenceInput, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
 import { DateTextField } from './DateTextField.tsx';
+import { DATE_SHORTCUTS, shortcutRange } from './dateShortcuts.ts';
+
+/** 快捷: the range picker's shortcuts (today to 今天 / 明天 / 3天后 / 1周后 / 半个月后 / 1个月后). */
+function DateShortcutsButton({ label, onPick }: { label: string; onPick: (range: [string, string]) => void }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title="快捷选择">
+        <IconButton size="small" aria-label={`${label}快捷选择`} onClick={(e) => setAnchor(e.currentTarget)}>
+          <EventIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {DATE_SHORTCUTS.map((s) => (
+          <MenuItem
+            key={s}
+            dense
+            onClick={() => {
+              setAnchor(null);
+              onPick(shortcutRange(s));
+            }}
+          >
+            {s}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
 
 /** 'YYYY-MM-DD' pair -> [from 00:00:00, to 23:59:59]; set only when both ends are chosen. */
 export function dateRangeValue(from: string, to: string): string[] | undefined {
@@ -39,6 +73,7 @@ export function DateRangeInput(props: InputProps) {
       <DateTextField label={`${label}(开始)`} value={from} onChange={(v) => change(v, to)} />
       <span>至</span>
       <DateTextField label={`${label}(结束)`} value={to} onChange={(v) => change(from, v)} />
+      <DateShortcutsButton label={label} onPick={([a, b]) => change(a, b)} />
     </Box>
   );
 }
