@@ -22,6 +22,7 @@ import { registerResources } from './crud/index.ts';
 import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
 import { registerDecisionRoutes } from './modules/decision/index.ts';
+import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
@@ -39,6 +40,7 @@ export type Area = (app: FastifyInstance, specs: ResourceSpec[]) => Promise<void
 export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
+  { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

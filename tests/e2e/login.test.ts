@@ -125,6 +125,6 @@ describe('staff sign-in page (captcha on)', () => {
     expect(((await ok.json()) as { token?: string }).token).toBeTruthy();
     // admin still has the default password: the personal centre
     await page.waitForURL(/#\/user\/center/);
-    await page.getByRole('menuitem', { name: '问题反馈' }).waitFor();
+    await page.getByRole('button', { name: '系统管理' }).waitFor();
   });
 });

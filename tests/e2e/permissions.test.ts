@@ -1,8 +1,9 @@
 /**
- * A staff user without any permission key: the feedback list still shows its rows, but the
- * toolbar offers none of 新增/修改/删除/导出/导入, there is no action column and the status
- * radios are read-only. Compared with admin on the same screen so the check cannot pass
- * because the screen failed to render.
+ * A staff user whose role holds only the feedback menu (sysQuestion:list) and no button key:
+ * the feedback list shows its rows, but the toolbar offers none of 新增/修改/删除/导出/导入,
+ * there is no action column and the status radios are read-only. Compared with admin on the
+ * same screen so the check cannot pass because the screen failed to render. A user without
+ * the menu does not see it in the sidebar and gets the no-permission page at its address.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -24,6 +25,7 @@ import { dataRows, totalText } from './list-helpers.ts';
 const PATH = 'api/sysQuestion';
 const TOOLBAR_BUTTONS = ['新增', '查看', '删除', '导出', '导入'];
 const VIEWER = { username: 'viewer01', password: 'Viewer@2024' };
+const NOBODY = { username: 'nobody01', password: 'Nobody@2024' };
 
 let product: Product;
 let browser: Browser;
@@ -31,7 +33,8 @@ let page: Page | undefined;
 
 beforeAll(async () => {
   product = await startProduct({ captchaEnabled: false });
-  await createStaff(product.app, { ...VIEWER, permissions: [] });
+  await createStaff(product.app, { ...VIEWER, permissions: ['sysQuestion:list'] });
+  await createStaff(product.app, { ...NOBODY, permissions: [] });
   browser = await launchBrowser();
 });
 
@@ -45,7 +48,8 @@ afterAll(async () => {
 async function toolbarButtons(p: Page): Promise<string[]> {
   const toolbar = p.getByTestId('list-toolbar');
   await toolbar.waitFor({ state: 'attached' });
-  return (await toolbar.getByRole('button').allTextContents()).map((t) => t.trim());
+  // text buttons only (the column picker is an icon)
+  return (await toolbar.getByRole('button').allTextContents()).map((t) => t.trim()).filter(Boolean);
 }
 
 describe('feedback list without permissions', () => {
@@ -58,7 +62,21 @@ describe('feedback list without permissions', () => {
     await page.context().close();
   });
 
-  it('a user with no permission keys sees the rows but no actions', async () => {
+  it('a user without the menu: not in the sidebar, and its address shows the no-permission page', async () => {
+    page = await newPage(browser);
+    page.setDefaultTimeout(15000);
+    await signInAs(page, product, NOBODY);
+    await page.waitForURL(/#\/dashboard/);
+    await page.locator('.RaSidebar-fixed').getByRole('menuitem', { name: '首页' }).waitFor();
+    expect(await page.locator('.RaSidebar-fixed').getByText('问题反馈').count()).toBe(0);
+    expect(await page.locator('.RaSidebar-fixed').getByText('系统管理').count()).toBe(0);
+    await page.evaluate(() => (window.location.hash = '/sysQuestion'));
+    await page.getByText('抱歉，您无权访问该页面').waitFor();
+    await shot(page, 'permissions-no-menu', { fullPage: false });
+    await page.context().close();
+  });
+
+  it('a user with the menu but no button keys sees the rows but no actions', async () => {
     page = await newPage(browser);
     page.setDefaultTimeout(15000);
     await signInAs(page, product, VIEWER);

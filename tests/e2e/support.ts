@@ -107,7 +107,15 @@ export async function tokenOf(page: Page): Promise<string> {
 /** Opens a resource screen from the sidebar and waits for its first list answer. */
 export async function openFromMenu(page: Page, title: string, path: string): Promise<void> {
   const list = pending(page.waitForResponse((r) => new URL(r.url()).pathname === `/${path}` && r.request().method() === 'GET'));
-  await page.getByRole('menuitem', { name: title }).click();
+  const item = page.getByRole('menuitem', { name: title });
+  await page.locator('.RaSidebar-fixed').getByRole('menuitem', { name: '首页' }).waitFor();
+  // the screen may sit in a folded directory of the sidebar: open directories until it shows
+  for (let tries = 0; tries < 10 && !(await item.isVisible()); tries++) {
+    const folded = page.locator('.RaSidebar-fixed [aria-expanded="false"]');
+    if ((await folded.count()) === 0) break;
+    await folded.first().click();
+  }
+  await item.click();
   const response = await list;
   if (response.status() !== 200) throw new Error(`GET /${path} answered ${response.status()}`);
 }

@@ -1,3 +1,4 @@
+import { MENU_DIRECTORIES } from '../../src/server/auth/seed.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { setPublicSetting } from '../../src/server/modules/system/index.ts';
@@ -376,10 +377,14 @@ describe.skipIf(!testDialects.includes('postgres'))('several instances starting 
     const dup = await db
       .selectFrom('sys_menu')
       .select(['permission', (eb) => eb.fn.countAll().as('n')])
+      .where('permission', 'is not', null)
       .groupBy('permission')
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(dup).toEqual([]);
+    // directories carry no key: one row each
+    const dirs = await db.selectFrom('sys_menu').select('title').where('type', '=', 0).execute();
+    expect(dirs.map((d) => d.title).sort()).toEqual(MENU_DIRECTORIES.map((d) => d.title).sort());
     // a token from one instance works on another
     const token = await loginAs(t.apps[0], 'admin', ADMIN_PASSWORD);
     expect((await t.apps[2].inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).statusCode).toBe(200);

@@ -78,9 +78,43 @@ async function seedAdmin(db: Kysely<any>, opts: SeedOptions, rootId: number, dep
   return roleId;
 }
 
+/**
+ * Sidebar directories (menu type 0) and the resources placed in them. A resource not listed
+ * here gets a menu at the root. To add one: a directory entry, then `resource: 'directory title'`.
+ */
+export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string; sort: number }> = [
+  { title: '人事管理', path: 'hr', icon: 'peoples', sort: 10 },
+  { title: '系统管理', path: 'system', icon: 'system', sort: 90 },
+];
+export const RESOURCE_DIRECTORY: Record<string, string> = {
+  staffunZp: '人事管理',
+  sysQuestion: '系统管理',
+};
+
+/** Ids of the directories, created when missing (matched by title among type-0 menus). */
+async function seedDirectories(db: Kysely<any>, now: string): Promise<{ ids: Map<string, number>; created: number[] }> {
+  const ids = new Map<string, number>();
+  const created: number[] = [];
+  for (const d of MENU_DIRECTORIES) {
+    const have = await db.selectFrom('sys_menu').select('id').where('type', '=', 0).where('title', '=', d.title).executeTakeFirst();
+    if (have) {
+      ids.set(d.title, Number(have.id));
+      continue;
+    }
+    const id = await insertId(db, 'sys_menu', {
+      pid: null, type: 0, title: d.title, name: d.title, component: null, path: d.path, icon: d.icon,
+      menu_sort: d.sort, permission: null, hidden: 0, cache: 0, i_frame: 0, create_time: now,
+    });
+    ids.set(d.title, id);
+    created.push(id);
+  }
+  return { ids, created };
+}
+
 async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId: number): Promise<void> {
   const now = nowText();
-  const created: number[] = [];
+  const directories = await seedDirectories(db, now);
+  const created: number[] = [...directories.created];
   const existing = new Map<string, number>();
   for (const m of await db.selectFrom('sys_menu').select(['id', 'permission']).where('permission', 'is not', null).execute()) {
     existing.set(String(m.permission), Number(m.id));
@@ -89,8 +123,9 @@ async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId
     const menuKey = `${spec.permission}:list`;
     let menuId = existing.get(menuKey);
     if (menuId === undefined) {
+      const directory = RESOURCE_DIRECTORY[spec.name];
       menuId = await insertId(db, 'sys_menu', {
-        pid: null,
+        pid: directory ? (directories.ids.get(directory) ?? null) : null,
         type: 1,
         title: spec.title,
         name: spec.name,

@@ -15,6 +15,7 @@ import { Breadcrumb } from '../shell/Breadcrumb.tsx';
 import { FullscreenButton } from '../shell/FullscreenButton.tsx';
 import { IdleLock } from '../shell/IdleLock.tsx';
 import { MenuSearch } from '../shell/MenuSearch.tsx';
+import { MenuGuard } from '../shell/MenuGuard.tsx';
 import { SidebarState } from '../shell/SidebarState.tsx';
 import { Link as RouterLink } from 'react-router-dom';
 import { usePreferences } from '../shell/preferences.ts';
@@ -26,7 +27,7 @@ function StaffAppBar() {
   const prefs = usePreferences();
   return (
     <AppBar userMenu={<StaffUserMenu />}>
-      <Box component={RouterLink} to="/" aria-label="返回首页" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
+      <Box component={RouterLink} to="/" aria-label={sys.title || '后台管理系统'} sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
         {prefs.sidebarLogo && sys.logo && <Box component="img" src={String(sys.logo)} alt="" sx={{ height: 28 }} />}
         <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
           {sys.title || '后台管理系统'}
@@ -46,7 +47,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   return (
     <Layout appBar={StaffAppBar} menu={StaffMenu} appBarAlwaysOn={prefs.fixedHeader}>
       {prefs.tagsView && <TagsView />}
-      {children}
+      <MenuGuard>{children}</MenuGuard>
       <RecordFooter
         compName={sys.compName}
         recordNumber={sys.recordNumber}

@@ -1,12 +1,102 @@
-/** Side menu: 首页 and one entry per resource (labels from the resource titles). */
+/**
+ * The sidebar: 首页, then the user's menus from api/menus/build (directories fold open and
+ * closed, one at a time with the unique-opened preference). While the menus load, a short
+ * placeholder; if they fail, the screens of the resources the user can list.
+ */
+import { useEffect, useState } from 'react';
+import Collapse from '@mui/material/Collapse';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import HomeIcon from '@mui/icons-material/Home';
-import { Menu } from 'react-admin';
+import { Menu, useSidebarState } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { menuIcon } from '../shell/menuIcons.tsx';
+import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
+import { usePreferences } from '../shell/preferences.ts';
+
+function contains(entry: SidebarEntry, path: string): boolean {
+  return entry.route === path || entry.children.some((c) => contains(c, path));
+}
+
+function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; depth: number; open: boolean; onToggle: () => void }) {
+  const [sidebarOpen] = useSidebarState();
+  const Icon = menuIcon(entry.icon, undefined, true);
+  return (
+    <>
+      <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
+        <ListItemButton onClick={onToggle} sx={{ pl: 2 + depth * 2 }} aria-expanded={open}>
+          <ListItemIcon sx={{ minWidth: 40 }}>
+            <Icon />
+          </ListItemIcon>
+          <ListItemText primary={entry.title} />
+          {sidebarOpen ? open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" /> : null}
+        </ListItemButton>
+      </Tooltip>
+      <Collapse in={open} timeout="auto" unmountOnExit>
+        <Entries entries={entry.children} depth={depth + 1} />
+      </Collapse>
+    </>
+  );
+}
+
+function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number }) {
+  const { pathname } = useLocation();
+  const prefs = usePreferences();
+  const [openDirs, setOpenDirs] = useState<string[]>(() => entries.filter((e) => e.kind === 'directory' && contains(e, pathname)).map((e) => e.title));
+  useEffect(() => {
+    const current = entries.find((e) => e.kind === 'directory' && contains(e, pathname));
+    if (current && !openDirs.includes(current.title)) setOpenDirs((o) => (prefs.uniqueOpened ? [current.title] : [...o, current.title]));
+    // open the directory of the current screen when the route changes
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
+  const toggle = (title: string) =>
+    setOpenDirs((o) => (o.includes(title) ? o.filter((t) => t !== title) : prefs.uniqueOpened ? [title] : [...o, title]));
+  return (
+    <List disablePadding>
+      {entries.map((e) =>
+        e.kind === 'directory' ? (
+          <Directory key={`d:${e.title}`} entry={e} depth={depth} open={openDirs.includes(e.title)} onToggle={() => toggle(e.title)} />
+        ) : e.external ? (
+          <ListItemButton key={`x:${e.route}`} component="a" href={e.route} target="_blank" rel="noopener" sx={{ pl: 2 + depth * 2 }}>
+            <ListItemIcon sx={{ minWidth: 40 }}>{(() => { const I = menuIcon(e.icon, undefined, false); return <I />; })()}</ListItemIcon>
+            <ListItemText primary={e.title} />
+          </ListItemButton>
+        ) : (
+          <Menu.Item
+            key={`s:${e.route}`}
+            to={e.route!}
+            primaryText={e.title}
+            leftIcon={(() => { const I = menuIcon(e.icon, e.route, false); return <I />; })()}
+            sx={{ pl: 2 + depth * 2 }}
+          />
+        ),
+      )}
+    </List>
+  );
+}
 
 export function StaffMenu() {
+  const { tree, error } = useMenus();
   return (
     <Menu>
       <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
-      <Menu.ResourceItems />
+      {tree ? (
+        <Entries entries={sidebarEntries(tree)} depth={0} />
+      ) : error ? (
+        <Menu.ResourceItems />
+      ) : (
+        <List dense aria-busy="true" aria-label="正在加载菜单">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} variant="text" sx={{ mx: 2, my: 1 }} />
+          ))}
+        </List>
+      )}
     </Menu>
   );
 }

@@ -1,0 +1,27 @@
+/** Menu icon names (as stored with each menu) to icons; unknown names get a plain page icon. */
+import type { SvgIconComponent } from '@mui/icons-material';
+import ArticleIcon from '@mui/icons-material/Article';
+import BarChartIcon from '@mui/icons-material/BarChart';
+import FeedbackIcon from '@mui/icons-material/Feedback';
+import FolderIcon from '@mui/icons-material/Folder';
+import PeopleIcon from '@mui/icons-material/People';
+import SettingsIcon from '@mui/icons-material/Settings';
+import WorkIcon from '@mui/icons-material/Work';
+import { resourceOverrides } from '../resources/index.ts';
+
+const BY_NAME: Record<string, SvgIconComponent> = {
+  peoples: PeopleIcon,
+  people: PeopleIcon,
+  system: SettingsIcon,
+  chart: BarChartIcon,
+  feedback: FeedbackIcon,
+  job: WorkIcon,
+};
+
+export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {
+  if (name && BY_NAME[name]) return BY_NAME[name];
+  const resource = route?.replace(/^\//, '').split(/[/:]/)[0];
+  const override = resource ? resourceOverrides[resource]?.icon : undefined;
+  if (override) return override as SvgIconComponent;
+  return directory ? FolderIcon : ArticleIcon;
+}
