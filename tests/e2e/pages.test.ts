@@ -55,6 +55,13 @@ describe('notice pages', () => {
     await page.getByText('页面正在开发建设中......').waitFor();
   });
 
+  it('操作文档 in the header opens /UserCzwd', async () => {
+    await go('/dashboard');
+    await page.getByRole('link', { name: '操作文档' }).click();
+    await page.waitForFunction(() => window.location.hash === '#/UserCzwd');
+    await page.getByText('页面正在开发建设中......').waitFor();
+  });
+
   it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {
     await go('/usage');
     await page.getByText(/一个人可以同时担任多个岗位/).waitFor();

@@ -5,6 +5,9 @@
 import type { ReactNode } from 'react';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { AppBar, Layout } from 'react-admin';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
@@ -36,6 +39,11 @@ function StaffAppBar() {
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />
       <MenuSearch />
+      <Tooltip title="操作文档">
+        <IconButton color="inherit" aria-label="操作文档" component={RouterLink} to="/UserCzwd">
+          <MenuBookIcon />
+        </IconButton>
+      </Tooltip>
       <FullscreenButton />
     </AppBar>
   );

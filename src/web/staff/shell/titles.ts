@@ -14,6 +14,7 @@ const FIXED: Record<string, string> = {
   '/developing': '建设中',
   '/DecisionCenter/index': '数据决策中心',
   '/usage': '使用说明',
+  '/UserCzwd': '操作文档',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));
