@@ -91,6 +91,6 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
     };
   });
 
-  registerAuthRoutes(app, { keys, sessions, captchas, throttle });
+  registerAuthRoutes(app, { keys, sessions, captchas, throttle, now });
   await registerSystem(app);
 }

@@ -11,6 +11,7 @@ import { cachedAccess, invalidateAccess } from './access.ts';
 import type { CaptchaStore } from './captcha.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { checkPassword } from './passwords.ts';
+import { clearFailures, lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DISABLE_DAYS, PASSWORD_EXPIRED, recordFailure } from './account-policy.ts';
 import { decryptPassword, type RsaKeys } from './rsa.ts';
 import { ADMIN_USERNAME } from './seed.ts';
 import { infoAnswer } from './session-user.ts';
@@ -21,6 +22,8 @@ export interface AuthServices {
   sessions: SessionStore;
   captchas: CaptchaStore;
   throttle: LoginThrottle;
+  /** clock in epoch ms (tests) */
+  now: () => number;
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
@@ -30,7 +33,7 @@ async function findUser(db: Kysely<any>, login: string) {
   if (login.length > 64) return undefined;
   const rows = await db
     .selectFrom('sys_user')
-    .select(['id', 'username', 'password', 'enabled'])
+    .select(['id', 'username', 'password', 'enabled', 'locked_until', 'pwd_reset_time'])
     .where((eb) => eb.or([eb('username', '=', login), eb('phone', '=', login)]))
     .execute();
   return rows.find((r) => r.username === login) ?? rows[0];
@@ -69,14 +72,25 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     }
     const plain = decryptPassword(s.keys, password);
     const user = await findUser(db, login);
-    // compare even when the user is unknown or the ciphertext bad: same answer, same time
+    const now = s.now();
+    const lock = user ? lockedUntil(user, now) : null;
+    // compare even when the user is unknown, locked or the ciphertext bad: same time
     const ok = await checkPassword(plain ?? '', user?.password);
+    if (lock !== null) throw new ApiError(423, lockedMessage(lock));
     if (!plain || !user || !ok) {
       s.throttle.fail(ip);
+      // a password that was tried counts against the account; an undecryptable one is no guess
+      if (user && plain) {
+        const until = await recordFailure(db, app.database.dialect, Number(user.id), now);
+        if (until !== null) throw new ApiError(423, lockedMessage(until));
+      }
       throw badRequest('用户名或密码错误');
     }
     if (!user.enabled) throw badRequest('账号未激活');
     const userId = Number(user.id);
+    await clearFailures(db, userId);
+    const age = passwordAgeDays(user.pwd_reset_time, now);
+    if (age !== null && age >= PASSWORD_DISABLE_DAYS) throw new ApiError(403, PASSWORD_EXPIRED);
     const remember = body.rememberMe === true || body.rememberMe === 'true';
     const token = await s.sessions.create(userId, { remember, ip, browser: request.headers['user-agent'] });
     invalidateAccess(userId);

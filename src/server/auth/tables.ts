@@ -71,6 +71,10 @@ export const AUTH_TABLES: TableDef[] = [
       { name: 'lock_time', type: 'int', notNull: true, default: 0 },
       { name: 'is_def_password', type: 'bool', notNull: true, default: false },
       { name: 'pwd_reset_time', type: 'time' },
+      /** failed sign-ins in the current window, its start and the lock's end (epoch ms) */
+      { name: 'login_fail_count', type: 'int', notNull: true, default: 0 },
+      { name: 'login_fail_since', type: 'bigint' },
+      { name: 'locked_until', type: 'bigint' },
       { name: 'create_time', type: 'time' },
       { name: 'update_time', type: 'time' },
     ],
