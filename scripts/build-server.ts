@@ -10,11 +10,11 @@ import { resolve } from 'node:path';
 export const SERVER_ENTRY = resolve(import.meta.dirname, '../build/server/main.js');
 
 /**
- * Node flags of the running server, plus NODE_SERVER_FLAGS from the environment (for example
- * `--optimize-for-size`, which halves the memory of long exports for about 10-20 % of list
- * throughput: see scripts/bench/README.md).
+ * Node flags of the running server: --expose-gc lets long exports collect garbage as they go
+ * (src/server/crud/spreadsheet.ts); NODE_SERVER_FLAGS from the environment adds more (for
+ * example `--optimize-for-size`: see scripts/bench/README.md).
  */
-export const SERVER_NODE_FLAGS = ['--enable-source-maps', ...(process.env.NODE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--expose-gc', ...(process.env.NODE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 
 export async function buildServer(outfile = SERVER_ENTRY): Promise<string> {
   await build({

