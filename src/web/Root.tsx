@@ -12,13 +12,15 @@ const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
 const StaffApp = lazy(loadStaffApp);
 
 /**
- * A signed-in visit starts the console's code and the user's info at once, in parallel,
+ * A signed-in visit starts the console's code, the user's info and menus at once, in parallel,
  * instead of one after the other once React has rendered (first list paint).
  */
 export function warmUpConsole(): void {
   if (!getToken() || isPublicPath(parseHash().path)) return;
   void loadStaffApp().catch(() => undefined);
   void import('./staff/providers/session.ts').then((m) => m.loadSession()).catch(() => undefined);
+  // the screen waits for the user's menus (MenuGuard): ask for them now too
+  void import('./staff/shell/menus.ts').then((m) => m.loadMenus()).catch(() => undefined);
 }
 
 function useHashLocation(): HashLocation {
