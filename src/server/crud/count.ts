@@ -65,6 +65,16 @@ function stateOf(database: Database, table: string): TableState {
   return s;
 }
 
+/** The table's write counter on this instance (changes with every committed write through the app). */
+export function tableVersion(database: Database, table: string): number {
+  return stateOf(database, table).version;
+}
+
+/** How long a cached answer about a table may be trusted without a write seen on this instance. */
+export function cacheLifetimeMs(database: Database): number {
+  return database.dialect === 'sqlite' ? SQLITE_COUNT_TTL_MS : COUNT_TTL_MS;
+}
+
 /** Called after every committed write to a table. */
 export function tableChanged(database: Database, table: string): void {
   const s = stateOf(database, table);

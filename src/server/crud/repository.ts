@@ -8,6 +8,7 @@ import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
 import type { Database } from '../types.ts';
 import { countMatching, tableChanged } from './count.ts';
+import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord } from './values.ts';
 
@@ -126,8 +127,48 @@ export function compiledPageQuery(database: Database, spec: ResourceSpec, params
   return { ...template.compiled, parameters };
 }
 
+/** Lists ordered by the id alone can start deep pages from a bookmark (bookmarks.ts). */
+function bookmarkable(spec: ResourceSpec, params: ListParams): boolean {
+  return params.sort.length === 1 && params.sort[0].field === idField(spec);
+}
+
+/** The page `params` starting its walk at the row `anchor` found at `position`. */
+function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListParams, position: number, anchor: number): SelectQueryBuilder<any, any, any> {
+  const id = idField(spec).column;
+  const desc = params.sort[0].desc;
+  const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchor);
+  const paged = (q: SelectQueryBuilder<any, any, any>) => orderedQuery(q, params.sort).limit(params.size).offset(params.page * params.size - position);
+  if (idsFirst(database, spec, params)) {
+    const ids = paged(from.clearSelect().select(id));
+    return orderedQuery(database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id, 'in', ids), params.sort);
+  }
+  return paged(from);
+}
+
+async function pageRows(database: Database, spec: ResourceSpec, params: ListParams): Promise<Record<string, unknown>[]> {
+  const position = bookmarkable(spec, params) ? bookmarkPosition(params.page * params.size) : 0;
+  if (position === 0) {
+    return (await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params))).rows;
+  }
+  const id = idField(spec).column;
+  const desc = params.sort[0].desc;
+  const anchor = await bookmarkAt(database, spec.table, `${desc ? 'desc' : 'asc'}|${params.filterKey}`, position, async () => {
+    const row = await filteredQuery(database, spec, params.conditions)
+      .clearSelect()
+      .select(id)
+      .orderBy(id, desc ? 'desc' : 'asc')
+      .limit(1)
+      .offset(position)
+      .executeTakeFirst();
+    return row ? Number(row[id]) : null;
+  });
+  // no row at the bookmark's position: the page lies past the end
+  if (anchor === null) return [];
+  return pageFromAnchor(database, spec, params, position, anchor).execute();
+}
+
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
-  const { rows } = await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params));
+  const rows = await pageRows(database, spec, params);
   const content = rows.map((r) => rowToRecord(spec, r));
   let totalElements: number;
   if (content.length > 0 && content.length < params.size) {

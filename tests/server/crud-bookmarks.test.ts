@@ -1,0 +1,85 @@
+/**
+ * Deep pages of id-ordered lists start from bookmarks (src/server/crud/bookmarks.ts): every page
+ * must hold exactly the rows of the plain LIMIT/OFFSET query, before and after writes through
+ * the app (which drop the bookmarks), in both directions, filtered or not, and past the end.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { resourceByName } from '../../src/generated/resources.ts';
+import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery } from '../../src/server/crud/index.ts';
+import { orderedQuery } from '../../src/server/crud/repository.ts';
+import { BOOKMARK_STEP, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
+import { testApps, type TestApp } from './helpers.ts';
+
+const spec = resourceByName.sysQuestion;
+const ROWS = 4200;
+
+describe('bookmark positions', () => {
+  it('the start of the step an offset falls in', () => {
+    expect(BOOKMARK_STEP).toBe(1000);
+    expect(bookmarkPosition(0)).toBe(0);
+    expect(bookmarkPosition(999)).toBe(0);
+    expect(bookmarkPosition(1000)).toBe(1000);
+    expect(bookmarkPosition(7515)).toBe(7000);
+  });
+});
+
+describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+
+  const plainIds = async (query: Record<string, string>) => {
+    const params = parseListQuery(spec, query);
+    const rows = await orderedQuery(filteredQuery(app.database, spec, params.conditions), params.sort)
+      .limit(params.size)
+      .offset(params.page * params.size)
+      .execute();
+    return rows.map((r) => Number(r.id));
+  };
+  const pageIds = async (query: Record<string, string>) => (await listPage(app.database, spec, parseListQuery(spec, query))).content.map((r) => Number(r.id));
+
+  const expectSame = async (queries: Array<Record<string, string>>) => {
+    for (const q of queries) expect(await pageIds(q), JSON.stringify(q)).toEqual(await plainIds(q));
+  };
+
+  const deep = (extra: Record<string, string>) =>
+    [66, 67, 133, 134, 200, 250, 279, 280, 281, 400].map((page) => ({ page: String(page), size: '15', ...extra }));
+
+  beforeAll(async () => {
+    t = await start({ seedDemo: false });
+    app = t.app;
+    await insertAll(
+      app.database,
+      spec,
+      Array.from({ length: ROWS }, (_, i) => ({ userType: i % 3 ? '员工' : '客户', model: i % 4 === 0 ? '系统' : '销售', content: `row ${i}`, status: i % 2 === 0, enabled: true })),
+    );
+  });
+  afterAll(async () => t?.close());
+
+  it('every deep page equals the plain query: both directions, filtered or not, past the end', async () => {
+    for (let round = 0; round < 2; round++) {
+      // the second round is served from the bookmarks the first one made
+      await expectSame(deep({ sort: 'id,desc' }));
+      await expectSame(deep({ sort: 'id,asc' }));
+      await expectSame(deep({ sort: 'id,desc', model: '销售' }));
+      await expectSame(deep({ sort: 'id,asc', model: '系统' }));
+      await expectSame(deep({ sort: 'id,desc', userType: '员工', status: 'true' }));
+    }
+    expect(await pageIds({ page: '900', size: '15', sort: 'id,desc' })).toEqual([]);
+    const past = await listPage(app.database, spec, parseListQuery(spec, { page: '900', size: '15', sort: 'id,desc', model: '系统' }));
+    expect(past.content).toEqual([]);
+    expect(past.totalElements).toBe(ROWS / 4 + (ROWS % 4 ? 1 : 0));
+  });
+
+  it('a write through the app drops the bookmarks: deletes and inserts before and after them', async () => {
+    await expectSame(deep({ sort: 'id,desc', model: '销售' }));
+    const all = await app.database.db.selectFrom(spec.table).select('id').orderBy('id', 'desc').execute();
+    // delete rows on the first pages (they shift every later page) and one deep one
+    await deleteRecords(app.database, spec, [Number(all[3].id), Number(all[10].id), Number(all[500].id), Number(all[2500].id)]);
+    await expectSame(deep({ sort: 'id,desc', model: '销售' }));
+    await expectSame(deep({ sort: 'id,asc' }));
+    await insertAll(app.database, spec, [{ userType: '员工', model: '销售', content: 'new', status: false, enabled: true }]);
+    await expectSame(deep({ sort: 'id,desc', model: '销售' }));
+    await expectSame(deep({ sort: 'id,desc' }));
+  });
+});
