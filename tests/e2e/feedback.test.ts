@@ -5,6 +5,7 @@
  * on screen and, where it changes data, through the API as well.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -230,6 +231,14 @@ describe('feedback (问题反馈)', () => {
     for (const field of await fields.all()) expect(await field.isEditable()).toBe(false);
     expect(await dialog.getByRole('button', { name: '确认' }).count()).toBe(0);
     await shot(page, 'feedback-view', { fullPage: false });
+    // 导出PDF: the view on A4 pages
+    const downloaded = pending(page.waitForEvent('download'));
+    await dialog.getByRole('button', { name: '导出PDF' }).click();
+    const download = await downloaded;
+    expect(download.suggestedFilename()).toBe(`问题反馈${record.id}.pdf`);
+    const pdf = readFileSync((await download.path())!);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.2\d* 841\.8\d*\]/);
     await dialog.getByRole('button', { name: '关闭' }).click();
     await dialog.waitFor({ state: 'detached' });
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createStaff } from '../server/auth-helpers.ts';
-import { ADMIN, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import { ADMIN, api, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -48,6 +48,28 @@ describe('notice pages', () => {
     await page.getByRole('button', { name: '返回', exact: true }).waitFor();
     await page.locator('#main-content').getByRole('link', { name: '返回首页' }).click();
     await page.waitForFunction(() => window.location.hash === '#/dashboard');
+  });
+
+  it('content page: server HTML shown sanitised, with 导出PDF', async () => {
+    const token = await tokenOf(page);
+    const created = await api(product, token, 'POST', '/api/sysQuestion', {
+      userType: '员工', model: '系统', title: '内容页', status: false,
+      content: '<h3>处理说明</h3><p><b>加粗</b>正文<img src="x" onerror="window.__hit=1"></p><script>window.__hit=2</script>',
+    });
+    expect(created.status).toBe(201);
+    const src = encodeURIComponent('api/sysQuestion?page=0&size=1&sort=id,desc');
+    await go(`/content?src=${src}&field=content&title=${encodeURIComponent('处理说明')}`);
+    const body = page.getByTestId('content-html');
+    await body.getByRole('heading', { name: '处理说明' }).waitFor();
+    expect(await body.locator('b').textContent()).toBe('加粗');
+    expect(await body.locator('img').getAttribute('onerror')).toBeNull();
+    expect(await body.locator('script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __hit?: number }).__hit)).toBeUndefined();
+    await page.getByRole('button', { name: '导出PDF' }).waitFor();
+    await shot(page, 'page-content', { fullPage: false });
+    // a source outside the API is refused
+    await go(`/content?src=${encodeURIComponent('https://evil.example/x')}`);
+    await page.getByText('页面地址不正确：缺少内容来源').waitFor();
   });
 
   it('the placeholder says 页面正在开发建设中......', async () => {

@@ -89,6 +89,8 @@ describe('tags view rules', () => {
     expect(titleOf('/staffunZp/5')).toBe(titleOf('/staffunZp'));
     expect(titleOf('/sysQuestion:销售')).toBe('销售问题反馈');
     expect(titleOf(`/sysQuestion:${encodeURIComponent('人事')}`)).toBe('人事问题反馈');
+    expect(titleOf('/content', `?src=api%2Fx&title=${encodeURIComponent('处理说明')}`)).toBe('处理说明');
+    expect(titleOf('/content', '?src=api%2Fx')).toBe('内容');
   });
 });
 

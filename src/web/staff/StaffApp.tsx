@@ -14,6 +14,7 @@ import { Dashboard } from './pages/Dashboard.tsx';
 import { DevelopingPage, ForbiddenPage, NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
 import { DecisionCenterPage } from './pages/DecisionCenter.tsx';
 import { UsageGuidePage } from './pages/UsageGuide.tsx';
+import { ContentPage } from './pages/ContentPage.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { UserCenter } from './pages/UserCenter.tsx';
@@ -70,6 +71,7 @@ export default function StaffApp() {
         <Route path="/UserCzwd" element={<DevelopingPage />} />
         <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
         <Route path="/usage" element={<UsageGuidePage />} />
+        <Route path="/content" element={<ContentPage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />

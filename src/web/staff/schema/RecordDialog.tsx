@@ -18,6 +18,7 @@ import { FieldInput } from './inputs.tsx';
 import type { RecordFormProps, ResourceOverrides } from './overrides.ts';
 import { defaultValues, requestBody } from './records.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
+import { exportElementToPdf } from '../../components/pdfExport.ts';
 import { messages } from '../../../shared/messages.ts';
 
 /** Editor states of the spec: normal, prepared (dialog open), processing (submitting). */
@@ -100,6 +101,8 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const [status, setStatus] = useState<EditorStatus>('normal');
+  const [exporting, setExporting] = useState(false);
+  const content = useRef<HTMLDivElement>(null);
   const readOnly = !!record && !!overrides.readOnlyExisting;
 
   useEffect(() => setStatus(open ? 'prepared' : 'normal'), [open]);
@@ -130,6 +133,19 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
     }
   };
 
+  /** 导出PDF of a read-only view: the dialog's content on A4 pages. */
+  const exportPdf = async () => {
+    if (!content.current || exporting) return;
+    setExporting(true);
+    try {
+      await exportElementToPdf(content.current, `${spec.title}${record?.id ?? ''}`);
+    } catch (e) {
+      notify((e as Error).message || '导出PDF失败', { type: 'error' });
+    } finally {
+      setExporting(false);
+    }
+  };
+
   const Body = overrides.Form ?? DefaultRecordForm;
   const title = record ? (readOnly ? `查看${spec.title}` : `编辑${spec.title}`) : `新增${spec.title}`;
   const processing = status === 'processing';
@@ -145,11 +161,16 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
       {open ? (
         <Form record={initial} onSubmit={save} disableInvalidFormNotification noValidate>
           <DialogTitle id={`${spec.name}-dialog-title`}>{title}</DialogTitle>
-          <DialogContent dividers>
+          <DialogContent dividers ref={content}>
             <Body spec={spec} record={record} readOnly={readOnly} />
           </DialogContent>
           <FirstErrorNotice />
           <DialogActions>
+            {readOnly ? (
+              <Button onClick={exportPdf} disabled={exporting}>
+                {exporting ? '正在导出...' : '导出PDF'}
+              </Button>
+            ) : null}
             <Button onClick={onClose} disabled={processing}>
               {readOnly ? '关闭' : '取消'}
             </Button>

@@ -7,7 +7,7 @@ import { HOME_PATH } from './tags.ts';
 import { titleOf } from './titles.ts';
 
 export function Breadcrumb() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const home = pathname === HOME_PATH || pathname === '/';
   return (
     <Breadcrumbs aria-label="面包屑" sx={{ display: { xs: 'none', sm: 'flex' }, fontSize: 14, ml: 2, color: 'inherit', '& .MuiBreadcrumbs-separator': { color: 'inherit', opacity: 0.7 } }}>
@@ -18,7 +18,7 @@ export function Breadcrumb() {
           首页
         </Link>
       )}
-      {!home && <Typography sx={{ fontSize: 14 }} aria-current="page">{titleOf(pathname)}</Typography>}
+      {!home && <Typography sx={{ fontSize: 14 }} aria-current="page">{titleOf(pathname, search)}</Typography>}
     </Breadcrumbs>
   );
 }

@@ -24,7 +24,7 @@ export function TagsView() {
 
   useEffect(() => {
     setTags((current) => {
-      const { tags: next, refused } = addTag(current, { path: location.pathname, search: location.search, title: titleOf(location.pathname) });
+      const { tags: next, refused } = addTag(current, { path: location.pathname, search: location.search, title: titleOf(location.pathname, location.search) });
       if (refused) notify(TOO_MANY_TAGS, { type: 'warning' });
       return next;
     });

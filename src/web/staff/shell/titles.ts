@@ -25,8 +25,12 @@ export function registerMenuTitles(entries: Iterable<[string, string]>): void {
   for (const [path, title] of entries) registered.set(path.startsWith('/') ? path : `/${path}`, title);
 }
 
-export function titleOf(path: string): string {
+/** Pages whose title comes from their query (`?title=`), with the title used without one. */
+const QUERY_TITLED: Record<string, string> = { '/content': '内容' };
+
+export function titleOf(path: string, search = ''): string {
   const clean = path.replace(/\/+$/, '') || '/';
+  if (clean in QUERY_TITLED) return new URLSearchParams(search).get('title') || QUERY_TITLED[clean];
   const direct = FIXED[clean] ?? registered.get(clean) ?? byResource.get(clean);
   if (direct) return direct;
   // /resource/123, /resource/create: the resource's title; /resource:param (a narrowed list): param + title
