@@ -311,15 +311,33 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       expect(errorOf(missing).message).toBe('数据不存在');
     });
 
-    it('PUT validates the whole body like create and rejects a missing or bad id', async () => {
-      const created = (await post(Q, question())).json();
+    it('PUT changes only the fields it sends and validates the record they lead to', async () => {
+      const created = (await post(Q, question({ title: '只改状态' }))).json();
       let res = await put(Q, { id: created.id, status: true });
+      expect(res.statusCode).toBe(204);
+      let after = (await get(`${Q}?blurry=${created.id}`)).json().content[0];
+      expect(after).toMatchObject({ status: true, title: '只改状态', userType: created.userType, model: created.model, content: created.content });
+      // a required field sent empty is refused although the stored record has it
+      res = await put(Q, { id: created.id, content: '  ' });
       expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('问题描述不能为空');
+      res = await put(Q, { id: created.id, userType: null, status: false });
       expect(errorOf(res).message).toBe('身份不能为空');
-      res = await put(Q, question());
+      // a bad value among the sent fields
+      res = await put(Q, { id: created.id, model: '火星' });
+      expect(res.statusCode).toBe(400);
+      after = (await get(`${Q}?blurry=${created.id}`)).json().content[0];
+      expect(after).toMatchObject({ status: true, content: created.content, model: created.model });
+    });
+
+    it('PUT rejects a missing or bad id', async () => {
+      const created = (await post(Q, question())).json();
+      let res = await put(Q, question());
       expect(errorOf(res).message).toBe('ID不能为空');
       res = await put(Q, { ...question(), id: 'x' });
       expect(errorOf(res).message).toBe('ID不能为空');
+      res = await put(Q, { id: 987654, status: true });
+      expect(res.statusCode).toBe(404);
       expect((await get(`${Q}?blurry=${created.id}`)).json().content[0].status).toBe(false);
     });
 

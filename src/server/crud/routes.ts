@@ -12,7 +12,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
-import { createRecord, deleteRecords, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
 import {
   attachmentHeader,
   exportFileName,
@@ -67,7 +67,9 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
       const id = positiveId((body as Record<string, unknown>).id);
       if (id === undefined) throw badRequest('ID不能为空');
-      const result = checkRecord(spec, body, 'update');
+      const existing = await findById(database(), spec, id);
+      if (!existing) throw notFound('数据不存在');
+      const result = checkRecord(spec, body, 'update', existing);
       if (!result.ok) throw badRequest(result.error.message);
       const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
       if (!found) throw notFound('数据不存在');

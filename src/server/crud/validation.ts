@@ -107,12 +107,16 @@ export type CheckMode = 'create' | 'update';
 
 /**
  * Validates a body. On success `values` holds the fields to write (JSON names; no auto fields)
- * and `cleared` the optional fields sent empty (to store NULL on update).
+ * and `cleared` the optional fields sent empty (to store NULL on update). For an update, pass
+ * the stored record: fields left out keep their stored values, and the merged record is what
+ * is validated (a required field sent empty still fails).
  */
-export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode): CheckResult {
+export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode, existing?: Record<string, unknown>): CheckResult {
   if (!isPlainObject(input)) return { ok: false, error: { message: BODY_NOT_OBJECT } };
   const values: Record<string, unknown> = {};
   const cleared: string[] = [];
+  /** required fields sent empty: they stay missing even where the stored record has them */
+  const emptied = new Set<string>();
   for (const [key, raw] of Object.entries(input)) {
     const field = spec.fields.find((f) => f.name === key);
     if (field?.auto) continue;
@@ -120,6 +124,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode)
     if (typeof value === 'string') value = value.trim();
     if (value === null || value === '') {
       if (field && !field.required) cleared.push(key);
+      else emptied.add(key);
       continue;
     }
     values[key] = value;
@@ -129,8 +134,17 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode)
       if (!f.required && !f.auto && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
     }
   }
+  // an update may send only the fields it changes: the record it leads to is what must be valid
+  const whole: Record<string, unknown> = { ...values };
+  if (mode === 'update' && existing) {
+    for (const f of spec.fields) {
+      const stored = existing[f.name];
+      if (f.auto || f.name in whole || emptied.has(f.name) || cleared.includes(f.name)) continue;
+      if (stored !== null && stored !== undefined && stored !== '') whole[f.name] = stored;
+    }
+  }
   const validate = validatorFor(spec);
-  if (!validate(values)) return { ok: false, error: firstError(spec, validate.errors ?? []) };
+  if (!validate(whole)) return { ok: false, error: firstError(spec, validate.errors ?? []) };
   for (const f of spec.fields) {
     const v = values[f.name];
     // JSON allows integers beyond what a 64-bit column or a JS number holds exactly
