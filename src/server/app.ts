@@ -25,6 +25,7 @@ import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerJobs } from './modules/jobs/index.ts';
+import { registerBrandTree } from './modules/trees/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
@@ -43,6 +44,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
   { name: 'jobs', register: (app) => registerJobs(app) },
+  { name: 'brandTree', register: (app) => registerBrandTree(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -7,7 +7,8 @@
  *
  * beforeWrite runs after the schema validation of a create or update, before anything is
  * written; `record` is the full record as it will be (for an update: the stored one with the
- * body's fields on top). Throwing an ApiError refuses the request. afterWrite runs after a
+ * body's fields on top). Throwing an ApiError refuses the request. The hook may change the
+ * values of the body's fields in `record` (sanitising HTML, trimming); those are written. afterWrite runs after a
  * successful create, update or delete (never on a refused one).
  */
 import type { FastifyInstance } from 'fastify';

@@ -58,7 +58,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       const result = checkRecord(spec, request.body, 'create');
       if (!result.ok) throw badRequest(result.error.message);
       const hooks = recordHooks(spec.name);
-      await hooks?.beforeWrite?.({ app, mode: 'create', record: { ...result.values } });
+      await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
       const record = await createRecord(database(), spec, result.values, actorOf(request));
       await hooks?.afterWrite?.({ app, mode: 'create', ids: [Number(record.id)] });
       return reply.status(201).send(record);
@@ -80,6 +80,8 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         const record: Record<string, unknown> = { ...stored, ...result.values };
         for (const name of result.cleared) record[name] = null;
         await hooks.beforeWrite({ app, mode: 'update', record });
+        // a hook may rewrite the body's own fields (e.g. sanitise HTML)
+        for (const name of Object.keys(result.values)) result.values[name] = record[name];
       }
       const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
       if (!found) throw notFound('数据不存在');
