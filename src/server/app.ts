@@ -24,6 +24,9 @@ import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
 import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
+import { registerJobs } from './modules/jobs/index.ts';
+import { registerBrandTree } from './modules/trees/index.ts';
+import { registerHelpPages } from './modules/help/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
@@ -41,6 +44,9 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
+  { name: 'jobs', register: (app) => registerJobs(app) },
+  { name: 'brandTree', register: (app) => registerBrandTree(app) },
+  { name: 'help', register: (app) => registerHelpPages(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -33,6 +33,10 @@ export interface Config {
   ssoLinkUrl: string;
   /** secret that signs SSO links (HMAC-SHA256); required with ssoLinkUrl */
   ssoSecret: string;
+  /** run scheduled jobs on this instance */
+  jobsEnabled: boolean;
+  /** how often an instance re-reads the job rows to see changes made through other instances */
+  jobsPollSeconds: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -79,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',
     ssoSecret: env.SSO_SECRET ?? '',
+    jobsEnabled: bool(env, 'JOBS_ENABLED', true),
+    jobsPollSeconds: int(env, 'JOBS_POLL_SECONDS', 10, 1, 3600),
     ...overrides,
   };
   if (config.ssoLinkUrl) {

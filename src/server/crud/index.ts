@@ -13,6 +13,7 @@ export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MA
 export { checkRecord } from './validation.ts';
 export { sheetFields, exportFileName } from './spreadsheet.ts';
 export { rowToRecord, recordToRow } from './values.ts';
+export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 
 /** Routes for every spec. */
 export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {

@@ -22,6 +22,7 @@ import {
   XLSX_MIME,
 } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
+import { recordHooks } from './hooks.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -56,7 +57,10 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
     app.post(base, { preHandler: perm('add') }, async (request, reply) => {
       const result = checkRecord(spec, request.body, 'create');
       if (!result.ok) throw badRequest(result.error.message);
+      const hooks = recordHooks(spec.name);
+      await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
       const record = await createRecord(database(), spec, result.values, actorOf(request));
+      await hooks?.afterWrite?.({ app, mode: 'create', ids: [Number(record.id)] });
       return reply.status(201).send(record);
     });
   }
@@ -71,8 +75,19 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       if (!existing) throw notFound('数据不存在');
       const result = checkRecord(spec, body, 'update', existing);
       if (!result.ok) throw badRequest(result.error.message);
+      const hooks = recordHooks(spec.name);
+      if (hooks?.beforeWrite) {
+        const stored = await findById(database(), spec, id);
+        if (!stored) throw notFound('数据不存在');
+        const record: Record<string, unknown> = { ...stored, ...result.values };
+        for (const name of result.cleared) record[name] = null;
+        await hooks.beforeWrite({ app, mode: 'update', record });
+        // a hook may rewrite the body's own fields (e.g. sanitise HTML)
+        for (const name of Object.keys(result.values)) result.values[name] = record[name];
+      }
       const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
       if (!found) throw notFound('数据不存在');
+      await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
       return reply.status(204).send();
     });
   }
@@ -89,7 +104,9 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         if (id === undefined) throw badRequest('ID必须是正整数');
         ids.push(id);
       }
-      await deleteRecords(database(), spec, [...new Set(ids)]);
+      const unique = [...new Set(ids)];
+      await deleteRecords(database(), spec, unique);
+      await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });
       return reply.status(200).send();
     });
   }

@@ -5,8 +5,10 @@
 import type { ResourceOverrides } from '../schema/overrides.ts';
 import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
+import dj from './dj/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
+  dj,
 };

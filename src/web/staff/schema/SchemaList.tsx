@@ -132,7 +132,8 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
     canEdit: can('edit'),
     canDelete: can('del'),
     viewOnly: !!overrides.readOnlyExisting,
-    showActions: can('edit') || can('del'),
+    showActions: can('edit') || can('del') || !!overrides.RowButtons,
+    extra: overrides.RowButtons,
   }).filter((c) => !hidden.includes(String(c.key)));
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar

@@ -7,7 +7,7 @@ import Tooltip from '@mui/material/Tooltip';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { FunctionField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
@@ -67,7 +67,13 @@ export function EditableRadioField({ spec, field, disabled }: { spec: ResourceSp
   );
 }
 
-export function RowActions({ canEdit, canDelete, viewOnly }: { canEdit: boolean; canDelete: boolean; viewOnly: boolean } & ColumnProps) {
+export function RowActions({
+  canEdit,
+  canDelete,
+  viewOnly,
+  spec,
+  Extra,
+}: { canEdit: boolean; canDelete: boolean; viewOnly: boolean; spec?: ResourceSpec; Extra?: ComponentType<{ spec: ResourceSpec }> } & ColumnProps) {
   const record = useRecordContext();
   const editor = useEditor();
   if (!record) return null;
@@ -87,6 +93,7 @@ export function RowActions({ canEdit, canDelete, viewOnly }: { canEdit: boolean;
           </IconButton>
         </Tooltip>
       ) : null}
+      {Extra && spec ? <Extra spec={spec} /> : null}
     </span>
   );
 }
@@ -98,6 +105,8 @@ export interface ColumnOptions {
   viewOnly: boolean;
   /** show the action column */
   showActions: boolean;
+  /** extra per-row buttons of the resource (ResourceOverrides.RowButtons) */
+  extra?: ComponentType<{ spec: ResourceSpec }>;
 }
 
 export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
@@ -146,6 +155,8 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
         canEdit={options.canEdit}
         canDelete={options.canDelete}
         viewOnly={options.viewOnly}
+        spec={spec}
+        Extra={options.extra}
       />,
     );
   }

@@ -28,4 +28,6 @@ export interface ResourceOverrides {
    */
   routeParam?: (param: string) => Record<string, unknown>;
   icon?: ComponentType;
+  /** extra buttons in each row's action column (inside the row's record context) */
+  RowButtons?: ComponentType<{ spec: ResourceSpec }>;
 }

@@ -1,0 +1,11 @@
+/** Scheduled jobs (定时任务): the generated screen plus run now, pause/resume and the run log per row. */
+import ScheduleIcon from '@mui/icons-material/Schedule';
+import type { ResourceOverrides } from '../../schema/overrides.ts';
+import { JobRowButtons } from './JobRowButtons.tsx';
+
+export const djOverrides: ResourceOverrides = {
+  icon: ScheduleIcon,
+  RowButtons: JobRowButtons,
+};
+
+export default djOverrides;

@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { nowText } from '../../src/server/db/index.ts';
+import { checkCron, normalizeCron } from '../../src/server/modules/jobs/cron.ts';
+import { registerJobFunction, schedulerOf } from '../../src/server/modules/jobs/index.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Calls of the test job functions, per app instance tag in params. */
+const calls: string[] = [];
+registerJobFunction('testJobs', 'record', ({ params }) => {
+  calls.push(params);
+  return `记录 ${params}`;
+});
+registerJobFunction('testJobs', 'fail', () => {
+  throw new Error('故意失败');
+});
+
+describe('cron expressions', () => {
+  it('accepts 5, 6 and 7 fields, ? and Quartz start/step', () => {
+    expect(checkCron('*/5 * * * *').ok).toBe(true);
+    expect(checkCron('0 0 3 * * ?').ok).toBe(true);
+    expect(checkCron('0 0 12 ? * MON-FRI *').ok).toBe(true);
+    expect(normalizeCron('0/10 * * * * ?')).toBe('0-59/10 * * * * ?');
+    expect(normalizeCron('5/15 * * * *')).toBe('5-59/15 * * * *');
+    const every10 = checkCron('0/10 * * * * ?', new Date(2030, 0, 1, 0, 0, 3));
+    expect(every10.ok && every10.next.getSeconds()).toBe(10);
+  });
+
+  it('refuses a bad or never-firing expression, naming it', () => {
+    expect(checkCron('bad cron')).toEqual({ ok: false, message: 'Cron表达式不正确：bad cron' });
+    expect(checkCron('61 * * * * *')).toEqual({ ok: false, message: 'Cron表达式不正确：61 * * * * *' });
+    expect(checkCron('0 0 3 31 2 ?')).toEqual({ ok: false, message: 'Cron表达式不正确：0 0 3 31 2 ?（不会再触发）' });
+    expect(checkCron('')).toEqual({ ok: false, message: 'Cron表达式不能为空' });
+  });
+});
+
+describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: Record<string, string>;
+
+  const job = (over: Record<string, unknown> = {}) => ({
+    money: '测试任务',
+    project: 'testJobs',
+    methodName: 'record',
+    params: 'x',
+    cronExpression: '0 0 3 * * ?',
+    remark: '测试',
+    ...over,
+  });
+  const create = async (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/dj', headers: admin, payload: body });
+  const logs = async (jobId: number) => {
+    const res = await app.inject({ method: 'GET', url: `/api/jobs/logs?jobId=${jobId}&page=0&size=50`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { content: Array<Record<string, any>>; totalElements: number };
+  };
+
+  beforeAll(async () => {
+    t = await start({ jobsPollSeconds: 1 });
+    app = t.app;
+    admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+  });
+  afterAll(async () => t?.close());
+
+  it('seeds the maintenance jobs once, as rows of api/dj', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50&sort=id,asc', headers: admin });
+    const rows = res.json().content as Array<Record<string, unknown>>;
+    const keys = rows.map((r) => `${r.project}.${r.methodName}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'authMaintenance.purgeExpiredCaptchas',
+        'authMaintenance.purgeExpiredSessions',
+        'authMaintenance.passwordAgeReminders',
+        'jobMaintenance.purgeJobLogs',
+      ]),
+    );
+    expect(rows.every((r) => r.isPause === false)).toBe(true);
+    // deleted by an administrator, it stays deleted after a restart
+    const sessions = rows.find((r) => r.methodName === 'purgeExpiredSessions')!;
+    expect((await app.inject({ method: 'DELETE', url: '/api/dj', headers: admin, payload: [sessions.id] })).statusCode).toBe(200);
+    const again = await t.reopen();
+    const after = await again.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin });
+    expect(after.json().content.some((r: any) => r.methodName === 'purgeExpiredSessions')).toBe(false);
+    expect(after.json().totalElements).toBe(rows.length - 1);
+    await again.close();
+  });
+
+  it('requires task name, bean, method and cron with the Chinese messages', async () => {
+    for (const [field, message] of [
+      ['money', '任务名称不能为空'],
+      ['project', 'Bean名称不能为空'],
+      ['methodName', '执行方法不能为空'],
+      ['cronExpression', 'Cron表达式不能为空'],
+    ]) {
+      const body = job();
+      delete (body as Record<string, unknown>)[field];
+      const res = await create(body);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe(message);
+    }
+  });
+
+  it('refuses a bad cron expression (400 naming it) and an unregistered bean or method', async () => {
+    let res = await create(job({ cronExpression: '0 0 25 * * ?' }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('Cron表达式不正确：0 0 25 * * ?');
+    res = await create(job({ project: 'childProcess', methodName: 'exec' }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toContain('未注册的任务：childProcess.exec');
+    res = await create(job({ methodName: 'nothingHere' }));
+    expect(res.statusCode).toBe(400);
+    res = await create(job({ project: 'a.b' }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('Bean名称只能包含字母、数字和下划线');
+    const count = await app.database.db.selectFrom('sys_job').select((eb) => eb.fn.countAll<number>().as('n')).where('money', '=', '测试任务').executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+  });
+
+  it('an update is checked against the stored row with the changes on top', async () => {
+    const created = await create(job());
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id;
+    let res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id, cronExpression: 'nope' } });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('Cron表达式不正确：nope');
+    res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id, methodName: 'unknownMethod' } });
+    expect(res.statusCode).toBe(400);
+    res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id, cronExpression: '0 30 4 * * ?' } });
+    expect(res.statusCode).toBe(204);
+    res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id: 999999, cronExpression: '0 30 4 * * ?' } });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('runs now (执行成功), logs start, duration and outcome, and logs a failure with its error', async () => {
+    const id = (await create(job({ params: 'now' }))).json().id;
+    const before = calls.length;
+    let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${id}`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, message: '记录 now' });
+    expect(calls.slice(before)).toEqual(['now']);
+    let page = await logs(id);
+    expect(page.totalElements).toBe(1);
+    expect(page.content[0]).toMatchObject({ jobId: id, trigger: 'manual', isSuccess: true, result: '记录 now', fireTime: null, beanName: 'testJobs', methodName: 'record' });
+    expect(page.content[0].startTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(typeof page.content[0].time).toBe('number');
+
+    const failing = (await create(job({ methodName: 'fail' }))).json().id;
+    res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${failing}`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: false, message: '执行失败：故意失败' });
+    page = await logs(failing);
+    expect(page.content[0]).toMatchObject({ isSuccess: false, result: '故意失败' });
+    expect(page.content[0].exceptionDetail).toContain('故意失败');
+
+    // the answer of a function without a result text is the spec's notice
+    registerJobFunction('testJobs', 'silent', () => undefined);
+    const silent = (await create(job({ methodName: 'silent' }))).json().id;
+    res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${silent}`, headers: admin });
+    expect(res.json()).toMatchObject({ success: true, message: '执行成功' });
+
+    for (const url of ['/api/jobs/exec/0', '/api/jobs/exec/abc', '/api/jobs/exec/1e3']) {
+      res = await app.inject({ method: 'PUT', url, headers: admin });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('任务ID必须是正整数');
+    }
+    res = await app.inject({ method: 'PUT', url: '/api/jobs/exec/987654', headers: admin });
+    expect(res.statusCode).toBe(404);
+    res = await app.inject({ method: 'GET', url: '/api/jobs/logs?jobId=x', headers: admin });
+    expect(res.statusCode).toBe(400);
+    res = await app.inject({ method: 'GET', url: '/api/jobs/logs?size=5000', headers: admin });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('pause and resume toggle isPause and the timer; timing keys are enforced', async () => {
+    const id = (await create(job())).json().id;
+    const scheduler = schedulerOf(app)!;
+    expect(scheduler.scheduledIds()).toContain(id);
+    let res = await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id, isPause: true });
+    expect(scheduler.scheduledIds()).not.toContain(id);
+    const listed = await app.inject({ method: 'GET', url: `/api/dj?isPause=true&page=0&size=50`, headers: admin });
+    expect(listed.json().content.map((r: any) => r.id)).toContain(id);
+    res = await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+    expect(res.json()).toEqual({ id, isPause: false });
+    expect(scheduler.scheduledIds()).toContain(id);
+
+    await createStaff(app, { username: 'viewer', password: 'Viewer@2024', permissions: ['timing:list'] });
+    const viewer = bearer(await loginAs(app, 'viewer', 'Viewer@2024'));
+    expect((await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: viewer })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'PUT', url: `/api/jobs/exec/${id}`, headers: viewer })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: '/api/dj', headers: viewer, payload: job() })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'PUT', url: `/api/jobs/exec/${id}` })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: `/api/jobs/logs?jobId=${id}`, headers: viewer })).statusCode).toBe(200);
+  });
+
+  it('fires on schedule, logging the firing time; a paused job does not fire; deleting stops it', async () => {
+    const tag = `tick-${Date.now()}`;
+    const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json().id;
+    await sleep(2600);
+    const page = await logs(id);
+    expect(page.totalElements).toBeGreaterThanOrEqual(2);
+    for (const row of page.content) {
+      expect(row.trigger).toBe('schedule');
+      expect(row.fireTime % 1000).toBe(0);
+      expect(row.isSuccess).toBe(true);
+    }
+    await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+    const paused = calls.filter((c) => c === tag).length;
+    await sleep(1500);
+    expect(calls.filter((c) => c === tag).length).toBe(paused);
+    await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+    await app.inject({ method: 'DELETE', url: '/api/dj', headers: admin, payload: [id] });
+    expect(schedulerOf(app)!.scheduledIds()).not.toContain(id);
+  });
+
+  it('maintenance jobs purge expired captchas and sessions', async () => {
+    const { db } = app.database;
+    await db.insertInto('sys_captcha').values([{ uuid: 'old-1', answer: '1', expires: Date.now() - 1000 }, { uuid: 'new-1', answer: '2', expires: Date.now() + 60_000 }]).execute();
+    await db.insertInto('sys_session').values({ id: 'f'.repeat(64), user_id: 1, kind: 'staff', remember: 0, expires: Date.now() - 1000, created: nowText() }).execute();
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    const captchas = rows.find((r) => r.methodName === 'purgeExpiredCaptchas');
+    let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${captchas.id}`, headers: admin });
+    expect(res.json()).toMatchObject({ success: true, message: '删除过期验证码 1 条' });
+    expect((await db.selectFrom('sys_captcha').select('uuid').where('uuid', 'in', ['old-1', 'new-1']).execute()).map((r) => r.uuid)).toEqual(['new-1']);
+    // the sessions job was deleted above; an administrator can add it back by its registered name
+    res = await create(job({ money: '清理过期会话', project: 'authMaintenance', methodName: 'purgeExpiredSessions', params: '' }));
+    expect(res.statusCode).toBe(201);
+    const sessionsJob = res.json().id;
+    res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${sessionsJob}`, headers: admin });
+    expect(res.json().success).toBe(true);
+    expect(await db.selectFrom('sys_session').select('id').where('id', '=', 'f'.repeat(64)).executeTakeFirst()).toBeUndefined();
+    // the signed-in admin's own session is still valid
+    expect((await app.inject({ method: 'GET', url: '/api/jobs/functions', headers: admin })).statusCode).toBe(200);
+  });
+
+  it('password-age reminders: users at 80-89 days get one reminder, shown to them until read', async () => {
+    const { db } = app.database;
+    const daysAgo = (d: number) => nowText(new Date(Date.now() - d * 86_400_000 - 60_000));
+    const aging = await createStaff(app, { username: 'aging', password: 'Aging@2024', permissions: [] });
+    const fresh = await createStaff(app, { username: 'fresh', password: 'Fresh@2024', permissions: [] });
+    const token = bearer(await loginAs(app, 'aging', 'Aging@2024'));
+    await db.updateTable('sys_user').set({ pwd_reset_time: daysAgo(85) }).where('id', '=', aging).execute();
+    await db.updateTable('sys_user').set({ pwd_reset_time: daysAgo(95) }).where('id', '=', fresh).execute();
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    const reminders = rows.find((r) => r.methodName === 'passwordAgeReminders');
+    let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${reminders.id}`, headers: admin });
+    expect(res.json()).toMatchObject({ success: true, message: '新增密码到期提醒 1 条' });
+    res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${reminders.id}`, headers: admin });
+    expect(res.json().message).toBe('新增密码到期提醒 0 条');
+    res = await app.inject({ method: 'GET', url: '/api/jobs/passwordReminder', headers: token });
+    expect(res.json().reminder).toMatchObject({ days: 85 });
+    expect(res.json().reminder.message).toContain('您的密码已使用85天');
+    res = await app.inject({ method: 'PUT', url: '/api/jobs/passwordReminder/read', headers: token });
+    expect(res.statusCode).toBe(204);
+    res = await app.inject({ method: 'GET', url: '/api/jobs/passwordReminder', headers: token });
+    expect(res.json().reminder).toBeNull();
+  });
+
+  it('two instances on one database: each firing runs exactly once; changes reach the other instance', async () => {
+    const second = await t.reopen();
+    try {
+      const tag = `pair-${Date.now()}`;
+      const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json().id;
+      const b = schedulerOf(second)!;
+      const a = schedulerOf(app)!;
+      const lostBefore = a.stats.claimedElsewhere + b.stats.claimedElsewhere;
+      // the second instance sees the new row at its next poll (1 s in this test)
+      await sleep(4200);
+      expect(b.scheduledIds()).toContain(id);
+      const page = await logs(id);
+      const fires = page.content.map((r) => r.fireTime);
+      expect(fires.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(fires).size).toBe(fires.length);
+      expect(calls.filter((c) => c === tag).length).toBe(fires.length);
+      // both instances competed for firings, and the loser of each did not run it
+      expect(a.stats.claimedElsewhere + b.stats.claimedElsewhere).toBeGreaterThan(lostBefore);
+      expect(new Set(page.content.map((r) => r.instance)).size).toBeGreaterThanOrEqual(1);
+      // a pause through one instance stops the other at its next firing check
+      await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+      await sleep(300);
+      const stopped = calls.filter((c) => c === tag).length;
+      await sleep(1600);
+      expect(calls.filter((c) => c === tag).length).toBe(stopped);
+      expect(b.scheduledIds()).not.toContain(id);
+    } finally {
+      await second.close();
+    }
+  });
+});
