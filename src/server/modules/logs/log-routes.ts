@@ -56,8 +56,8 @@ function sortOf(q: Query): Array<[string, 'asc' | 'desc']> {
   return out.length ? out : [['id', 'desc']];
 }
 
-const USER_COLUMNS = ['id', 'description', 'request_ip', 'address', 'browser', 'time', 'log_type', 'create_time'] as const;
-const ALL_COLUMNS = [...USER_COLUMNS, 'username', 'method', 'params', 'exception_detail'] as const;
+const USER_COLUMNS = ['id', 'description', 'request_ip', 'address', 'browser', 'time', 'log_type', 'exception_detail', 'create_time'] as const;
+const ALL_COLUMNS = [...USER_COLUMNS, 'username', 'method', 'params'] as const;
 
 function view(row: Record<string, unknown>, full: boolean) {
   const base = {
