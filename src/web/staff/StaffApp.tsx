@@ -17,6 +17,8 @@ import { UsageGuidePage } from './pages/UsageGuide.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { UserCenter } from './pages/UserCenter.tsx';
+import { OperationLogsPage } from './pages/OperationLogs.tsx';
+import { OutboxPage } from './pages/Outbox.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { resourceOverrides } from './resources/index.ts';
@@ -70,6 +72,8 @@ export default function StaffApp() {
         <Route path="/UserCzwd" element={<DevelopingPage />} />
         <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
         <Route path="/usage" element={<UsageGuidePage />} />
+        <Route path="/logs" element={<OperationLogsPage />} />
+        <Route path="/outbox" element={<OutboxPage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />
