@@ -27,6 +27,7 @@ import { seedDemoData } from './modules/demo/seed.ts';
 import { registerJobs } from './modules/jobs/index.ts';
 import { registerBrandTree } from './modules/trees/index.ts';
 import { registerHelpPages } from './modules/help/index.ts';
+import { registerAccount } from './modules/account/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
@@ -47,6 +48,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'jobs', register: (app) => registerJobs(app) },
   { name: 'brandTree', register: (app) => registerBrandTree(app) },
   { name: 'help', register: (app) => registerHelpPages(app) },
+  { name: 'account', register: (app, specs) => registerAccount(app, specs) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -37,6 +37,25 @@ export interface Config {
   jobsEnabled: boolean;
   /** how often an instance re-reads the job rows to see changes made through other instances */
   jobsPollSeconds: number;
+  /** SMS: Aliyun-style HTTP API; empty url = development outbox */
+  smsApiUrl: string;
+  smsAccessKeyId: string;
+  smsAccessKeySecret: string;
+  smsSignName: string;
+  smsTemplateCode: string;
+  /** e-mail: SMTP connection URL (smtp[s]://user:pass@host:port); empty = development outbox */
+  smtpUrl: string;
+  mailFrom: string;
+  /** WeCom QR sign-in: corp id (appid), agent id, app secret; empty corp id = not configured */
+  wecomCorpId: string;
+  wecomAgentId: string;
+  wecomSecret: string;
+  wecomApiBase: string;
+  wecomLoginUrl: string;
+  /** operation logs older than this many days are deleted by the clean-up job */
+  logRetentionDays: number;
+  /** largest avatar image, bytes */
+  avatarMaxBytes: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -85,11 +104,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ssoSecret: env.SSO_SECRET ?? '',
     jobsEnabled: bool(env, 'JOBS_ENABLED', true),
     jobsPollSeconds: int(env, 'JOBS_POLL_SECONDS', 10, 1, 3600),
+    smsApiUrl: env.SMS_API_URL ?? '',
+    smsAccessKeyId: env.SMS_ACCESS_KEY_ID ?? '',
+    smsAccessKeySecret: env.SMS_ACCESS_KEY_SECRET ?? '',
+    smsSignName: env.SMS_SIGN_NAME ?? '',
+    smsTemplateCode: env.SMS_TEMPLATE_CODE ?? '',
+    smtpUrl: env.SMTP_URL ?? '',
+    mailFrom: env.MAIL_FROM ?? '',
+    wecomCorpId: env.WECOM_CORP_ID ?? '',
+    wecomAgentId: env.WECOM_AGENT_ID ?? '',
+    wecomSecret: env.WECOM_SECRET ?? '',
+    wecomApiBase: env.WECOM_API_BASE || 'https://qyapi.weixin.qq.com',
+    wecomLoginUrl: env.WECOM_LOGIN_URL || 'https://login.work.weixin.qq.com/wwlogin/sso/login',
+    logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 1, 3650),
+    avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 2 * 1024 * 1024, 1024, 10 * 1024 * 1024),
     ...overrides,
   };
   if (config.ssoLinkUrl) {
     if (!/^https?:\/\//.test(config.ssoLinkUrl)) throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
     if (config.ssoSecret.length < 16) throw new ConfigError('SSO_SECRET must hold at least 16 characters when SSO_LINK_URL is set');
   }
+  checkProviders(config);
   return config;
+}
+
+/** The outside services: each one is either fully configured or not at all. */
+function checkProviders(config: Config): void {
+  const url = (name: string, v: string) => {
+    if (v && !/^https?:\/\//.test(v)) throw new ConfigError(`${name} must start with http:// or https://, got "${v}"`);
+  };
+  url('SMS_API_URL', config.smsApiUrl);
+  url('WECOM_API_BASE', config.wecomApiBase);
+  url('WECOM_LOGIN_URL', config.wecomLoginUrl);
+  if (config.smsApiUrl) {
+    for (const [name, v] of [
+      ['SMS_ACCESS_KEY_ID', config.smsAccessKeyId],
+      ['SMS_ACCESS_KEY_SECRET', config.smsAccessKeySecret],
+      ['SMS_SIGN_NAME', config.smsSignName],
+      ['SMS_TEMPLATE_CODE', config.smsTemplateCode],
+    ]) {
+      if (!v) throw new ConfigError(`${name} must be set when SMS_API_URL is set`);
+    }
+  }
+  if (config.smtpUrl) {
+    if (!/^smtps?:\/\//.test(config.smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+    if (!config.mailFrom) throw new ConfigError('MAIL_FROM must be set when SMTP_URL is set');
+  }
+  if (config.wecomCorpId && (!config.wecomAgentId || !config.wecomSecret)) {
+    throw new ConfigError('WECOM_AGENT_ID and WECOM_SECRET must be set when WECOM_CORP_ID is set');
+  }
 }

@@ -15,6 +15,7 @@ import { clearFailures, lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DI
 import { decryptPassword, type RsaKeys } from './rsa.ts';
 import { ADMIN_USERNAME } from './seed.ts';
 import { infoAnswer } from './session-user.ts';
+import { setLogUser } from '../modules/logs/identity.ts';
 import type { SessionStore } from './sessions.ts';
 
 export interface AuthServices {
@@ -88,6 +89,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     }
     if (!user.enabled) throw badRequest('账号未激活');
     const userId = Number(user.id);
+    setLogUser(request, String(user.username), userId);
     await clearFailures(db, userId);
     const age = passwordAgeDays(user.pwd_reset_time, now);
     if (age !== null && age >= PASSWORD_DISABLE_DAYS) throw new ApiError(403, PASSWORD_EXPIRED);

@@ -28,6 +28,7 @@ import {
   PASSWORD_DISABLE_DAYS,
   PASSWORD_WARN_DAYS,
   signIn,
+  signInWithWecom,
   type Captcha,
   type SessionInfo,
 } from '../staff/providers/session.ts';
@@ -50,6 +51,32 @@ export interface LoginPageProps {
   query: URLSearchParams;
   /** moves to another route (defaults to changing the hash) */
   navigate?: (route: string) => void;
+}
+
+/** code and state of a WeCom QR sign-in, from the page address (WeCom appends them) or the hash query. */
+export function wecomCallback(query: URLSearchParams, search: string = window.location.search): { code: string; state: string } | null {
+  const outer = new URLSearchParams(search);
+  const code = outer.get('code') ?? query.get('code');
+  const state = outer.get('state') ?? query.get('state');
+  return code && state ? { code, state } : null;
+}
+
+/** Removes code and state from the address, so a reload does not try them again. */
+function dropWecomParams(): void {
+  const outer = new URLSearchParams(window.location.search);
+  outer.delete('code');
+  outer.delete('state');
+  outer.delete('appid');
+  const rest = outer.toString();
+  let hash = window.location.hash;
+  const at = hash.indexOf('?');
+  if (at >= 0) {
+    const inner = new URLSearchParams(hash.slice(at + 1));
+    inner.delete('code');
+    inner.delete('state');
+    hash = inner.toString() ? `${hash.slice(0, at)}?${inner}` : hash.slice(0, at);
+  }
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${rest ? `?${rest}` : ''}${hash}`);
 }
 
 function goTo(route: string): void {
@@ -85,6 +112,27 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
   }, []);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
+
+  // back from a WeCom QR scan: code and state in the address sign the user in
+  useEffect(() => {
+    const back = wecomCallback(query);
+    if (!back) return;
+    if (window.top && window.top !== window.self) {
+      // the scan finished inside the embedded panel: let the whole page continue
+      window.top.location.href = window.location.href;
+      return;
+    }
+    dropWecomParams();
+    setTab(1);
+    setLoading(true);
+    signInWithWecom(back.code, back.state)
+      .then(afterSignIn)
+      .catch((error: unknown) => {
+        setLoading(false);
+        setFailure(error instanceof Error && error.message ? error.message : '登录失败');
+      });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (countdown <= 0) return;
@@ -130,13 +178,18 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
       refreshCaptcha();
       return;
     }
+    afterSignIn(info);
+  };
+
+  /** The 90-day confirm, else on to the next page. */
+  function afterSignIn(info: SessionInfo) {
     const age = passwordAgeDays(info.user.lastPasswordResetDate);
     if (age !== null && age >= PASSWORD_WARN_DAYS) {
       setAgeDialog(info);
       return;
     }
     finish(info);
-  };
+  }
 
   const buttonLabel = loading ? '登 录 中...' : countdown > 0 ? `${countdown} 秒后可重新登录` : '登 录';
 
@@ -243,7 +296,14 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
             </Button>
           </form>
         ) : (
-          <QrPanel />
+          <>
+            {failure ? (
+              <Alert severity="error" sx={{ mb: 1 }}>
+                {failure}
+              </Alert>
+            ) : null}
+            {loading ? <Typography align="center">正在登录...</Typography> : <QrPanel />}
+          </>
         )}
       </Paper>
       <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} />

@@ -18,6 +18,8 @@ import { ContentPage } from './pages/ContentPage.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { UserCenter } from './pages/UserCenter.tsx';
+import { OperationLogsPage } from './pages/OperationLogs.tsx';
+import { OutboxPage } from './pages/Outbox.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { resourceOverrides } from './resources/index.ts';
@@ -72,6 +74,8 @@ export default function StaffApp() {
         <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
         <Route path="/usage" element={<UsageGuidePage />} />
         <Route path="/content" element={<ContentPage />} />
+        <Route path="/logs" element={<OperationLogsPage />} />
+        <Route path="/outbox" element={<OutboxPage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />

@@ -123,6 +123,22 @@ export function loadSession(): Promise<SessionInfo> {
   return current;
 }
 
+/** Fetches the user's info again (after the user changed it), for everyone who asks next. */
+export function refreshSession(): Promise<SessionInfo> {
+  current = null;
+  return loadSession();
+}
+
+/** Signs in with the code and state WeCom returned after a QR scan (not remembered). */
+export async function signInWithWecom(code: string, state: string): Promise<SessionInfo> {
+  const { data } = await request<SessionInfo & { token: string }>('/api/qywxLogin', { query: { code, state }, quiet: true });
+  if (!data?.token) throw new HttpError('登录失败', 500, data);
+  setToken(data.token, false);
+  const info = normalise(data);
+  current = Promise.resolve(info);
+  return info;
+}
+
 export function clearSession(): void {
   current = null;
   removeToken();

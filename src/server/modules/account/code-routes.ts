@@ -1,0 +1,89 @@
+/**
+ * Sending verification codes, and the password reset of the sign-in page (忘记密码):
+ *   POST /api/code/resetEmail   {value | email}   code to a new e-mail address (signed in)
+ *   GET  /api/sendEmailCode?email=                 the same, as a GET
+ *   POST /api/code/resetPhone   {value | phone}   SMS code to a new phone number (signed in)
+ *   GET  /api/findByPhone?phone=                   public: is the number on file (masked user name)
+ *   GET  /api/sendMsg?phone=                       public: SMS code to a phone on file
+ *   POST /api/resetPassword     {phone, code, password (encrypted)}  public
+ * The public routes are rate-limited per address; codes to one target at most once a minute.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import '../../types.ts';
+import { badRequest } from '../../errors.ts';
+import { maskName } from '../../../shared/masks.ts';
+import { messages } from '../../../shared/messages.ts';
+import type { RsaKeys } from '../../auth/rsa.ts';
+import { CODE_MESSAGES, type CodeService } from './codes.ts';
+import { checkPassword } from '../../auth/passwords.ts';
+import { checkNewPasswordRule, PASSWORD_MESSAGES, plainPassword, setNewPassword } from './password-policy.ts';
+import { checkEmail, checkPhone, CODE_PURPOSE } from './user-center.ts';
+
+export const RESET_MESSAGES = {
+  phoneUnknown: '该手机号未绑定任何账号',
+  accountDisabled: '账号未激活，请联系管理员',
+} as const;
+
+const fields = (request: FastifyRequest): Record<string, unknown> => ({
+  ...((request.query && typeof request.query === 'object' ? request.query : {}) as Record<string, unknown>),
+  ...((request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>),
+});
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+
+export function registerCodeRoutes(app: FastifyInstance, deps: { keys: RsaKeys; codes: CodeService }): void {
+  const { db } = app.database;
+  const signedIn = { preHandler: app.authenticate, config: { rateLimit: { max: 10, timeWindow: 60_000 } } };
+  const open = (max: number) => ({ config: { rateLimit: { max, timeWindow: 60_000 } } });
+
+  const sendEmail = async (request: FastifyRequest) => {
+    const f = fields(request);
+    const email = text(f.value ?? f.email);
+    checkEmail(email);
+    await deps.codes.sendCode(email, CODE_PURPOSE.email);
+    return { message: CODE_MESSAGES.sent };
+  };
+  app.post('/api/code/resetEmail', signedIn, sendEmail);
+  app.get('/api/sendEmailCode', signedIn, sendEmail);
+
+  app.post('/api/code/resetPhone', signedIn, async (request) => {
+    const f = fields(request);
+    const phone = text(f.value ?? f.phone);
+    checkPhone(phone);
+    await deps.codes.sendCode(phone, CODE_PURPOSE.phone);
+    return { message: CODE_MESSAGES.sent };
+  });
+
+  const userByPhone = async (phone: string) => {
+    checkPhone(phone);
+    const row = await db.selectFrom('sys_user').select(['id', 'username', 'password', 'enabled']).where('phone', '=', phone).executeTakeFirst();
+    if (!row) throw badRequest(RESET_MESSAGES.phoneUnknown);
+    return row;
+  };
+
+  app.get('/api/findByPhone', open(20), async (request) => {
+    const phone = text(fields(request).phone);
+    const row = await userByPhone(phone);
+    return { phone, username: maskName(String(row.username)) };
+  });
+
+  app.get('/api/sendMsg', open(10), async (request) => {
+    const phone = text(fields(request).phone);
+    await userByPhone(phone);
+    await deps.codes.sendCode(phone, CODE_PURPOSE.password);
+    return { message: CODE_MESSAGES.sent };
+  });
+
+  app.post('/api/resetPassword', open(10), async (request) => {
+    const f = fields(request);
+    const phone = text(f.phone);
+    const row = await userByPhone(phone);
+    const password = plainPassword(deps.keys, f.password ?? f.newPass, messages.password.newRequired);
+    // the rules first, so that a refused password does not use up the code
+    checkNewPasswordRule(password);
+    if (await checkPassword(password, String(row.password))) throw badRequest(PASSWORD_MESSAGES.sameAsOld);
+    await deps.codes.requireCode(phone, CODE_PURPOSE.password, f.code);
+    if (!row.enabled) throw badRequest(RESET_MESSAGES.accountDisabled);
+    await setNewPassword(db, Number(row.id), password, String(row.password));
+    return { message: messages.notice.passwordReset };
+  });
+}

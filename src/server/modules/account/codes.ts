@@ -1,0 +1,138 @@
+/**
+ * Verification codes, the service other modules use:
+ *   sendCode(target, purpose)        a phone number gets an SMS, an e-mail address a mail;
+ *   verifyCode(target, purpose, code) true once for the right code, then never again.
+ * Rules: 6 digits, valid CODE_TTL_MS (5 minutes), one send per target and purpose every
+ * RESEND_MS (60 s), MAX_ATTEMPTS wrong tries spoil the code. Codes live in a table (only a
+ * hash of each), so every instance sees the same codes; the resend rule and the single use
+ * are single statements, so two instances cannot both pass them.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ApiError, badRequest } from '../../errors.ts';
+import type { MailProvider } from '../../providers/mail.ts';
+import type { SmsProvider } from '../../providers/sms.ts';
+
+export const CODE_TTL_MS = 5 * 60_000;
+export const RESEND_MS = 60_000;
+export const MAX_ATTEMPTS = 5;
+
+export const CODE_MESSAGES = {
+  sent: '发送成功，验证码有效期5分钟',
+  missing: '验证码不存在或已过期，请重新获取',
+  wrong: '验证码错误',
+  tooManyAttempts: '验证码错误次数过多，请重新获取',
+  required: '验证码不能为空',
+  sendFailed: '验证码发送失败，请稍后再试',
+  tooSoon: (seconds: number) => `验证码已发送，请${seconds}秒后再试`,
+} as const;
+
+const PURPOSE = /^[A-Za-z0-9_:-]{1,32}$/;
+
+export interface CodeService {
+  sendCode(target: string, purpose: string): Promise<void>;
+  verifyCode(target: string, purpose: string, code: string): Promise<boolean>;
+  /** like verifyCode, but throws the Chinese message (400) instead of answering false */
+  requireCode(target: string, purpose: string, code: unknown): Promise<void>;
+}
+
+const hashOf = (target: string, purpose: string, code: string) =>
+  createHash('sha256').update(`${purpose}\n${target}\n${code}`).digest('hex');
+
+export function newCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+type Outcome = 'ok' | 'missing' | 'wrong' | 'tooManyAttempts';
+
+export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider; mail: MailProvider }, now: () => number = Date.now): CodeService {
+  async function check(target: string, purpose: string, code: string): Promise<Outcome> {
+    if (!/^\d{6}$/.test(code) || !PURPOSE.test(purpose)) {
+      // a malformed code is a wrong try as well (counts towards the attempts)
+      code = '';
+    }
+    const t = now();
+    const row = await db
+      .selectFrom('sys_verify_code')
+      .select(['code_hash', 'expires', 'attempts', 'used'])
+      .where('target', '=', target)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+    if (!row || Boolean(row.used) || Number(row.expires) <= t) return 'missing';
+    if (Number(row.attempts) >= MAX_ATTEMPTS) return 'tooManyAttempts';
+    const given = Buffer.from(hashOf(target, purpose, code));
+    const right = code !== '' && timingSafeEqual(given, Buffer.from(String(row.code_hash)));
+    if (!right) {
+      await db
+        .updateTable('sys_verify_code')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('target', '=', target)
+        .where('purpose', '=', purpose)
+        .execute();
+      return Number(row.attempts) + 1 >= MAX_ATTEMPTS ? 'tooManyAttempts' : 'wrong';
+    }
+    // single use: only one request can flip `used`
+    const r = await db
+      .updateTable('sys_verify_code')
+      .set({ used: 1 })
+      .where('target', '=', target)
+      .where('purpose', '=', purpose)
+      .where('code_hash', '=', String(row.code_hash))
+      .where('used', '=', 0 as any)
+      .where('expires', '>', t)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1 ? 'ok' : 'missing';
+  }
+
+  return {
+    async sendCode(target, purpose) {
+      if (!PURPOSE.test(purpose)) throw new Error(`bad verification purpose: ${purpose}`);
+      const t = now();
+      const code = newCode();
+      const values = { target, purpose, code_hash: hashOf(target, purpose, code), sent_at: t, expires: t + CODE_TTL_MS, attempts: 0, used: 0 };
+      const r = await db
+        .insertInto('sys_verify_code')
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .columns(['target', 'purpose'])
+            .doUpdateSet({ code_hash: values.code_hash, sent_at: t, expires: values.expires, attempts: 0, used: 0 })
+            .where('sys_verify_code.sent_at', '<=', t - RESEND_MS),
+        )
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
+        const row = await db.selectFrom('sys_verify_code').select('sent_at').where('target', '=', target).where('purpose', '=', purpose).executeTakeFirst();
+        const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;
+        throw new ApiError(429, CODE_MESSAGES.tooSoon(wait));
+      }
+      try {
+        if (target.includes('@')) {
+          await providers.mail.send(target, '验证码', `您的验证码为：${code}，有效期5分钟，请勿泄露给他人。`);
+        } else {
+          await providers.sms.sendCode(target, code);
+        }
+      } catch (err) {
+        // not sent: the user may ask again at once
+        await db.deleteFrom('sys_verify_code').where('target', '=', target).where('purpose', '=', purpose).where('sent_at', '=', t).execute();
+        const failure = new ApiError(502, CODE_MESSAGES.sendFailed);
+        failure.cause = err;
+        throw failure;
+      }
+    },
+    async verifyCode(target, purpose, code) {
+      return (await check(target, purpose, code)) === 'ok';
+    },
+    async requireCode(target, purpose, code) {
+      const text = typeof code === 'string' ? code.trim() : typeof code === 'number' ? String(code) : '';
+      if (!text) throw badRequest(CODE_MESSAGES.required);
+      const outcome = await check(target, purpose, text);
+      if (outcome !== 'ok') throw badRequest(CODE_MESSAGES[outcome]);
+    },
+  };
+}
+
+/** Deletes codes expired more than RESEND_MS ago (the resend rule no longer needs them). Answers how many. */
+export async function purgeExpiredCodes(db: Kysely<any>, now: number = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('sys_verify_code').where('expires', '<', now - RESEND_MS).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,59 @@
+/**
+ * What the operation log records about a request besides its outcome: the parameters with
+ * secrets masked, the address kind of the IP (no outside look-up) and the browser.
+ */
+
+/** Keys whose values are never written to the log (passwords, codes, tokens, secrets). */
+export const SECRET_KEY = /pass|pwd|code|token|secret|captcha|uuid/i;
+export const MASK = '******';
+export const PARAMS_MAX = 2000;
+
+function maskValue(value: unknown, depth: number): unknown {
+  if (depth > 5) return '…';
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => maskValue(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEY.test(k) ? MASK : maskValue(v, depth + 1);
+    return out;
+  }
+  if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
+  return value;
+}
+
+/** The request's query, route parameters and JSON body as one JSON text, secrets masked, at most PARAMS_MAX characters. */
+export function maskedParams(parts: { query?: unknown; params?: unknown; body?: unknown }): string {
+  const merged: Record<string, unknown> = {};
+  for (const part of [parts.params, parts.query, parts.body]) {
+    if (part && typeof part === 'object' && !Array.isArray(part)) Object.assign(merged, part);
+    else if (Array.isArray(part)) merged.body = part;
+  }
+  const text = JSON.stringify(maskValue(merged, 0));
+  return text.length > PARAMS_MAX ? `${text.slice(0, PARAMS_MAX - 1)}…` : text;
+}
+
+/** 内网IP for loopback and private addresses; empty otherwise (no outside look-up is made). */
+export function addressOf(ip: string): string {
+  const v4 = ip.replace(/^::ffff:/i, '');
+  if (/^(127\.|10\.|192\.168\.|169\.254\.)/.test(v4) || /^172\.(1[6-9]|2\d|3[01])\./.test(v4)) return '内网IP';
+  if (/^(::1$|fe80:|fc|fd)/i.test(ip)) return '内网IP';
+  return '';
+}
+
+/** "Chrome 120", "Edge 121", "Firefox 115", "Safari 17", "企业微信 4.1", or the first words of the agent. */
+export function browserOf(userAgent: string | undefined): string {
+  const ua = userAgent ?? '';
+  const pick = (re: RegExp, name: string) => {
+    const m = re.exec(ua);
+    return m ? `${name} ${m[1]}` : null;
+  };
+  return (
+    pick(/wxwork\/([\d.]+)/i, '企业微信') ??
+    pick(/MicroMessenger\/([\d.]+)/, '微信') ??
+    pick(/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge') ??
+    pick(/OPR\/(\d+)/, 'Opera') ??
+    pick(/Firefox\/(\d+)/, 'Firefox') ??
+    pick(/(?:Chrome|CriOS|HeadlessChrome)\/(\d+)/, 'Chrome') ??
+    pick(/Version\/(\d+)[\d.]*.*Safari\//, 'Safari') ??
+    (ua.slice(0, 60) || '未知')
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * 获取验证码 button: sends, then stays disabled for 60 seconds showing the seconds left.
+ * A failed send (the message is shown by the caller) re-enables it at once.
+ */
+import { useEffect, useState } from 'react';
+import Button, { type ButtonProps } from '@mui/material/Button';
+
+export const RESEND_SECONDS = 60;
+
+export interface CodeButtonProps extends Omit<ButtonProps, 'onClick'> {
+  /** sends the code; rejects when it was not sent */
+  send: () => Promise<unknown>;
+  /** checked first: when it answers false nothing is sent */
+  ready?: () => boolean;
+}
+
+export function CodeButton({ send, ready, disabled, ...rest }: CodeButtonProps) {
+  const [seconds, setSeconds] = useState(0);
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (seconds <= 0) return;
+    const timer = setTimeout(() => setSeconds((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [seconds]);
+  const click = async () => {
+    if (ready && !ready()) return;
+    setSending(true);
+    try {
+      await send();
+      setSeconds(RESEND_SECONDS);
+    } catch {
+      /* the caller shows why */
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <Button variant="outlined" {...rest} disabled={disabled || sending || seconds > 0} onClick={click} sx={{ whiteSpace: 'nowrap', minWidth: 112, ...rest.sx }}>
+      {seconds > 0 ? `${seconds}秒后重新获取` : sending ? '发送中...' : '获取验证码'}
+    </Button>
+  );
+}

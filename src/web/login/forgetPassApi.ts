@@ -1,0 +1,19 @@
+/** Calls of the password reset page (public): phone look-up, SMS code, reset with an encrypted password. */
+import { request } from '../staff/providers/http.ts';
+import { encryptPassword } from '../staff/providers/rsa.ts';
+import { fetchPublicKey } from '../staff/providers/session.ts';
+
+export async function findByPhone(phone: string): Promise<{ phone: string; username: string }> {
+  const { data } = await request<{ phone: string; username: string }>('/api/findByPhone', { query: { phone }, quiet: true });
+  return data;
+}
+
+export async function sendResetCode(phone: string): Promise<string> {
+  const { data } = await request<{ message?: string }>('/api/sendMsg', { query: { phone }, quiet: true });
+  return data?.message ?? '发送成功，验证码有效期5分钟';
+}
+
+export async function resetPassword(phone: string, code: string, password: string): Promise<void> {
+  const encrypted = await encryptPassword(password, await fetchPublicKey());
+  await request('/api/resetPassword', { method: 'POST', body: { phone, code, password: encrypted }, quiet: true });
+}

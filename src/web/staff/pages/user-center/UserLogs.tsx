@@ -1,0 +1,97 @@
+/** 操作日志 tab: the user's own operation log, newest first, paged; the time is coloured by duration. */
+import { useCallback, useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import { fetchUserLogs, timeColour, type UserLog } from './api.ts';
+
+export const LOG_PAGE_SIZES = [10, 15, 30, 45, 60, 100];
+
+export function TimeChip({ ms }: { ms: number }) {
+  return <Chip size="small" color={timeColour(ms)} label={`${ms}ms`} data-colour={timeColour(ms)} />;
+}
+
+export function UserLogs() {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(10);
+  const [rows, setRows] = useState<UserLog[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [error, setError] = useState('');
+  const load = useCallback(async () => {
+    setRows(null);
+    setError('');
+    try {
+      const data = await fetchUserLogs(page, size);
+      setRows(data.content);
+      setTotal(data.totalElements);
+    } catch (e) {
+      setRows([]);
+      setError(e instanceof Error ? e.message : '加载失败');
+    }
+  }, [page, size]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <>
+      {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
+      {error ? <Alert severity="error">{error}</Alert> : null}
+      <Table size="small" aria-label="操作日志">
+        <TableHead>
+          <TableRow>
+            <TableCell>行为</TableCell>
+            <TableCell>IP</TableCell>
+            <TableCell>IP来源</TableCell>
+            <TableCell>浏览器</TableCell>
+            <TableCell>请求耗时</TableCell>
+            <TableCell>结果</TableCell>
+            <TableCell>创建日期</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows?.map((r) => (
+            <TableRow key={r.id}>
+              <TableCell>{r.description}</TableCell>
+              <TableCell>{r.requestIp}</TableCell>
+              <TableCell>{r.address}</TableCell>
+              <TableCell>{r.browser}</TableCell>
+              <TableCell>
+                <TimeChip ms={r.time} />
+              </TableCell>
+              <TableCell sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main' }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+            </TableRow>
+          ))}
+          {rows && rows.length === 0 && !error ? (
+            <TableRow>
+              <TableCell colSpan={7} align="center" sx={{ color: 'text.secondary' }}>
+                暂无数据
+              </TableCell>
+            </TableRow>
+          ) : null}
+        </TableBody>
+      </Table>
+      <TablePagination
+        component="div"
+        count={total}
+        page={page}
+        rowsPerPage={size}
+        rowsPerPageOptions={LOG_PAGE_SIZES}
+        onPageChange={(_, p) => setPage(p)}
+        onRowsPerPageChange={(e) => {
+          setSize(Number(e.target.value));
+          setPage(0);
+        }}
+        labelRowsPerPage="每页"
+        labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
+      />
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { CODE_MESSAGES, CODE_TTL_MS, createCodeService, MAX_ATTEMPTS, purgeExpiredCodes, RESEND_MS, type CodeService } from '../../src/server/modules/account/codes.ts';
+import { OutboxMail } from '../../src/server/providers/mail.ts';
+import { OutboxSms, type SmsProvider } from '../../src/server/providers/sms.ts';
+import { codeFromOutbox } from './account-helpers.ts';
+import { errorOf, testApps, type TestApp } from './helpers.ts';
+
+const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe.each(testApps())('verification codes on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let clock = Date.parse('2024-06-01T09:00:00Z');
+  let codes: CodeService;
+
+  beforeAll(async () => {
+    t = await start();
+    app = t.app;
+    const db = app.database.db;
+    codes = createCodeService(db, { sms: new OutboxSms(db), mail: new OutboxMail(db) }, () => clock);
+  });
+  afterAll(async () => t?.close());
+
+  it('sends 6 digits by SMS to a phone and by e-mail to an address, through the outbox', async () => {
+    await codes.sendCode('13800000001', 'test');
+    await codes.sendCode('a@example.com', 'test');
+    const sms = await codeFromOutbox(app, '13800000001');
+    const mail = await codeFromOutbox(app, 'a@example.com');
+    expect(sms).toMatch(/^\d{6}$/);
+    expect(mail).toMatch(/^\d{6}$/);
+    const rows = await app.database.db.selectFrom('sys_outbox').select(['channel', 'target']).orderBy('id').execute();
+    expect(rows.map((r) => `${r.channel}:${r.target}`)).toEqual(['sms:13800000001', 'email:a@example.com']);
+    // only a hash is stored
+    const stored = await app.database.db.selectFrom('sys_verify_code').select('code_hash').where('target', '=', '13800000001').executeTakeFirstOrThrow();
+    expect(stored.code_hash).not.toContain(sms);
+  });
+
+  it('is single use', async () => {
+    await codes.sendCode('13800000002', 'once');
+    const code = await codeFromOutbox(app, '13800000002');
+    expect(await codes.verifyCode('13800000002', 'once', code)).toBe(true);
+    expect(await codes.verifyCode('13800000002', 'once', code)).toBe(false);
+  });
+
+  it('belongs to its target and purpose', async () => {
+    await codes.sendCode('13800000003', 'a');
+    const code = await codeFromOutbox(app, '13800000003');
+    expect(await codes.verifyCode('13800000003', 'b', code)).toBe(false);
+    expect(await codes.verifyCode('13800000004', 'a', code)).toBe(false);
+    expect(await codes.verifyCode('13800000003', 'a', code)).toBe(true);
+  });
+
+  it('expires after 5 minutes', async () => {
+    await codes.sendCode('13800000005', 'ttl');
+    const code = await codeFromOutbox(app, '13800000005');
+    clock += CODE_TTL_MS;
+    expect(await codes.verifyCode('13800000005', 'ttl', code)).toBe(false);
+    await expect(codes.requireCode('13800000005', 'ttl', code)).rejects.toMatchObject({ status: 400, message: CODE_MESSAGES.missing });
+  });
+
+  it('allows one send per 60 s per target, with the seconds left in the message', async () => {
+    await codes.sendCode('13800000006', 'resend');
+    const first = await codeFromOutbox(app, '13800000006');
+    clock += 20_000;
+    await expect(codes.sendCode('13800000006', 'resend')).rejects.toMatchObject({ status: 429, message: CODE_MESSAGES.tooSoon(40) });
+    // another target is not held back
+    await codes.sendCode('13800000007', 'resend');
+    clock += RESEND_MS - 20_000;
+    await codes.sendCode('13800000006', 'resend');
+    const second = await codeFromOutbox(app, '13800000006');
+    // the new code replaces the old one
+    if (second !== first) expect(await codes.verifyCode('13800000006', 'resend', first)).toBe(false);
+    expect(await codes.verifyCode('13800000006', 'resend', second)).toBe(true);
+  });
+
+  it(`spoils the code after ${MAX_ATTEMPTS} wrong tries`, async () => {
+    await codes.sendCode('13800000008', 'tries');
+    const code = await codeFromOutbox(app, '13800000008');
+    for (let i = 1; i < MAX_ATTEMPTS; i++) {
+      await expect(codes.requireCode('13800000008', 'tries', wrongOf(code))).rejects.toMatchObject({ message: CODE_MESSAGES.wrong });
+    }
+    await expect(codes.requireCode('13800000008', 'tries', 'abc')).rejects.toMatchObject({ message: CODE_MESSAGES.tooManyAttempts });
+    await expect(codes.requireCode('13800000008', 'tries', code)).rejects.toMatchObject({ message: CODE_MESSAGES.tooManyAttempts });
+    await expect(codes.requireCode('13800000008', 'tries', '')).rejects.toMatchObject({ message: CODE_MESSAGES.required });
+  });
+
+  it('a failed send can be retried at once and leaves no code', async () => {
+    const broken: SmsProvider = { kind: 'outbox', sendCode: async () => Promise.reject(new Error('down')) };
+    const db = app.database.db;
+    const failing = createCodeService(db, { sms: broken, mail: new OutboxMail(db) }, () => clock);
+    await expect(failing.sendCode('13800000009', 'x')).rejects.toMatchObject({ status: 502, message: CODE_MESSAGES.sendFailed });
+    await codes.sendCode('13800000009', 'x');
+    expect(await codes.verifyCode('13800000009', 'x', await codeFromOutbox(app, '13800000009'))).toBe(true);
+  });
+
+  it('codes are shared by every instance on the database', async () => {
+    const other = await t.reopen();
+    const db2 = other.database.db;
+    const codes2 = createCodeService(db2, { sms: new OutboxSms(db2), mail: new OutboxMail(db2) }, () => clock);
+    await codes.sendCode('13800000010', 'multi');
+    await expect(codes2.sendCode('13800000010', 'multi')).rejects.toMatchObject({ status: 429 });
+    expect(await codes2.verifyCode('13800000010', 'multi', await codeFromOutbox(app, '13800000010'))).toBe(true);
+  });
+
+  it('purgeExpiredCodes removes codes whose resend window has passed too', async () => {
+    const before = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(before.n)).toBeGreaterThan(0);
+    // the first codes (sent 6 minutes ago) are past both their validity and the resend window
+    expect(await purgeExpiredCodes(app.database.db, clock + 1)).toBeGreaterThan(0);
+    expect(await purgeExpiredCodes(app.database.db, clock + CODE_TTL_MS + RESEND_MS + 1)).toBeGreaterThan(0);
+    const after = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(0);
+  });
+
+  it('the send routes validate the target and answer 发送成功，验证码有效期5分钟', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/code/resetEmail', payload: { value: 'x@example.com' } });
+    expect(res.statusCode).toBe(401);
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg?phone=123' })).message).toBe('请输入正确的11位手机号码');
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg' })).message).toBe('请输入电话号码');
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg?phone=13900000000' })).message).toBe('该手机号未绑定任何账号');
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg?phone[]=1' })).status).toBe(400);
+  });
+});
