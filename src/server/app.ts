@@ -25,6 +25,9 @@ import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerWebStatic } from './web-static.ts';
+import { registerRealtime } from './realtime/index.ts';
+import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
+import { registerChatRoutes } from './modules/messages/chat.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -41,6 +44,9 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
+  { name: 'realtime', register: (app) => registerRealtime(app) },
+  { name: 'system-messages', register: (app) => registerSystemMessageRoutes(app) },
+  { name: 'chat', register: (app) => registerChatRoutes(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

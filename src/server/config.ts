@@ -33,6 +33,14 @@ export interface Config {
   ssoLinkUrl: string;
   /** secret that signs SSO links (HMAC-SHA256); required with ssoLinkUrl */
   ssoSecret: string;
+  /** an export of more rows than this runs in the background (299, progress over the socket) */
+  exportAsyncThreshold: number;
+  /** an import of more rows than this runs in the background (299, progress over the socket) */
+  importAsyncThreshold: number;
+  /** how long a background export's file can be downloaded, minutes */
+  downloadTtlMinutes: number;
+  /** seconds between websocket pings; a socket silent for two of them is closed */
+  wsHeartbeatSeconds: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -79,6 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',
     ssoSecret: env.SSO_SECRET ?? '',
+    exportAsyncThreshold: int(env, 'EXPORT_ASYNC_THRESHOLD', 10_000, 0, 100_000_000),
+    importAsyncThreshold: int(env, 'IMPORT_ASYNC_THRESHOLD', 2_000, 0, 100_000_000),
+    downloadTtlMinutes: int(env, 'DOWNLOAD_TTL_MINUTES', 60, 1, 60 * 24 * 30),
+    wsHeartbeatSeconds: int(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     ...overrides,
   };
   if (config.ssoLinkUrl) {

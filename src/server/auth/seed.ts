@@ -89,6 +89,7 @@ export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string
 export const RESOURCE_DIRECTORY: Record<string, string> = {
   staffunZp: '人事管理',
   sysQuestion: '系统管理',
+  sysSocket: '系统管理',
 };
 
 /** Ids of the directories, created when missing (matched by title among type-0 menus). */
