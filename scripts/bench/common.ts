@@ -175,6 +175,8 @@ export function benchConfig(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>
       host: '127.0.0.1',
       port: 0,
       logLevel: 'warn',
+      // the benchmarks measure the streamed export, not the background one
+      exportAsyncThreshold: 100_000_000,
     },
   );
 }
@@ -188,6 +190,7 @@ export function benchEnv(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>): 
     SEED_DEMO: 'false',
     SERVE_WEB: 'false',
     ADMIN_INITIAL_PASSWORD: BENCH_ADMIN_PASSWORD,
+    EXPORT_ASYNC_THRESHOLD: '100000000',
   };
 }
 

@@ -29,6 +29,9 @@ import { registerBrandTree } from './modules/trees/index.ts';
 import { registerHelpPages } from './modules/help/index.ts';
 import { registerAccount } from './modules/account/index.ts';
 import { registerWebStatic } from './web-static.ts';
+import { registerRealtime } from './realtime/index.ts';
+import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
+import { registerChatRoutes } from './modules/messages/chat.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -49,6 +52,9 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'brandTree', register: (app) => registerBrandTree(app) },
   { name: 'help', register: (app) => registerHelpPages(app) },
   { name: 'account', register: (app, specs) => registerAccount(app, specs) },
+  { name: 'realtime', register: (app) => registerRealtime(app) },
+  { name: 'system-messages', register: (app) => registerSystemMessageRoutes(app) },
+  { name: 'chat', register: (app) => registerChatRoutes(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -56,6 +56,14 @@ export interface Config {
   logRetentionDays: number;
   /** largest avatar image, bytes */
   avatarMaxBytes: number;
+  /** an export of more rows than this runs in the background (299, progress over the socket) */
+  exportAsyncThreshold: number;
+  /** an import of more rows than this runs in the background (299, progress over the socket) */
+  importAsyncThreshold: number;
+  /** how long a background export's file can be downloaded, minutes */
+  downloadTtlMinutes: number;
+  /** seconds between websocket pings; a socket silent for two of them is closed */
+  wsHeartbeatSeconds: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -118,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wecomLoginUrl: env.WECOM_LOGIN_URL || 'https://login.work.weixin.qq.com/wwlogin/sso/login',
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 1, 3650),
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 2 * 1024 * 1024, 1024, 10 * 1024 * 1024),
+    exportAsyncThreshold: int(env, 'EXPORT_ASYNC_THRESHOLD', 10_000, 0, 100_000_000),
+    importAsyncThreshold: int(env, 'IMPORT_ASYNC_THRESHOLD', 2_000, 0, 100_000_000),
+    downloadTtlMinutes: int(env, 'DOWNLOAD_TTL_MINUTES', 60, 1, 60 * 24 * 30),
+    wsHeartbeatSeconds: int(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     ...overrides,
   };
   if (config.ssoLinkUrl) {

@@ -4,6 +4,9 @@
 import type { Kysely } from 'kysely';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from './config.ts';
+import type { SessionStore } from './auth/sessions.ts';
+import type { LongTasks } from './realtime/long-tasks.ts';
+import type { Hub } from './realtime/hub.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -34,6 +37,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    /** staff sessions: look-up of a token, end of sessions (listeners are told) */
+    sessions: SessionStore;
+    /** websocket hub (realtime area): pushes to the sockets of every instance */
+    hub: Hub;
+    /** background imports and exports (realtime area) */
+    longTasks: LongTasks;
     /** preHandler: a valid staff token is required (401 otherwise); sets request.user */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: authenticate, then the permission key is required (403 otherwise); admin passes */

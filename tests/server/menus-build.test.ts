@@ -89,6 +89,7 @@ describe.each(testApps())('GET /api/menus/build on %s', (_name, start) => {
     expect(system.children.map((c: { path: string; component: string }) => [c.path, c.component])).toEqual(
       expect.arrayContaining([['sysQuestion', 'sysQuestion'], ['logs', 'logs'], ['outbox', 'outbox']]),
     );
+    expect(system.children.map((c: { path: string; component: string }) => [c.path, c.component])).toEqual(expect.arrayContaining([['sysQuestion', 'sysQuestion'], ['sysSocket', 'sysSocket']]));
   });
 
   it('a role-limited user sees only its screens and the directories above them', async () => {

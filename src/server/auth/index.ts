@@ -82,6 +82,7 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
     request.user = user;
   };
 
+  app.decorate('sessions', sessions);
   app.decorate('authenticate', authenticate);
   app.decorate('requirePermission', (key: string): preHandlerAsyncHookHandler => {
     return async function (this: FastifyInstance, request, reply) {

@@ -92,6 +92,7 @@ export const RESOURCE_DIRECTORY: Record<string, string> = {
   dj: '系统管理',
   menuPage: '系统管理',
   jobExplain: '系统管理',
+  sysSocket: '系统管理',
 };
 
 /** Ids of the directories, created when missing (matched by title among type-0 menus). */

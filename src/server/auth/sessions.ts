@@ -27,6 +27,12 @@ export interface SessionRecord {
   orgId: number | null;
 }
 
+/** What ended: sessions by id (logout, expiry), or every session of a user. */
+export interface SessionEnd {
+  sessionIds?: string[];
+  userId?: number;
+}
+
 export const newToken = (): string => randomBytes(32).toString('base64url');
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -37,6 +43,8 @@ export class SessionStore {
   private lastSweep = 0;
   /** the session look-up, compiled once: each request only binds the token hash */
   private lookupQuery?: { compiled: CompiledQuery; idAt: number };
+  /** told whenever this store ends sessions (open websockets of those sessions close) */
+  private readonly endListeners: Array<(end: SessionEnd) => void> = [];
 
   constructor(
     private readonly db: Kysely<any>,
@@ -85,6 +93,7 @@ export class SessionStore {
     const expires = Number(row.expires);
     if (expires <= now) {
       await this.db.deleteFrom('sys_session').where('id', '=', id).execute();
+      this.ended({ sessionIds: [id] });
       return null;
     }
     if (!row.enabled) return null;
@@ -122,11 +131,28 @@ export class SessionStore {
 
   async destroy(sessionId: string): Promise<void> {
     await this.db.deleteFrom('sys_session').where('id', '=', sessionId).execute();
+    this.ended({ sessionIds: [sessionId] });
   }
 
   /** Ends every session of a user (disabled user, password changed...). */
   async destroyUser(userId: number): Promise<void> {
     await this.db.deleteFrom('sys_session').where('user_id', '=', userId).execute();
+    this.ended({ userId });
+  }
+
+  /** Registers a listener told of every session this store ends. */
+  onEnded(listener: (end: SessionEnd) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  private ended(end: SessionEnd): void {
+    for (const listener of this.endListeners) {
+      try {
+        listener(end);
+      } catch {
+        // a listener's failure must not undo the end of a session
+      }
+    }
   }
 
   /** Deletes expired sessions, at most once a minute. */

@@ -250,9 +250,19 @@ export async function insertAll(
   spec: ResourceSpec,
   records: Record<string, unknown>[],
   actor?: Actor,
+  /** told the rows stored so far (in the still open transaction) after each 1,000 (background imports) */
+  onProgress?: (done: number, total: number) => void,
 ): Promise<number> {
   if (records.length === 0) return 0;
-  const inserted = await database.db.transaction().execute((trx) => insertRows(trx, database, spec, records, actor));
+  const inserted = await database.db.transaction().execute(async (trx) => {
+    if (!onProgress) return insertRows(trx, database, spec, records, actor);
+    const all: Record<string, unknown>[] = [];
+    for (let i = 0; i < records.length; i += 1000) {
+      all.push(...(await insertRows(trx, database, spec, records.slice(i, i + 1000), actor)));
+      onProgress(all.length, records.length);
+    }
+    return all;
+  });
   tableChanged(database, spec.table);
   return inserted.length;
 }

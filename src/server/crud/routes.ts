@@ -23,6 +23,10 @@ import {
 } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
 import { recordHooks } from './hooks.ts';
+import { countMatching } from './count.ts';
+import { filteredQuery } from './repository.ts';
+import { errorBody } from '../errors.ts';
+import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -36,6 +40,11 @@ function actorOf(request: FastifyRequest): Actor | undefined {
 export function positiveId(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The background runner of long imports and exports, when the realtime area is registered. */
+function longTasks(app: FastifyInstance): LongTasks | undefined {
+  return app.hasDecorator('longTasks') ? app.longTasks : undefined;
 }
 
 function importTooLarge(maxBytes: number): string {
@@ -114,6 +123,14 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
   if (can('download')) {
     app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
       const params = parseListQuery(spec, request.query as Record<string, unknown>, { paging: false });
+      const tasks = longTasks(app);
+      if (tasks && request.user) {
+        const total = await countMatching(database(), spec.table, params.filterKey, () => filteredQuery(database(), spec, params.conditions));
+        if (total > app.config.exportAsyncThreshold) {
+          tasks.startExport(request.user, spec, params, total);
+          return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, EXPORT_STARTED, { total }));
+        }
+      }
       const stream = exportStream(database(), spec, params, (err) => request.log.error({ err }, 'export failed'));
       request.raw.on('close', () => {
         if (!reply.raw.writableFinished) stream.destroy();
@@ -158,6 +175,11 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         throw err;
       }
       if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
+      const tasks = longTasks(app);
+      if (tasks && request.user && result.records.length > app.config.importAsyncThreshold) {
+        tasks.startImport(request.user, spec, result.records);
+        return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, IMPORT_STARTED, { total: result.records.length }));
+      }
       const count = await insertAll(database(), spec, result.records, actorOf(request));
       return reply.status(200).send({ count });
     });

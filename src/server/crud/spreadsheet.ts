@@ -100,13 +100,23 @@ const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
  * the stream is consumed. `onError` is told if the export fails midway (the stream is then
  * destroyed); destroying the stream stops the export.
  */
-export function exportStream(database: Database, spec: ResourceSpec, params: ListParams, onError: (err: unknown) => void): Readable {
+export function exportStream(
+  database: Database,
+  spec: ResourceSpec,
+  params: ListParams,
+  onError: (err: unknown) => void,
+  /** told the number of rows written so far, after each batch (progress of a background export) */
+  onRows?: (written: number) => void,
+): Readable {
   const fields = sheetFields(spec);
   const columns = fields.map((f) => ({ title: f.title, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
   async function* values(): AsyncGenerator<CellValue[][]> {
     let sinceCollect = 0;
+    let written = 0;
     for await (const rows of rowBatches(database, spec, params)) {
       yield rows.map((row) => fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column]))));
+      written += rows.length;
+      onRows?.(written);
       sinceCollect += rows.length;
       if (sinceCollect >= COLLECT_EVERY_ROWS) {
         sinceCollect = 0;

@@ -24,6 +24,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import { usePreferences } from '../shell/preferences.ts';
 import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
 import { TagsView } from '../shell/TagsView.tsx';
+import { RealtimeProvider } from '../realtime/RealtimeContext.tsx';
+import { NoticeButton } from '../realtime/NoticeDrawer.tsx';
+import { NoticeMarquee } from '../realtime/NoticeMarquee.tsx';
+import { ChatButton } from '../realtime/ChatDrawer.tsx';
+import { ExcelProgressDialog } from '../realtime/ExcelProgressDialog.tsx';
 
 function StaffAppBar() {
   const sys = useSessionSettings();
@@ -44,6 +49,8 @@ function StaffAppBar() {
           <MenuBookIcon />
         </IconButton>
       </Tooltip>
+      <NoticeButton />
+      <ChatButton />
       <FullscreenButton />
     </AppBar>
   );
@@ -53,8 +60,10 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   const sys = useSessionSettings();
   const prefs = usePreferences();
   return (
+    <RealtimeProvider>
     <Layout appBar={StaffAppBar} menu={StaffMenu} appBarAlwaysOn={prefs.fixedHeader}>
       {prefs.tagsView && <TagsView />}
+      <NoticeMarquee />
       <MenuGuard>{children}</MenuGuard>
       <RecordFooter
         compName={sys.compName}
@@ -65,6 +74,8 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       <SettingsDrawerHost />
       <IdleLock />
       <SidebarState />
+      <ExcelProgressDialog />
     </Layout>
+    </RealtimeProvider>
   );
 }

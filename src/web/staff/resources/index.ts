@@ -6,9 +6,11 @@ import type { ResourceOverrides } from '../schema/overrides.ts';
 import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
 import dj from './dj/index.tsx';
+import sysSocket from './sysSocket/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
   dj,
+  sysSocket,
 };

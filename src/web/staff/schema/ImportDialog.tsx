@@ -82,7 +82,10 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
             <Typography variant="caption">{progress}%</Typography>
           </Box>
         ) : null}
-        {result && !result.ok ? (
+        {result && result.status === 299 ? (
+          <Alert severity="info" sx={{ mt: 2 }}>{result.message}</Alert>
+        ) : null}
+        {result && !result.ok && result.status !== 299 ? (
           <Alert severity="error" sx={{ mt: 2, whiteSpace: 'pre-wrap' }}>
             {result.message}
             {result.errors.length ? (

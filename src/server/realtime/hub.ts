@@ -1,0 +1,248 @@
+/**
+ * The websocket hub of one server instance. It knows the sockets open on this instance; every
+ * message goes through the pub/sub adapter, so a message published on any instance reaches the
+ * matching sockets of every instance.
+ *
+ * Two kinds of socket, as the console opens them:
+ * - `layout` (/webSocket/{token}): INFO (system messages) and EXCEL (import/export progress);
+ * - `chat` (/webSocket/{token}/{nickName}): CHAT, CONNECT and CLOSE of the staff chat.
+ * Both count a user as online. Presence is kept in `sys_socket_presence` so that the online
+ * list spans instances; each instance refreshes its rows at every heartbeat and rows of an
+ * instance that stopped without closing are dropped after three missed heartbeats.
+ *
+ * Heartbeat: a ping to every socket each interval; a socket that did not answer the previous
+ * ping is terminated (proxies keep a connection with traffic open). The same tick checks that
+ * the sessions of the open sockets still exist (expiry, or an end this instance was not told of)
+ * and closes the sockets of ended sessions.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Database } from '../types.ts';
+import type { PubSub } from './pubsub.ts';
+
+export type SocketKind = 'layout' | 'chat';
+
+export interface Connection {
+  id: string;
+  kind: SocketKind;
+  socket: WebSocket;
+  userId: number;
+  username: string;
+  nickName: string;
+  sessionId: string;
+  alive: boolean;
+}
+
+/** Who receives a push: every signed-in staff member, or some users; on one kind of socket. */
+export interface Audience {
+  kind: SocketKind;
+  users?: number[];
+}
+
+type Envelope =
+  | { k: 'push'; kind: SocketKind; users?: number[]; data: unknown }
+  | { k: 'end'; sessions?: string[]; users?: number[] };
+
+export interface OnlineStaff {
+  sid: string;
+  name: string;
+}
+
+/** Close code sent when the session behind a socket has ended (logout, lock, expiry). */
+export const SESSION_ENDED_CODE = 4001;
+/** Online staff never listed in the chat (technical accounts). */
+export const HIDDEN_STAFF = ['admin', 'deploy'];
+/** A client that does not read its socket is dropped rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Presence announcements (CONNECT/CLOSE) are gathered over this many ms. */
+const PRESENCE_GATHER_MS = 200;
+
+export interface HubOptions {
+  heartbeatMs: number;
+  log: { warn(obj: unknown, msg?: string): void };
+  now?: () => number;
+}
+
+export class Hub {
+  readonly instance = randomUUID();
+  private readonly connections = new Map<string, Connection>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+  private presenceTimer?: NodeJS.Timeout;
+  private pendingPresence: Array<{ type: 'CONNECT' | 'CLOSE'; sid: string; name: string }> = [];
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly pubsub: PubSub,
+    private readonly opts: HubOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    pubsub.subscribe((message) => this.deliver(message));
+    this.timer = setInterval(() => {
+      this.heartbeat().catch((err) => opts.log.warn({ err }, 'websocket heartbeat failed'));
+    }, opts.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** Sockets open on this instance (all kinds). */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Registers an open socket and announces the user in the chat. */
+  async add(conn: Omit<Connection, 'id' | 'alive'>): Promise<Connection> {
+    const c: Connection = { ...conn, id: randomUUID(), alive: true };
+    this.connections.set(c.id, c);
+    c.socket.on('pong', () => {
+      c.alive = true;
+    });
+    await this.database.db
+      .insertInto('sys_socket_presence')
+      .values({
+        id: c.id,
+        instance: this.instance,
+        user_id: c.userId,
+        username: c.username,
+        nick_name: c.nickName,
+        session_id: c.sessionId,
+        seen: this.now(),
+      })
+      .execute();
+    this.announce('CONNECT', c);
+    return c;
+  }
+
+  /** Forgets a closed socket and announces the change in the chat. */
+  async remove(c: Connection): Promise<void> {
+    if (!this.connections.delete(c.id)) return;
+    if (this.closed) return;
+    await this.database.db.deleteFrom('sys_socket_presence').where('id', '=', c.id).execute();
+    this.announce('CLOSE', c);
+  }
+
+  /** Sends data to the audience's sockets on every instance. */
+  async push(audience: Audience, data: unknown): Promise<void> {
+    await this.publish({ k: 'push', kind: audience.kind, users: audience.users, data });
+  }
+
+  /** Closes the sockets of ended sessions (or of every session of some users) on every instance. */
+  async endSessions(end: { sessions?: string[]; users?: number[] }): Promise<void> {
+    await this.publish({ k: 'end', ...end });
+  }
+
+  /** Online staff across instances, one entry per user, technical accounts left out. */
+  async onlineStaff(): Promise<OnlineStaff[]> {
+    const since = this.now() - 3 * this.opts.heartbeatMs;
+    const rows = await this.database.db
+      .selectFrom('sys_socket_presence')
+      .select(['username', 'nick_name'])
+      .where('seen', '>', since)
+      .where('username', 'not in', HIDDEN_STAFF)
+      .orderBy('username')
+      .execute();
+    const seen = new Map<string, OnlineStaff>();
+    for (const r of rows) if (!seen.has(r.username)) seen.set(r.username, { sid: r.username, name: r.nick_name || r.username });
+    return [...seen.values()];
+  }
+
+  private async publish(envelope: Envelope): Promise<void> {
+    await this.pubsub.publish(JSON.stringify(envelope));
+  }
+
+  /** A message from the pub/sub: hand it to the matching local sockets. */
+  private deliver(message: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.k === 'push') {
+      const text = JSON.stringify(envelope.data);
+      const users = envelope.users ? new Set(envelope.users) : undefined;
+      for (const c of this.connections.values()) {
+        if (c.kind !== envelope.kind || (users && !users.has(c.userId))) continue;
+        this.sendText(c, text);
+      }
+    } else if (envelope.k === 'end') {
+      const sessions = new Set(envelope.sessions ?? []);
+      const users = new Set(envelope.users ?? []);
+      for (const c of this.connections.values()) {
+        if (sessions.has(c.sessionId) || users.has(c.userId)) c.socket.close(SESSION_ENDED_CODE, 'session ended');
+      }
+    }
+  }
+
+  private sendText(c: Connection, text: string): void {
+    if (c.socket.readyState !== c.socket.OPEN) return;
+    if (c.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      c.socket.terminate();
+      return;
+    }
+    c.socket.send(text);
+  }
+
+  /** CONNECT / CLOSE with the online list, gathered so a burst of joins sends few messages. */
+  private announce(type: 'CONNECT' | 'CLOSE', c: Connection): void {
+    if (c.kind !== 'chat' || HIDDEN_STAFF.includes(c.username)) return;
+    this.pendingPresence.push({ type, sid: c.username, name: c.nickName || c.username });
+    if (this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = undefined;
+      const changes = this.pendingPresence;
+      this.pendingPresence = [];
+      if (this.closed) return;
+      this.onlineStaff()
+        .then(async (chats) => {
+          for (const change of changes) {
+            await this.push(
+              { kind: 'chat' },
+              { msgType: change.type, formUser: change.sid, formName: change.name, chats, createTime: new Date(this.now()).toISOString() },
+            );
+          }
+        })
+        .catch((err) => this.opts.log.warn({ err }, 'presence announcement failed'));
+    }, PRESENCE_GATHER_MS);
+  }
+
+  /** One heartbeat: ping, drop silent sockets, refresh presence, close sockets of ended sessions. */
+  async heartbeat(): Promise<void> {
+    const now = this.now();
+    for (const c of this.connections.values()) {
+      if (!c.alive) {
+        c.socket.terminate();
+        continue;
+      }
+      c.alive = false;
+      try {
+        c.socket.ping();
+      } catch {
+        c.socket.terminate();
+      }
+    }
+    const { db } = this.database;
+    await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).execute();
+    await db.deleteFrom('sys_socket_presence').where('seen', '<', now - 3 * this.opts.heartbeatMs).execute();
+    const sessionIds = [...new Set([...this.connections.values()].map((c) => c.sessionId))];
+    for (let i = 0; i < sessionIds.length; i += 500) {
+      const batch = sessionIds.slice(i, i + 500);
+      const live = await db.selectFrom('sys_session').select('id').where('id', 'in', batch).where('expires', '>', now).execute();
+      const liveIds = new Set(live.map((r) => String(r.id)));
+      const ended = new Set(batch.filter((id) => !liveIds.has(id)));
+      if (!ended.size) continue;
+      for (const c of this.connections.values()) if (ended.has(c.sessionId)) c.socket.close(SESSION_ENDED_CODE, 'session ended');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.presenceTimer);
+    for (const c of this.connections.values()) c.socket.close(1001, 'server stopping');
+    this.connections.clear();
+    await this.database.db.deleteFrom('sys_socket_presence').where('instance', '=', this.instance).execute().catch(() => undefined);
+    await this.pubsub.close();
+  }
+}

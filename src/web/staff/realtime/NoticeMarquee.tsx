@@ -1,0 +1,75 @@
+/**
+ * A bar under the header scrolling the latest enabled system message (title and text), with a
+ * close control. Closing hides that message for the rest of the browser session; a newer
+ * message shows the bar again.
+ */
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import CloseIcon from '@mui/icons-material/Close';
+import CampaignIcon from '@mui/icons-material/Campaign';
+import { useRealtime } from './RealtimeContext.tsx';
+
+const CLOSED_KEY = 'notice.marquee.closed';
+
+/** The text of a message body (tags dropped), for one line. */
+export function plainText(html: string | null | undefined): string {
+  if (!html) return '';
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+export function NoticeMarquee() {
+  const { latest } = useRealtime();
+  const [closedId, setClosedId] = useState<number | null>(() => {
+    const saved = Number(sessionStorage.getItem(CLOSED_KEY));
+    return Number.isFinite(saved) && saved > 0 ? saved : null;
+  });
+  if (!latest || latest.id === closedId) return null;
+  const text = plainText(latest.msg);
+  const close = () => {
+    sessionStorage.setItem(CLOSED_KEY, String(latest.id));
+    setClosedId(latest.id);
+  };
+  return (
+    <Box
+      role="status"
+      aria-label="最新消息"
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        px: 1.5,
+        py: 0.5,
+        mb: 1,
+        bgcolor: '#fdf6ec',
+        color: '#e6a23c',
+        border: '1px solid #faecd8',
+        borderRadius: 1,
+        fontSize: 14,
+        overflow: 'hidden',
+      }}
+    >
+      <CampaignIcon fontSize="small" />
+      <Box sx={{ flex: 1, overflow: 'hidden', whiteSpace: 'nowrap' }}>
+        <Box
+          component="span"
+          data-testid="marquee-text"
+          sx={{
+            display: 'inline-block',
+            pl: '100%',
+            animation: 'notice-marquee 20s linear infinite',
+            '@keyframes notice-marquee': { from: { transform: 'translateX(0)' }, to: { transform: 'translateX(-100%)' } },
+            '&:hover': { animationPlayState: 'paused' },
+          }}
+        >
+          <b>{latest.title}</b>
+          {text ? `：${text}` : ''}
+        </Box>
+      </Box>
+      <IconButton size="small" aria-label="关闭通知" onClick={close} sx={{ color: 'inherit' }}>
+        <CloseIcon fontSize="small" />
+      </IconButton>
+    </Box>
+  );
+}

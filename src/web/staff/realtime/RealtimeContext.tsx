@@ -1,0 +1,225 @@
+/**
+ * The console's live state, fed by two sockets while a staff member is signed in:
+ * - /webSocket/{token}: INFO refreshes the unread count and the marquee; EXCEL feeds the
+ *   import/export progress (last 5 messages), a 200 with a link downloads the file;
+ * - /webSocket/{token}/{nickName}: CHAT appends to the open chat or raises its unread counter,
+ *   CONNECT / CLOSE replace the online list.
+ * A socket error shows the persistent notice WebSocket连接发生错误 (once until a socket opens again).
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useGetIdentity, useNotify } from 'react-admin';
+import { request } from '../providers/http.ts';
+import { getToken } from '../providers/token.ts';
+import { ReconnectingSocket, socketUrl } from './socket.ts';
+import { downloadLink } from './download.ts';
+
+export const SOCKET_ERROR = 'WebSocket连接发生错误';
+export const EXCEL_KEPT = 5;
+export const CHAT_PAGE_SIZE = 20;
+
+export interface ExcelMessage {
+  key: number;
+  code: number;
+  msg: string;
+  url?: string;
+  fileName?: string;
+  time: number;
+}
+
+export interface ChatMessage {
+  id: number;
+  formUser: string;
+  formName: string;
+  formImg?: string | null;
+  msg: string;
+  createTime: string;
+}
+
+export interface OnlineStaff {
+  sid: string;
+  name: string;
+}
+
+export interface LatestNotice {
+  id: number;
+  title: string;
+  msg?: string | null;
+  url?: string | null;
+}
+
+export interface RealtimeState {
+  unread: number;
+  refreshUnread(): Promise<void>;
+  /** bumps when INFO arrives: lists of notices reload */
+  noticeVersion: number;
+  latest: LatestNotice | null;
+  excel: ExcelMessage[];
+  excelOpen: boolean;
+  setExcelOpen(open: boolean): void;
+  chat: {
+    open: boolean;
+    setOpen(open: boolean): void;
+    unread: number;
+    messages: ChatMessage[];
+    online: OnlineStaff[];
+    loading: boolean;
+    send(text: string): Promise<void>;
+  };
+}
+
+const RealtimeContext = createContext<RealtimeState | null>(null);
+
+export function useRealtime(): RealtimeState {
+  const value = useContext(RealtimeContext);
+  if (!value) throw new Error('useRealtime needs a RealtimeProvider');
+  return value;
+}
+
+/** The newest enabled system message, as the marquee shows it. */
+async function fetchLatest(): Promise<LatestNotice | null> {
+  const res = await request<{ content: LatestNotice[] }>('/api/sysSocket', {
+    query: { page: 0, size: 1, sort: ['createTime,desc', 'id,desc'], enabled: true },
+    quiet: true,
+  });
+  return res.data.content[0] ?? null;
+}
+
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const notify = useNotify();
+  const { identity } = useGetIdentity();
+  const nickName = String(identity?.fullName || identity?.username || 'staff');
+  const [unread, setUnread] = useState(0);
+  const [noticeVersion, setNoticeVersion] = useState(0);
+  const [latest, setLatest] = useState<LatestNotice | null>(null);
+  const [excel, setExcel] = useState<ExcelMessage[]>([]);
+  const [excelOpen, setExcelOpen] = useState(false);
+  const [chatOpen, setChatOpenState] = useState(false);
+  const [chatUnread, setChatUnread] = useState(0);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [online, setOnline] = useState<OnlineStaff[]>([]);
+  const [chatLoading, setChatLoading] = useState(false);
+  const chatOpenRef = useRef(false);
+  const errorShown = useRef(false);
+  const excelKey = useRef(0);
+
+  const refreshUnread = useCallback(async () => {
+    try {
+      const res = await request<{ totalElements: number }>('/api/sysSocket/getNotRead', { query: { page: 0, size: 1 }, quiet: true });
+      setUnread(Number(res.data.totalElements) || 0);
+    } catch {
+      /* the next INFO or reload tries again */
+    }
+  }, []);
+
+  const refreshLatest = useCallback(async () => {
+    try {
+      setLatest(await fetchLatest());
+    } catch {
+      /* keep the last one */
+    }
+  }, []);
+
+  const socketError = useCallback(() => {
+    if (errorShown.current) return;
+    errorShown.current = true;
+    notify(SOCKET_ERROR, { type: 'error', autoHideDuration: null as unknown as number });
+  }, [notify]);
+  const socketOpen = useCallback(() => {
+    errorShown.current = false;
+  }, []);
+
+  const onLayoutMessage = useCallback(
+    (data: Record<string, unknown>) => {
+      if (data.msgType === 'INFO') {
+        void refreshUnread();
+        void refreshLatest();
+        setNoticeVersion((v) => v + 1);
+      } else if (data.msgType === 'EXCEL') {
+        const message: ExcelMessage = {
+          key: ++excelKey.current,
+          code: Number(data.code),
+          msg: String(data.msg ?? ''),
+          url: typeof data.url === 'string' ? data.url : undefined,
+          fileName: typeof data.fileName === 'string' ? data.fileName : undefined,
+          time: Date.now(),
+        };
+        setExcel((list) => [...list, message].slice(-EXCEL_KEPT));
+        setExcelOpen(true);
+        if (message.code === 200 && message.url) {
+          downloadLink(message.url, message.fileName).catch(() => {
+            /* the HTTP client shows why */
+          });
+        }
+      }
+    },
+    [refreshUnread, refreshLatest],
+  );
+
+  const onChatMessage = useCallback((data: Record<string, unknown>) => {
+    if (data.msgType === 'CHAT') {
+      const m = data as unknown as ChatMessage;
+      if (chatOpenRef.current) setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
+      else setChatUnread((n) => n + 1);
+    } else if ((data.msgType === 'CONNECT' || data.msgType === 'CLOSE') && Array.isArray(data.chats)) {
+      setOnline(data.chats as OnlineStaff[]);
+    }
+  }, []);
+
+  useEffect(() => {
+    void refreshUnread();
+    void refreshLatest();
+    const tokenPath = (suffix = '') => {
+      const token = getToken();
+      return token ? socketUrl(`/webSocket/${encodeURIComponent(token)}${suffix}`) : null;
+    };
+    const layout = new ReconnectingSocket(() => tokenPath(), { message: onLayoutMessage, error: socketError, open: socketOpen });
+    const chat = new ReconnectingSocket(() => tokenPath(`/${encodeURIComponent(nickName.slice(0, 64))}`), {
+      message: onChatMessage,
+      error: socketError,
+      open: socketOpen,
+    });
+    return () => {
+      layout.close();
+      chat.close();
+    };
+  }, [nickName, onLayoutMessage, onChatMessage, socketError, socketOpen, refreshUnread, refreshLatest]);
+
+  const setChatOpen = useCallback((open: boolean) => {
+    chatOpenRef.current = open;
+    setChatOpenState(open);
+    if (!open) return;
+    setChatUnread(0);
+    setChatLoading(true);
+    Promise.all([
+      request<{ content: ChatMessage[] }>('/api/sysSocketChat', { query: { page: 0, size: CHAT_PAGE_SIZE, sort: 'id,desc' } }),
+      request<OnlineStaff[]>('/api/sysSocketChat/wssList'),
+    ])
+      .then(([history, list]) => {
+        setMessages([...history.data.content].reverse());
+        setOnline(list.data);
+      })
+      .catch(() => undefined)
+      .finally(() => setChatLoading(false));
+  }, []);
+
+  const send = useCallback(async (text: string) => {
+    const res = await request<ChatMessage>('/api/sysSocketChat', { method: 'POST', body: { msg: text } });
+    const m = res.data;
+    setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
+  }, []);
+
+  const value = useMemo<RealtimeState>(
+    () => ({
+      unread,
+      refreshUnread,
+      noticeVersion,
+      latest,
+      excel,
+      excelOpen,
+      setExcelOpen,
+      chat: { open: chatOpen, setOpen: setChatOpen, unread: chatUnread, messages, online, loading: chatLoading, send },
+    }),
+    [unread, refreshUnread, noticeVersion, latest, excel, excelOpen, chatOpen, setChatOpen, chatUnread, messages, online, chatLoading, send],
+  );
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}

@@ -1,0 +1,91 @@
+/**
+ * Two server instances on one PostgreSQL database (LISTEN/NOTIFY): a chat message sent through
+ * instance A reaches a socket on instance B, a notice published on B reaches A, a logout on A
+ * closes the socket on B, the online list spans both, and a message over NOTIFY's 8000-byte
+ * payload limit still arrives. Runs only when TEST_DATABASE_URL is set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { SESSION_ENDED_CODE } from '../../src/server/realtime/index.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
+import { bearer, testApps, type TestApp } from './helpers.ts';
+import { listen, openSocket } from './ws-helpers.ts';
+
+const PASSWORD = 'Passw0rd!x';
+const postgres = testApps().filter(([name]) => name === 'postgres');
+
+describe.skipIf(postgres.length === 0).each(postgres)('two instances on one %s database', (_name, start) => {
+  let t: TestApp;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  let baseA: string;
+  let baseB: string;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    t = await start();
+    a = t.app;
+    b = await t.reopen();
+    baseA = await listen(a);
+    baseB = await listen(b);
+    await createStaff(a, { username: 'alice', password: PASSWORD, permissions: ['sysSocket:add'] });
+    await createStaff(a, { username: 'bob', password: PASSWORD, permissions: [] });
+    alice = await loginAs(a, 'alice', PASSWORD);
+    bob = await loginAs(b, 'bob', PASSWORD);
+  });
+  afterAll(async () => t?.close());
+
+  it('a chat message sent through A reaches a client on B; the online list spans both', async () => {
+    const onB = await openSocket(`${baseB}/webSocket/${bob}/bob`);
+    const onA = await openSocket(`${baseA}/webSocket/${alice}/alice`);
+    const joined = await onB.next((m) => m.msgType === 'CONNECT' && m.formUser === 'alice');
+    expect(joined.chats.map((c: any) => c.sid)).toEqual(['alice', 'bob']);
+    const list = await b.inject({ method: 'GET', url: '/api/sysSocketChat/wssList', headers: bearer(bob) });
+    expect(list.json()).toEqual([
+      { sid: 'alice', name: 'alice' },
+      { sid: 'bob', name: 'bob' },
+    ]);
+
+    const sent = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: '来自实例A' } });
+    expect(sent.statusCode).toBe(201);
+    const got = await onB.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id);
+    expect(got).toMatchObject({ formUser: 'alice', msg: '来自实例A' });
+    await onA.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id);
+
+    const history = await b.inject({ method: 'GET', url: '/api/sysSocketChat?page=0&size=20&sort=id,desc', headers: bearer(bob) });
+    expect(history.json().content[0]).toMatchObject({ msg: '来自实例A' });
+    onA.close();
+    const left = await onB.next((m) => m.msgType === 'CLOSE' && m.formUser === 'alice');
+    expect(left.chats.map((c: any) => c.sid)).toEqual(['bob']);
+    onB.close();
+  });
+
+  it('a notice published on B pushes INFO to a console socket on A', async () => {
+    const onA = await openSocket(`${baseA}/webSocket/${bob}`);
+    const res = await b.inject({ method: 'POST', url: '/api/sysSocket', headers: bearer(alice), payload: { title: '跨实例通知', msg: 'x', type: 1, enabled: true, sort: 1 } });
+    expect(res.statusCode).toBe(201);
+    expect((await onA.next((m) => m.msgType === 'INFO')).msg).toBe('您有新的系统消息：跨实例通知');
+    onA.close();
+  });
+
+  it('a message larger than a NOTIFY payload arrives whole', async () => {
+    const onB = await openSocket(`${baseB}/webSocket/${bob}`);
+    const big = '消'.repeat(6000); // 18,000 bytes in UTF-8
+    await a.hub.push({ kind: 'layout', users: [] }, { msgType: 'INFO', msg: 'nobody' });
+    const bobId = Number((await a.database.db.selectFrom('sys_user').select('id').where('username', '=', 'bob').executeTakeFirstOrThrow()).id);
+    await a.hub.push({ kind: 'layout', users: [bobId] }, { msgType: 'INFO', msg: big });
+    const got = await onB.next((m) => m.msgType === 'INFO' && m.msg.length > 100);
+    expect(got.msg).toBe(big);
+    expect(onB.messages.some((m) => m.msg === 'nobody')).toBe(false);
+    onB.close();
+  });
+
+  it('a logout on A closes the sockets of that session on B', async () => {
+    const token = await loginAs(a, 'bob', PASSWORD);
+    const onB = await openSocket(`${baseB}/webSocket/${token}/bob`);
+    const res = await a.inject({ method: 'DELETE', url: '/api/logout', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect((await onB.closed).code).toBe(SESSION_ENDED_CODE);
+  });
+});

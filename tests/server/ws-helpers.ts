@@ -1,0 +1,70 @@
+/**
+ * Websocket clients for server tests: a listening app (port 0) and a client that keeps every
+ * message it receives, with waits for a message or the close.
+ */
+import type { FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+
+export async function listen(app: FastifyInstance): Promise<string> {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return address.replace(/^http/, 'ws');
+}
+
+export interface TestSocket {
+  ws: WebSocket;
+  messages: any[];
+  /** resolves with the first message (already received or coming) matching the predicate */
+  next(predicate: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+export function openSocket(url: string): Promise<TestSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const messages: any[] = [];
+    const waiters: Array<{ predicate: (m: any) => boolean; resolve: (m: any) => void }> = [];
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      messages.push(m);
+      for (const w of [...waiters]) {
+        if (w.predicate(m)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(m);
+        }
+      }
+    });
+    const closed = new Promise<{ code: number; reason: string }>((res) => ws.on('close', (code, reason) => res({ code, reason: String(reason) })));
+    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused with ${res.statusCode}`), { statusCode: res.statusCode })));
+    ws.on('error', reject);
+    ws.on('open', () =>
+      resolve({
+        ws,
+        messages,
+        closed,
+        close: () => ws.close(),
+        next(predicate, timeoutMs = 5000) {
+          const hit = messages.find(predicate);
+          if (hit) return Promise.resolve(hit);
+          return new Promise((res, rej) => {
+            const timer = setTimeout(() => rej(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`)), timeoutMs);
+            waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), res(m)) });
+          });
+        },
+      }),
+    );
+  });
+}
+
+/** Answers the HTTP status that refused the upgrade, or 101 when a socket opened. */
+export async function handshakeStatus(url: string): Promise<number> {
+  try {
+    const s = await openSocket(url);
+    s.close();
+    return 101;
+  } catch (err) {
+    return (err as { statusCode?: number }).statusCode ?? 0;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
