@@ -22,6 +22,8 @@ import {
   XLSX_MIME,
 } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
+import { assertRecordsInScope, scopedParams, storedScopeValues } from './scope.ts';
+import { scopeField } from '../../shared/resource-spec.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -46,16 +48,18 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
   const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
   const database = () => app.database;
+  const scoped = scopeField(spec);
 
   app.get(base, { preHandler: app.authenticate }, async (request) => {
     const params = parseListQuery(spec, request.query as Record<string, unknown>);
-    return listPage(database(), spec, params);
+    return listPage(database(), spec, await scopedParams(database(), spec, request, params));
   });
 
   if (can('add')) {
     app.post(base, { preHandler: perm('add') }, async (request, reply) => {
       const result = checkRecord(spec, request.body, 'create');
       if (!result.ok) throw badRequest(result.error.message);
+      if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
       const record = await createRecord(database(), spec, result.values, actorOf(request));
       return reply.status(201).send(record);
     });
@@ -69,6 +73,12 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       if (id === undefined) throw badRequest('ID不能为空');
       const result = checkRecord(spec, body, 'update');
       if (!result.ok) throw badRequest(result.error.message);
+      if (scoped) {
+        const stored = await storedScopeValues(database(), spec, [id]);
+        if (!stored.length) throw notFound('数据不存在');
+        const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
+        await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
+      }
       const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
       if (!found) throw notFound('数据不存在');
       return reply.status(204).send();
@@ -87,14 +97,16 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         if (id === undefined) throw badRequest('ID必须是正整数');
         ids.push(id);
       }
-      await deleteRecords(database(), spec, [...new Set(ids)]);
+      const unique = [...new Set(ids)];
+      if (scoped) await assertRecordsInScope(database(), spec, request, await storedScopeValues(database(), spec, unique));
+      await deleteRecords(database(), spec, unique);
       return reply.status(200).send();
     });
   }
 
   if (can('download')) {
     app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
-      const params = parseListQuery(spec, request.query as Record<string, unknown>, { paging: false });
+      const params = await scopedParams(database(), spec, request, parseListQuery(spec, request.query as Record<string, unknown>, { paging: false }));
       const stream = exportStream(database(), spec, params, (err) => request.log.error({ err }, 'export failed'));
       request.raw.on('close', () => {
         if (!reply.raw.writableFinished) stream.destroy();
@@ -139,6 +151,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         throw err;
       }
       if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
+      if (scoped) await assertRecordsInScope(database(), spec, request, result.records.map((r) => r[scoped.name] ?? null));
       const count = await insertAll(database(), spec, result.records, actorOf(request));
       return reply.status(200).send({ count });
     });
