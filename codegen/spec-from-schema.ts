@@ -11,6 +11,7 @@ import type {
   FilterKind,
   InputKind,
   MaskKind,
+  ScopeKind,
   Option,
   ResourceSpec,
 } from '../src/shared/resource-spec.ts';
@@ -52,6 +53,7 @@ export const INPUTS: InputKind[] = [
 ];
 export const AUTOS: AutoKind[] = ['id', 'createTime', 'updateTime', 'createUser', 'updateUser'];
 export const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email'];
+export const SCOPES: ScopeKind[] = ['dept', 'org'];
 export const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
 export const DIALOG_WIDTHS = [475, 500, 700, 1000, 1300];
 export const FORMATS = ['date', 'date-time', 'email', 'uri'];
@@ -287,6 +289,12 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-mask`, type === 'string', 'a mask needs a string property', null);
   }
   let list: FieldSpec['list'];
+  const scope = p['x-scope'] as ScopeKind | undefined;
+  if (scope !== undefined) {
+    need(file, `${path}/x-scope`, SCOPES.includes(scope), `must be one of ${SCOPES.join(', ')}`, null);
+    need(file, `${path}/x-scope`, type === 'integer', 'x-scope needs an integer property (a department or organisation id)', null);
+  }
+
   if (p['x-list'] !== undefined) {
     const l = p['x-list'];
     need(file, `${path}/x-list`, isObject(l) && typeof l.order === 'number', 'must be {order: number, width?: number, editable?: "radio"|"switch"}', null);
@@ -339,6 +347,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     list,
     filter,
     mask,
+    scope,
     form: auto === undefined && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
     messages,
@@ -418,6 +427,7 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   const reqMessages = checkRootMessages(file, schema, required);
   const fields = Object.entries(props).map(([n, p]) => parseField(file, n, p, required.includes(n), reqMessages[n]));
   need(file, '/properties/id', fields.some((f) => f.auto === 'id'), 'an integer "id" with "x-auto": "id" is required', null);
+  need(file, '/properties', fields.filter((f) => f.scope).length <= 1, 'at most one property may carry x-scope', null);
   const columns = new Set<string>();
   for (const f of fields) {
     need(file, `/properties/${f.name}`, !columns.has(f.column), `column "${f.column}" is used twice`, null);

@@ -28,6 +28,7 @@ import { registerJobs } from './modules/jobs/index.ts';
 import { registerBrandTree } from './modules/trees/index.ts';
 import { registerHelpPages } from './modules/help/index.ts';
 import { registerAccount } from './modules/account/index.ts';
+import { registerAccessAdmin } from './modules/access/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
@@ -55,6 +56,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'realtime', register: (app) => registerRealtime(app) },
   { name: 'system-messages', register: (app) => registerSystemMessageRoutes(app) },
   { name: 'chat', register: (app) => registerChatRoutes(app) },
+  { name: 'access-admin', register: (app, specs) => registerAccessAdmin(app, specs) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

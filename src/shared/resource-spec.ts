@@ -22,6 +22,7 @@ export type InputKind =
   | 'hidden';
 export type AutoKind = 'id' | 'createTime' | 'updateTime' | 'createUser' | 'updateUser';
 export type MaskKind = 'phone' | 'name' | 'id' | 'email';
+export type ScopeKind = 'dept' | 'org';
 
 export interface Option {
   value: string | number | boolean;
@@ -50,6 +51,9 @@ export interface FieldSpec {
   /** options come from another resource (id -> label), e.g. departments */
   ref?: { resource: string; path: string; label: string };
   list?: { order: number; width?: number; editable?: 'radio' | 'switch' };
+  /** data scope: the value is a department id (`dept`) or an organisation id (`org`); a user
+   * without the 全部 scope lists, edits, deletes and exports only rows inside their scope */
+  scope?: ScopeKind;
   filter?: FilterKind;
   mask?: MaskKind;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
@@ -90,6 +94,11 @@ export function permissionKey(spec: Pick<ResourceSpec, 'permission'>, action: st
 
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** The field that carries the data scope (`x-scope`), if any. */
+export function scopeField(spec: ResourceSpec): FieldSpec | undefined {
+  return spec.fields.find((f) => f.scope !== undefined);
 }
 
 export function fieldByName(spec: ResourceSpec, name: string): FieldSpec | undefined {

@@ -26,6 +26,7 @@ export const PROPERTY_KEYWORDS = [
   'x-options',
   'x-placeholder',
   'x-ref',
+  'x-scope',
 ] as const;
 
 export const X_KEYWORDS: readonly string[] = [...ENTITY_KEYWORDS, ...PROPERTY_KEYWORDS];

@@ -32,7 +32,8 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
   beforeAll(async () => {
     t = await start({ seedDemo: true });
     app = t.app;
-    await createStaff(app, { username: 'zhangsan', password: 'Zhang@2024', permissions: ['sysQuestion:add'], phone: '13800138000' });
+    // 全部: the department list below shows every department (data scope is tested in access-scope)
+    await createStaff(app, { username: 'zhangsan', password: 'Zhang@2024', permissions: ['sysQuestion:add'], phone: '13800138000', dataScope: '全部' });
     await createStaff(app, { username: 'deleter', password: 'Del@2024', permissions: ['sysQuestion:del', 'staffunZp:edit'] });
     await createStaff(app, { username: 'disabled', password: 'Off@2024', permissions: [], enabled: false });
   });

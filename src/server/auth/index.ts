@@ -24,12 +24,14 @@ import { registerAuthRoutes } from './routes.ts';
 import { ADMIN_USERNAME, seedAuth } from './seed.ts';
 import { SessionStore } from './sessions.ts';
 import { AUTH_TABLES, ensureTables } from './tables.ts';
+import { markAuthenticated, markPermission, trackRoutes } from './route-catalogue.ts';
 
 export { invalidateAccess, loadAccess } from './access.ts';
 export { hashPassword, checkPassword } from './passwords.ts';
 export { ROLE_SYSTEM_DEFAULT } from './session-user.ts';
 export { ADMIN_USERNAME, ADMIN_ROLE } from './seed.ts';
 export { AUTH_TABLES, ensureTables, flag, type TableDef, type ColumnDef } from './tables.ts';
+export { routeCatalogue, type RouteEntry } from './route-catalogue.ts';
 
 export interface AuthOptions {
   /** clock in epoch ms (tests) */
@@ -51,6 +53,7 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
   const { db } = app.database;
   const config = app.config;
   const now = options.now ?? Date.now;
+  trackRoutes(app);
   await prepareAuthStorage(app.database, config, options.resources ?? generatedResources);
   const keys = await loadOrCreateKeys(db);
   const sessions = new SessionStore(db, { idleMinutes: config.sessionIdleMinutes, rememberMeDays: config.rememberMeDays, now });
@@ -83,13 +86,14 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
   };
 
   app.decorate('sessions', sessions);
-  app.decorate('authenticate', authenticate);
+  app.decorate('authenticate', markAuthenticated(authenticate));
   app.decorate('requirePermission', (key: string): preHandlerAsyncHookHandler => {
-    return async function (this: FastifyInstance, request, reply) {
+    const check: preHandlerAsyncHookHandler = async function (this: FastifyInstance, request, reply) {
       await authenticate.call(this, request, reply);
       const user = request.user!;
       if (!user.isAdmin && !user.permissions.has(key)) throw forbidden();
     };
+    return markPermission(check, key);
   });
 
   registerAuthRoutes(app, { keys, sessions, captchas, throttle, now });

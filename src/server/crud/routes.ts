@@ -27,6 +27,8 @@ import { countMatching } from './count.ts';
 import { filteredQuery } from './repository.ts';
 import { errorBody } from '../errors.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
+import { assertRecordsInScope, scopedParams, storedScopeValues } from './scope.ts';
+import { scopeField } from '../../shared/resource-spec.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -56,16 +58,18 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
   const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
   const database = () => app.database;
+  const scoped = scopeField(spec);
 
   app.get(base, { preHandler: app.authenticate }, async (request) => {
     const params = parseListQuery(spec, request.query as Record<string, unknown>);
-    return listPage(database(), spec, params);
+    return listPage(database(), spec, await scopedParams(database(), spec, request, params));
   });
 
   if (can('add')) {
     app.post(base, { preHandler: perm('add') }, async (request, reply) => {
       const result = checkRecord(spec, request.body, 'create');
       if (!result.ok) throw badRequest(result.error.message);
+      if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
       const hooks = recordHooks(spec.name);
       await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
       const record = await createRecord(database(), spec, result.values, actorOf(request));
@@ -84,11 +88,15 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       if (!existing) throw notFound('数据不存在');
       const result = checkRecord(spec, body, 'update', existing);
       if (!result.ok) throw badRequest(result.error.message);
+      if (scoped) {
+        const stored = await storedScopeValues(database(), spec, [id]);
+        if (!stored.length) throw notFound('数据不存在');
+        const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
+        await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
+      }
       const hooks = recordHooks(spec.name);
       if (hooks?.beforeWrite) {
-        const stored = await findById(database(), spec, id);
-        if (!stored) throw notFound('数据不存在');
-        const record: Record<string, unknown> = { ...stored, ...result.values };
+        const record: Record<string, unknown> = { ...existing, ...result.values };
         for (const name of result.cleared) record[name] = null;
         await hooks.beforeWrite({ app, mode: 'update', record });
         // a hook may rewrite the body's own fields (e.g. sanitise HTML)
@@ -114,6 +122,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         ids.push(id);
       }
       const unique = [...new Set(ids)];
+      if (scoped) await assertRecordsInScope(database(), spec, request, await storedScopeValues(database(), spec, unique));
       await deleteRecords(database(), spec, unique);
       await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });
       return reply.status(200).send();
@@ -122,7 +131,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
 
   if (can('download')) {
     app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
-      const params = parseListQuery(spec, request.query as Record<string, unknown>, { paging: false });
+      const params = await scopedParams(database(), spec, request, parseListQuery(spec, request.query as Record<string, unknown>, { paging: false }));
       const tasks = longTasks(app);
       if (tasks && request.user) {
         const total = await countMatching(database(), spec.table, params.filterKey, () => filteredQuery(database(), spec, params.conditions));
@@ -175,6 +184,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         throw err;
       }
       if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
+      if (scoped) await assertRecordsInScope(database(), spec, request, result.records.map((r) => r[scoped.name] ?? null));
       const tasks = longTasks(app);
       if (tasks && request.user && result.records.length > app.config.importAsyncThreshold) {
         tasks.startImport(request.user, spec, result.records);

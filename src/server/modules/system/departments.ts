@@ -112,8 +112,10 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function listDepartments(db: Kysely<any>, q: DeptQuery): Promise<{ content: DeptRow[]; totalElements: number }> {
+/** `ids`: only these departments (the data scope); null or undefined = all. */
+export async function listDepartments(db: Kysely<any>, q: DeptQuery, ids?: number[] | null): Promise<{ content: DeptRow[]; totalElements: number }> {
   let base = db.selectFrom('sys_dept');
+  if (ids) base = base.where('id', 'in', ids.length ? ids : [-1]);
   if (q.name !== undefined) base = base.where(sql<boolean>`name like ${`%${escapeLike(q.name)}%`} escape '\\'`);
   if (q.enabled !== undefined) base = base.where('enabled', '=', q.enabled ? 1 : 0);
   if (q.pid !== undefined) base = q.pid === 0 ? base.where('pid', 'is', null) : base.where('pid', '=', q.pid);

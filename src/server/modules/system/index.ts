@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import '../../types.ts';
 import { getPublicSettings } from './public-settings.ts';
 import { listDepartments, parseDeptQuery } from './departments.ts';
+import { requestScope, scopeIds } from '../../auth/data-scope.ts';
 
 export { getPublicSettings, setPublicSetting, defaultPublicSettings, type PublicSettings } from './public-settings.ts';
 export { deptName, deptNamePath, departmentIds, listDepartments, parseDeptQuery, type DeptRow } from './departments.ts';
@@ -15,6 +16,8 @@ export async function registerSystem(app: FastifyInstance): Promise<void> {
 
   app.get('/api/dept', { preHandler: app.authenticate }, async (request) => {
     const q = parseDeptQuery((request.query ?? {}) as Record<string, unknown>);
-    return listDepartments(app.database.db, q);
+    // the departments of the user's data scope (全部: all)
+    const scope = await requestScope(app.database.db, request);
+    return listDepartments(app.database.db, q, scopeIds(scope, 'dept'));
   });
 }

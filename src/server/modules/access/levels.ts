@@ -1,0 +1,43 @@
+/**
+ * Role levels: 1 is the highest (the admin role), larger numbers are lower. A user's level is
+ * the highest (smallest number) of their roles; admin is level 1 whatever roles it holds; a
+ * user without roles has no level and cannot create, edit or grant any role. A user may create,
+ * edit, grant, take away or delete only roles at their own level or below (number >= theirs),
+ * and edit, reset or delete only users whose level is at or below their own.
+ */
+import type { Kysely } from 'kysely';
+import type { SessionUser } from '../../types.ts';
+import { forbidden } from '../../errors.ts';
+
+export const MIN_LEVEL = 1;
+export const MAX_LEVEL = 999;
+export const NO_LEVEL = Number.POSITIVE_INFINITY;
+
+export function actorLevel(user: SessionUser): number {
+  if (user.isAdmin) return MIN_LEVEL;
+  return user.roles.length ? Math.min(...user.roles.map((r) => r.level)) : NO_LEVEL;
+}
+
+export function levelMessage(mine: number, theirs: number): string {
+  return `角色权限不足，你的角色级别：${Number.isFinite(mine) ? mine : '无'}，低于操作的角色级别：${theirs}`;
+}
+
+/** 403 unless the actor's level is at or above `level`. */
+export function assertLevel(user: SessionUser, level: number): void {
+  const mine = actorLevel(user);
+  if (level < mine) throw forbidden(levelMessage(mine, level));
+}
+
+/** The highest level among the roles with these ids (MAX_LEVEL + 1 when none). */
+export async function highestLevelOf(db: Kysely<any>, roleIds: number[]): Promise<number> {
+  if (!roleIds.length) return MAX_LEVEL + 1;
+  const rows = await db.selectFrom('sys_role').select('level').where('id', 'in', roleIds).execute();
+  return rows.length ? Math.min(...rows.map((r) => Number(r.level))) : MAX_LEVEL + 1;
+}
+
+/** The level of a stored user (their roles' highest; admin 1). */
+export async function userLevel(db: Kysely<any>, userId: number, username: string): Promise<number> {
+  if (username === 'admin') return MIN_LEVEL;
+  const rows = await db.selectFrom('sys_users_roles as ur').innerJoin('sys_role as r', 'r.id', 'ur.role_id').select('r.level').where('ur.user_id', '=', userId).execute();
+  return rows.length ? Math.min(...rows.map((r) => Number(r.level))) : MAX_LEVEL + 1;
+}

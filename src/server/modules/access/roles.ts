@@ -1,0 +1,214 @@
+/**
+ * Roles (positions, 岗位) with level, data scope and menus:
+ *   GET    api/roles              paged list, blurry over name and description (roles:list)
+ *   GET    api/roles/all          every role {id, name, level, dataScope} for selects (signed in)
+ *   GET    api/roles/level        the signed-in user's level {level} (signed in)
+ *   GET    api/roles/:id          one role with its menus and departments (roles:list)
+ *   POST   api/roles              {name, level, dataScope, description, depts} (roles:add)
+ *   PUT    api/roles              the same with id (roles:edit)
+ *   PUT    api/roles/menu         {id, menus: [{id}]}: the role's menus and keys (roles:edit)
+ *   DELETE api/roles              [ids]; refused while users hold them (roles:del)
+ * Rules: levels (levels.ts); a user whose scope is not 全部 can only give 本级 or 自定义 with
+ * departments inside their own scope; a non-admin can only grant menus they hold themselves.
+ * Every change clears the access cache.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { nowText } from '../../db/index.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { invalidateAccess } from '../../auth/access.ts';
+import { DATA_SCOPES } from '../../auth/tables.ts';
+import { ADMIN_ROLE } from '../../auth/seed.ts';
+import { requestScope } from '../../auth/data-scope.ts';
+import { actorLevel, assertLevel, MAX_LEVEL, MIN_LEVEL } from './levels.ts';
+import { deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+
+export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
+
+export interface RoleView {
+  id: number;
+  name: string;
+  level: number;
+  dataScope: string;
+  description: string | null;
+  createTime: string | null;
+  depts: Array<{ id: number; name: string }>;
+  menus: Array<{ id: number }>;
+}
+
+async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const depts = ids.length ? await db.selectFrom('sys_roles_depts as rd').innerJoin('sys_dept as d', 'd.id', 'rd.dept_id').select(['rd.role_id', 'd.id', 'd.name']).where('rd.role_id', 'in', ids).execute() : [];
+  const menus = ids.length ? await db.selectFrom('sys_roles_menus').select(['role_id', 'menu_id']).where('role_id', 'in', ids).execute() : [];
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    level: Number(r.level),
+    dataScope: r.data_scope,
+    description: r.description ?? null,
+    createTime: r.create_time ?? null,
+    depts: depts.filter((d) => Number(d.role_id) === Number(r.id)).map((d) => ({ id: Number(d.id), name: d.name })),
+    menus: menus.filter((m) => Number(m.role_id) === Number(r.id)).map((m) => ({ id: Number(m.menu_id) })),
+  }));
+}
+
+export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+
+  const readRole = async (request: FastifyRequest, body: Body) => {
+    const dataScope = body.dataScope;
+    if (typeof dataScope !== 'string' || !(DATA_SCOPES as readonly string[]).includes(dataScope)) throw badRequest('数据范围只能是全部、本级或自定义');
+    const role = {
+      name: requiredText(body, 'name', '角色名称', 64),
+      level: integer(body, 'level', '角色级别', MIN_LEVEL, MAX_LEVEL, 3),
+      dataScope,
+      description: optionalText(body, 'description', '描述', 255),
+      depts: dataScope === '自定义' ? idList(body.depts, '数据权限') : [],
+    };
+    if (dataScope === '自定义' && !role.depts.length) throw badRequest('请选择数据权限');
+    const user = request.user!;
+    assertLevel(user, role.level);
+    const scope = await requestScope(db, request);
+    if (!scope.all) {
+      if (dataScope === '全部') throw forbidden('你的数据权限不是全部，不能设置全部数据权限');
+      if (role.depts.some((d) => !scope.deptIds.includes(d))) throw forbidden('只能选择你的数据权限内的部门');
+    }
+    if (role.depts.length) {
+      const found = await db.selectFrom('sys_dept').select('id').where('id', 'in', role.depts).execute();
+      if (found.length !== role.depts.length) throw badRequest('部门不存在');
+    }
+    return role;
+  };
+
+  const storedRole = async (request: FastifyRequest, id: number) => {
+    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('角色不存在');
+    assertLevel(request.user!, Number(row.level));
+    return row;
+  };
+
+  const nameFree = async (name: string, exceptId?: number) => {
+    let q = db.selectFrom('sys_role').select('id').where('name', '=', name);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw badRequest('角色名称已存在');
+  };
+
+  app.get('/api/roles', { preHandler: app.requirePermission('roles:list') }, async (request) => {
+    onlyKeys(request.query, ['page', 'size', 'sort', 'blurry']);
+    const { page, size } = paging(request.query);
+    const sort = sortKeys(request.query, { id: 'id', level: 'level', name: 'name', createTime: 'create_time' }, [['level', 'asc'], ['id', 'asc']]);
+    let q = db.selectFrom('sys_role');
+    const blurry = queryValue(request.query, 'blurry');
+    if (blurry) {
+      const like = `%${escapeLike(blurry)}%`;
+      q = q.where(sql<boolean>`(name like ${like} escape '\\' or description like ${like} escape '\\')`);
+    }
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    let list = q.selectAll();
+    for (const [col, dir] of sort) list = list.orderBy(col, dir);
+    const rows = await list.limit(size).offset(page * size).execute();
+    return { content: await roleViews(db, rows), totalElements: Number(total?.n ?? 0) };
+  });
+
+  app.get('/api/roles/all', { preHandler: app.authenticate }, async (request) => {
+    onlyKeys(request.query, []);
+    const rows = await db.selectFrom('sys_role').select(['id', 'name', 'level', 'data_scope']).orderBy('level').orderBy('id').execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), dataScope: r.data_scope }));
+  });
+
+  app.get('/api/roles/level', { preHandler: app.authenticate }, async (request) => {
+    const level = actorLevel(request.user!);
+    return { level: Number.isFinite(level) ? level : null };
+  });
+
+  app.get('/api/roles/:id', { preHandler: app.requirePermission('roles:list') }, async (request) => {
+    const id = requiredId((request.params as Body).id, '角色不存在');
+    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('角色不存在');
+    return (await roleViews(db, [row]))[0];
+  });
+
+  const writeDepts = async (trx: Kysely<any>, roleId: number, depts: number[]) => {
+    await trx.deleteFrom('sys_roles_depts').where('role_id', '=', roleId).execute();
+    for (const d of depts) await trx.insertInto('sys_roles_depts').values({ role_id: roleId, dept_id: d }).execute();
+  };
+
+  app.post('/api/roles', { preHandler: app.requirePermission('roles:add') }, async (request, reply) => {
+    const r = await readRole(request, objectBody(request.body));
+    await nameFree(r.name);
+    const now = nowText();
+    const id = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('sys_role')
+        .values({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, create_time: now, update_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await writeDepts(trx, Number(row.id), r.depts);
+      return Number(row.id);
+    });
+    const [view] = await roleViews(db, [await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirstOrThrow()]);
+    return reply.status(201).send(view);
+  });
+
+  app.put('/api/roles', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = requiredId(body.id, 'ID不能为空');
+    const stored = await storedRole(request, id);
+    const r = await readRole(request, body);
+    if (stored.name === ADMIN_ROLE && (r.name !== ADMIN_ROLE || r.dataScope !== '全部' || r.level !== MIN_LEVEL)) throw badRequest('不能修改超级管理员角色的名称、级别和数据范围');
+    await nameFree(r.name, id);
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('sys_role').set({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, update_time: nowText() }).where('id', '=', id).execute();
+      await writeDepts(trx, id, r.depts);
+    });
+    invalidateAccess();
+    return reply.status(204).send();
+  });
+
+  app.put('/api/roles/menu', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = requiredId(body.id, 'ID不能为空');
+    await storedRole(request, id);
+    const menus = idList(body.menus, '菜单');
+    if (menus.length) {
+      const found = await db.selectFrom('sys_menu').select('id').where('id', 'in', menus).execute();
+      if (found.length !== menus.length) throw badRequest('菜单不存在');
+    }
+    const user = request.user!;
+    if (!user.isAdmin) {
+      const mine = await db
+        .selectFrom('sys_users_roles as ur')
+        .innerJoin('sys_roles_menus as rm', 'rm.role_id', 'ur.role_id')
+        .select('rm.menu_id')
+        .where('ur.user_id', '=', user.id)
+        .execute();
+      const held = new Set(mine.map((m) => Number(m.menu_id)));
+      const current = (await db.selectFrom('sys_roles_menus').select('menu_id').where('role_id', '=', id).execute()).map((m) => Number(m.menu_id));
+      // granting or taking away a menu the actor does not hold is refused
+      const changed = [...menus.filter((m) => !current.includes(m)), ...current.filter((m) => !menus.includes(m))];
+      if (changed.some((m) => !held.has(m))) throw forbidden('只能分配你自己拥有的菜单');
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sys_roles_menus').where('role_id', '=', id).execute();
+      for (const m of menus) await trx.insertInto('sys_roles_menus').values({ role_id: id, menu_id: m }).execute();
+    });
+    invalidateAccess();
+    return reply.status(204).send();
+  });
+
+  app.delete('/api/roles', { preHandler: app.requirePermission('roles:del') }, async (request, reply) => {
+    const ids = deleteIds(request.body);
+    for (const id of ids) {
+      const row = await storedRole(request, id);
+      if (row.name === ADMIN_ROLE) throw badRequest('不能删除超级管理员角色');
+    }
+    await db.transaction().execute(async (trx) => {
+      if (await trx.selectFrom('sys_users_roles').select('user_id').where('role_id', 'in', ids).executeTakeFirst()) throw badRequest(ROLE_IN_USE);
+      await trx.deleteFrom('sys_roles_menus').where('role_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_roles_depts').where('role_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_role').where('id', 'in', ids).execute();
+    });
+    invalidateAccess();
+    return reply.status(200).send();
+  });
+}

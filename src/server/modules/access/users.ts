@@ -1,0 +1,339 @@
+/**
+ * User administration (sys_user):
+ *   GET    api/users                 paged list: blurry (user name, nickname, phone, e-mail),
+ *                                    deptId (the department and those below), enabled,
+ *                                    createTime=a&createTime=b; rows in the data scope (user:list)
+ *   POST   api/users                 create with the default password and the default-password
+ *                                    flag (user:add)
+ *   PUT    api/users                 edit (user:edit); a signed-in user may edit their OWN lock
+ *                                    time with exactly {id, lockTime, orgId, deptId} without it
+ *   DELETE api/users                 [ids], never yourself or admin (user:del)
+ *   POST   api/users/resetPass?userName&userid   back to the default password (user:edit)
+ *   GET    api/users/option?orgId    the organisation's users for selects (signed in)
+ * Every write checks the data scope (the user's department) and the role levels (levels.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { isEmail, isMobile } from '../../../shared/validators.ts';
+import { nowText } from '../../db/index.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { invalidateAccess } from '../../auth/access.ts';
+import { markPermission } from '../../auth/route-catalogue.ts';
+import { inScope, requestScope, withDescendants, canChooseAnyOrganisation } from '../../auth/data-scope.ts';
+import { ADMIN_USERNAME } from '../../auth/seed.ts';
+import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
+import {
+  bool, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body,
+} from './input.ts';
+
+/** Password of a new user and of a reset; the user must change it at the next sign-in. */
+export const DEFAULT_USER_PASSWORD = 'Abc123456';
+export const LOCK_TIME_MAX = 999;
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]{2,32}$/;
+const USER_SORT: Record<string, string> = { id: 'u.id', username: 'u.username', createTime: 'u.create_time', enabled: 'u.enabled' };
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+
+export interface UserRow {
+  id: number;
+  username: string;
+  nickName: string;
+  phone: string | null;
+  email: string | null;
+  sex: number;
+  enabled: boolean;
+  deptId: number | null;
+  orgId: number | null;
+  dept: { id: number; name: string } | null;
+  orgName: string | null;
+  lockTime: number;
+  defPassword: boolean;
+  createTime: string | null;
+  roles: Array<{ id: number; name: string; level: number; dataScope: string }>;
+}
+
+async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const roles = ids.length
+    ? await db.selectFrom('sys_users_roles as ur').innerJoin('sys_role as r', 'r.id', 'ur.role_id').select(['ur.user_id', 'r.id', 'r.name', 'r.level', 'r.data_scope']).where('ur.user_id', 'in', ids).orderBy('r.level').execute()
+    : [];
+  return rows.map((r) => ({
+    id: Number(r.id),
+    username: r.username,
+    nickName: r.nick_name ?? '',
+    phone: r.phone ?? null,
+    email: r.email ?? null,
+    sex: Number(r.sex ?? 1),
+    enabled: Boolean(r.enabled),
+    deptId: r.dept_id === null ? null : Number(r.dept_id),
+    orgId: r.org_id === null ? null : Number(r.org_id),
+    dept: r.dept_id === null ? null : { id: Number(r.dept_id), name: r.dept_name ?? '' },
+    orgName: r.org_name ?? null,
+    lockTime: Number(r.lock_time ?? 0),
+    defPassword: Boolean(r.is_def_password),
+    createTime: r.create_time ?? null,
+    roles: roles.filter((x) => Number(x.user_id) === Number(r.id)).map((x) => ({ id: Number(x.id), name: x.name, level: Number(x.level), dataScope: x.data_scope })),
+  }));
+}
+
+function userSelect(db: Kysely<any>) {
+  return db
+    .selectFrom('sys_user as u')
+    .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
+    .leftJoin('sys_dept as o', 'o.id', 'u.org_id')
+    .select(['u.id', 'u.username', 'u.nick_name', 'u.phone', 'u.email', 'u.sex', 'u.enabled', 'u.dept_id', 'u.org_id', 'u.lock_time', 'u.is_def_password', 'u.create_time', 'd.name as dept_name', 'o.name as org_name']);
+}
+
+const LOCK_TIME_KEYS = ['id', 'lockTime', 'orgId', 'deptId'];
+
+/** The body of the personal centre's lock dialog: exactly {id, lockTime, orgId, deptId}. */
+function isLockTimeBody(body: Body): boolean {
+  const keys = Object.keys(body);
+  return keys.includes('lockTime') && keys.every((k) => LOCK_TIME_KEYS.includes(k));
+}
+
+export function lockTimeOf(body: Body): number {
+  return integer(body, 'lockTime', '锁屏时间', 0, LOCK_TIME_MAX);
+}
+
+export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+
+  const readUser = (body: Body) => {
+    const username = requiredText(body, 'username', '用户名', 32);
+    if (!USERNAME_PATTERN.test(username)) throw badRequest('用户名只能包含字母、数字和下划线，长度2到32个字符');
+    const phone = optionalText(body, 'phone', '电话号码', 20);
+    if (phone !== null && !isMobile(phone)) throw badRequest('请输入正确的11位手机号码');
+    const email = optionalText(body, 'email', '邮箱', 100);
+    if (email !== null && !isEmail(email)) throw badRequest('邮箱格式错误');
+    const sexValue = body.sex === '男' ? 1 : body.sex === '女' ? 0 : body.sex;
+    return {
+      username,
+      nickName: requiredText(body, 'nickName', '昵称', 64),
+      phone,
+      email,
+      sex: integer({ sex: sexValue }, 'sex', '性别', 0, 1, 1),
+      enabled: bool(body, 'enabled', '状态', true),
+      deptId: requiredId(body.deptId ?? (body.dept as Body | undefined)?.id, '请选择部门'),
+      orgId: requiredId(body.orgId, '请选择公司'),
+      roleIds: idList(body.roles, '岗位'),
+    };
+  };
+
+  /** Checks shared by create and edit: department, organisation, scope, roles and levels. */
+  const checkPlacement = async (request: FastifyRequest, u: ReturnType<typeof readUser>) => {
+    const user = request.user!;
+    const scope = await requestScope(db, request);
+    const depts = await db.selectFrom('sys_dept').select('id').where('id', 'in', [u.deptId, u.orgId]).execute();
+    const have = new Set(depts.map((d) => Number(d.id)));
+    if (!have.has(u.deptId)) throw badRequest('部门不存在');
+    if (!have.has(u.orgId)) throw badRequest('公司不存在');
+    if (!(await withDescendants(db, [u.orgId])).includes(u.deptId)) throw badRequest('部门不属于所选公司');
+    if (!inScope(scope, 'dept', u.deptId)) throw forbidden('没有权限操作该部门的用户');
+    if (!canChooseAnyOrganisation(user) && u.orgId !== user.orgId) throw forbidden('只能选择本公司');
+    if (!u.roleIds.length) throw badRequest('请选择岗位');
+    const roles = await db.selectFrom('sys_role').select(['id', 'level']).where('id', 'in', u.roleIds).execute();
+    if (roles.length !== u.roleIds.length) throw badRequest('岗位不存在');
+    assertLevel(user, await highestLevelOf(db, u.roleIds));
+  };
+
+  const uniqueChecks = async (u: { username: string; phone: string | null }, exceptId?: number) => {
+    let q = db.selectFrom('sys_user').select(['id', 'username', 'phone']).where((eb) => eb.or([eb('username', '=', u.username), ...(u.phone ? [eb('phone', '=', u.phone)] : [])]));
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    const clash = await q.executeTakeFirst();
+    if (clash?.username === u.username) throw badRequest('用户名已存在');
+    if (clash) throw badRequest('手机号已存在');
+  };
+
+  /** The stored user an actor wants to change: exists, in scope, not above the actor. */
+  const target = async (request: FastifyRequest, id: number) => {
+    const row = await db.selectFrom('sys_user').select(['id', 'username', 'dept_id', 'org_id']).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('用户不存在');
+    const user = request.user!;
+    if (row.username === ADMIN_USERNAME && !user.isAdmin) throw forbidden('不能操作超级管理员');
+    if (Number(row.id) !== user.id) {
+      if (!inScope(await requestScope(db, request), 'dept', row.dept_id)) throw forbidden('没有权限操作该部门的用户');
+      const theirs = await userLevel(db, Number(row.id), row.username);
+      const mine = actorLevel(user);
+      if (theirs < mine) throw forbidden(levelMessage(mine, theirs));
+    }
+    return row;
+  };
+
+  app.get('/api/users', { preHandler: app.requirePermission('user:list') }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    onlyKeys(query, ['page', 'size', 'sort', 'blurry', 'deptId', 'enabled', 'createTime', 'orgId']);
+    const { page, size } = paging(query);
+    const sort = sortKeys(query, USER_SORT, [['u.id', 'desc']]);
+    let q = db.selectFrom('sys_user as u');
+    const blurry = queryValue(query, 'blurry');
+    if (blurry) {
+      const like = `%${escapeLike(blurry)}%`;
+      q = q.where(sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`);
+    }
+    const deptText = queryValue(query, 'deptId');
+    if (deptText) q = q.where('u.dept_id', 'in', await withDescendants(db, [requiredId(deptText, '部门不正确')]));
+    const orgText = queryValue(query, 'orgId');
+    if (orgText) q = q.where('u.org_id', '=', requiredId(orgText, '公司不正确'));
+    const enabled = queryValue(query, 'enabled');
+    if (enabled !== undefined && enabled !== '') {
+      if (enabled !== 'true' && enabled !== 'false') throw badRequest('参数enabled只能是true或false');
+      q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
+    }
+    const times = query.createTime === undefined ? [] : Array.isArray(query.createTime) ? query.createTime.map(String) : [String(query.createTime)];
+    if (times.length) {
+      if (times.length !== 2 || times.some((t) => t !== '' && !DATE_TIME.test(t))) throw badRequest('创建时间格式错误');
+      if (times[0]) q = q.where('u.create_time', '>=', times[0].length === 10 ? `${times[0]} 00:00:00` : times[0]);
+      if (times[1]) q = q.where('u.create_time', '<=', times[1].length === 10 ? `${times[1]} 23:59:59` : times[1]);
+    }
+    const scope = await requestScope(db, request);
+    if (!scope.all) q = q.where('u.dept_id', 'in', scope.deptIds.length ? scope.deptIds : [-1]);
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const ids = q.select('u.id');
+    let list = userSelect(db).where('u.id', 'in', ids);
+    for (const [col, dir] of sort) list = list.orderBy(col, dir);
+    const rows = await list.limit(size).offset(page * size).execute();
+    return { content: await withRoles(db, rows), totalElements: Number(total?.n ?? 0) };
+  });
+
+  app.post('/api/users', { preHandler: app.requirePermission('user:add') }, async (request, reply) => {
+    const u = readUser(objectBody(request.body));
+    await checkPlacement(request, u);
+    await uniqueChecks(u);
+    const now = nowText();
+    const password = await hashPassword(DEFAULT_USER_PASSWORD);
+    const id = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('sys_user')
+        .values({
+          username: u.username, nick_name: u.nickName, password, phone: u.phone, email: u.email, sex: u.sex,
+          dept_id: u.deptId, org_id: u.orgId, enabled: u.enabled ? 1 : 0, lock_time: 0, is_def_password: 1,
+          pwd_reset_time: now, create_time: now, update_time: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const userId = Number(row.id);
+      for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: userId, role_id: roleId }).execute();
+      return userId;
+    });
+    const [created] = await withRoles(db, [await userSelect(db).where('u.id', '=', id).executeTakeFirstOrThrow()]);
+    return reply.status(201).send(created);
+  });
+
+  // user:edit, except a user's own lock time (the personal centre's lock dialog)
+  const editGuard = markPermission(async function (this: FastifyInstance, request: FastifyRequest, reply: unknown) {
+    await app.authenticate.call(this, request, reply as never);
+    const user = request.user!;
+    const body = request.body;
+    const own = typeof body === 'object' && body !== null && !Array.isArray(body) && isLockTimeBody(body as Body) && Number((body as Body).id) === user.id;
+    if (!own && !user.isAdmin && !user.permissions.has('user:edit')) throw forbidden();
+  }, 'user:edit');
+
+  app.put('/api/users', { preHandler: editGuard }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = requiredId(body.id, 'ID不能为空');
+    const user = request.user!;
+    if (isLockTimeBody(body)) {
+      const lockTime = lockTimeOf(body);
+      const row = id === user.id ? { id } : await target(request, id);
+      const res = await db.updateTable('sys_user').set({ lock_time: lockTime, update_time: nowText() }).where('id', '=', row.id).executeTakeFirst();
+      if (!Number(res.numUpdatedRows)) throw notFound('用户不存在');
+      return reply.status(204).send();
+    }
+    const stored = await target(request, id);
+    const u = readUser(body);
+    const current = (await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', id).execute()).map((r) => Number(r.role_id));
+    const rolesChange = current.length !== u.roleIds.length || current.some((r) => !u.roleIds.includes(r));
+    if (id === user.id && rolesChange && !user.isAdmin) throw forbidden('不能修改自己的岗位');
+    if (stored.username === ADMIN_USERNAME) {
+      if (u.username !== ADMIN_USERNAME) throw badRequest('不能修改超级管理员的用户名');
+      if (!u.enabled) throw badRequest('不能禁用超级管理员');
+    }
+    if (id === user.id && !u.enabled) throw badRequest('不能禁用自己');
+    await checkPlacement(request, u);
+    // roles taken away must be at or below the actor's level too
+    assertLevel(user, await highestLevelOf(db, current.filter((r) => !u.roleIds.includes(r))));
+    await uniqueChecks(u, id);
+    const lockTime = body.lockTime === undefined ? undefined : lockTimeOf(body);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('sys_user')
+        .set({
+          username: u.username, nick_name: u.nickName, phone: u.phone, email: u.email, sex: u.sex, dept_id: u.deptId, org_id: u.orgId,
+          enabled: u.enabled ? 1 : 0, ...(lockTime === undefined ? {} : { lock_time: lockTime }), update_time: nowText(),
+        })
+        .where('id', '=', id)
+        .execute();
+      if (rolesChange) {
+        await trx.deleteFrom('sys_users_roles').where('user_id', '=', id).execute();
+        for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: id, role_id: roleId }).execute();
+      }
+      if (!u.enabled) await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
+    });
+    invalidateAccess(id);
+    return reply.status(204).send();
+  });
+
+  app.delete('/api/users', { preHandler: app.requirePermission('user:del') }, async (request, reply) => {
+    const ids = deleteIds(request.body);
+    const user = request.user!;
+    if (ids.includes(user.id)) throw badRequest('不能删除自己');
+    for (const id of ids) {
+      const row = await target(request, id);
+      if (row.username === ADMIN_USERNAME) throw badRequest('不能删除超级管理员');
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sys_users_roles').where('user_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_session').where('user_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_user').where('id', 'in', ids).execute();
+    });
+    for (const id of ids) invalidateAccess(id);
+    return reply.status(200).send();
+  });
+
+  app.post('/api/users/resetPass', { preHandler: app.requirePermission('user:edit') }, async (request) => {
+    onlyKeys(request.query, ['userName', 'userid']);
+    const userName = queryValue(request.query, 'userName');
+    const id = requiredId(queryValue(request.query, 'userid'), '请选择用户');
+    if (!userName) throw badRequest('用户名不能为空');
+    const row = await target(request, id);
+    if (row.username !== userName) throw badRequest('用户名与用户不一致');
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('sys_user')
+        .set({ password: await hashPassword(DEFAULT_USER_PASSWORD), is_def_password: 1, pwd_reset_time: nowText(), login_fail_count: 0, login_fail_since: null, locked_until: null, update_time: nowText() })
+        .where('id', '=', id)
+        .execute();
+      await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
+    });
+    return { message: '密码重置成功' };
+  });
+
+  app.get('/api/users/option', { preHandler: app.authenticate }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    onlyKeys(query, ['orgId', 'page', 'size', 'sort', 'blurry', 'enabled']);
+    const orgText = queryValue(query, 'orgId');
+    if (!orgText) throw badRequest('请选择公司');
+    const orgId = requiredId(orgText, '请选择公司');
+    const { page, size } = paging(query, 99999);
+    const sort = sortKeys(query, { ...USER_SORT, ID: 'u.id' }, [['u.id', 'asc']]);
+    const user = request.user!;
+    const scope = await requestScope(db, request);
+    if (!canChooseAnyOrganisation(user) && !inScope(scope, 'org', orgId)) throw forbidden('只能选择本公司');
+    let q = db.selectFrom('sys_user as u').where('u.org_id', '=', orgId);
+    const enabled = queryValue(query, 'enabled');
+    if (enabled === 'true' || enabled === 'false') q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
+    else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');
+    const blurry = queryValue(query, 'blurry');
+    if (blurry) q = q.where(sql<boolean>`(u.username like ${`%${escapeLike(blurry)}%`} escape '\\' or u.nick_name like ${`%${escapeLike(blurry)}%`} escape '\\')`);
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    let list = q.select(['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled']);
+    for (const [col, dir] of sort) list = list.orderBy(col, dir);
+    const rows = await list.limit(size).offset(page * size).execute();
+    return {
+      content: rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? '', deptId: r.dept_id === null ? null : Number(r.dept_id), orgId: Number(r.org_id), enabled: Boolean(r.enabled) })),
+      totalElements: Number(total?.n ?? 0),
+    };
+  });
+}
