@@ -78,6 +78,15 @@ export interface ResourceSpec {
   /** which actions the screen and routes offer */
   actions: Array<'add' | 'edit' | 'del' | 'download' | 'import'>;
   fields: FieldSpec[];
+  /**
+   * `x-entity.enabledToggle`: the boolean property that `PUT {path}/updateEnabled/{id}` switches
+   * (body `{enabled: true|false}`, or empty to flip it); needs the `:edit` key.
+   */
+  enabledToggle?: string;
+  /** `x-entity.queryAll`: `GET {path}/queryAll` answers every matching record as an array (options of selects). */
+  queryAll?: boolean;
+  /** `x-entity.total`: number properties summed by `GET {path}/total` over the list's filters. */
+  total?: string[];
   /** the JSON Schema used to validate a create/update body (auto fields removed) */
   schema: Record<string, unknown>;
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { registerCrudRoutes } from './routes.ts';
+import { registerCapabilityRoutes } from './capabilities.ts';
 
 export { registerCrudRoutes, positiveId } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
@@ -16,5 +17,8 @@ export { rowToRecord, recordToRow } from './values.ts';
 
 /** Routes for every spec. */
 export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
-  for (const spec of specs) registerCrudRoutes(app, spec);
+  for (const spec of specs) {
+    registerCrudRoutes(app, spec);
+    registerCapabilityRoutes(app, spec);
+  }
 }

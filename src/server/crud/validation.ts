@@ -115,7 +115,8 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode)
   const cleared: string[] = [];
   for (const [key, raw] of Object.entries(input)) {
     const field = spec.fields.find((f) => f.name === key);
-    if (field?.auto) continue;
+    // automatic and read-only fields are the server's own; a record sent back as read is fine
+    if (field?.readOnly) continue;
     let value = raw;
     if (typeof value === 'string') value = value.trim();
     if (value === null || value === '') {
@@ -126,7 +127,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode)
   }
   if (mode === 'create') {
     for (const f of spec.fields) {
-      if (!f.required && !f.auto && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
+      if (!f.required && !f.readOnly && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
     }
   }
   const validate = validatorFor(spec);
