@@ -48,7 +48,13 @@ export interface FieldSpec {
   /** dictionary name the options come from (api/dictDetail?dictName=) */
   dict?: string;
   /** options come from another resource (id -> label), e.g. departments */
-  ref?: { resource: string; path: string; label: string };
+  ref?: {
+    resource: string;
+    path: string;
+    label: string;
+    /** deleting the referenced record: `cascade` deletes this record too, `restrict` refuses while one exists */
+    onDelete?: 'cascade' | 'restrict';
+  };
   list?: { order: number; width?: number; editable?: 'radio' | 'switch' };
   filter?: FilterKind;
   mask?: MaskKind;

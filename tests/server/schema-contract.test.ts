@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/generated/resources.ts';
 import { listFields, type FieldSpec, type ResourceSpec } from '../../src/shared/resource-spec.ts';
+import { dependentsOf } from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
@@ -185,6 +186,26 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       expect(imported.statusCode, imported.body).toBe(200);
       expect(imported.json()).toEqual({ count: 2 });
       expect((await get(`/${spec.path}?size=1`)).json().totalElements).toBe(before + 2);
+    });
+
+    it('deletes as its dependents declare (x-ref onDelete: restrict refuses, cascade deletes them too)', async () => {
+      for (const { spec: child, field } of dependentsOf(spec, resources)) {
+        const parent = (await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: await sampleBody(t.app, admin, resources, spec, 0) })).json();
+        const childBody = { ...(await sampleBody(t.app, admin, resources, child, 0)), [field.name]: parent.id };
+        const kid = await t.app.inject({ method: 'POST', url: `/${child.path}`, headers: bearer(admin), payload: childBody });
+        expect(kid.statusCode, kid.body).toBe(201);
+        const del = await t.app.inject({ method: 'DELETE', url: `/${spec.path}`, headers: bearer(admin), payload: [parent.id] });
+        const kids = (await get(`/${child.path}?${qs([['id', kid.json().id]])}`)).json().content;
+        if (field.ref!.onDelete === 'restrict') {
+          expect(del.statusCode).toBe(400);
+          expect(del.json().message).toContain(child.title);
+          expect(kids).toHaveLength(1);
+          expect(await listOf(spec, [['id', parent.id]])).toHaveLength(1);
+        } else {
+          expect(del.statusCode).toBe(200);
+          expect(kids).toHaveLength(0);
+        }
+      }
     });
 
     it('deletes the records', async () => {

@@ -12,7 +12,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
-import { createRecord, deleteRecords, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import { createRecord, deleteRecords, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
 import {
   attachmentHeader,
   exportFileName,
@@ -41,7 +41,7 @@ function importTooLarge(maxBytes: number): string {
   return `上传模板大小不能超过 ${Math.round(maxBytes / 1024 / 1024)}MB!`;
 }
 
-export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = []): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
   const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
@@ -87,7 +87,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         if (id === undefined) throw badRequest('ID必须是正整数');
         ids.push(id);
       }
-      await deleteRecords(database(), spec, [...new Set(ids)]);
+      await deleteRecords(database(), spec, [...new Set(ids)], dependents);
       return reply.status(200).send();
     });
   }
