@@ -52,12 +52,6 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     return lead;
   }
 
-  async function all(ids: number[]): Promise<Lead[]> {
-    const leads = await leadsByIds(database().db, file, ids);
-    if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-    return leads;
-  }
-
   /** Only the lead's consultant (or whoever may allot) acts on an allotted lead. */
   function checkOwner(request: FastifyRequest, lead: Lead): void {
     if (may(request, ALLOT_KEY)) return;
@@ -233,7 +227,8 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const ids = idList(body.ids);
     const channel = optionOf(body.channel, options(file, 'channel'), '请选择正确的渠道');
     const count = await database().db.transaction().execute(async (trx) => {
-      await all(ids);
+      const leads = await leadsByIds(trx, file, ids);
+      if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
       return updateLeads(trx, file, database().dialect, ids, { channel });
     });
     changed();
@@ -250,7 +245,13 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
       const leads = await leadsByIds(trx, file, ids);
       if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
       for (const lead of leads) if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能调整公司`);
-      return updateLeads(trx, file, database().dialect, ids, { orgId, consultantId: null, consultantName: null, status: LeadStatus.unassigned, allotTime: null });
+      let n = 0;
+      for (const lead of leads) {
+        // the person may already have an open main clue in the target company: this one joins as secondary
+        const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), orgId, lead.id);
+        n += await updateLeads(trx, file, database().dialect, [lead.id], { orgId, isMain: !main, consultantId: null, consultantName: null, status: LeadStatus.unassigned, allotTime: null });
+      }
+      return n;
     });
     changed();
     return { count };
