@@ -25,6 +25,7 @@ import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerSalesRoutes } from './modules/sales/index.ts';
+import { registerUploads } from './modules/uploads/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
@@ -43,6 +44,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
   { name: 'sales', register: (app, specs) => registerSalesRoutes(app, specs) },
+  { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

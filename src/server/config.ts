@@ -33,6 +33,10 @@ export interface Config {
   ssoLinkUrl: string;
   /** secret that signs SSO links (HMAC-SHA256); required with ssoLinkUrl */
   ssoSecret: string;
+  /** where uploaded files are kept: the database (every instance sees them) or DATA_DIR/uploads */
+  storage: 'database' | 'disk';
+  /** largest uploaded document (uploadFileApi, qiNiuContent, work-messaging files), bytes */
+  uploadMaxBytes: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -57,6 +61,12 @@ function bool(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function storageKind(raw: string | undefined): Config['storage'] {
+  if (raw === undefined || raw === '' || raw === 'database') return 'database';
+  if (raw === 'disk') return 'disk';
+  throw new ConfigError(`STORAGE_PROVIDER must be database or disk, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = env.DATABASE_URL ?? '';
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -79,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',
     ssoSecret: env.SSO_SECRET ?? '',
+    storage: storageKind(env.STORAGE_PROVIDER),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     ...overrides,
   };
   if (config.ssoLinkUrl) {

@@ -13,7 +13,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../types.ts';
 
-export type ColumnType = 'id' | 'int' | 'bigint' | 'text' | `varchar(${number})` | 'bool' | 'time';
+export type ColumnType = 'id' | 'int' | 'bigint' | 'text' | `varchar(${number})` | 'bool' | 'time' | 'bytes';
 
 export interface ColumnDef {
   name: string;
@@ -204,6 +204,8 @@ function sqlType(type: ColumnType, dialect: Dialect): string {
       return dialect === 'postgres' ? 'boolean' : 'integer';
     case 'time':
       return dialect === 'postgres' ? 'timestamp' : 'text';
+    case 'bytes':
+      return dialect === 'postgres' ? 'bytea' : 'blob';
     default:
       return type; // varchar(n)
   }
