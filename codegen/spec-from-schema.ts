@@ -33,6 +33,9 @@ const ENTITY_FIELDS = [
   'dialogWidth',
   'search',
   'actions',
+  'enabledToggle',
+  'queryAll',
+  'total',
 ];
 
 export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
@@ -276,6 +279,10 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     if (auto === 'createUser' || auto === 'updateUser') need(file, `${path}/x-auto`, type === 'string', `x-auto "${auto}" needs a string property (the user name)`, null);
     need(file, `${path}/x-auto`, !required, 'an automatic field is set by the server and cannot be in "required"', null);
   }
+  if (p.readOnly !== undefined) {
+    need(file, `${path}/readOnly`, typeof p.readOnly === 'boolean', 'must be true or false', null);
+    need(file, `${path}/readOnly`, !(p.readOnly && required), 'a read-only field is written by the server\'s own calls and cannot be in "required"', null);
+  }
   const filter = p['x-filter'] as FilterKind | undefined;
   if (filter !== undefined) {
     need(file, `${path}/x-filter`, FILTERS.includes(filter), `must be one of ${FILTERS.join(', ')}`, null);
@@ -348,7 +355,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     filter,
     mask,
     scope,
-    form: auto === undefined && p['x-form'] !== false && input !== 'hidden',
+    form: auto === undefined && p.readOnly !== true && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
     messages,
   };
@@ -358,7 +365,8 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
 function bodySchema(schema: Json, fields: FieldSpec[]): Json {
   const props: Json = {};
   for (const f of fields) {
-    if (f.auto && f.auto !== 'id') continue;
+    // read-only fields (x-auto, or readOnly: true) are written by the server only
+    if (f.readOnly && f.auto !== 'id') continue;
     props[f.name] = validationSchema((schema.properties as Json)[f.name] as Json);
   }
   const out: Json = {
@@ -444,6 +452,23 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   need(file, '/x-entity/search', Array.isArray(search), 'must be an array of property names', null);
   search.forEach((s, i) => need(file, `/x-entity/search/${i}`, fields.some((f) => f.name === s), 'must name a property', null));
 
+  const enabledToggle = ent.enabledToggle as string | undefined;
+  if (enabledToggle !== undefined) {
+    const f = fields.find((x) => x.name === enabledToggle);
+    need(file, '/x-entity/enabledToggle', !!f && f.type === 'boolean' && !f.auto, 'must name a boolean property that is not automatic', null);
+    need(file, '/x-entity/enabledToggle', actions.includes('edit'), 'needs the "edit" action (its permission key guards the toggle)', null);
+  }
+  const queryAll = ent.queryAll as boolean | undefined;
+  if (queryAll !== undefined) need(file, '/x-entity/queryAll', typeof queryAll === 'boolean', 'must be true or false', null);
+  const total = ent.total as string[] | undefined;
+  if (total !== undefined) {
+    need(file, '/x-entity/total', Array.isArray(total) && total.length > 0, 'must be a non-empty array of number properties', null);
+    total.forEach((s, i) => {
+      const f = fields.find((x) => x.name === s);
+      need(file, `/x-entity/total/${i}`, !!f && (f.type === 'number' || f.type === 'integer'), 'must name an integer or number property', null);
+    });
+  }
+
   compileSchema(file, schema);
   const body = bodySchema(schema, fields);
   compileOrThrow(file, body, '/');
@@ -459,6 +484,9 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     search,
     actions,
     fields,
+    ...(enabledToggle !== undefined ? { enabledToggle } : {}),
+    ...(queryAll ? { queryAll } : {}),
+    ...(total !== undefined ? { total } : {}),
     schema: body,
   };
 }

@@ -29,6 +29,8 @@ import { registerBrandTree } from './modules/trees/index.ts';
 import { registerHelpPages } from './modules/help/index.ts';
 import { registerAccount } from './modules/account/index.ts';
 import { registerAccessAdmin } from './modules/access/index.ts';
+import { registerSalesRoutes } from './modules/sales/index.ts';
+import { registerUploads } from './modules/uploads/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
@@ -57,6 +59,8 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'system-messages', register: (app) => registerSystemMessageRoutes(app) },
   { name: 'chat', register: (app) => registerChatRoutes(app) },
   { name: 'access-admin', register: (app, specs) => registerAccessAdmin(app, specs) },
+  { name: 'sales', register: (app, specs) => registerSalesRoutes(app, specs) },
+  { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -64,6 +64,10 @@ export interface Config {
   downloadTtlMinutes: number;
   /** seconds between websocket pings; a socket silent for two of them is closed */
   wsHeartbeatSeconds: number;
+  /** where uploaded files are kept: the database (every instance sees them) or DATA_DIR/uploads */
+  storage: 'database' | 'disk';
+  /** largest uploaded document (uploadFileApi, qiNiuContent, work-messaging files), bytes */
+  uploadMaxBytes: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -86,6 +90,12 @@ function bool(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function storageKind(raw: string | undefined): Config['storage'] {
+  if (raw === undefined || raw === '' || raw === 'database') return 'database';
+  if (raw === 'disk') return 'disk';
+  throw new ConfigError(`STORAGE_PROVIDER must be database or disk, got "${raw}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -130,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     importAsyncThreshold: int(env, 'IMPORT_ASYNC_THRESHOLD', 2_000, 0, 100_000_000),
     downloadTtlMinutes: int(env, 'DOWNLOAD_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     wsHeartbeatSeconds: int(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
+    storage: storageKind(env.STORAGE_PROVIDER),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     ...overrides,
   };
   if (config.ssoLinkUrl) {

@@ -49,7 +49,13 @@ export interface FieldSpec {
   /** dictionary name the options come from (api/dictDetail?dictName=) */
   dict?: string;
   /** options come from another resource (id -> label), e.g. departments */
-  ref?: { resource: string; path: string; label: string };
+  ref?: {
+    resource: string;
+    path: string;
+    label: string;
+    /** deleting the referenced record: `cascade` deletes this record too, `restrict` refuses while one exists */
+    onDelete?: 'cascade' | 'restrict';
+  };
   list?: { order: number; width?: number; editable?: 'radio' | 'switch' };
   /** data scope: the value is a department id (`dept`) or an organisation id (`org`); a user
    * without the 全部 scope lists, edits, deletes and exports only rows inside their scope */
@@ -82,6 +88,15 @@ export interface ResourceSpec {
   /** which actions the screen and routes offer */
   actions: Array<'add' | 'edit' | 'del' | 'download' | 'import'>;
   fields: FieldSpec[];
+  /**
+   * `x-entity.enabledToggle`: the boolean property that `PUT {path}/updateEnabled/{id}` switches
+   * (body `{enabled: true|false}`, or empty to flip it); needs the `:edit` key.
+   */
+  enabledToggle?: string;
+  /** `x-entity.queryAll`: `GET {path}/queryAll` answers every matching record as an array (options of selects). */
+  queryAll?: boolean;
+  /** `x-entity.total`: number properties summed by `GET {path}/total` over the list's filters. */
+  total?: string[];
   /** the JSON Schema used to validate a create/update body (auto fields removed) */
   schema: Record<string, unknown>;
 }

@@ -81,7 +81,8 @@ describe('notice pages', () => {
     await go('/dashboard');
     await page.getByRole('link', { name: '操作文档' }).click();
     await page.waitForFunction(() => window.location.hash === '#/UserCzwd');
-    await page.getByText('页面正在开发建设中......').waitFor();
+    // the operation documents screen
+    await page.getByRole('columnheader', { name: '文档标题' }).waitFor();
   });
 
   it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {

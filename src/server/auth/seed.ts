@@ -85,6 +85,10 @@ async function seedAdmin(db: Kysely<any>, opts: SeedOptions, rootId: number, dep
 export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string; sort: number }> = [
   { title: '人事管理', path: 'hr', icon: 'peoples', sort: 10 },
   { title: '系统管理', path: 'system', icon: 'system', sort: 90 },
+  { title: '销售管理', path: 'sales', icon: 'money', sort: 20 },
+  { title: '客服管理', path: 'service', icon: 'phone', sort: 30 },
+  { title: '企业微信', path: 'qywx', icon: 'wechat', sort: 40 },
+  { title: '基础数据', path: 'basic', icon: 'dictionary', sort: 80 },
 ];
 export const RESOURCE_DIRECTORY: Record<string, string> = {
   staffunZp: '人事管理',
@@ -93,6 +97,26 @@ export const RESOURCE_DIRECTORY: Record<string, string> = {
   menuPage: '系统管理',
   jobExplain: '系统管理',
   sysSocket: '系统管理',
+  xsSubmersibleFile: '销售管理',
+  xsSubmersibleCar: '销售管理',
+  xsSubmersibleContact: '销售管理',
+  xsSubmersibleActivity: '销售管理',
+  xsLrSjmx: '销售管理',
+  xsZjs: '销售管理',
+  expense: '销售管理',
+  scClueActivity: '销售管理',
+  scClueActivity2: '销售管理',
+  defeatAnalysis: '销售管理',
+  defeatAnalysis2: '销售管理',
+  kfRemindType: '客服管理',
+  qywxMenu: '企业微信',
+  qywxStudyPage: '企业微信',
+  qywxCustomerTag: '企业微信',
+  sysCarBrand: '基础数据',
+  osType: '基础数据',
+  jpType: '基础数据',
+  tmsWareType: '基础数据',
+  UserCzwd: '系统管理',
 };
 
 /** Ids of the directories, created when missing (matched by title among type-0 menus). */

@@ -5,10 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { registerCrudRoutes } from './routes.ts';
+import { registerCapabilityRoutes } from './capabilities.ts';
+import { dependentsOf } from './repository.ts';
 
 export { registerCrudRoutes, positiveId } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
-export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll } from './repository.ts';
+export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll, dependentsOf, type Dependent } from './repository.ts';
 export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
 export { checkRecord } from './validation.ts';
 export { sheetFields, exportFileName } from './spreadsheet.ts';
@@ -17,5 +19,8 @@ export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 
 /** Routes for every spec. */
 export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
-  for (const spec of specs) registerCrudRoutes(app, spec);
+  for (const spec of specs) {
+    registerCrudRoutes(app, spec, dependentsOf(spec, specs));
+    registerCapabilityRoutes(app, spec);
+  }
 }

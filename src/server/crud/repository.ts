@@ -3,7 +3,8 @@
  * table changed (see count.ts) once committed.
  */
 import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
+import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
 import type { Database } from '../types.ts';
@@ -293,10 +294,36 @@ export async function updateRecord(
   return changed;
 }
 
-/** Deletes the rows with these ids in one transaction; answers how many existed. */
-export async function deleteRecords(database: Database, spec: ResourceSpec, ids: number[]): Promise<number> {
+/** A property of another resource that references this one with `x-ref.onDelete`. */
+export interface Dependent {
+  spec: ResourceSpec;
+  field: FieldSpec;
+}
+
+/** The references to `spec` that say what happens when its records are deleted. */
+export function dependentsOf(spec: ResourceSpec, specs: ResourceSpec[]): Dependent[] {
+  return specs.flatMap((s) => s.fields.filter((f) => f.ref?.resource === spec.name && f.ref.onDelete).map((field) => ({ spec: s, field })));
+}
+
+/**
+ * Deletes the rows with these ids in one transaction; answers how many existed. Dependents
+ * with `onDelete: restrict` refuse (400 naming them) while they reference a row; those with
+ * `cascade` are deleted in the same transaction.
+ */
+export async function deleteRecords(database: Database, spec: ResourceSpec, ids: number[], dependents: Dependent[] = []): Promise<number> {
   const idCol = idField(spec).column;
   const deleted = await database.db.transaction().execute(async (trx) => {
+    for (const d of dependents) {
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        if (d.field.ref!.onDelete === 'restrict') {
+          const used = await trx.selectFrom(d.spec.table).select(idField(d.spec).column).where(d.field.column, 'in', chunk).limit(1).executeTakeFirst();
+          if (used) throw badRequest(`所选数据在「${d.spec.title}」中仍被使用，请先删除或修改相关数据`);
+        } else {
+          await trx.deleteFrom(d.spec.table).where(d.field.column, 'in', chunk).execute();
+        }
+      }
+    }
     let n = 0;
     for (let i = 0; i < ids.length; i += 500) {
       const result = await trx
@@ -308,5 +335,6 @@ export async function deleteRecords(database: Database, spec: ResourceSpec, ids:
     return n;
   });
   tableChanged(database, spec.table);
+  for (const d of dependents) tableChanged(database, d.spec.table);
   return deleted;
 }

@@ -12,7 +12,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
-import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
 import {
   attachmentHeader,
   exportFileName,
@@ -53,7 +53,7 @@ function importTooLarge(maxBytes: number): string {
   return `上传模板大小不能超过 ${Math.round(maxBytes / 1024 / 1024)}MB!`;
 }
 
-export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = []): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
   const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
@@ -123,7 +123,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       }
       const unique = [...new Set(ids)];
       if (scoped) await assertRecordsInScope(database(), spec, request, await storedScopeValues(database(), spec, unique));
-      await deleteRecords(database(), spec, unique);
+      await deleteRecords(database(), spec, unique, dependents);
       await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });
       return reply.status(200).send();
     });

@@ -119,7 +119,8 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   const emptied = new Set<string>();
   for (const [key, raw] of Object.entries(input)) {
     const field = spec.fields.find((f) => f.name === key);
-    if (field?.auto) continue;
+    // automatic and read-only fields are the server's own; a record sent back as read is fine
+    if (field?.readOnly) continue;
     let value = raw;
     if (typeof value === 'string') value = value.trim();
     if (value === null || value === '') {
@@ -131,7 +132,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   }
   if (mode === 'create') {
     for (const f of spec.fields) {
-      if (!f.required && !f.auto && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
+      if (!f.required && !f.readOnly && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
     }
   }
   // an update may send only the fields it changes: the record it leads to is what must be valid

@@ -69,8 +69,7 @@ export default function StaffApp() {
         <Route path="/401" element={<UnauthorizedPage />} />
         <Route path="/403" element={<ForbiddenPage />} />
         <Route path="/developing" element={<DevelopingPage />} />
-        {/* 操作文档: the documents screen comes with the operation-documents entity */}
-        <Route path="/UserCzwd" element={<DevelopingPage />} />
+        {/* 操作文档 (/UserCzwd) is the screen of the UserCzwd schema */}
         <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
         <Route path="/usage" element={<UsageGuidePage />} />
         <Route path="/content" element={<ContentPage />} />

@@ -28,6 +28,7 @@ import { SUCCESS_NOTICE_MS } from './notices.ts';
 import type { ResourceOverrides } from './overrides.ts';
 import { useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
+import { TotalLine } from './TotalLine.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
@@ -204,6 +205,7 @@ export function SchemaList({ spec, overrides = {}, routeParam }: SchemaListProps
       queryOptions={{ onError: () => undefined }}
     >
       <ListBody spec={spec} overrides={overrides} />
+      <TotalLine spec={spec} fixed={fixed} />
       <EditorDialogs spec={spec} overrides={overrides} fixed={fixed} state={state} />
     </List>
     </EditorContext.Provider>

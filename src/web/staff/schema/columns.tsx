@@ -15,6 +15,7 @@ import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { requestBody } from './records.ts';
 import { messages } from '../../../shared/messages.ts';
 import { mask } from '../../../shared/masks.ts';
+import { EnabledSwitchField } from './EnabledSwitchField.tsx';
 
 export interface ColumnProps {
   label?: string;
@@ -114,6 +115,19 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     if (field.list?.editable === 'radio' && field.options?.length) {
       return (
         <EditableRadioField
+          key={field.name}
+          source={field.name}
+          label={field.title}
+          sortable={false}
+          spec={spec}
+          field={field}
+          disabled={!options.canEdit}
+        />
+      );
+    }
+    if (field.list?.editable === 'switch' && field.type === 'boolean') {
+      return (
+        <EnabledSwitchField
           key={field.name}
           source={field.name}
           label={field.title}

@@ -13,12 +13,14 @@ import { mayOpen, screenRoutes, useMenus } from './menus.ts';
 const RESOURCE_NAMES = new Set(resources.map((r) => r.name));
 /** hand-written screens reached through a menu (the others are open to everyone) */
 export const MENU_PAGES = ['/DecisionCenter/index', '/logs', '/outbox'];
+/** resource screens every signed-in user may read: 操作文档, linked from the header (writing still needs its keys) */
+export const OPEN_RESOURCES = ['UserCzwd'];
 
 /** Whether a path is a screen the console has (a resource list, narrowed or not, or a menu page). */
 export function isMenuScreen(pathname: string): boolean {
   if (MENU_PAGES.includes(pathname)) return true;
   const first = (pathname.split('/')[1] ?? '').split(':')[0];
-  return RESOURCE_NAMES.has(first);
+  return RESOURCE_NAMES.has(first) && !OPEN_RESOURCES.includes(first);
 }
 
 export function MenuGuard({ children }: { children: ReactNode }) {

@@ -1,0 +1,89 @@
+/**
+ * Extra generic calls a schema can ask for in `x-entity` (see schemas/README.md):
+ *   enabledToggle: "enabled"  PUT  {path}/updateEnabled/{id}  (`:edit`) body {enabled} or empty to flip
+ *                                                             -> 200 {id, enabled}
+ *   queryAll: true            GET  {path}/queryAll            (signed in) every matching record, sorted,
+ *                                                             as an array (the list's filters and sort apply)
+ *   total: ["money"]          GET  {path}/total               (signed in) {money, count} summed over the
+ *                                                             same filters as the list
+ */
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { fieldByName, permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
+import { filteredQuery, findById, pageQuery, updateRecord } from './repository.ts';
+import { rowToRecord } from './values.ts';
+import { positiveId } from './routes.ts';
+
+export const ENABLED_NOT_BOOLEAN = '状态只能是启用(true)或禁用(false)';
+
+/** Sum of a number column as a JSON number (PostgreSQL answers numeric sums as text), rounded off float noise. */
+export function sumValue(raw: unknown): number {
+  const n = raw === null || raw === undefined ? 0 : Number(raw);
+  return Number.isFinite(n) ? Math.round(n * 1e6) / 1e6 : 0;
+}
+
+export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+  const base = `/${spec.path}`;
+
+  if (spec.enabledToggle) {
+    const field = fieldByName(spec, spec.enabledToggle)!;
+    app.put<{ Params: { id: string } }>(
+      `${base}/updateEnabled/:id`,
+      { preHandler: app.requirePermission(permissionKey(spec, 'edit')) },
+      async (request) => {
+        const id = positiveId(request.params.id);
+        if (id === undefined) throw badRequest('ID必须是正整数');
+        const body = request.body;
+        let wanted: boolean | undefined;
+        if (body !== undefined && body !== null && body !== '') {
+          if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(ENABLED_NOT_BOOLEAN);
+          const v = (body as Record<string, unknown>)[field.name];
+          if (v !== undefined) {
+            if (typeof v !== 'boolean') throw badRequest(ENABLED_NOT_BOOLEAN);
+            wanted = v;
+          }
+        }
+        const current = await findById(app.database, spec, id);
+        if (!current) throw notFound('数据不存在');
+        const next = wanted ?? !current[field.name];
+        await updateRecord(app.database, spec, id, { [field.name]: next }, [], request.user ? { username: request.user.username } : undefined);
+        return { id, [field.name]: next };
+      },
+    );
+  }
+
+  if (spec.queryAll) {
+    app.get(`${base}/queryAll`, { preHandler: app.authenticate }, async (request) => {
+      const query = { ...(request.query as Record<string, unknown>) };
+      if (query.size === undefined || query.size === '') query.size = String(MAX_PAGE_SIZE);
+      const params = parseListQuery(spec, query);
+      const rows = await pageQuery(app.database, spec, params).execute();
+      return rows.map((r) => rowToRecord(spec, r as Record<string, unknown>));
+    });
+  }
+
+  if (spec.total?.length) {
+    const fields = spec.total.map((name) => fieldByName(spec, name)!);
+    app.get(`${base}/total`, { preHandler: app.authenticate }, async (request) => {
+      const query = { ...(request.query as Record<string, unknown>) };
+      // paging and order do not change a total; accept them so the list's own query can be sent
+      delete query.page;
+      delete query.size;
+      delete query.sort;
+      const params = parseListQuery(spec, query, { paging: false });
+      const row = (await filteredQuery(app.database, spec, params.conditions)
+        .clearSelect()
+        .select([
+          ...fields.map((f) => sql<unknown>`sum(${sql.ref(f.column)})`.as(f.name)),
+          sql<unknown>`count(*)`.as('count'),
+        ])
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      const out: Record<string, number> = {};
+      for (const f of fields) out[f.name] = sumValue(row?.[f.name]);
+      out.count = Number(row?.count ?? 0);
+      return out;
+    });
+  }
+}

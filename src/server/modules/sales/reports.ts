@@ -1,0 +1,96 @@
+/**
+ * Profit detail (利润数据明细, `api/xs/xsLrSjmx`) and vehicle settlements (整车结算, `api/xsZjs`):
+ * the calls beyond the generic CRUD. Every call takes the list's filters.
+ *   GET  xsLrSjmx/getListAll               every matching row (no paging, at most 99999), list sort
+ *   GET  xsLrSjmx/findGroup                per brand: count, sales, profit (sum), average profit
+ *   GET  xsLrSjmx/selectGroupBrandCxType   per brand, model and model class: count, sales, profit
+ *   PUT  xsZjs/updateCreateTime {id, createTime}   corrects when a settlement was entered (xsZjs:edit)
+ *   GET  xsZjs/getcx?brand=                the models settled so far (distinct brand + model)
+ */
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { filteredQuery, MAX_PAGE_SIZE, pageQuery, parseListQuery, rowToRecord, updateRecord } from '../../crud/index.ts';
+import { isDateTimeText } from '../../crud/values.ts';
+import { sumValue } from '../../crud/capabilities.ts';
+import { idOf, objectBody } from './body.ts';
+import { col } from './lead-store.ts';
+
+function listQueryOf(raw: unknown): Record<string, unknown> {
+  const q = { ...(raw as Record<string, unknown>) };
+  delete q.page;
+  delete q.size;
+  return q;
+}
+
+export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+  const base = `/${spec.path}`;
+  const db = () => app.database;
+
+  app.get(`${base}/getListAll`, { preHandler: app.authenticate }, async (request) => {
+    const params = parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) });
+    const rows = await pageQuery(db(), spec, params).execute();
+    return rows.map((r) => rowToRecord(spec, r as Record<string, unknown>));
+  });
+
+  async function grouped(query: unknown, keys: string[]) {
+    const q = listQueryOf(query);
+    delete q.sort;
+    const params = parseListQuery(spec, q, { paging: false });
+    const keyCols = keys.map((k) => col(spec, k));
+    const rows = await filteredQuery(db(), spec, params.conditions)
+      .clearSelect()
+      .select([
+        ...keys.map((k, i) => sql.ref(keyCols[i]).as(k)),
+        sql<unknown>`count(*)`.as('count'),
+        sql<unknown>`sum(${sql.ref(col(spec, 'salePrice'))})`.as('salePrice'),
+        sql<unknown>`sum(${sql.ref(col(spec, 'profit'))})`.as('profit'),
+      ])
+      .groupBy(keyCols)
+      .orderBy(keyCols)
+      .execute();
+    return rows.map((r: Record<string, unknown>) => {
+      const count = Number(r.count);
+      const profit = sumValue(r.profit);
+      const out: Record<string, unknown> = {};
+      for (const k of keys) out[k] = r[k] ?? null;
+      return { ...out, count, salePrice: sumValue(r.salePrice), profit, avgProfit: count ? Math.round((profit / count) * 100) / 100 : 0 };
+    });
+  }
+
+  app.get(`${base}/findGroup`, { preHandler: app.authenticate }, async (request) => grouped(request.query, ['brand']));
+  app.get(`${base}/selectGroupBrandCxType`, { preHandler: app.authenticate }, async (request) => grouped(request.query, ['brand', 'cx', 'cxType']));
+}
+
+export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+  const base = `/${spec.path}`;
+  const db = () => app.database;
+
+  app.put(`${base}/updateCreateTime`, { preHandler: app.requirePermission(permissionKey(spec, 'edit')) }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = idOf(body.id);
+    const text = typeof body.createTime === 'string' ? body.createTime.trim() : '';
+    if (!text) throw badRequest('创建时间不能为空');
+    if (!isDateTimeText(text)) throw badRequest('创建时间格式错误，应为yyyy-MM-dd HH:mm:ss');
+    if (Date.parse(text.replace(' ', 'T')) > Date.now() + 60_000) throw badRequest('创建时间不能晚于当前时间');
+    // createTime is automatic in the schema, so it is written here directly
+    const result = await db().db.transaction().execute((trx) =>
+      trx.updateTable(spec.table).set({ [col(spec, 'createTime')]: text.replace('T', ' ') }).where(col(spec, 'id'), '=', id).executeTakeFirst(),
+    );
+    if (Number(result.numUpdatedRows) === 0) throw notFound('数据不存在');
+    // touch through the repository so the list's cached counts are cleared
+    await updateRecord(db(), spec, id, {}, []);
+    return reply.status(204).send();
+  });
+
+  app.get(`${base}/getcx`, { preHandler: app.authenticate }, async (request) => {
+    const q = request.query as Record<string, unknown>;
+    const brand = typeof q.brand === 'string' && q.brand.trim() ? q.brand.trim() : undefined;
+    if (brand && brand.length > 50) throw badRequest('品牌长度不能超过50个字符');
+    let query = db().db.selectFrom(spec.table).select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')]).distinct();
+    if (brand) query = query.where(col(spec, 'brand'), '=', brand);
+    const rows = await query.orderBy(col(spec, 'brand')).orderBy(col(spec, 'cx')).execute();
+    return rows.map((r: Record<string, unknown>) => ({ brand: r.brand, cx: r.cx }));
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * Sales leads (潜客档案) through their calls: passenger flow to clue, duplicate checks, clue to
+ * file, allotment to a consultant of the same company, the consultant's own list and
+ * processing, activation, channel and company changes; ownership and keys on the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nowText } from '../../src/server/db/index.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+
+const F = '/api/xs/xsSubmersibleFile';
+
+describe.each(testApps())('sales leads on %s', (_dialect, start) => {
+  let t: TestApp;
+  let admin: string;
+  let gu: string; // consultant 1
+  let wang: string; // consultant 2
+  let clerk: string; // front desk: may add, no consultant key
+  let guId: number;
+  let plainId: number;
+  let orgId: number;
+  let otherOrg: number;
+  let leadId: number;
+
+  const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+  const lead = async (id: number) => (await call(admin, 'GET', `${F}?id=${id}`)).json().content[0];
+  const contacts = async (id: number) => (await call(admin, 'GET', `/api/xs/xsSubmersibleContact?fileId=${id}&size=100`)).json().content;
+
+  beforeAll(async () => {
+    t = await start();
+    admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    guId = await createStaff(t.app, { username: 'gu_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
+    await createStaff(t.app, { username: 'wang_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
+    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:add'] });
+    gu = await loginAs(t.app, 'gu_xs', 'Consult@2024');
+    wang = await loginAs(t.app, 'wang_xs', 'Consult@2024');
+    clerk = await loginAs(t.app, 'clerk_xs', 'Clerk@20240');
+    const root = await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow();
+    orgId = Number(root.id);
+    const other = await t.app.database.db
+      .insertInto('sys_dept')
+      .values({ pid: null, name: '郑州二店', sort: 2, enabled: 1, create_time: nowText() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    otherOrg = Number(other.id);
+  });
+  afterAll(() => t?.close());
+
+  it('seeds the consultant and allot keys under the leads menu', async () => {
+    const keys = (await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'xsSubmersibleFile:%').execute()).map((r) => r.permission);
+    expect(keys).toEqual(expect.arrayContaining(['xsSubmersibleFile:own', 'xsSubmersibleFile:allot']));
+  });
+
+  it('getSalesConsultant answers the holders of xsSubmersibleFile:own in the company', async () => {
+    const res = await call(clerk, 'GET', `${F}/getSalesConsultant?orgId=${orgId}`);
+    expect(res.statusCode).toBe(200);
+    const names = res.json().map((s: { username: string }) => s.username);
+    expect(names.sort()).toEqual(['gu_xs', 'wang_xs']);
+    expect((await call(clerk, 'GET', `${F}/getSalesConsultant?orgId=${otherOrg}`)).json()).toEqual([]);
+    const missing = await call(clerk, 'GET', `${F}/getSalesConsultant`);
+    expect(missing.statusCode).toBe(400);
+    expect(errorOf(missing).message).toBe('请选择公司');
+  });
+
+  it('passengerFlowTransform makes a clue, and a returning visitor a visit on the same clue', async () => {
+    const denied = await call(gu, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
+    expect(denied.statusCode).toBe(403);
+    const bad = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '1391234', orgId });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).message).toBe('请输入正确的11位手机号码');
+    const noName = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { mobile: '13912345678', orgId });
+    expect(errorOf(noName).message).toBe('客户姓名不能为空');
+
+    const first = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId, intentModel: '帕萨特' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().created).toBe(true);
+    leadId = first.json().id;
+    expect(await lead(leadId)).toMatchObject({ stage: 1, status: 0, source: '客流', channel: '展厅', isMain: true, consultantId: null, createUser: 'clerk_xs' });
+    const again = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ created: false, id: leadId });
+    expect(await contacts(leadId)).toHaveLength(2);
+  });
+
+  it('isCreate and getValidMainClue see the open main clue of a number in a company', async () => {
+    const taken = await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId });
+    expect(taken.json()).toMatchObject({ create: false, fileId: leadId });
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).json().create).toBe(true);
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json().create).toBe(true);
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000' })).statusCode).toBe(400);
+    const main = await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${orgId}`);
+    expect(main.json()).toMatchObject({ id: leadId, customerName: '张三' });
+    expect((await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13800000000&orgId=${orgId}`)).json()).toBeNull();
+  });
+
+  it('clueConvertSubmersibleFile turns clues into files once', async () => {
+    expect((await call(clerk, 'POST', `${F}/clueConvertSubmersibleFile`, { ids: [leadId] })).statusCode).toBe(403);
+    const ok = await call(admin, 'POST', `${F}/clueConvertSubmersibleFile`, { ids: [leadId] });
+    expect(ok.json()).toEqual({ count: 1 });
+    expect((await lead(leadId)).stage).toBe(2);
+    const twice = await call(admin, 'POST', `${F}/clueConvertSubmersibleFile`, { ids: [leadId] });
+    expect(twice.statusCode).toBe(400);
+    expect(errorOf(twice).message).toContain('已是潜客档案');
+    expect((await call(admin, 'POST', `${F}/clueConvertSubmersibleFile`, { ids: [] })).statusCode).toBe(400);
+  });
+
+  it('allot needs xsSubmersibleFile:allot, a consultant of the same company, and is all or nothing', async () => {
+    expect((await call(gu, 'POST', `${F}/allot`, { ids: [leadId], consultantId: guId })).statusCode).toBe(403);
+    const notConsultant = await call(admin, 'POST', `${F}/allot`, { ids: [leadId], consultantId: plainId });
+    expect(notConsultant.statusCode).toBe(400);
+    expect(errorOf(notConsultant).message).toBe('所选人员不是在职的销售顾问');
+    const partial = await call(admin, 'POST', `${F}/allot`, { ids: [leadId, 987654], consultantId: guId });
+    expect(partial.statusCode).toBe(404);
+    expect((await lead(leadId)).consultantId).toBeNull();
+    const ok = await call(admin, 'POST', `${F}/allot`, { ids: [leadId], consultantId: guId });
+    expect(ok.json()).toEqual({ count: 1 });
+    expect(await lead(leadId)).toMatchObject({ consultantId: guId, consultantName: 'gu_xs', status: 1 });
+    expect((await lead(leadId)).allotTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('getOwn answers only the signed-in consultant\'s leads', async () => {
+    const own = await call(gu, 'GET', `${F}/getOwn?page=0&size=10`);
+    expect(own.json()).toMatchObject({ totalElements: 1, content: [{ id: leadId }] });
+    expect((await call(wang, 'GET', `${F}/getOwn`)).json().totalElements).toBe(0);
+    // asking for someone else's does not widen it
+    expect((await call(wang, 'GET', `${F}/getOwn?consultantId=${guId}`)).json().totalElements).toBe(0);
+    expect((await call(gu, 'GET', `${F}/getOwn?status=1&status=2`)).json().totalElements).toBe(1);
+    expect((await call(gu, 'GET', `${F}/getOwn?nope=1`)).statusCode).toBe(400);
+  });
+
+  it('the generic edit cannot move a lead to another consultant or status', async () => {
+    const record = await lead(leadId);
+    const put = await call(admin, 'PUT', F, { ...record, consultantId: 1, status: 4, level: 'H' });
+    expect(put.statusCode).toBe(204);
+    expect(await lead(leadId)).toMatchObject({ consultantId: guId, status: 1, level: 'H' });
+  });
+
+  it('processClue: only the lead\'s consultant; defeat needs its reason; each step is a contact record', async () => {
+    const other = await call(wang, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '电话回访' });
+    expect(other.statusCode).toBe(403);
+    expect(errorOf(other).message).toBe('只能处理分配给自己的潜客');
+    const clerkTry = await call(clerk, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '电话回访' });
+    expect(clerkTry.statusCode).toBe(403);
+    const noReason = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'defeat', content: '客户已购竞品' });
+    expect(errorOf(noReason).message).toBe('战败原因不能为空');
+    const badResult = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'maybe', content: 'x' });
+    expect(errorOf(badResult).message).toBe('请选择处理结果');
+    const before = (await contacts(leadId)).length;
+    const follow = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '电话回访，周末到店', nextTime: '2026-12-01 10:00:00', way: '电话' });
+    expect(follow.statusCode).toBe(200);
+    expect(await lead(leadId)).toMatchObject({ status: 2, nextTime: '2026-12-01 10:00:00' });
+    expect(await contacts(leadId)).toHaveLength(before + 1);
+    const defeat = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'defeat', content: '客户已购竞品', defeatReason: '价格' });
+    expect(defeat.json()).toEqual({ id: leadId, status: 3 });
+    expect((await lead(leadId)).defeatReason).toBe('价格');
+    const closed = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '再次回访' });
+    expect(errorOf(closed).message).toBe('只能处理待处理或跟进中的潜客');
+    // a defeated lead is no longer the open main clue
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId })).json().create).toBe(true);
+  });
+
+  it('activation brings a defeated lead back to its consultant; isTjgc follows a won lead', async () => {
+    expect((await call(wang, 'PUT', `${F}/activation`, { id: leadId })).statusCode).toBe(403);
+    const ok = await call(gu, 'PUT', `${F}/activation`, { id: leadId });
+    expect(ok.json()).toEqual({ id: leadId, status: 2 });
+    expect(await lead(leadId)).toMatchObject({ status: 2, isMain: true, defeatReason: null });
+    expect((await call(gu, 'PUT', `${F}/activation`, { id: leadId })).statusCode).toBe(400);
+    expect((await call(gu, 'GET', `${F}/isTjgc?id=${leadId}`)).json()).toEqual({ id: leadId, tjgc: false });
+    await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'won', content: '签订合同' });
+    expect((await call(gu, 'GET', `${F}/isTjgc?id=${leadId}`)).json()).toEqual({ id: leadId, tjgc: true });
+    expect((await call(gu, 'GET', `${F}/isTjgc?id=abc`)).statusCode).toBe(400);
+    expect((await call(gu, 'GET', `${F}/isTjgc?id=987654`)).statusCode).toBe(404);
+  });
+
+  it('upChannel changes the channel of several leads; upBatchOrgId moves open leads to another company', async () => {
+    const open = (await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })).json().id;
+    await call(admin, 'POST', `${F}/allot`, { ids: [open], consultantId: guId });
+    const badChannel = await call(admin, 'PUT', `${F}/upChannel`, { ids: [open], channel: '电视' });
+    expect(errorOf(badChannel).message).toBe('请选择正确的渠道');
+    expect((await call(gu, 'PUT', `${F}/upChannel`, { ids: [open], channel: '网销' })).statusCode).toBe(403);
+    expect((await call(admin, 'PUT', `${F}/upChannel`, { ids: [open, leadId], channel: '网销' })).json()).toEqual({ count: 2 });
+    expect((await lead(open)).channel).toBe('网销');
+
+    const won = await call(admin, 'PUT', `${F}/upBatchOrgId`, { ids: [open, leadId], orgId: otherOrg });
+    expect(won.statusCode).toBe(400);
+    expect((await lead(open)).orgId).toBe(orgId);
+    expect((await call(admin, 'PUT', `${F}/upBatchOrgId`, { ids: [open], orgId: 987654 })).statusCode).toBe(400);
+    expect((await call(gu, 'PUT', `${F}/upBatchOrgId`, { ids: [open], orgId: otherOrg })).statusCode).toBe(403);
+    const moved = await call(admin, 'PUT', `${F}/upBatchOrgId`, { ids: [open], orgId: otherOrg });
+    expect(moved.json()).toEqual({ count: 1 });
+    expect(await lead(open)).toMatchObject({ orgId: otherOrg, consultantId: null, status: 0 });
+  });
+
+  it('deleting a lead deletes its cars and contact records in the same call', async () => {
+    const car = await call(admin, 'POST', '/api/xs/xsSubmersibleCar', { fileId: leadId, brand: '大众', cx: '帕萨特 2026款' });
+    expect(car.statusCode).toBe(201);
+    expect((await contacts(leadId)).length).toBeGreaterThan(0);
+    expect((await call(admin, 'DELETE', F, [leadId])).statusCode).toBe(200);
+    expect(await contacts(leadId)).toHaveLength(0);
+    expect((await call(admin, 'GET', `/api/xs/xsSubmersibleCar?fileId=${leadId}`)).json().totalElements).toBe(0);
+  });
+});
