@@ -23,6 +23,7 @@ import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
 import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
+import { registerApplicantArea } from './modules/applicant/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
@@ -41,6 +42,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
+  { name: 'applicant', register: (app) => registerApplicantArea(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -18,3 +18,4 @@ export { rowToRecord, recordToRow } from './values.ts';
 export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
   for (const spec of specs) registerCrudRoutes(app, spec);
 }
+export { addRecordRule, checkRecordRules } from './record-rules.ts';

@@ -10,9 +10,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
-import { createRecord, deleteRecords, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor } from './repository.ts';
+import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
+import { checkRecordRules, hasRecordRules } from './record-rules.ts';
 import {
   attachmentHeader,
   exportFileName,
@@ -28,7 +30,9 @@ export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
 export const IMPORT_UNREADABLE = '文件无法读取，请上传有效的xlsx文件';
 
 function actorOf(request: FastifyRequest): Actor | undefined {
-  return request.user ? { username: request.user.username } : undefined;
+  if (request.user) return { username: request.user.username };
+  if (request.applicant) return { username: `应聘人员${request.applicant.staffunId}` };
+  return undefined;
 }
 
 /** A positive id from a JSON value or query text; undefined when it is not one. */
@@ -44,18 +48,23 @@ function importTooLarge(maxBytes: number): string {
 export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
-  const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
+  const scoped = !!spec.ownedByApplicant || !!spec.listPermission;
+  // applicant-owned resources also accept the applicant's own token (owner-access.ts)
+  const perm = (action: string) => (scoped ? accessFor(app, spec, action) : app.requirePermission(permissionKey(spec, action)));
   const database = () => app.database;
 
-  app.get(base, { preHandler: app.authenticate }, async (request) => {
-    const params = parseListQuery(spec, request.query as Record<string, unknown>);
+  app.get(base, { preHandler: scoped ? accessFor(app, spec, 'list') : app.authenticate }, async (request) => {
+    const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
+    const params = parseListQuery(spec, query);
     return listPage(database(), spec, params);
   });
 
   if (can('add')) {
     app.post(base, { preHandler: perm('add') }, async (request, reply) => {
-      const result = checkRecord(spec, request.body, 'create');
+      const result = checkRecord(spec, scopeBody(spec, callerOf(request), request.body), 'create');
       if (!result.ok) throw badRequest(result.error.message);
+      const broken = await checkRecordRules(spec.name, result.values, database());
+      if (broken) throw badRequest(broken);
       const record = await createRecord(database(), spec, result.values, actorOf(request));
       return reply.status(201).send(record);
     });
@@ -67,8 +76,18 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
       const id = positiveId((body as Record<string, unknown>).id);
       if (id === undefined) throw badRequest('ID不能为空');
-      const result = checkRecord(spec, body, 'update');
+      const caller = callerOf(request);
+      if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
+      const result = checkRecord(spec, scopeBody(spec, caller, body), 'update');
       if (!result.ok) throw badRequest(result.error.message);
+      if (hasRecordRules(spec.name)) {
+        const stored = await findById(database(), spec, id);
+        if (!stored) throw notFound('数据不存在');
+        const merged: Record<string, unknown> = { ...stored, ...result.values };
+        for (const name of result.cleared) merged[name] = null;
+        const broken = await checkRecordRules(spec.name, merged, database());
+        if (broken) throw badRequest(broken);
+      }
       const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
       if (!found) throw notFound('数据不存在');
       return reply.status(204).send();
@@ -87,7 +106,9 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec): vo
         if (id === undefined) throw badRequest('ID必须是正整数');
         ids.push(id);
       }
-      await deleteRecords(database(), spec, [...new Set(ids)]);
+      const unique = [...new Set(ids)];
+      if (!(await ownsAll(database(), spec, callerOf(request), unique))) throw forbidden(OTHER_APPLICANT);
+      await deleteRecords(database(), spec, unique);
       return reply.status(200).send();
     });
   }
