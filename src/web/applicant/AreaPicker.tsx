@@ -24,6 +24,11 @@ export const HENAN = '410000';
 function Wheel({ label, items, value, onChange, fixed }: { label: string; items: Region[]; value: string; onChange: (code: string) => void; fixed?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** when the user last moved the wheel: scrolls the page makes itself (opening, snapping) pick nothing */
+  const touched = useRef(0);
+  const byUser = () => {
+    touched.current = Date.now();
+  };
   const index = Math.max(0, items.findIndex((r) => r.code === value));
   useEffect(() => {
     const el = ref.current;
@@ -31,7 +36,7 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
   }, [index, items]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const onScroll = () => {
-    if (fixed) return;
+    if (fixed || Date.now() - touched.current > 1500) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       const el = ref.current;
@@ -52,6 +57,9 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
         aria-label={label}
         aria-disabled={fixed || undefined}
         onScroll={onScroll}
+        onWheel={byUser}
+        onTouchMove={byUser}
+        onPointerDown={byUser}
         sx={{ height: ITEM * VISIBLE, overflowY: fixed ? 'hidden' : 'auto', scrollSnapType: 'y mandatory', scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
       >
         <Box sx={{ height: ITEM * 2 }} />
@@ -67,7 +75,8 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
                 height: ITEM,
                 lineHeight: `${ITEM}px`,
                 textAlign: 'center',
-                scrollSnapAlign: 'start',
+                // the middle row is the choice: row i sits there when scrollTop is i rows
+                scrollSnapAlign: 'center',
                 fontSize: 15,
                 px: 0.5,
                 whiteSpace: 'nowrap',

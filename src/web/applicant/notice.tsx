@@ -21,6 +21,7 @@ export function useNotice(): { show: (n: Notice) => void; element: ReactNode } {
         if (reason !== 'clickaway') close();
       }}
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+      sx={{ top: { xs: 56, sm: 64 } }}
     >
       {notice ? (
         <Alert severity={notice.type} onClose={close} variant="filled" role="alert" sx={{ width: '100%' }}>
