@@ -36,6 +36,8 @@ const ENTITY_FIELDS = [
   'enabledToggle',
   'queryAll',
   'total',
+  'ownedByApplicant',
+  'listPermission',
 ];
 
 export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
@@ -469,6 +471,18 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     });
   }
 
+  let ownedByApplicant: string | undefined;
+  if (ent.ownedByApplicant !== undefined) {
+    const owner = fields.find((f) => f.name === ent.ownedByApplicant);
+    need(file, '/x-entity/ownedByApplicant', !!owner, 'must name a property (the applicant id, e.g. "staffunId")', null);
+    need(file, '/x-entity/ownedByApplicant', owner!.type === 'integer' && owner!.required && !owner!.auto, 'the owner property must be a required integer that is not automatic', null);
+    need(file, '/x-entity/ownedByApplicant', owner!.filter === 'eq', 'the owner property needs "x-filter": "eq" (applicants list their records by it)', null);
+    ownedByApplicant = owner!.name;
+  }
+
+  const listPermission = ent.listPermission ?? false;
+  need(file, '/x-entity/listPermission', typeof listPermission === 'boolean', 'must be true or false', null);
+
   compileSchema(file, schema);
   const body = bodySchema(schema, fields);
   compileOrThrow(file, body, '/');
@@ -488,5 +502,7 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ...(queryAll ? { queryAll } : {}),
     ...(total !== undefined ? { total } : {}),
     schema: body,
+    ...(ownedByApplicant ? { ownedByApplicant } : {}),
+    ...(listPermission ? { listPermission: true } : {}),
   };
 }

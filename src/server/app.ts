@@ -23,6 +23,7 @@ import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
 import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
+import { registerApplicantArea } from './modules/applicant/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
 import { registerJobs } from './modules/jobs/index.ts';
 import { registerBrandTree } from './modules/trees/index.ts';
@@ -61,6 +62,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'access-admin', register: (app, specs) => registerAccessAdmin(app, specs) },
   { name: 'sales', register: (app, specs) => registerSalesRoutes(app, specs) },
   { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
+  { name: 'applicant', register: (app) => registerApplicantArea(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -2,7 +2,7 @@
  * What the app decorates Fastify with. Shared by every area of the server.
  */
 import type { Kysely } from 'kysely';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LongTasks } from './realtime/long-tasks.ts';
@@ -33,6 +33,12 @@ export interface SessionUser {
   sessionId: string;
 }
 
+/** The applicant behind an applicant token (public onboarding). */
+export interface ApplicantCaller {
+  kind: 'applicant';
+  staffunId: number;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
@@ -47,8 +53,16 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: authenticate, then the permission key is required (403 otherwise); admin passes */
     requirePermission(key: string): preHandlerAsyncHookHandler;
+    /**
+     * The applicant of a request's bearer token when it is an applicant token (the applicant
+     * area decorates it): null for any other token or none; 401 for an applicant token that
+     * is unknown, expired or ended.
+     */
+    resolveApplicant?: (request: FastifyRequest) => Promise<ApplicantCaller | null>;
   }
   interface FastifyRequest {
     user?: SessionUser;
+    /** set when the request carries a valid applicant token */
+    applicant?: ApplicantCaller;
   }
 }

@@ -99,6 +99,14 @@ export interface ResourceSpec {
   total?: string[];
   /** the JSON Schema used to validate a create/update body (auto fields removed) */
   schema: Record<string, unknown>;
+  /**
+   * Records owned by one applicant (x-entity.ownedByApplicant): the property holding the
+   * applicant's id. An applicant token may list, create, update and delete only the records
+   * carrying its own id; staff use the permission keys as usual.
+   */
+  ownedByApplicant?: string;
+  /** listing (and reading by id) needs the key `${permission}:list` (the screen's menu), not just a signed-in user */
+  listPermission?: boolean;
 }
 
 export const PERMISSION_ACTIONS = ['add', 'edit', 'del', 'download', 'import'] as const;

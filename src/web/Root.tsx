@@ -4,11 +4,12 @@
  * Unauthenticated visits go to /login?redirect=...; a signed-in visit to /login goes to /.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
+import { isApplicantPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
 import { getToken } from './staff/providers/token.ts';
 
 const loadStaffApp = () => import('./staff/StaffApp.tsx');
 const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
+const ApplicantApp = lazy(() => import('./applicant/ApplicantApp.tsx'));
 const StaffApp = lazy(loadStaffApp);
 
 /**
@@ -57,7 +58,9 @@ export default function Root() {
   if (redirect) return null;
   return (
     <Suspense fallback={<Loading />}>
-      {isPublicPath(location.path) ? <LoginApp path={location.path} query={location.query} /> : <StaffApp />}
+      {isApplicantPath(location.path) ? (
+        <ApplicantApp path={location.path} query={location.query} />
+      ) : isPublicPath(location.path) ? <LoginApp path={location.path} query={location.query} /> : <StaffApp />}
     </Suspense>
   );
 }

@@ -3,8 +3,15 @@
  * Routes look like `#/path?query`; the query lives inside the hash.
  */
 
+/** The public applicant pages (their own app, no sign-in). */
+export const APPLICANT_PATHS = ['/staffun', '/staffun/list', '/staffun/view', '/staffun/education', '/staffun/success'];
+
 /** Paths that need no sign-in. */
-export const PUBLIC_PATHS = ['/login', '/forgetpass'];
+export const PUBLIC_PATHS = ['/login', '/forgetpass', ...APPLICANT_PATHS];
+
+export function isApplicantPath(path: string): boolean {
+  return APPLICANT_PATHS.includes(path);
+}
 
 export interface HashLocation {
   path: string;

@@ -92,6 +92,11 @@ export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string
 ];
 export const RESOURCE_DIRECTORY: Record<string, string> = {
   staffunZp: '人事管理',
+  applicant: '人事管理',
+  staffunEducation: '人事管理',
+  staffunPx: '人事管理',
+  staffunWork: '人事管理',
+  staff: '人事管理',
   sysQuestion: '系统管理',
   dj: '系统管理',
   menuPage: '系统管理',

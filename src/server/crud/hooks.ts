@@ -30,12 +30,31 @@ export interface RecordHooks {
   afterWrite?(ctx: AfterWriteContext): void | Promise<void>;
 }
 
-const hooks = new Map<string, RecordHooks>();
+const hooks = new Map<string, RecordHooks[]>();
 
+/** Adds hooks for a resource; several modules may add theirs, run in the order added. */
 export function setRecordHooks(resource: string, value: RecordHooks): void {
-  hooks.set(resource, value);
+  const list = hooks.get(resource) ?? [];
+  if (!list.includes(value)) list.push(value);
+  hooks.set(resource, list);
 }
 
+/** The resource's hooks combined into one, or undefined when it has none. */
 export function recordHooks(resource: string): RecordHooks | undefined {
-  return hooks.get(resource);
+  const list = hooks.get(resource);
+  if (!list?.length) return undefined;
+  const before = list.filter((h) => h.beforeWrite);
+  const after = list.filter((h) => h.afterWrite);
+  return {
+    beforeWrite: before.length
+      ? async (ctx) => {
+          for (const h of before) await h.beforeWrite!(ctx);
+        }
+      : undefined,
+    afterWrite: after.length
+      ? async (ctx) => {
+          for (const h of after) await h.afterWrite!(ctx);
+        }
+      : undefined,
+  };
 }

@@ -10,9 +10,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
 import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
+import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
 import {
   attachmentHeader,
   exportFileName,
@@ -35,7 +36,9 @@ export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
 export const IMPORT_UNREADABLE = '文件无法读取，请上传有效的xlsx文件';
 
 function actorOf(request: FastifyRequest): Actor | undefined {
-  return request.user ? { username: request.user.username } : undefined;
+  if (request.user) return { username: request.user.username };
+  if (request.applicant) return { username: `应聘人员${request.applicant.staffunId}` };
+  return undefined;
 }
 
 /** A positive id from a JSON value or query text; undefined when it is not one. */
@@ -56,18 +59,21 @@ function importTooLarge(maxBytes: number): string {
 export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = []): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
-  const perm = (action: string) => app.requirePermission(permissionKey(spec, action));
+  const ownerScoped = !!spec.ownedByApplicant || !!spec.listPermission;
+  // applicant-owned resources also accept the applicant's own token (owner-access.ts)
+  const perm = (action: string) => (ownerScoped ? accessFor(app, spec, action) : app.requirePermission(permissionKey(spec, action)));
   const database = () => app.database;
   const scoped = scopeField(spec);
 
-  app.get(base, { preHandler: app.authenticate }, async (request) => {
-    const params = parseListQuery(spec, request.query as Record<string, unknown>);
+  app.get(base, { preHandler: ownerScoped ? accessFor(app, spec, 'list') : app.authenticate }, async (request) => {
+    const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
+    const params = parseListQuery(spec, query);
     return listPage(database(), spec, await scopedParams(database(), spec, request, params));
   });
 
   if (can('add')) {
     app.post(base, { preHandler: perm('add') }, async (request, reply) => {
-      const result = checkRecord(spec, request.body, 'create');
+      const result = checkRecord(spec, scopeBody(spec, callerOf(request), request.body), 'create');
       if (!result.ok) throw badRequest(result.error.message);
       if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
       const hooks = recordHooks(spec.name);
@@ -84,9 +90,11 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
       const id = positiveId((body as Record<string, unknown>).id);
       if (id === undefined) throw badRequest('ID不能为空');
+      const caller = callerOf(request);
+      if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
       const existing = await findById(database(), spec, id);
       if (!existing) throw notFound('数据不存在');
-      const result = checkRecord(spec, body, 'update', existing);
+      const result = checkRecord(spec, scopeBody(spec, caller, body), 'update', existing);
       if (!result.ok) throw badRequest(result.error.message);
       if (scoped) {
         const stored = await storedScopeValues(database(), spec, [id]);
@@ -122,6 +130,7 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
         ids.push(id);
       }
       const unique = [...new Set(ids)];
+      if (!(await ownsAll(database(), spec, callerOf(request), unique))) throw forbidden(OTHER_APPLICANT);
       if (scoped) await assertRecordsInScope(database(), spec, request, await storedScopeValues(database(), spec, unique));
       await deleteRecords(database(), spec, unique, dependents);
       await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });

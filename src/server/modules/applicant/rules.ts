@@ -1,0 +1,62 @@
+/**
+ * Server-side rules of the applicant steps that a JSON Schema cannot say: the registration's
+ * ID number (GB 11643 check digit) agreeing with birthday and sex, real region codes, an open
+ * posting; the education / work / training entries' date order and referee phone.
+ */
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { educationProblem, ID_CARD_WRONG, trainingProblem, workProblem } from '../../../shared/applicant-rules.ts';
+import { isRegionTriple } from '../../../shared/regions.ts';
+import { parseIdCard } from '../../../shared/validators.ts';
+import { addRecordRule } from '../../crud/index.ts';
+import type { Database } from '../../types.ts';
+
+export const APPLICANT_MISSING = '应聘人员不存在';
+export const POSTING_CLOSED = '所选招聘岗位不存在或已停止招聘';
+
+/** The problem with a registration that passed its schema, or undefined. */
+export async function registrationProblem(
+  values: Record<string, unknown>,
+  database: Database,
+  postingSpec: ResourceSpec | undefined,
+): Promise<string | undefined> {
+  const id = parseIdCard(String(values.card ?? ''));
+  if (!id) return ID_CARD_WRONG;
+  if (values.birthday !== id.birthday) return '出生日期与身份证号码不符';
+  if (Number(values.sex) !== id.sex) return '性别与身份证号码不符';
+  if (!isRegionTriple(values.cardProvince, values.cardCity, values.cardCounty)) return '请选择正确的户籍所在省市区';
+  if (!isRegionTriple(values.nowProvince, values.nowCity, values.nowCounty)) return '请选择正确的现居住省市区';
+  if (postingSpec) {
+    const posting = await database.db
+      .selectFrom(postingSpec.table)
+      .select('id')
+      .where('id', '=', Number(values.staffunZpId))
+      .where('enabled', '=', database.dialect === 'postgres' ? (true as never) : (1 as never))
+      .executeTakeFirst();
+    if (!posting) return POSTING_CLOSED;
+  }
+  return undefined;
+}
+
+async function applicantMobile(database: Database, table: string, id: unknown): Promise<string | null | undefined> {
+  const row = await database.db.selectFrom(table).select('mobile').where('id', '=', Number(id)).executeTakeFirst();
+  return row ? (row.mobile as string | null) : undefined;
+}
+
+/** Adds the entry rules to the generic routes of the three applicant-owned resources. */
+export function addEntryRules(applicantTable: string): void {
+  addRecordRule('staffunEducation', async (record, database) => {
+    const mobile = await applicantMobile(database, applicantTable, record.staffunId);
+    if (mobile === undefined) return APPLICANT_MISSING;
+    return educationProblem(record, mobile);
+  });
+  addRecordRule('staffunWork', async (record, database) => {
+    const mobile = await applicantMobile(database, applicantTable, record.staffunId);
+    if (mobile === undefined) return APPLICANT_MISSING;
+    return workProblem(record, mobile);
+  });
+  addRecordRule('staffunPx', async (record, database) => {
+    const mobile = await applicantMobile(database, applicantTable, record.staffunId);
+    if (mobile === undefined) return APPLICANT_MISSING;
+    return trainingProblem(record);
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * /staffun: 应聘人员信息登记表, the public registration (no sign-in, phone-sized first).
+ * The ID number (15 or 18 digits, GB 11643 check digit) fills birthday, sex and the household
+ * region. A valid submit creates the applicant (POST api/staffun -> id and the applicant token)
+ * and opens /staffun/education?staffunId=&phoneNum=.
+ */
+import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import { ID_CARD_WRONG, idCardAutofill } from '../../shared/applicant-rules.ts';
+import { regionText, resolveRegion } from '../../shared/regions.ts';
+import { api, ApiProblem, setApplicantToken, type Posting } from './api.ts';
+import { AreaPicker, type AreaValue } from './AreaPicker.tsx';
+import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
+import { go } from './nav.ts';
+import { useNotice } from './notice.tsx';
+import { PageFrame } from './PageFrame.tsx';
+
+const spec = specOf('applicant');
+const optionsOf = (name: string) => spec.fields.find((f) => f.name === name)?.options ?? [];
+
+/** Form fields in screen order (also the order of the checks). */
+export const REGISTER_FIELDS = [
+  'staffunZpId', 'ypqd', 'ypmx', 'name', 'mobile', 'card', 'sex', 'birthday', 'hyzk', 'email',
+  'cardProvince', 'cardCity', 'cardCounty', 'cardAddress', 'nowProvince', 'nowCity', 'nowCounty', 'nowAddress',
+  'edu', 'work', 'syMoney', 'zsMoney', 'yjdg', 'outWork', 'remark',
+];
+/** where a region code's error is shown and focused */
+const REGION_INPUT: Record<string, string> = {
+  cardProvince: 'cardProvinceTo', cardCity: 'cardProvinceTo', cardCounty: 'cardProvinceTo',
+  nowProvince: 'nowProvinceTo', nowCity: 'nowProvinceTo', nowCounty: 'nowProvinceTo',
+};
+
+function firstProblem(errors: Errors): [string, string] | undefined {
+  for (const name of REGISTER_FIELDS) if (errors[name]) return [name, errors[name]];
+  return undefined;
+}
+
+export default function RegisterPage({ query }: { query: URLSearchParams }) {
+  const [values, setValues] = useState<Values>(() => ({ staffunZpId: query.get('zpId') ?? '', outWork: '', sex: '' }));
+  const [errors, setErrors] = useState<Errors>({});
+  const [postings, setPostings] = useState<Posting[] | null>(null);
+  const [picker, setPicker] = useState<'card' | 'now' | null>(null);
+  const [saving, setSaving] = useState(false);
+  const notice = useNotice();
+
+  useEffect(() => {
+    api<{ content: Posting[] }>('GET', 'api/staffunZp/public')
+      .then((page) => setPostings(page.content))
+      .catch((err: ApiProblem) => {
+        setPostings([]);
+        notice.show({ type: 'error', text: err.message });
+      });
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const set = (patch: Values) => {
+    setValues((v) => ({ ...v, ...patch }));
+    setErrors((e) => {
+      const next = { ...e };
+      for (const k of Object.keys(patch)) delete next[k];
+      return next;
+    });
+  };
+  const onText = (name: string) => (e: ChangeEvent<HTMLInputElement>) => set({ [name]: e.target.value });
+
+  const onCard = (e: ChangeEvent<HTMLInputElement>) => {
+    const card = e.target.value.replace(/[^\dXx]/g, '').slice(0, 18).toUpperCase();
+    const patch: Values = { card };
+    const info = card.length === 15 || card.length === 18 ? idCardAutofill(card) : null;
+    if (info) {
+      patch.birthday = info.birthday;
+      patch.sex = String(info.sex);
+      const region = resolveRegion(info.region);
+      if (region.province) {
+        patch.cardProvince = region.province.code;
+        patch.cardCity = region.city?.code ?? '';
+        patch.cardCounty = region.county?.code ?? '';
+      }
+    }
+    set(patch);
+    if (card.length >= 15 && !info && (card.length === 18 || !/^\d{15}$/.test(card))) setErrors((er) => ({ ...er, card: ID_CARD_WRONG }));
+  };
+
+  const check = (name: string) => {
+    const problem = formProblems(spec, [name], values)[name];
+    setErrors((e) => {
+      const next = { ...e };
+      if (problem) next[name] = problem;
+      else delete next[name];
+      return next;
+    });
+  };
+
+  const submit = async () => {
+    const problems = formProblems(spec, REGISTER_FIELDS, values);
+    if (values.card && !problems.card && !idCardAutofill(String(values.card))) problems.card = ID_CARD_WRONG;
+    setErrors(problems);
+    const first = firstProblem(problems);
+    if (first) {
+      notice.show({ type: 'error', text: first[1] });
+      const input = document.querySelector<HTMLElement>(`[name="${REGION_INPUT[first[0]] ?? first[0]}"]`);
+      input?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const created = await api<{ id: number; token: string }>('POST', 'api/staffun', toBody(spec, REGISTER_FIELDS, values));
+      setApplicantToken(created.token);
+      go(`/staffun/education?staffunId=${created.id}&phoneNum=${encodeURIComponent(String(values.mobile).trim())}`);
+    } catch (err) {
+      notice.show({ type: 'error', text: (err as Error).message });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const regionError = (prefix: 'card' | 'now') => errors[`${prefix}Province`] ?? errors[`${prefix}City`] ?? errors[`${prefix}County`];
+  const areaOf = (prefix: 'card' | 'now'): Partial<AreaValue> => ({
+    province: String(values[`${prefix}Province`] ?? ''),
+    city: String(values[`${prefix}City`] ?? ''),
+    county: String(values[`${prefix}County`] ?? ''),
+  });
+  const chosenPosting = useMemo(() => postings?.find((p) => String(p.id) === String(values.staffunZpId)), [postings, values.staffunZpId]);
+
+  const text = (name: string, label: string, extra: Record<string, unknown> = {}) => (
+    <TextField
+      name={name}
+      label={label}
+      value={String(values[name] ?? '')}
+      onChange={onText(name)}
+      onBlur={() => check(name)}
+      error={!!errors[name]}
+      helperText={errors[name]}
+      required={spec.fields.find((f) => f.name === name)?.required}
+      fullWidth
+      margin="dense"
+      size="small"
+      {...extra}
+    />
+  );
+  const select = (name: string, label: string, options: Array<{ value: unknown; label: string }>) =>
+    text(name, label, {
+      select: true,
+      children: options.map((o) => (
+        <MenuItem key={String(o.value)} value={String(o.value)}>
+          {o.label}
+        </MenuItem>
+      )),
+    });
+  const radios = (name: string, label: string) => (
+    <FormControl error={!!errors[name]} margin="dense" fullWidth required>
+      <FormLabel sx={{ fontSize: 13 }}>{label}</FormLabel>
+      <RadioGroup row name={name} value={String(values[name] ?? '')} onChange={(e) => set({ [name]: e.target.value })}>
+        {optionsOf(name).map((o) => (
+          <FormControlLabel key={String(o.value)} value={String(o.value)} control={<Radio size="small" />} label={o.label} />
+        ))}
+      </RadioGroup>
+      {errors[name] ? <FormHelperText>{errors[name]}</FormHelperText> : null}
+    </FormControl>
+  );
+  const region = (prefix: 'card' | 'now', label: string) => (
+    <TextField
+      name={`${prefix}ProvinceTo`}
+      label={label}
+      value={regionText(values[`${prefix}Province`], values[`${prefix}City`], values[`${prefix}County`])}
+      placeholder="请选择省/市/区"
+      onClick={() => setPicker(prefix)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') setPicker(prefix);
+      }}
+      slotProps={{ htmlInput: { readOnly: true } }}
+      error={!!regionError(prefix)}
+      helperText={regionError(prefix)}
+      required
+      fullWidth
+      margin="dense"
+      size="small"
+    />
+  );
+
+  return (
+    <PageFrame title="应聘人员信息登记表">
+      {notice.element}
+      {select(
+        'staffunZpId',
+        '应聘岗位',
+        (postings ?? []).map((p) => ({ value: p.id, label: `${p.job}（${p.money}）` })),
+      )}
+      {postings && postings.length === 0 ? <FormHelperText>暂无招聘中的岗位</FormHelperText> : null}
+      {chosenPosting ? (
+        <Box sx={{ fontSize: 12, color: '#909399', mb: 0.5 }}>
+          工作区域：{chosenPosting.address}　<a href={`#/staffun/view?id=${chosenPosting.id}`}>查看招聘信息</a>
+        </Box>
+      ) : null}
+      {select('ypqd', '应聘渠道', optionsOf('ypqd'))}
+      {text('ypmx', '渠道明细', { placeholder: '如招聘网站名称、推荐人姓名' })}
+      {text('name', '姓名')}
+      {text('mobile', '手机号码', { slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 11 } } })}
+      {text('card', '身份证号码', { onChange: onCard, placeholder: '15位或18位，填写后自动带出出生日期、性别和户籍' })}
+      {radios('sex', '性别')}
+      {text('birthday', '出生日期', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
+      {select('hyzk', '婚姻状况', optionsOf('hyzk'))}
+      {text('email', '电子邮箱', { type: 'email' })}
+      {region('card', '户籍所在地')}
+      {text('cardAddress', '身份证地址')}
+      {region('now', '现居住地')}
+      {text('nowAddress', '现居住地址')}
+      {select('edu', '最高学历', optionsOf('edu'))}
+      {text('work', '工作年限（年）', { slotProps: { htmlInput: { inputMode: 'numeric' } } })}
+      {text('syMoney', '试用期期望薪资（元/月）', { slotProps: { htmlInput: { inputMode: 'decimal' } } })}
+      {text('zsMoney', '转正期望薪资（元/月）', { slotProps: { htmlInput: { inputMode: 'decimal' } } })}
+      {text('yjdg', '预计到岗日期', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
+      {radios('outWork', '是否接受外派')}
+      {text('remark', '备注', { multiline: true, minRows: 2 })}
+      <Button variant="contained" fullWidth size="large" sx={{ mt: 2 }} onClick={submit} disabled={saving}>
+        {saving ? '提交中...' : '下一步'}
+      </Button>
+      <AreaPicker
+        open={picker !== null}
+        title={picker === 'now' ? '现居住地' : '户籍所在地'}
+        value={picker ? areaOf(picker) : undefined}
+        onCancel={() => setPicker(null)}
+        onConfirm={(area) => {
+          const prefix = picker!;
+          set({ [`${prefix}Province`]: area.province, [`${prefix}City`]: area.city, [`${prefix}County`]: area.county });
+          setPicker(null);
+        }}
+      />
+    </PageFrame>
+  );
+}
