@@ -24,6 +24,7 @@ import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
 import { registerDecisionRoutes } from './modules/decision/index.ts';
 import { registerMenuBuildRoute } from './modules/menus/index.ts';
 import { seedDemoData } from './modules/demo/seed.ts';
+import { registerDealerArea } from './modules/dealer/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import './types.ts';
 
@@ -41,6 +42,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'recruitment', register: (app) => registerStaffunZpRoutes(app) },
   { name: 'decision', register: (app) => registerDecisionRoutes(app) },
   { name: 'menus', register: (app) => registerMenuBuildRoute(app) },
+  { name: 'dealer', register: (app) => registerDealerArea(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

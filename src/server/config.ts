@@ -33,6 +33,10 @@ export interface Config {
   ssoLinkUrl: string;
   /** secret that signs SSO links (HMAC-SHA256); required with ssoLinkUrl */
   ssoSecret: string;
+  /** replacement-car daily price in yuan for self-paid days (countPrice = zfts × this + foregift) */
+  dbcDailyPrice: number;
+  /** contract PDF: a TrueType/OpenType CJK font file (.ttf/.otf/.ttc) embedded in generated contracts */
+  contractFontPath: string;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -79,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',
     ssoSecret: env.SSO_SECRET ?? '',
+    dbcDailyPrice: int(env, 'DBC_DAILY_PRICE', 200, 0, 100_000),
+    contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     ...overrides,
   };
   if (config.ssoLinkUrl) {

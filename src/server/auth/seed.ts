@@ -85,10 +85,15 @@ async function seedAdmin(db: Kysely<any>, opts: SeedOptions, rootId: number, dep
 export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string; sort: number }> = [
   { title: '人事管理', path: 'hr', icon: 'peoples', sort: 10 },
   { title: '系统管理', path: 'system', icon: 'system', sort: 90 },
+  { title: '代步车管理', path: 'dbc', icon: 'guide', sort: 50 },
 ];
 export const RESOURCE_DIRECTORY: Record<string, string> = {
   staffunZp: '人事管理',
   sysQuestion: '系统管理',
+  dbcCompany: '代步车管理',
+  dbcMember: '代步车管理',
+  dbcUserInfo: '代步车管理',
+  dbcInfo: '代步车管理',
 };
 
 /** Ids of the directories, created when missing (matched by title among type-0 menus). */

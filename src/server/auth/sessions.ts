@@ -121,12 +121,12 @@ export class SessionStore {
   }
 
   async destroy(sessionId: string): Promise<void> {
-    await this.db.deleteFrom('sys_session').where('id', '=', sessionId).execute();
+    await this.db.deleteFrom('sys_session').where('id', '=', sessionId).where('kind', '=', 'staff').execute();
   }
 
   /** Ends every session of a user (disabled user, password changed...). */
   async destroyUser(userId: number): Promise<void> {
-    await this.db.deleteFrom('sys_session').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('sys_session').where('user_id', '=', userId).where('kind', '=', 'staff').execute();
   }
 
   /** Deletes expired sessions, at most once a minute. */
