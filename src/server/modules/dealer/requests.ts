@@ -8,7 +8,7 @@
  *   GET  comp/dbcCompany/getDbcInfoHistory?id=
  * Staff routes:
  *   POST api/dbc/dbcInfo/submitDbcInfo      for a dealer (submitDbcInfo:add), body compId
- *   PUT  api/dbc/dbcInfo                    audit {id, shStatus 2|3, reason} (dbcInfo:edit)
+ *   PUT  api/dbc/dbcInfo                    audit {id, shStatus 2|3, reason}, or {id, status 4..7} (dbcInfo:edit)
  *   PUT  api/dbc/dbcInfo/status             {id, status 4..7} delivery, use, return, completion (dbcInfo:edit)
  *   GET  api/dbc/dbcInfo/history?id=        the status changes
  *   GET  api/other/otherSysDbx, api/dbc/dbcInfo/queryQmbcByVin   demands by VIN, paged
@@ -31,6 +31,7 @@ import { NOT_REGISTERED, type MemberProvider } from './members.ts';
 
 export const REQUEST_NOT_FOUND = '用车需求不存在';
 export const AUDIT_REASON_REQUIRED = '请填写审核意见';
+export const TARGET_INVALID = '目标状态只能是租赁已交车、客户用车中、客户已还车或订单完结';
 export const AUDIT_STATUS_INVALID = '审核结果只能是通过或不通过';
 
 interface Actor {
@@ -182,7 +183,17 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
 
   takeOverRoute(app, 'PUT', `/${spec().path}`, async (request, reply) => {
     await runPreHandler(app, app.requirePermission('dbcInfo:edit'), request, reply);
-    const { id, action, reason } = auditBody(bodyObject(request));
+    const body = bodyObject(request);
+    // the console's one dialog: {id, shStatus, reason} audits, {id, status} moves on after the audit
+    if (body.shStatus === undefined && body.status !== undefined) {
+      const id = positiveId(body.id);
+      if (id === undefined) throw badRequest('ID不能为空');
+      const next = ACTION_BY_TARGET[Number(body.status) as DbcStatus];
+      if (!next) throw badRequest(TARGET_INVALID);
+      await transition(id, next, { kind: 'staff', name: request.user!.username });
+      return reply.status(204).send();
+    }
+    const { id, action, reason } = auditBody(body);
     await transition(id, action, { kind: 'staff', name: request.user!.username }, { reason });
     return reply.status(204).send();
   });
@@ -192,7 +203,7 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     const id = positiveId(body.id);
     if (id === undefined) throw badRequest('ID不能为空');
     const action = ACTION_BY_TARGET[Number(body.status) as DbcStatus];
-    if (!action) throw badRequest('目标状态只能是租赁已交车、客户用车中、客户已还车或订单完结');
+    if (!action) throw badRequest(TARGET_INVALID);
     await transition(id, action, { kind: 'staff', name: request.user!.username });
     return reply.status(204).send();
   });
