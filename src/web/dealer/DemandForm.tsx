@@ -128,7 +128,7 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
     <Dialog open={open} onClose={saving ? undefined : onClose} maxWidth={false} slotProps={{ paper: { sx: { width, maxWidth: '96vw' } } }}>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent dividers>
-        <Box sx={{ display: 'grid', gridTemplateColumns: width === 1300 ? 'repeat(4, 1fr)' : 'repeat(3, 1fr)', columnGap: 2, rowGap: 0.5 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: width === 1300 ? 'repeat(4, 1fr)' : 'repeat(3, 1fr)', columnGap: 2, rowGap: 1.5 }}>
           <TextField label="客户" size="small" value={customerName} disabled helperText=" " />
           {text('userCarType', { maxLength: 200 })}
           {text('userCph', { maxLength: 8 })}
