@@ -32,6 +32,7 @@ import { registerAccount } from './modules/account/index.ts';
 import { registerAccessAdmin } from './modules/access/index.ts';
 import { registerSalesRoutes } from './modules/sales/index.ts';
 import { registerUploads } from './modules/uploads/index.ts';
+import { registerDealerArea } from './modules/dealer/index.ts';
 import { registerWebStatic } from './web-static.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
@@ -63,6 +64,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'sales', register: (app, specs) => registerSalesRoutes(app, specs) },
   { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
   { name: 'applicant', register: (app) => registerApplicantArea(app) },
+  { name: 'dealer', register: (app) => registerDealerArea(app) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -68,6 +68,10 @@ export interface Config {
   storage: 'database' | 'disk';
   /** largest uploaded document (uploadFileApi, qiNiuContent, work-messaging files), bytes */
   uploadMaxBytes: number;
+  /** replacement-car daily price in yuan for self-paid days (countPrice = zfts × this + foregift) */
+  dbcDailyPrice: number;
+  /** contract PDF: a TrueType/OpenType CJK font file (.ttf/.otf/.ttc) embedded in generated contracts */
+  contractFontPath: string;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -142,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wsHeartbeatSeconds: int(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     storage: storageKind(env.STORAGE_PROVIDER),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+    dbcDailyPrice: int(env, 'DBC_DAILY_PRICE', 200, 0, 100_000),
+    contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     ...overrides,
   };
   if (config.ssoLinkUrl) {

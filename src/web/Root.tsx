@@ -4,13 +4,14 @@
  * Unauthenticated visits go to /login?redirect=...; a signed-in visit to /login goes to /.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { isApplicantPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
+import { isApplicantPath, isDealerPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
 import { getToken } from './staff/providers/token.ts';
 
 const loadStaffApp = () => import('./staff/StaffApp.tsx');
 const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
 const ApplicantApp = lazy(() => import('./applicant/ApplicantApp.tsx'));
 const StaffApp = lazy(loadStaffApp);
+const DealerApp = lazy(() => import('./dealer/DealerApp.tsx'));
 
 /**
  * A signed-in visit starts the console's code, the user's info and menus at once, in parallel,
@@ -60,7 +61,13 @@ export default function Root() {
     <Suspense fallback={<Loading />}>
       {isApplicantPath(location.path) ? (
         <ApplicantApp path={location.path} query={location.query} />
-      ) : isPublicPath(location.path) ? <LoginApp path={location.path} query={location.query} /> : <StaffApp />}
+      ) : isDealerPath(location.path) ? (
+        <DealerApp path={location.path} />
+      ) : isPublicPath(location.path) ? (
+        <LoginApp path={location.path} query={location.query} />
+      ) : (
+        <StaffApp />
+      )}
     </Suspense>
   );
 }

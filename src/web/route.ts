@@ -13,6 +13,10 @@ export function isApplicantPath(path: string): boolean {
   return APPLICANT_PATHS.includes(path);
 }
 
+/** The dealer portal's paths: its own app and session (no staff sign-in needed). */
+export const DEALER_PATHS = ['/jxsLogin', '/comp/jxs_comp', '/comp/jxs_khdj_list', '/comp/jxs_dbc'];
+export const isDealerPath = (path: string): boolean => DEALER_PATHS.includes(path);
+
 export interface HashLocation {
   path: string;
   search: string;
@@ -28,7 +32,7 @@ export function parseHash(hash: string = window.location.hash): HashLocation {
 }
 
 export function isPublicPath(path: string): boolean {
-  return PUBLIC_PATHS.includes(path);
+  return PUBLIC_PATHS.includes(path) || isDealerPath(path);
 }
 
 /** Replaces the current hash route (no new history entry). */

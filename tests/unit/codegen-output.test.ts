@@ -14,6 +14,13 @@ import { generate, runCodegen } from '../../codegen/main.ts';
 import { PERMISSION_ACTIONS, permissionKey, type ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { tmpThingSchema } from './helpers/tmp-thing.ts';
 
+/** The entity names of the project's schemas/ folder, sorted as codegen lists them. */
+const projectSchemaNames = () =>
+  readdirSync(resolve('schemas'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
+
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');

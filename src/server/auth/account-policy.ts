@@ -35,10 +35,10 @@ export function lockedUntil(row: { locked_until?: unknown }, now: number): numbe
  * Counts one failed password; answers the lock's end when this failure locks the account.
  * Done in one transaction so that concurrent failures on several instances all count.
  */
-export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: number, now: number): Promise<number | null> {
+export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: number, now: number, table = 'sys_user'): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
-      .selectFrom('sys_user')
+      .selectFrom(table)
       .select(['login_fail_count', 'login_fail_since'])
       .where('id', '=', userId)
       // SQLite runs one writer at a time; PostgreSQL locks the row
@@ -50,11 +50,11 @@ export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: n
     const count = (inWindow ? Number(row.login_fail_count ?? 0) : 0) + 1;
     if (count >= MAX_FAILURES) {
       const until = now + LOCK_MS;
-      await trx.updateTable('sys_user').set({ login_fail_count: 0, login_fail_since: null, locked_until: until }).where('id', '=', userId).execute();
+      await trx.updateTable(table).set({ login_fail_count: 0, login_fail_since: null, locked_until: until }).where('id', '=', userId).execute();
       return until;
     }
     await trx
-      .updateTable('sys_user')
+      .updateTable(table)
       .set({ login_fail_count: count, login_fail_since: inWindow ? since : now })
       .where('id', '=', userId)
       .execute();
@@ -62,8 +62,8 @@ export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: n
   });
 }
 
-export async function clearFailures(db: Kysely<any>, userId: number): Promise<void> {
-  await db.updateTable('sys_user').set({ login_fail_count: 0, login_fail_since: null, locked_until: null }).where('id', '=', userId).execute();
+export async function clearFailures(db: Kysely<any>, userId: number, table = 'sys_user'): Promise<void> {
+  await db.updateTable(table).set({ login_fail_count: 0, login_fail_since: null, locked_until: null }).where('id', '=', userId).execute();
 }
 
 /** Whole days since the last password reset ('YYYY-MM-DD HH:mm:ss' or a Date), null when unknown. */

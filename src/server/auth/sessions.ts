@@ -130,13 +130,13 @@ export class SessionStore {
   }
 
   async destroy(sessionId: string): Promise<void> {
-    await this.db.deleteFrom('sys_session').where('id', '=', sessionId).execute();
+    await this.db.deleteFrom('sys_session').where('id', '=', sessionId).where('kind', '=', 'staff').execute();
     this.ended({ sessionIds: [sessionId] });
   }
 
   /** Ends every session of a user (disabled user, password changed...). */
   async destroyUser(userId: number): Promise<void> {
-    await this.db.deleteFrom('sys_session').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('sys_session').where('user_id', '=', userId).where('kind', '=', 'staff').execute();
     this.ended({ userId });
   }
 

@@ -1,0 +1,136 @@
+/**
+ * /comp/jxs_comp: the dealer layout. Sidebar 205 px (50 px collapsed) with 用车客户 (index 2)
+ * and 用车需求 (index 3); the chosen view and the sidebar state are remembered in session
+ * storage. Header: collapse toggle, title, [user label], personal-centre dropdown with 退出登录
+ * (confirm 确定注销并退出系统吗？; the server session is ended too).
+ */
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import MenuIcon from '@mui/icons-material/Menu';
+import PeopleIcon from '@mui/icons-material/People';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { usePublicSettings } from '../settings.ts';
+import { dealerFetch } from './http.ts';
+import { DEALER_SIDEBAR_KEY, DEALER_VIEW_KEY, dealerLabel, getDealerSession } from './session.ts';
+import { signOutToLogin } from './DealerApp.tsx';
+import CustomerList from './CustomerList.tsx';
+import RequestList from './RequestList.tsx';
+
+export const SIDEBAR_OPEN_PX = 205;
+export const SIDEBAR_CLOSED_PX = 50;
+export const DEALER_MENU = [
+  { index: '2', title: '用车客户', icon: <PeopleIcon fontSize="small" /> },
+  { index: '3', title: '用车需求', icon: <DirectionsCarIcon fontSize="small" /> },
+] as const;
+
+function initialView(path: string): string {
+  if (path === '/comp/jxs_khdj_list') return '2';
+  if (path === '/comp/jxs_dbc') return 'usage';
+  const saved = sessionStorage.getItem(DEALER_VIEW_KEY);
+  return saved === '2' || saved === '3' ? saved : '2';
+}
+
+export default function DealerLayout({ path }: { path: string }) {
+  const sys = usePublicSettings();
+  const session = getDealerSession();
+  const label = dealerLabel(session?.user);
+  const [view, setView] = useState(() => initialView(path));
+  const [open, setOpen] = useState(() => sessionStorage.getItem(DEALER_SIDEBAR_KEY) !== '0');
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [confirmLogout, setConfirmLogout] = useState(false);
+  const width = open ? SIDEBAR_OPEN_PX : SIDEBAR_CLOSED_PX;
+
+  const choose = (index: string) => {
+    setView(index);
+    sessionStorage.setItem(DEALER_VIEW_KEY, index);
+  };
+  const toggle = () => {
+    sessionStorage.setItem(DEALER_SIDEBAR_KEY, open ? '0' : '1');
+    setOpen(!open);
+  };
+  const logout = async () => {
+    setConfirmLogout(false);
+    try {
+      await dealerFetch('comp/dbcCompany/auth/logout', { quiet: true });
+    } catch {
+      /* signed out locally anyway */
+    }
+    signOutToLogin();
+  };
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Box component="nav" data-testid="dealer-sidebar" sx={{ width, flexShrink: 0, bgcolor: '#304156', color: '#bfcbd9', transition: 'width .28s', overflow: 'hidden' }}>
+        <Box sx={{ height: 50, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>{open ? '经销商代步车平台' : '代'}</Box>
+        <List dense disablePadding>
+          {DEALER_MENU.map((m) => (
+            <Tooltip key={m.index} title={open ? '' : m.title} placement="right">
+              <ListItemButton
+                selected={view === m.index}
+                onClick={() => choose(m.index)}
+                data-index={m.index}
+                sx={{ height: 50, color: view === m.index ? '#409EFF' : 'inherit', '&.Mui-selected': { bgcolor: '#263445' } }}
+              >
+                <ListItemIcon sx={{ color: 'inherit', minWidth: open ? 36 : 0 }}>{m.icon}</ListItemIcon>
+                {open ? <ListItemText primary={m.title} /> : null}
+              </ListItemButton>
+            </Tooltip>
+          ))}
+        </List>
+      </Box>
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', bgcolor: '#f0f2f5' }}>
+        <Box component="header" sx={{ height: 50, display: 'flex', alignItems: 'center', px: 1, bgcolor: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)' }}>
+          <IconButton aria-label={open ? '收起菜单' : '展开菜单'} onClick={toggle} size="small">
+            <MenuIcon />
+          </IconButton>
+          <Typography sx={{ ml: 1, fontWeight: 600 }}>{sys.title || '车商集团后台管理系统'}</Typography>
+          <Typography sx={{ ml: 1, color: 'text.secondary' }} data-testid="dealer-label">
+            [{label}]
+          </Typography>
+          <Box sx={{ flex: 1 }} />
+          <Button color="inherit" endIcon={<ArrowDropDownIcon />} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+            个人中心
+          </Button>
+          <Menu anchorEl={menuAnchor} open={!!menuAnchor} onClose={() => setMenuAnchor(null)}>
+            <MenuItem
+              onClick={() => {
+                setMenuAnchor(null);
+                setConfirmLogout(true);
+              }}
+            >
+              退出登录
+            </MenuItem>
+          </Menu>
+        </Box>
+        <Box component="main" sx={{ p: 2, flex: 1, minWidth: 0 }}>
+          {view === '2' ? <CustomerList /> : view === '3' ? <RequestList mode="requests" /> : <RequestList mode="usage" />}
+        </Box>
+      </Box>
+      <Dialog open={confirmLogout} onClose={() => setConfirmLogout(false)}>
+        <DialogTitle>提示</DialogTitle>
+        <DialogContent>确定注销并退出系统吗？</DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmLogout(false)}>取消</Button>
+          <Button variant="contained" onClick={logout}>
+            确定
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

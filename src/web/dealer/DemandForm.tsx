@@ -1,0 +1,167 @@
+/**
+ * The car-use demand form (用车需求), used to submit a demand for a customer and to edit one.
+ * Every field is required (X不能为空) and checked with the same rules as the server
+ * (src/shared/dbc-demand.ts): plate 请输入正确的车牌号, VIN with its check digit 请输入正确的底盘号,
+ * labour fee 请输入正确的工时费, day counts 请输入正整数, foregift 2000 or 4000, end after start.
+ * On submit the first error is shown and its field focused. The car type is typed as
+ * 品牌/车系/车型 (a brand-tree cascader replaces the text input once the brand tree exists).
+ */
+import { useRef, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import { checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
+import { notify } from './notices.ts';
+
+export type DemandFormValues = Record<DemandField, string>;
+
+export const EMPTY_DEMAND: DemandFormValues = {
+  userCarType: '',
+  userCph: '',
+  userVin: '',
+  bah: '',
+  wxgsf: '',
+  wxts: '',
+  startTime: '',
+  endTime: '',
+  mfts: '',
+  zfts: '',
+  foregiftPrice: '2000',
+  createUser: '',
+};
+
+/** 'YYYY-MM-DD HH:mm:ss' <-> the datetime-local input's 'YYYY-MM-DDTHH:mm:ss'. */
+const toInput = (v: string) => (v ? v.replace(' ', 'T') : '');
+const fromInput = (v: string) => {
+  if (!v) return '';
+  const t = v.replace('T', ' ');
+  return t.length === 16 ? `${t}:00` : t;
+};
+
+export function demandFromRecord(r: Record<string, unknown>): DemandFormValues {
+  const out = { ...EMPTY_DEMAND };
+  for (const f of DEMAND_FIELDS) out[f] = r[f] === null || r[f] === undefined ? '' : String(r[f]);
+  return out;
+}
+
+const PLACEHOLDERS: Partial<Record<DemandField, string>> = {
+  userCarType: '品牌/车系/车型，如 大众/朗逸/2023款 1.5L',
+  userCph: '如 豫A12345',
+  userVin: '17位底盘号',
+};
+
+export interface DemandDialogProps {
+  open: boolean;
+  title: string;
+  width: 1000 | 1300;
+  customerName: string;
+  initial: DemandFormValues;
+  onClose: () => void;
+  /** sends the checked form; resolves when saved */
+  onSubmit: (body: Record<string, unknown>) => Promise<void>;
+}
+
+export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit }: DemandDialogProps) {
+  const [values, setValues] = useState<DemandFormValues>(initial);
+  const [errors, setErrors] = useState<Partial<Record<DemandField, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const refs = useRef<Partial<Record<DemandField, HTMLInputElement | null>>>({});
+
+  const set = (f: DemandField, v: string) => {
+    setValues((old) => ({ ...old, [f]: v }));
+    if (errors[f]) setErrors((old) => ({ ...old, [f]: undefined }));
+  };
+
+  async function submit() {
+    const checked = checkDemand(values as unknown as Record<string, unknown>);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      notify('error', firstDemandError(checked.errors));
+      const first = DEMAND_FIELDS.find((f) => checked.errors[f]);
+      if (first) refs.current[first]?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      await onSubmit(checked.values as unknown as Record<string, unknown>);
+    } catch {
+      /* the message is shown by the client */
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const text = (f: DemandField, extra: { type?: string; maxLength?: number } = {}) => (
+    <TextField
+      key={f}
+      label={DEMAND_LABELS[f]}
+      name={f}
+      required
+      size="small"
+      fullWidth
+      type={extra.type ?? 'text'}
+      value={extra.type === 'datetime-local' ? toInput(values[f]) : values[f]}
+      onChange={(e) => set(f, extra.type === 'datetime-local' ? fromInput(e.target.value) : e.target.value)}
+      error={!!errors[f]}
+      helperText={errors[f] ?? ' '}
+      placeholder={PLACEHOLDERS[f]}
+      inputRef={(el: HTMLInputElement | null) => {
+        refs.current[f] = el;
+      }}
+      slotProps={{
+        htmlInput: { maxLength: extra.maxLength, step: extra.type === 'datetime-local' ? 1 : undefined, 'data-field': f },
+        inputLabel: extra.type === 'datetime-local' ? { shrink: true } : undefined,
+      }}
+    />
+  );
+
+  return (
+    <Dialog open={open} onClose={saving ? undefined : onClose} maxWidth={false} slotProps={{ paper: { sx: { width, maxWidth: '96vw' } } }}>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent dividers>
+        <Box sx={{ display: 'grid', gridTemplateColumns: width === 1300 ? 'repeat(4, 1fr)' : 'repeat(3, 1fr)', columnGap: 2, rowGap: 1.5 }}>
+          <TextField label="客户" size="small" value={customerName} disabled helperText=" " />
+          {text('userCarType', { maxLength: 200 })}
+          {text('userCph', { maxLength: 8 })}
+          {text('userVin', { maxLength: 17 })}
+          {text('bah', { maxLength: 64 })}
+          {text('wxgsf', { maxLength: 11 })}
+          {text('wxts', { maxLength: 4 })}
+          {text('startTime', { type: 'datetime-local' })}
+          {text('endTime', { type: 'datetime-local' })}
+          {text('mfts', { maxLength: 4 })}
+          {text('zfts', { maxLength: 4 })}
+          {text('createUser', { maxLength: 32 })}
+          <Box>
+            <FormLabel required error={!!errors.foregiftPrice} sx={{ fontSize: 12 }}>
+              押金
+            </FormLabel>
+            <RadioGroup row value={values.foregiftPrice} onChange={(e) => set('foregiftPrice', e.target.value)} name="foregiftPrice">
+              {FOREGIFT_CHOICES.map((v) => (
+                <FormControlLabel key={v} value={String(v)} control={<Radio size="small" />} label={String(v)} />
+              ))}
+            </RadioGroup>
+            {errors.foregiftPrice ? <FormHelperText error>{errors.foregiftPrice}</FormHelperText> : null}
+          </Box>
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={saving}>
+          取消
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={saving} data-testid="demand-submit">
+          {saving ? '提交中...' : '确定'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The dealer portal in a real browser, on the demo data (dealer jxs001, members 13800000001...):
+ * the portal refuses a visit without a dealer session, signs in, looks a member up (an unknown
+ * mobile warns), adds a customer, submits a demand (the form's own messages first), sees it in
+ * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, api, launchBrowser, newPage, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
+import { encryptPassword, publicKeyOf } from '../server/auth-helpers.ts';
+
+let product: Product;
+let browser: Browser;
+let page: Page;
+
+const VIN = 'LSVAU218XN2183294';
+
+async function staffToken(): Promise<string> {
+  const publicKey = await publicKeyOf(product.app);
+  const res = await product.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { username: ADMIN.username, password: encryptPassword(publicKey, ADMIN.password), code: '', uuid: '' },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().token;
+}
+
+const noticeText = () => page.getByTestId('dealer-notice').last().innerText();
+
+beforeAll(async () => {
+  product = await startProduct({ captchaEnabled: false });
+  browser = await launchBrowser();
+  page = await newPage(browser);
+  page.setDefaultTimeout(15000);
+});
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+describe('dealer portal', () => {
+  it('sends a visit without a dealer session to /jxsLogin and signs in', async () => {
+    await page.goto(`${product.url}/#/comp/jxs_comp`);
+    await page.waitForURL((u) => u.hash === '#/jxsLogin');
+    await expect(page.getByText('经销商登录').isVisible()).resolves.toBe(true);
+    await page.getByLabel('账号').fill('jxs001');
+    await page.getByLabel('确认密码').fill('wrong-password');
+    await page.getByRole('button', { name: '登 录' }).click();
+    await page.getByText('账号或密码错误').waitFor();
+    await shot(page, 'dealer-01-login-error');
+    await page.getByLabel('确认密码').fill('Jxs@123456');
+    const login = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/auth/login'));
+    await page.getByRole('button', { name: '登 录' }).click();
+    expect((await login).status()).toBe(200);
+    await page.waitForURL((u) => u.hash === '#/comp/jxs_comp');
+    await page.getByTestId('customer-list').waitFor();
+    expect(await page.getByTestId('dealer-label').innerText()).toBe('[示例经销商一]');
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('authorization') ?? 'null'));
+    expect(stored.user.username).toBe('jxs001');
+    expect(typeof stored.token).toBe('string');
+    const sidebar = await page.getByTestId('dealer-sidebar').boundingBox();
+    expect(Math.round(sidebar!.width)).toBe(205);
+    await page.getByText('暂无数据').waitFor();
+    await shot(page, 'dealer-02-customers-empty');
+  });
+
+  it('looks members up and adds a customer', async () => {
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('手机号').fill('13800000077');
+    await dialog.getByRole('button', { name: '查询' }).click();
+    await page.getByText('您好您还未注册公众号账户请注册后再来').waitFor();
+    expect(await dialog.getByLabel('姓名').inputValue()).toBe('');
+    await dialog.getByLabel('手机号').fill('13800000001');
+    await dialog.getByRole('button', { name: '查询' }).click();
+    await expect.poll(() => dialog.getByLabel('姓名').inputValue()).toBe('张伟');
+    expect(await dialog.getByLabel('性别').inputValue()).toBe('男');
+    expect(await dialog.getByLabel('会员ID').inputValue()).toBe('M0001');
+    expect(await dialog.getByLabel('状态').inputValue()).toBe('客户');
+    await shot(page, 'dealer-03-member-lookup', { fullPage: false });
+    const saved = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/submitDbcUserInfo'));
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await saved).status()).toBe(201);
+    await page.getByRole('cell', { name: '张伟' }).waitFor();
+    await expect(page.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);
+    await shot(page, 'dealer-04-customer-added');
+  });
+
+  it('submits a demand after the form has shown its messages', async () => {
+    await page.getByRole('button', { name: '提交用车需求' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('demand-submit').click();
+    await dialog.getByText('车型不能为空').waitFor();
+    await dialog.locator('[data-field="userCph"]').fill('AB123');
+    await dialog.locator('[data-field="userVin"]').fill('LSVAU2180N2183294');
+    await dialog.getByTestId('demand-submit').click();
+    await dialog.getByText('请输入正确的车牌号').waitFor();
+    await dialog.getByText('请输入正确的底盘号').waitFor();
+    await shot(page, 'dealer-05-demand-errors', { fullPage: false });
+    await dialog.locator('[data-field="userCarType"]').fill('大众/朗逸/2023款 1.5L 自动');
+    await dialog.locator('[data-field="userCph"]').fill('豫A12345');
+    await dialog.locator('[data-field="userVin"]').fill(VIN);
+    await dialog.locator('[data-field="bah"]').fill('BA20260001');
+    await dialog.locator('[data-field="wxgsf"]').fill('1500');
+    await dialog.locator('[data-field="wxts"]').fill('7');
+    await dialog.locator('[data-field="startTime"]').fill('2026-11-01T09:00:00');
+    await dialog.locator('[data-field="endTime"]').fill('2026-11-08T09:00:00');
+    await dialog.locator('[data-field="mfts"]').fill('5');
+    await dialog.locator('[data-field="zfts"]').fill('2');
+    await dialog.locator('[data-field="createUser"]').fill('王经理');
+    await dialog.getByLabel('4000').check();
+    const sent = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/submitDbcInfo'));
+    await dialog.getByTestId('demand-submit').click();
+    const response = await sent;
+    expect(response.status()).toBe(201);
+    const created = await response.json();
+    expect(created).toMatchObject({ startTime: '2026-11-01 09:00:00', endTime: '2026-11-08 09:00:00', foregiftPrice: 4000, countPrice: 2 * 200 + 4000, status: 1 });
+    expect(await noticeText()).toBe('提交成功');
+  });
+
+  it('shows the demand in 用车需求, approved by staff, then the new status', async () => {
+    await page.locator('[data-index="3"]').click();
+    await page.getByTestId('request-list').waitFor();
+    await page.getByRole('cell', { name: '用车申请审核中' }).waitFor();
+    await expect(page.getByRole('cell', { name: '大众/朗逸/2023款 1.5L 自动' }).isVisible()).resolves.toBe(true);
+    await shot(page, 'dealer-06-request-pending');
+    expect(await page.evaluate(() => sessionStorage.getItem('jxsActiveIndex'))).toBe('3');
+
+    const staff = await staffToken();
+    const list = await api(product, staff, 'GET', `/api/dbc/dbcInfo/queryQmbcByVin?vin=${VIN}&page=0&size=10&sort=id,desc`);
+    const id = list.json().content[0].id;
+    expect((await api(product, staff, 'PUT', '/api/dbc/dbcInfo', { id, shStatus: 2, reason: '资料齐全，同意' })).status).toBe(204);
+
+    // a reload keeps the chosen view (session storage) and shows the new status
+    await page.reload();
+    await page.getByTestId('request-list').waitFor();
+    await page.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    const editButton = page.getByRole('row').filter({ hasText: '用车申请已通过' }).getByRole('button', { name: '编辑' });
+    expect(await editButton.isDisabled()).toBe(true);
+    await shot(page, 'dealer-07-request-approved');
+    await page.getByRole('cell', { name: '用车申请已通过' }).dblclick();
+    const view = page.getByTestId('request-view');
+    await view.waitFor();
+    await page.getByRole('dialog').getByText('资料齐全，同意').first().waitFor();
+    await expect(page.getByTestId('watermark').isVisible()).resolves.toBe(true);
+    const box = await page.getByRole('dialog').boundingBox();
+    expect(Math.round(box!.width)).toBe(1000);
+    await shot(page, 'dealer-08-request-view', { fullPage: false });
+    await page.getByRole('button', { name: '关闭' }).click();
+  });
+
+  it('signs out on the server and locally', async () => {
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await page.getByText('确定注销并退出系统吗？').waitFor();
+    const out = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/auth/logout'));
+    await page.getByRole('button', { name: '确定' }).click();
+    expect((await out).status()).toBe(200);
+    await page.waitForURL((u) => u.hash === '#/jxsLogin');
+    expect(await page.evaluate(() => sessionStorage.getItem('authorization'))).toBeNull();
+  });
+});

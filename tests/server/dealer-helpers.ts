@@ -1,0 +1,71 @@
+/**
+ * Helpers for the dealer-area server tests: companies created through the staff API, members
+ * written to the member table, dealer sign-in through the real route, a valid demand body.
+ */
+import type { FastifyInstance } from 'fastify';
+import { bearer } from './helpers.ts';
+import { encryptPassword, publicKeyOf } from './auth-helpers.ts';
+import { nowText } from '../../src/server/db/index.ts';
+
+export const VIN_A = 'LSVAU218XN2183294';
+export const VIN_B = 'LFV2A21K1A3012345';
+
+export async function createCompany(app: FastifyInstance, adminToken: string, username: string, password = 'Dealer@123'): Promise<number> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/system/dbcCompany',
+    headers: bearer(adminToken),
+    payload: { compName: `${username}公司`, compCode: username.toUpperCase(), username, mobile: '', enabled: true, password },
+  });
+  if (res.statusCode !== 201) throw new Error(`company ${username}: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}
+
+export async function dealerLogin(app: FastifyInstance, username: string, password = 'Dealer@123') {
+  const publicKey = await publicKeyOf(app);
+  return app.inject({ method: 'POST', url: '/comp/dbcCompany/auth/login', payload: { username, password: encryptPassword(publicKey, password) } });
+}
+
+export async function dealerToken(app: FastifyInstance, username: string, password = 'Dealer@123'): Promise<string> {
+  const res = await dealerLogin(app, username, password);
+  if (res.statusCode !== 200) throw new Error(`dealer sign-in ${username}: ${res.statusCode} ${res.body}`);
+  return res.json().token;
+}
+
+export async function addMember(app: FastifyInstance, m: { mobile: string; surname: string; subscribe: number; status?: number; sex?: number }) {
+  await app.database.db
+    .insertInto('dbc_member')
+    .values({ mobile: m.mobile, surname: m.surname, sex: m.sex ?? 1, mid: `M${m.mobile.slice(-4)}`, idno: '410102199003071230', birthday: '1990-03-07', status: m.status ?? 1, subscribe: m.subscribe, create_time: nowText() })
+    .execute();
+}
+
+export async function addCustomer(app: FastifyInstance, token: string, mobile: string): Promise<number> {
+  const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcUserInfo', headers: bearer(token), payload: { mobile } });
+  if (res.statusCode !== 201) throw new Error(`customer ${mobile}: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}
+
+export function demand(duId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    duId,
+    userCarType: '大众/朗逸/2023款 1.5L 自动',
+    userCph: '豫A12345',
+    userVin: VIN_A,
+    bah: 'BA20260001',
+    wxgsf: 1500.5,
+    wxts: 7,
+    startTime: '2026-11-01 09:00:00',
+    endTime: '2026-11-08 09:00:00',
+    mfts: 5,
+    zfts: 2,
+    foregiftPrice: 2000,
+    createUser: '王经理',
+    ...overrides,
+  };
+}
+
+export async function submitDemand(app: FastifyInstance, token: string, duId: number, overrides: Record<string, unknown> = {}): Promise<number> {
+  const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcInfo', headers: bearer(token), payload: demand(duId, overrides) });
+  if (res.statusCode !== 201) throw new Error(`demand: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}
