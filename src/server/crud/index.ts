@@ -24,4 +24,4 @@ export async function registerResources(app: FastifyInstance, specs: ResourceSpe
     registerCapabilityRoutes(app, spec);
   }
 }
-export { addRecordRule, checkRecordRules } from './record-rules.ts';
+export { addRecordRule } from './record-rules.ts';
