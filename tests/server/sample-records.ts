@@ -10,6 +10,7 @@ import type { FieldSpec, ResourceSpec } from '../../src/shared/resource-spec.ts'
 import { createSchemaAjv } from '../../src/shared/schema-ajv.ts';
 import { checkRecord } from '../../src/server/crud/index.ts';
 import { bearer } from './helpers.ts';
+import { CONTRACT_FIXTURES } from './contract-fixtures.ts';
 
 /** Values tried, in order, for a string property with a `pattern`. */
 const PATTERN_SAMPLES: string[][] = [
@@ -19,6 +20,8 @@ const PATTERN_SAMPLES: string[][] = [
   ['code_a', 'code_b'], // identifiers
   ['豫A12345', '豫B54321'], // plates
   ['123', '456'], // digits
+  ['11010519491231002X', '440524188001010014'], // ID numbers (GB 11643, check digit right)
+  ['https://example.com/notice/1', '/notice/2'], // links
 ];
 
 const ajv = createSchemaAjv();
@@ -96,14 +99,21 @@ export async function sampleBody(
   depth = 0,
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
+  const fixture = CONTRACT_FIXTURES[spec.name];
+  const fixed = fixture?.values
+    ? await fixture.values({ app, spec, token, specs, variant, bodyOf: (resource, v) => sampleBody(app, token, specs, specs.find((s) => s.name === resource)!, v, depth + 1) })
+    : {};
   for (const field of writableFields(spec)) {
+    if (field.name in fixed) continue;
     if (field.ref) {
       body[field.name] = await refId(app, token, specs, field.ref.resource, depth);
       continue;
     }
     body[field.name] = sampleValue(spec, field, variant);
   }
-  const check = checkRecord(spec, body, 'create');
+  Object.assign(body, fixed);
+  const writeOnly = new Set(fixture?.writeOnly ?? []);
+  const check = checkRecord(spec, Object.fromEntries(Object.entries(body).filter(([k]) => !writeOnly.has(k))), 'create');
   if (!check.ok) throw new Error(`${spec.name}: the sample body is not valid: ${check.error.message} ${JSON.stringify(body)}`);
   return body;
 }

@@ -14,6 +14,8 @@ import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
 import { sampleBody, writableFields } from './sample-records.ts';
+import { CONTRACT_FIXTURES } from './contract-fixtures.ts';
+import { createRecord } from '../../src/server/crud/repository.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -86,14 +88,21 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
     });
 
     it('creates two records from bodies built from the schema', async () => {
-      expect(spec.actions).toContain('add');
       const created: Rec[] = [];
+      const writeOnly = new Set(CONTRACT_FIXTURES[spec.name]?.writeOnly ?? []);
       for (const variant of [0, 1]) {
         const body = await sampleBody(t.app, admin, resources, spec, variant);
-        const res = await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: body });
-        expect(res.statusCode, res.body).toBe(201);
-        const record = res.json();
-        for (const [k, v] of Object.entries(body)) expect(record[k], `${spec.name}.${k}`).toEqual(v);
+        let record: Rec;
+        if (spec.actions.includes('add')) {
+          const res = await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: body });
+          expect(res.statusCode, res.body).toBe(201);
+          record = res.json();
+          for (const k of writeOnly) expect(record, `${spec.name}.${k} is never answered`).not.toHaveProperty(k);
+        } else {
+          // records made by the resource's own flow (no generic create): stored directly for the walk
+          record = await createRecord(t.app.database, spec, body, { username: 'admin' });
+        }
+        for (const [k, v] of Object.entries(body)) if (!writeOnly.has(k)) expect(record[k], `${spec.name}.${k}`).toEqual(v);
         created.push(record);
       }
       [a, b] = created;
@@ -130,6 +139,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
     });
 
     it('updates a field and reads it back', async () => {
+      if (!spec.actions.includes('edit') || CONTRACT_FIXTURES[spec.name]?.ownEdit) return;
       const field = writableFields(spec).find((f) => !f.ref && String(a[f.name]) !== String(b[f.name]))!;
       expect(field, `${spec.name} has a writable field`).toBeDefined();
       const res = await t.app.inject({ method: 'PUT', url: `/${spec.path}`, headers: bearer(admin), payload: { ...a, [field.name]: b[field.name] } });
@@ -209,6 +219,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
     });
 
     it('deletes the records', async () => {
+      if (!spec.actions.includes('del')) return;
       const res = await t.app.inject({ method: 'DELETE', url: `/${spec.path}`, headers: bearer(admin), payload: [a.id, b.id] });
       expect(res.statusCode).toBe(200);
       expect(await listOf(spec, pair())).toHaveLength(0);

@@ -13,10 +13,21 @@ export interface RouteEntry {
   permission?: string;
   /** a staff token is required */
   authenticated: boolean;
+  /** the token kind the route takes instead of a staff one (dealer, applicant) or a socket route */
+  identity?: RouteIdentity;
 }
+
+export type RouteIdentity = 'dealer' | 'applicant' | 'socket';
 
 const PERMISSION = Symbol('permissionKey');
 const AUTHENTICATES = Symbol('authenticates');
+const IDENTITY = Symbol('identity');
+
+/** Marks a pre-handler as taking another identity than a staff token (a dealer's or applicant's token, a socket). */
+export function markIdentity<T extends object>(handler: T, identity: RouteIdentity): T {
+  Object.assign(handler, { [IDENTITY]: identity });
+  return handler;
+}
 
 /** Marks a pre-handler as checking a permission key (it authenticates too). */
 export function markPermission<T extends object>(handler: T, key: string): T {
@@ -40,10 +51,11 @@ export function trackRoutes(app: FastifyInstance): void {
     const handlers = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as unknown as Array<Record<symbol, unknown>>;
     const permission = handlers.map((h) => h[PERMISSION]).find((k): k is string => typeof k === 'string');
     const authenticated = handlers.some((h) => h[AUTHENTICATES] === true);
+    const identity = handlers.map((h) => h[IDENTITY]).find((k): k is RouteIdentity => typeof k === 'string');
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      list.push({ method, url: route.url, permission, authenticated });
+      list.push({ method, url: route.url, permission, authenticated, ...(identity ? { identity } : {}) });
     }
   });
 }

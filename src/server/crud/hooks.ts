@@ -9,7 +9,7 @@
  * written; `record` is the full record as it will be (for an update: the stored one with the
  * body's fields on top). Throwing an ApiError refuses the request. The hook may change the
  * values of the body's fields in `record` (sanitising HTML, trimming); those are written. afterWrite runs after a
- * successful create, update or delete (never on a refused one).
+ * successful create, update, delete or import (never on a refused one; an import gives no ids).
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
 import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
 import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
@@ -194,12 +194,25 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
       }
       if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
       if (scoped) await assertRecordsInScope(database(), spec, request, result.records.map((r) => r[scoped.name] ?? null));
+      // the resource's own rules hold for imported rows as for a create; the first broken one names its row
+      const hooks = recordHooks(spec.name);
+      if (hooks?.beforeWrite) {
+        for (const [i, record] of result.records.entries()) {
+          try {
+            await hooks.beforeWrite({ app, mode: 'create', record });
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 400) throw badRequest(`第${result.rows[i]}行: ${err.message}`, { errors: [{ row: result.rows[i], column: '', message: err.message }] });
+            throw err;
+          }
+        }
+      }
       const tasks = longTasks(app);
       if (tasks && request.user && result.records.length > app.config.importAsyncThreshold) {
         tasks.startImport(request.user, spec, result.records);
         return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, IMPORT_STARTED, { total: result.records.length }));
       }
       const count = await insertAll(database(), spec, result.records, actorOf(request));
+      await hooks?.afterWrite?.({ app, mode: 'create', ids: [] });
       return reply.status(200).send({ count });
     });
   }

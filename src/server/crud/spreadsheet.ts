@@ -133,7 +133,7 @@ export interface ImportRowError {
   message: string;
 }
 
-export type ImportResult = { ok: true; records: Record<string, unknown>[] } | { ok: false; message: string; errors: ImportRowError[] };
+export type ImportResult = { ok: true; records: Record<string, unknown>[]; /** sheet row of each record */ rows: number[] } | { ok: false; message: string; errors: ImportRowError[] };
 
 export class UnreadableSheetError extends Error {}
 
@@ -197,6 +197,7 @@ function importValue(field: FieldSpec, raw: unknown): unknown {
 export async function readImport(spec: ResourceSpec, file: Buffer): Promise<ImportResult> {
   const fields = spec.fields.filter((f) => !f.auto && f.name in ((spec.schema.properties as Record<string, unknown>) ?? {}));
   const records: Record<string, unknown>[] = [];
+  const rowNumbers: number[] = [];
   const errors: ImportRowError[] = [];
   let header: Map<number, FieldSpec> | undefined;
   let firstError: string | undefined;
@@ -231,6 +232,7 @@ export async function readImport(spec: ResourceSpec, file: Buffer): Promise<Impo
         const result = checkRecord(spec, body, 'create');
         if (result.ok) {
           records.push(result.values);
+          rowNumbers.push(row.number);
         } else {
           const column = result.error.field?.title ?? '';
           const message = column ? `第${row.number}行「${column}」: ${result.error.message}` : `第${row.number}行: ${result.error.message}`;
@@ -248,5 +250,5 @@ export async function readImport(spec: ResourceSpec, file: Buffer): Promise<Impo
   if (!header || header.size === 0) return { ok: false, message: '模板格式不正确，未找到可导入的列', errors: [] };
   if (firstError) return { ok: false, message: firstError, errors };
   if (records.length === 0) return { ok: false, message: '文件中没有数据', errors: [] };
-  return { ok: true, records };
+  return { ok: true, records, rows: rowNumbers };
 }

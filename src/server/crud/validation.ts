@@ -140,7 +140,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   if (mode === 'update' && existing) {
     for (const f of spec.fields) {
       const stored = existing[f.name];
-      if (f.auto || f.name in whole || emptied.has(f.name) || cleared.includes(f.name)) continue;
+      if (f.readOnly || f.name in whole || emptied.has(f.name) || cleared.includes(f.name)) continue;
       if (stored !== null && stored !== undefined && stored !== '') whole[f.name] = stored;
     }
   }

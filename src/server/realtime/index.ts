@@ -9,6 +9,7 @@
  * The token is checked when the socket opens (a bad or ended session answers 401 and no socket
  * opens); the socket closes with code 4001 when its session ends on any instance.
  */
+import { markIdentity } from '../auth/route-catalogue.ts';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionRecord } from '../auth/sessions.ts';
@@ -95,6 +96,7 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     }
   };
 
+  markIdentity(verifyToken, 'socket');
   app.get('/webSocket/:token', { websocket: true, preValidation: verifyToken }, open('layout'));
   app.get('/webSocket/:token/:nickName', { websocket: true, preValidation: verifyToken }, open('chat'));
 

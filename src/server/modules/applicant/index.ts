@@ -10,7 +10,8 @@
  * The education / training / work entries use the generic routes of their schemas, which
  * accept the applicant token for the applicant's own records (x-entity.ownedByApplicant).
  */
-import type { FastifyInstance } from 'fastify';
+import { markIdentity } from '../../auth/route-catalogue.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
@@ -68,8 +69,10 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
     return reply.status(201).send({ id, token });
   });
 
-  app.post(`/${applicantSpec.path}/staffJoin`, async (request) => {
+  const applicantOnly = markIdentity(async (request: FastifyRequest) => {
     if (!isApplicantToken(bearerOf(request))) throw unauthorized(APPLICANT_TOKEN_NEEDED);
+  }, 'applicant');
+  app.post(`/${applicantSpec.path}/staffJoin`, { preHandler: applicantOnly }, async (request) => {
     const applicant = (await tokens.resolve(request))!;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const given = typeof body === 'object' && !Array.isArray(body) ? body.id ?? body.staffunId : undefined;

@@ -6,6 +6,7 @@
  * Failed sign-ins: more than 60 from one address in 10 minutes answer 429; 5 wrong passwords for
  * one company in 15 minutes lock it for 15 minutes (423), counted on the company row.
  */
+import { markIdentity } from '../../auth/route-catalogue.ts';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest, unauthorized } from '../../errors.ts';
 import { checkPassword } from '../../auth/passwords.ts';
@@ -43,7 +44,7 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     }
     request.dealer = dealer;
   };
-  app.decorate('authenticateDealer', authenticateDealer);
+  app.decorate('authenticateDealer', markIdentity(authenticateDealer, 'dealer'));
 
   app.get(`${DEALER_BASE}/auth/login`, async () => {
     throw new ApiError(405, DEALER_LOGIN_GET_REFUSED);

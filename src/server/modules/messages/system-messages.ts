@@ -6,7 +6,7 @@
  *   GET api/sysSocket/getSocket            the signed-in user's notices (enabled messages) with status 0/1
  *   GET api/sysSocket/getNotRead           the user's unread notices; totalElements is the badge number
  *   PUT api/sysSocket/read                 {id} (or [ids]): marks read for this user -> {unread}
- *   GET api/sysSocket/getReadUser?id=      who read a message and when (sysSocket:add/edit/del)
+ *   GET api/sysSocket/getReadUser?id=      who read a message and when (sysSocket:edit)
  * The latest enabled message is the generic list: `?sort=createTime,desc&size=1&enabled=true`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -144,10 +144,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
     return { unread: Number(unread?.n ?? 0) };
   });
 
-  app.get(`${base}/getReadUser`, { preHandler: app.authenticate }, async (request) => {
-    const user = request.user!;
-    const keys = ['add', 'edit', 'del'].map((a) => `${spec.permission}:${a}`);
-    if (!user.isAdmin && !keys.some((k) => user.permissions.has(k))) throw forbidden();
+  app.get(`${base}/getReadUser`, { preHandler: app.requirePermission(`${spec.permission}:edit`) }, async (request) => {
     const query = request.query as Record<string, unknown>;
     onlyKeys(query, ['id', 'page', 'size', 'sort']);
     const id = positiveId(Array.isArray(query.id) ? undefined : query.id);
