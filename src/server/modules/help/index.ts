@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { insertAll, setRecordHooks } from '../../crud/index.ts';
 import { badRequest } from '../../errors.ts';
-import { sanitizeRichText } from './sanitize.ts';
+import { sanitizeRichText } from '../../html.ts';
 
-export { sanitizeRichText } from './sanitize.ts';
+export { sanitizeRichText } from '../../html.ts';
 
 function cleanHtml(record: Record<string, unknown>, field: string, emptyMessage: string): void {
   const value = record[field];

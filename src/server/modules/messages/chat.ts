@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { positiveId } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { plainText } from '../../realtime/sanitize.ts';
+import { plainText } from '../../html.ts';
 import { onlyKeys, pageParams, sortParam } from './paging.ts';
 
 export const CHAT_PATH = '/api/sysSocketChat';

@@ -15,7 +15,7 @@ import { resourceByName } from '../../../generated/resources.ts';
 import { positiveId } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { richText } from '../../realtime/sanitize.ts';
+import { sanitizeRichText } from '../../html.ts';
 import { onlyKeys, pageParams, sortParam } from './paging.ts';
 
 export const NOTICE_PAGE_SIZE = 9999;
@@ -46,7 +46,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
   app.addHook('preValidation', async (request) => {
     if (!isWrite(request) || request.method === 'DELETE') return;
     const body = request.body as Record<string, unknown> | null;
-    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.msg === 'string') body.msg = richText(body.msg);
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.msg === 'string') body.msg = sanitizeRichText(body.msg);
   });
 
   app.addHook('onResponse', async (request, reply) => {

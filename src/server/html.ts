@@ -1,7 +1,10 @@
 /**
- * HTML written by staff for help pages and job descriptions is stored sanitised: text
- * structure, tables, links and images stay; scripts, styles, event attributes, forms, frames
- * and javascript: links go. The web app sanitises again (DOMPurify) before showing it.
+ * The server's one HTML cleaner, for what staff write and others read:
+ * - sanitizeRichText: help pages, job descriptions, system messages are stored sanitised: text
+ *   structure, tables, links and images stay; scripts, styles, event attributes, forms, frames
+ *   and javascript: links go. The web app sanitises again (DOMPurify) before showing it.
+ * - plainText: a chat message: every tag goes (script and style contents with it), the text
+ *   stays as text with its entities decoded; the web app shows it as text.
  */
 import sanitizeHtml from 'sanitize-html';
 
@@ -32,4 +35,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': ' ' };
+
+export function plainText(text: string): string {
+  const stripped = sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} });
+  return stripped.replace(/&(?:amp|lt|gt|quot|nbsp|#39|#x27);/g, (e) => ENTITIES[e] ?? e).trim();
 }
