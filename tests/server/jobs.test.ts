@@ -75,6 +75,9 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
         'authMaintenance.purgeExpiredSessions',
         'authMaintenance.passwordAgeReminders',
         'jobMaintenance.purgeJobLogs',
+        'codeMaintenance.purgeExpiredCodes',
+        'logMaintenance.deleteOldLogs',
+        'downloadMaintenance.deleteExpiredDownloads',
       ]),
     );
     expect(rows.every((r) => r.isPause === false)).toBe(true);
@@ -235,6 +238,36 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(await db.selectFrom('sys_session').select('id').where('id', '=', 'f'.repeat(64)).executeTakeFirst()).toBeUndefined();
     // the signed-in admin's own session is still valid
     expect((await app.inject({ method: 'GET', url: '/api/jobs/functions', headers: admin })).statusCode).toBe(200);
+  });
+
+  it('maintenance jobs purge expired codes, old operation logs and expired export files', async () => {
+    const { db } = app.database;
+    const now = Date.now();
+    const day = 86_400_000;
+    await db.insertInto('sys_verify_code').values([
+      { target: '13900000001', purpose: 'test', code_hash: 'a'.repeat(64), sent_at: now - day, expires: now - day + 300_000, attempts: 0, used: 0 },
+      { target: '13900000002', purpose: 'test', code_hash: 'b'.repeat(64), sent_at: now, expires: now + 300_000, attempts: 0, used: 0 },
+    ]).execute();
+    await db.insertInto('sys_log').values([
+      { username: 'admin', description: '旧日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - 400 * day)) },
+      { username: 'admin', description: '新日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - day)) },
+    ]).execute();
+    await db.insertInto('sys_download_file').values([
+      { id: 'expired-file', user_id: 1, file_name: 'a.xlsx', mime: 'x', size: 0, complete: 1, expires: now - 1000 },
+      { id: 'fresh-file', user_id: 1, file_name: 'b.xlsx', mime: 'x', size: 0, complete: 1, expires: now + 600_000 },
+    ]).execute();
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    const run = async (method: string) => {
+      const res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${rows.find((r) => r.methodName === method).id}`, headers: admin });
+      expect(res.json().success, res.body).toBe(true);
+      return res.json().message as string;
+    };
+    expect(await run('purgeExpiredCodes')).toBe('删除过期的短信和邮箱验证码 1 条');
+    expect((await db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'test').execute()).map((r) => r.target)).toEqual(['13900000002']);
+    expect(await run('deleteOldLogs')).toMatch(/^删除180天前的操作日志 1 条$/);
+    expect((await db.selectFrom('sys_log').select('description').where('description', 'in', ['旧日志', '新日志']).execute()).map((r) => r.description)).toEqual(['新日志']);
+    expect(await run('deleteExpiredDownloads')).toBe('删除过期的导出文件 1 个');
+    expect((await db.selectFrom('sys_download_file').select('id').where('id', 'in', ['expired-file', 'fresh-file']).execute()).map((r) => r.id)).toEqual(['fresh-file']);
   });
 
   it('password-age reminders: users at 80-89 days get one reminder, shown to them until read', async () => {

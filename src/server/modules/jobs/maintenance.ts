@@ -8,6 +8,9 @@
  *   user their reminder (GET api/jobs/passwordReminder) until they change the password;
  * - jobMaintenance.purgeJobLogs: deletes run-log rows older than the days in params (default 30).
  */
+import { purgeExpiredCodes } from '../account/codes.ts';
+import { deleteOldLogs } from '../logs/retention.ts';
+import { deleteExpiredDownloads } from '../../realtime/downloads.ts';
 import { sql } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { registerJobFunction } from './registry.ts';
@@ -88,5 +91,30 @@ export function registerMaintenanceJobs(): void {
       return `删除${days}天前的任务日志 ${Number(r.numDeletedRows)} 条`;
     },
     { name: '清理任务日志', cron: '0 0 3 * * ?', params: '30', remark: '每天3点删除超过保留天数（参数）的任务执行日志' },
+  );
+
+  registerJobFunction(
+    'codeMaintenance',
+    'purgeExpiredCodes',
+    async ({ database, now }) => `删除过期的短信和邮箱验证码 ${await purgeExpiredCodes(database.db, now.getTime())} 条`,
+    { name: '清理过期短信和邮箱验证码', cron: '0 15 * * * ?', remark: '每小时第15分钟删除已过期的短信和邮箱验证码' },
+  );
+
+  registerJobFunction(
+    'logMaintenance',
+    'deleteOldLogs',
+    async ({ database, config, params, now }) => {
+      const days = params.trim() === '' ? config.logRetentionDays : Number(params.trim());
+      if (!Number.isInteger(days) || days < 1) throw new Error(`参数应为保留天数（正整数），收到：${params}`);
+      return `删除${days}天前的操作日志 ${await deleteOldLogs(database.db, days, now.getTime())} 条`;
+    },
+    { name: '清理操作日志', cron: '0 30 2 * * ?', remark: '每天2:30删除超过保留天数的操作日志（参数为空时用 LOG_RETENTION_DAYS）' },
+  );
+
+  registerJobFunction(
+    'downloadMaintenance',
+    'deleteExpiredDownloads',
+    async ({ database, now }) => `删除过期的导出文件 ${await deleteExpiredDownloads(database, now.getTime())} 个`,
+    { name: '清理过期导出文件', cron: '0 */10 * * * ?', remark: '每10分钟删除已过下载期限的后台导出文件' },
   );
 }
