@@ -24,6 +24,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import { usePreferences } from '../shell/preferences.ts';
 import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
 import { TagsView } from '../shell/TagsView.tsx';
+import { HelpButton } from '../shell/HelpButton.tsx';
+import { PasswordReminder } from '../shell/PasswordReminder.tsx';
 
 function StaffAppBar() {
   const sys = useSessionSettings();
@@ -44,6 +46,7 @@ function StaffAppBar() {
           <MenuBookIcon />
         </IconButton>
       </Tooltip>
+      <HelpButton />
       <FullscreenButton />
     </AppBar>
   );
@@ -65,6 +68,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       <SettingsDrawerHost />
       <IdleLock />
       <SidebarState />
+      <PasswordReminder />
     </Layout>
   );
 }

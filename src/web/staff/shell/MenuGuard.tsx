@@ -12,7 +12,7 @@ import { mayOpen, screenRoutes, useMenus } from './menus.ts';
 
 const RESOURCE_NAMES = new Set(resources.map((r) => r.name));
 /** hand-written screens reached through a menu (the others are open to everyone) */
-export const MENU_PAGES = ['/DecisionCenter/index'];
+export const MENU_PAGES = ['/DecisionCenter/index', '/brandTree'];
 
 /** Whether a path is a screen the console has (a resource list, narrowed or not, or a menu page). */
 export function isMenuScreen(pathname: string): boolean {
