@@ -88,7 +88,10 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
   }, [state]);
   if (!state) return null;
   const title = `${state.node ? '编辑' : '新增'}${KIND_TITLES[state.kind]}`;
-  const set = (name: string, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
+  const set = (name: string, value: string | boolean) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setError(null);
+  };
 
   const submit = async () => {
     const problem = validateNode(values);

@@ -12,6 +12,8 @@ import { hasPermission } from '../../providers/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { JobLogDialog } from './JobLogDialog.tsx';
 
+const COMPACT = { minWidth: 0, px: 0.75 };
+
 interface ExecAnswer {
   success: boolean;
   message: string;
@@ -60,15 +62,15 @@ export function JobRowButtons() {
     <>
       {canEdit ? (
         <>
-          <Button size="small" onClick={execute} disabled={busy !== null}>
+          <Button size="small" sx={COMPACT} onClick={execute} disabled={busy !== null}>
             {busy === 'exec' ? '执行中…' : '执行'}
           </Button>
-          <Button size="small" color={paused ? 'success' : 'warning'} onClick={() => setConfirmPause(true)} disabled={busy !== null}>
+          <Button size="small" sx={COMPACT} color={paused ? 'success' : 'warning'} onClick={() => setConfirmPause(true)} disabled={busy !== null}>
             {paused ? '恢复' : '暂停'}
           </Button>
         </>
       ) : null}
-      <Button size="small" color="inherit" onClick={() => setLogOpen(true)}>
+      <Button size="small" sx={COMPACT} color="inherit" onClick={() => setLogOpen(true)}>
         日志
       </Button>
       <Confirm
