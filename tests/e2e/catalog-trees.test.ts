@@ -184,6 +184,35 @@ describe('scheduled jobs (定时任务)', () => {
     await shot(page, 'help-page-jobs');
   });
 
+  it('adds a job by picking a registered function; a bad cron expression is refused by name', async () => {
+    const list = waitForCall(page, 'GET', 'api/dj');
+    await go('/dj');
+    await list;
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByTestId('list-toolbar').getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('选择已注册的任务方法').waitFor();
+    await chooseOption(page, dialog.getByLabel('选择已注册的任务方法'), '清理任务日志（jobMaintenance.purgeJobLogs）');
+    expect(await dialog.getByLabel('Bean名称').inputValue()).toBe('jobMaintenance');
+    expect(await dialog.getByLabel('执行方法').inputValue()).toBe('purgeJobLogs');
+    await dialog.getByLabel('任务名称').fill('清理一周前日志');
+    await dialog.getByLabel('参数').fill('7');
+    await dialog.getByLabel('Cron表达式').fill('0 0 25 * * ?');
+    const refused = waitForCall(page, 'POST', 'api/dj');
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await refused).status()).toBe(400);
+    await page.getByText('Cron表达式不正确：0 0 25 * * ?').waitFor();
+    await shot(page, 'jobs-bad-cron', { fullPage: false });
+    await dialog.getByLabel('Cron表达式').fill('0 0 4 * * ?');
+    const created = waitForCall(page, 'POST', 'api/dj');
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await created).status()).toBe(201);
+    await notice(page, '新增成功').waitFor();
+    await dataRows(page).filter({ hasText: '清理一周前日志' }).waitFor();
+    const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json().content as Array<Record<string, unknown>>;
+    expect(rows.find((r) => r.money === '清理一周前日志')).toMatchObject({ project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '7', cronExpression: '0 0 4 * * ?', isPause: false });
+  });
+
   it('the job description page shows the sanitised description of the user\'s position', async () => {
     await go('/jobDescription');
     await page.getByText('系统管理员').waitFor();
