@@ -199,13 +199,13 @@ describe('scheduled jobs (定时任务)', () => {
     await dialog.getByLabel('参数').fill('7');
     await dialog.getByLabel('Cron表达式').fill('0 0 25 * * ?');
     const refused = waitForCall(page, 'POST', 'api/dj');
-    await dialog.getByRole('button', { name: '确定' }).click();
+    await dialog.getByRole('button', { name: '确认' }).click();
     expect((await refused).status()).toBe(400);
     await page.getByText('Cron表达式不正确：0 0 25 * * ?').waitFor();
     await shot(page, 'jobs-bad-cron', { fullPage: false });
     await dialog.getByLabel('Cron表达式').fill('0 0 4 * * ?');
     const created = waitForCall(page, 'POST', 'api/dj');
-    await dialog.getByRole('button', { name: '确定' }).click();
+    await dialog.getByRole('button', { name: '确认' }).click();
     expect((await created).status()).toBe(201);
     await notice(page, '新增成功').waitFor();
     await dataRows(page).filter({ hasText: '清理一周前日志' }).waitFor();

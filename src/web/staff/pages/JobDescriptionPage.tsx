@@ -60,6 +60,7 @@ export function JobDescriptionPage() {
                 {ordered.map((e) => (
                   <Tab
                     key={e.id}
+                    sx={{ textTransform: 'none' }}
                     label={
                       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
                         {e.roleName}
