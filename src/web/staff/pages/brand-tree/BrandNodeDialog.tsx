@@ -17,7 +17,7 @@ import { useNotify } from 'react-admin';
 import { KIND_TITLES, enumFieldsOf, priceTitle, type BrandNode, type NodeKind } from '../../../../shared/brand-tree.ts';
 import { messages } from '../../../../shared/messages.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
-import { saveNode } from './api.ts';
+import { loadCompanies, saveNode, type Company } from './api.ts';
 
 export interface NodeDialogState {
   /** the node being edited, or undefined for a new child of `parent` */
@@ -37,6 +37,7 @@ function initialValues(state: NodeDialogState): Values {
     enabled: n?.enabled ?? true,
     enabledXs: n?.enabledXs ?? true,
     remark: n?.remark ?? '',
+    orgId: n?.orgId === null || n?.orgId === undefined ? '' : String(n.orgId),
   };
   for (const f of enumFieldsOf(state.kind)) {
     const raw = n ? (n as unknown as Record<string, unknown>)[f.name] : null;
@@ -55,6 +56,7 @@ export function nodeBody(state: NodeDialogState, values: Values): Record<string,
     remark: String(values.remark ?? '').trim() || null,
   };
   if (!state.node && state.kind === 'pack') body.kind = 'pack';
+  if (state.kind === 'brand') body.orgId = values.orgId ? Number(values.orgId) : null;
   for (const f of enumFieldsOf(state.kind)) {
     const v = String(values[f.name] ?? '').trim();
     body[f.name] = v === '' ? null : f.type === 'number' ? Number(v) : v;
@@ -80,6 +82,14 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
   const [values, setValues] = useState<Values>({});
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [companies, setCompanies] = useState<Company[]>([]);
+  const isBrand = state?.kind === 'brand';
+  useEffect(() => {
+    if (!isBrand) return;
+    loadCompanies()
+      .then(setCompanies)
+      .catch(() => setCompanies([]));
+  }, [isBrand]);
   useEffect(() => {
     if (state) {
       setValues(initialValues(state));
@@ -137,6 +147,20 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
           <Grid size={{ xs: 12, sm: 4 }}>
             <TextField label="排序" size="small" fullWidth value={values.sort ?? ''} onChange={(e) => set('sort', e.target.value.replace(/\D/g, ''))} />
           </Grid>
+          {state.kind === 'brand' ? (
+            <Grid size={{ xs: 12 }}>
+              <TextField select label="所属公司" size="small" fullWidth value={values.orgId ?? ''} onChange={(e) => set('orgId', e.target.value)} helperText="留空表示集团各公司通用">
+                <MenuItem value="">
+                  <em>集团通用</em>
+                </MenuItem>
+                {companies.map((c) => (
+                  <MenuItem key={c.id} value={String(c.id)}>
+                    {c.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Grid>
+          ) : null}
           {enumFieldsOf(state.kind).map((f) => (
             <Grid key={f.name} size={{ xs: 12, sm: 6 }}>
               {f.values ? (

@@ -40,3 +40,17 @@ export async function saveNode(body: Record<string, unknown>, parent: BrandNode 
 export async function deleteNode(id: number): Promise<void> {
   await request('/api/brandTree', { method: 'DELETE', body: [id] });
 }
+
+export interface Company {
+  id: number;
+  name: string;
+}
+
+/** The group's companies (top-level departments) for a brand's 所属公司. */
+export async function loadCompanies(): Promise<Company[]> {
+  const { data } = await request<{ content: Array<{ id: number; pid: number | null; name: string }> }>('/api/dept', {
+    query: { page: 0, size: 99999, sort: 'sort,asc' },
+    quiet: true,
+  });
+  return data.content.filter((d) => d.pid === null).map((d) => ({ id: d.id, name: d.name }));
+}
