@@ -67,6 +67,22 @@ describe('brand tree (品牌车型)', () => {
     await shot(page, 'brand-tree-expanded');
   });
 
+  it('the brand dialog offers the brand enumerations and the company', async () => {
+    await page.getByRole('button', { name: '新增品牌' }).click();
+    const dialog = page.getByRole('dialog', { name: '新增品牌' });
+    await dialog.waitFor();
+    for (const label of ['品牌名称', '所属公司', '品牌性质', '品牌档次', '品牌国别']) await dialog.getByLabel(label).first().waitFor();
+    await dialog.getByLabel('所属公司').click();
+    await page.getByRole('option', { name: '总公司' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.getByLabel('品牌性质').click();
+    expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['未设置', '自主', '合资', '进口', '独资']);
+    await page.keyboard.press('Escape');
+    await shot(page, 'brand-tree-brand-dialog', { fullPage: false });
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('adds a series through its level dialog, edits it, and deletes it; a node with children is refused', async () => {
     await nodeRow('比亚迪').getByRole('button', { name: '新增车系' }).click();
     const dialog = page.getByRole('dialog', { name: '新增车系' });

@@ -149,7 +149,7 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
           </Grid>
           {state.kind === 'brand' ? (
             <Grid size={{ xs: 12 }}>
-              <TextField select label="所属公司" size="small" fullWidth value={values.orgId ?? ''} onChange={(e) => set('orgId', e.target.value)} helperText="留空表示集团各公司通用">
+              <TextField select label="所属公司" size="small" fullWidth value={values.orgId ?? ''} onChange={(e) => set('orgId', e.target.value)} helperText="集团通用：集团各公司都可销售" slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}>
                 <MenuItem value="">
                   <em>集团通用</em>
                 </MenuItem>
@@ -188,10 +188,8 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
               )}
             </Grid>
           ))}
-          <Grid size={{ xs: 6 }}>
+          <Grid size={{ xs: 12 }} sx={{ display: 'flex', gap: 4 }}>
             <FormControlLabel control={<Switch checked={values.enabled === true} onChange={(e) => set('enabled', e.target.checked)} />} label="启用" />
-          </Grid>
-          <Grid size={{ xs: 6 }}>
             <FormControlLabel control={<Switch checked={values.enabledXs === true} onChange={(e) => set('enabledXs', e.target.checked)} />} label="销售启用" />
           </Grid>
           <Grid size={{ xs: 12 }}>
