@@ -132,16 +132,21 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
   });
 
   it('getBrandTree answers the brands of a company (and group-wide ones) offered in sales', async () => {
-    const own = (await post('/createBrand', { name: '公司专营品牌', orgId: 77 })).json().id;
-    const other = (await post('/createBrand', { name: '他司品牌', orgId: 88 })).json().id;
+    const { db } = app.database;
+    const [org77, org88] = await Promise.all(
+      ['郑州公司', '洛阳公司'].map(async (name) => Number((await db.insertInto('sys_dept').values({ name, pid: null, sort: 9, enabled: 1 }).returning('id').executeTakeFirstOrThrow()).id)),
+    );
+    const own = (await post('/createBrand', { name: '公司专营品牌', orgId: org77 })).json().id;
+    const other = (await post('/createBrand', { name: '他司品牌', orgId: org88 })).json().id;
+    await fail(await post('/createBrand', { name: '无主品牌', orgId: 999999 }), '所属公司不存在：999999');
     await post('/createTrain', { pid: own, name: '停售车系', enabledXs: false });
-    let res = await get('/getBrandTree?orgId=77&enabledXs=true&levels=2');
+    let res = await get(`/getBrandTree?orgId=${org77}&enabledXs=true&levels=2`);
     const names = res.json().map((n: any) => n.name);
     expect(names).toContain('公司专营品牌');
     expect(names).toContain('测试品牌改');
     expect(names).not.toContain('他司品牌');
     expect(res.json().find((n: any) => n.id === own).children).toBeUndefined();
-    res = await app.inject({ method: 'GET', url: '/api/system/deptRemark/getBrandTree?orgId=88', headers: admin });
+    res = await app.inject({ method: 'GET', url: `/api/system/deptRemark/getBrandTree?orgId=${org88}`, headers: admin });
     expect(res.json().map((n: any) => n.id)).toContain(other);
     await fail(await get('/getBrandTree?orgId=abc'), '参数orgId必须是正整数');
     await fail(await get('/getBrandTree?enabledXs=maybe'), '参数enabledXs只能是true或false');

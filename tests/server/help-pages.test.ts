@@ -82,6 +82,19 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(keys.map((k) => k.permission)).toEqual(['menuPage:add', 'menuPage:del', 'menuPage:download', 'menuPage:edit', 'menuPage:list']);
   });
 
+  it('finds the menu of a screen path for the help button', async () => {
+    let res = await app.inject({ method: 'GET', url: '/api/menuPage/menu?path=%2Fdj', headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ menuId, title: '定时任务' });
+    res = await app.inject({ method: 'GET', url: '/api/menuPage/menu?path=brandTree', headers: admin });
+    expect(res.json().title).toBe('品牌车型');
+    res = await app.inject({ method: 'GET', url: '/api/menuPage/menu?path=%2Fnowhere', headers: admin });
+    expect(res.statusCode).toBe(404);
+    expect(errorOf(res).message).toBe('当前页面没有对应的菜单');
+    res = await app.inject({ method: 'GET', url: '/api/menuPage/menu', headers: admin });
+    expect(res.statusCode).toBe(400);
+  });
+
   it('job descriptions are stored sanitised, per role name', async () => {
     let res = await app.inject({ method: 'POST', url: '/api/jobExplain', headers: admin, payload: { roleName: '销售顾问', content: '<p>接待客户<script>x</script></p>' } });
     expect(res.statusCode).toBe(201);

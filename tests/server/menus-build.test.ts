@@ -96,7 +96,7 @@ describe.each(testApps())('GET /api/menus/build on %s', (_name, start) => {
       ['system/busidict', 'system/busidict/index'],
     ]);
     expect(systemScreens).toEqual(
-      expect.arrayContaining([['sysQuestion', 'sysQuestion'], ['logs', 'logs'], ['outbox', 'outbox'], ['sysSocket', 'sysSocket'], ['UserCzwd', 'UserCzwd']]),
+      expect.arrayContaining([['sysQuestion', 'sysQuestion'], ['logs', 'logs'], ['outbox', 'outbox'], ['sysSocket', 'sysSocket'], ['UserCzwd', 'UserCzwd'], ['dj', 'dj'], ['brandTree', 'brandTree']]),
     );
   });
 

@@ -20,6 +20,9 @@ import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { UserCenter } from './pages/UserCenter.tsx';
 import { OperationLogsPage } from './pages/OperationLogs.tsx';
 import { OutboxPage } from './pages/Outbox.tsx';
+import { BrandTreePage } from './pages/brand-tree/BrandTreePage.tsx';
+import { HelpPage } from './pages/HelpPage.tsx';
+import { JobDescriptionPage } from './pages/JobDescriptionPage.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { resourceOverrides } from './resources/index.ts';
@@ -77,6 +80,9 @@ export default function StaffApp() {
         <Route path="/outbox" element={<OutboxPage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
+        <Route path="/brandTree" element={<BrandTreePage />} />
+        <Route path="/help" element={<HelpPage />} />
+        <Route path="/jobDescription" element={<JobDescriptionPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon }) => (

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { insertAll, setRecordHooks } from '../../crud/index.ts';
-import { badRequest } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { sanitizeRichText } from '../../html.ts';
 
 export { sanitizeRichText } from '../../html.ts';
@@ -33,6 +33,21 @@ export async function registerHelpPages(app: FastifyInstance): Promise<void> {
   });
   setRecordHooks('jobExplain', {
     beforeWrite: ({ record }) => cleanHtml(record, 'content', '岗位说明不能为空'),
+  });
+  // the help button knows the screen's path, not its menu id
+  app.get('/api/menuPage/menu', { preHandler: app.authenticate }, async (request) => {
+    const raw = (request.query as Record<string, unknown>).path;
+    if (typeof raw !== 'string' || !raw.trim() || raw.length > 255) throw badRequest('参数path不能为空');
+    const path = raw.trim().replace(/^\/+/, '');
+    const menu = await app.database.db
+      .selectFrom('sys_menu')
+      .select(['id', 'title'])
+      .where('type', '=', 1)
+      .where('path', '=', path)
+      .orderBy('id')
+      .executeTakeFirst();
+    if (!menu) throw notFound('当前页面没有对应的菜单');
+    return { menuId: Number(menu.id), title: menu.title };
   });
   if (app.config.seedDemo) await seedDemoHelp(app);
 }

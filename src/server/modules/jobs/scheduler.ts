@@ -4,7 +4,8 @@
  * instance and every `pollSeconds` (writes made through other instances), and a timer is
  * replaced only when its job's row changed. Each firing first re-reads its row (a pause made
  * elsewhere counts at once) and then claims the firing in the run log (see runner.ts), so with
- * several instances on one database each firing runs exactly once.
+ * several instances on one database each firing runs exactly once. A firing that comes while
+ * the job's previous run on this instance is still going is skipped (runs never pile up).
  */
 import type { FastifyInstance } from 'fastify';
 import { nextFiring } from './cron.ts';
@@ -42,8 +43,10 @@ export class JobScheduler {
   private poller?: NodeJS.Timeout;
   private stopped = true;
   private reloading: Promise<void> = Promise.resolve();
-  /** firings this instance ran, and those another instance had claimed first */
-  readonly stats = { ran: 0, claimedElsewhere: 0 };
+  /** firings this instance ran, those another instance had claimed first, and those skipped
+   * because the job's previous run on this instance had not finished */
+  readonly stats = { ran: 0, claimedElsewhere: 0, skippedBusy: 0 };
+  private running = new Set<number>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -123,6 +126,12 @@ export class JobScheduler {
   private async fire(job: JobRow, entry: Entry, fireTime: number): Promise<void> {
     // arm the following firing first, so a long run does not skip it
     if (this.entries.get(job.id) === entry) this.arm(job, entry, new Date(fireTime));
+    if (this.running.has(job.id)) {
+      this.stats.skippedBusy++;
+      this.app.log.warn({ job: job.id }, 'scheduled job still running: this firing is skipped');
+      return;
+    }
+    this.running.add(job.id);
     try {
       const current = await readJob(this.app, job.id);
       if (!current || current.paused || current.cron !== job.cron) return;
@@ -131,6 +140,8 @@ export class JobScheduler {
       else this.stats.claimedElsewhere++;
     } catch (err) {
       if (!this.stopped) this.app.log.error({ err, job: job.id }, 'scheduled job could not run');
+    } finally {
+      this.running.delete(job.id);
     }
   }
 }

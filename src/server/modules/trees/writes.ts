@@ -48,6 +48,12 @@ async function checkSiblingName(db: Kysely<any>, pid: number, name: string, exce
   if (await q.executeTakeFirst()) throw badRequest(`同一上级下已存在名称：${name}`);
 }
 
+async function checkOrg(db: Kysely<any>, values: Record<string, unknown>): Promise<void> {
+  if (values.org_id === undefined || values.org_id === null) return;
+  const org = await db.selectFrom('sys_dept').select('id').where('id', '=', values.org_id as number).executeTakeFirst();
+  if (!org) throw badRequest(`所属公司不存在：${values.org_id}`);
+}
+
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('请求内容必须是JSON对象');
   return body as Record<string, unknown>;
@@ -60,6 +66,7 @@ async function insertNode(db: Kysely<any>, body: Record<string, unknown>, rule?:
   if (rule && !rule.parents.includes(parent ? parent.kind : 'root')) throw badRequest(rule.parentMessage);
   const kind = childKind(parent, body.kind);
   const values = nodeValues(body, kind, 'create');
+  await checkOrg(db, values);
   await checkSiblingName(db, pid, String(values.name));
   const now = nowText();
   const row = await db
@@ -87,6 +94,7 @@ export async function updateNode(database: Database, input: unknown, rule?: Leve
     if (body.pid !== undefined && parentIdOf(body.pid) !== node.pid) throw badRequest('不支持修改上级节点，请删除后在新的上级下添加');
     if (body.kind !== undefined && body.kind !== node.kind) throw badRequest('不支持修改节点类型');
     const values = nodeValues(body, node.kind, 'update');
+    await checkOrg(trx, values);
     if (values.name !== undefined) await checkSiblingName(trx, node.pid, String(values.name), id);
     await trx.updateTable(T).set({ ...values, update_time: nowText() }).where('id', '=', id).execute();
   });

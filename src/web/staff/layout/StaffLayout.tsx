@@ -29,6 +29,8 @@ import { NoticeButton } from '../realtime/NoticeDrawer.tsx';
 import { NoticeMarquee } from '../realtime/NoticeMarquee.tsx';
 import { ChatButton } from '../realtime/ChatDrawer.tsx';
 import { ExcelProgressDialog } from '../realtime/ExcelProgressDialog.tsx';
+import { HelpButton } from '../shell/HelpButton.tsx';
+import { PasswordReminder } from '../shell/PasswordReminder.tsx';
 
 function StaffAppBar() {
   const sys = useSessionSettings();
@@ -51,6 +53,7 @@ function StaffAppBar() {
       </Tooltip>
       <NoticeButton />
       <ChatButton />
+      <HelpButton />
       <FullscreenButton />
     </AppBar>
   );
@@ -75,6 +78,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       <IdleLock />
       <SidebarState />
       <ExcelProgressDialog />
+      <PasswordReminder />
     </Layout>
     </RealtimeProvider>
   );

@@ -10,6 +10,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import { forwardRef } from 'react';
 import { UserMenu, useGetIdentity, useRedirect, useUserMenu } from 'react-admin';
 import { LogoutMenuItem } from './LogoutMenuItem.tsx';
+import { JobDescriptionMenuItem } from './JobDescriptionMenuItem.tsx';
 import { openSettings } from '../shell/SettingsDrawer.tsx';
 
 function lastSegment(path: unknown): string {
@@ -74,6 +75,7 @@ export function StaffUserMenu() {
       <Divider />
       <SettingsMenuItem />
       <ProfileMenuItem />
+      <JobDescriptionMenuItem />
       <LogoutMenuItem />
     </UserMenu>
   );

@@ -12,7 +12,7 @@ import { mayOpen, screenRoutes, useMenus } from './menus.ts';
 
 const RESOURCE_NAMES = new Set(resources.map((r) => r.name));
 /** hand-written screens reached through a menu (the others are open to everyone) */
-export const MENU_PAGES = ['/DecisionCenter/index', '/logs', '/outbox'];
+export const MENU_PAGES = ['/DecisionCenter/index', '/logs', '/outbox', '/brandTree'];
 /** resource screens every signed-in user may read: 操作文档, linked from the header (writing still needs its keys) */
 export const OPEN_RESOURCES = ['UserCzwd'];
 

@@ -15,6 +15,9 @@ const FIXED: Record<string, string> = {
   '/DecisionCenter/index': '数据决策中心',
   '/usage': '使用说明',
   '/UserCzwd': '操作文档',
+  '/help': '帮助',
+  '/jobDescription': '岗位说明',
+  '/brandTree': '品牌车型',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));

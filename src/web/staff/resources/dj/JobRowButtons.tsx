@@ -4,7 +4,13 @@
  * run need timing:edit; the log is open to whoever sees the screen.
  */
 import { useState } from 'react';
-import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import CircularProgress from '@mui/material/CircularProgress';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutline';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { Confirm, usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { messages } from '../../../../shared/messages.ts';
 import { request } from '../../providers/http.ts';
@@ -60,17 +66,27 @@ export function JobRowButtons() {
     <>
       {canEdit ? (
         <>
-          <Button size="small" onClick={execute} disabled={busy !== null}>
-            {busy === 'exec' ? '执行中…' : '执行'}
-          </Button>
-          <Button size="small" color={paused ? 'success' : 'warning'} onClick={() => setConfirmPause(true)} disabled={busy !== null}>
-            {paused ? '恢复' : '暂停'}
-          </Button>
+          <Tooltip title="执行">
+            <span>
+              <IconButton size="small" color="primary" aria-label="执行" onClick={execute} disabled={busy !== null}>
+                {busy === 'exec' ? <CircularProgress size={16} /> : <PlayArrowIcon fontSize="small" />}
+              </IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title={paused ? '恢复' : '暂停'}>
+            <span>
+              <IconButton size="small" color={paused ? 'success' : 'warning'} aria-label={paused ? '恢复' : '暂停'} onClick={() => setConfirmPause(true)} disabled={busy !== null}>
+                {paused ? <PlayCircleOutlineIcon fontSize="small" /> : <PauseIcon fontSize="small" />}
+              </IconButton>
+            </span>
+          </Tooltip>
         </>
       ) : null}
-      <Button size="small" color="inherit" onClick={() => setLogOpen(true)}>
-        日志
-      </Button>
+      <Tooltip title="日志">
+        <IconButton size="small" aria-label="日志" onClick={() => setLogOpen(true)}>
+          <ReceiptLongIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
       <Confirm
         isOpen={confirmPause}
         loading={busy === 'pause'}

@@ -1,0 +1,18 @@
+/** Header button opening the help page of the current screen (/help?path=...). */
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import { useLocation, useNavigate } from 'react-router-dom';
+
+export function HelpButton() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  if (pathname === '/help') return null;
+  return (
+    <Tooltip title="页面帮助">
+      <IconButton color="inherit" aria-label="页面帮助" onClick={() => navigate(`/help?path=${encodeURIComponent(pathname)}`)}>
+        <HelpOutlineIcon />
+      </IconButton>
+    </Tooltip>
+  );
+}
