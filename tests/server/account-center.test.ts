@@ -175,6 +175,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(log.description).toBe('用户登录');
     const resetLog = await app.database.db.selectFrom('sys_log').selectAll().where('method', '=', 'POST /api/resetPassword').where('log_type', '=', 'INFO').executeTakeFirstOrThrow();
     expect(resetLog.description).toBe('找回密码');
+    expect(resetLog.username).toBe('zhang');
     expect(JSON.parse(resetLog.params)).toEqual({ phone, code: '******', password: '******' });
   });
 });

@@ -15,6 +15,8 @@ const FIXED: Record<string, string> = {
   '/DecisionCenter/index': '数据决策中心',
   '/usage': '使用说明',
   '/UserCzwd': '操作文档',
+  '/logs': '操作日志',
+  '/outbox': '发件箱',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));
