@@ -113,7 +113,8 @@ export function OperationLogsPage() {
       </Box>
       {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
-      <Table size="small" aria-label="操作日志">
+      <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="操作日志" sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}>
         <TableHead>
           <TableRow>
             <TableCell>用户名</TableCell>
@@ -137,7 +138,7 @@ export function OperationLogsPage() {
               <TableCell>
                 <TimeChip ms={r.time} />
               </TableCell>
-              <TableCell sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
+              <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
@@ -150,6 +151,7 @@ export function OperationLogsPage() {
           ) : null}
         </TableBody>
       </Table>
+      </Box>
       <TablePagination
         component="div"
         count={total}
