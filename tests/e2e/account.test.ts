@@ -44,7 +44,7 @@ async function passwordRow(username: string) {
 
 describe('change password', () => {
   it('default password: lands in the personal centre with the dialog, changes it, is signed out, signs in with the new one', async () => {
-    await signInAs(page, product, ADMIN);
+    await signInAs(page, product, ADMIN, { keepPasswordDialog: true });
     await page.waitForURL(/#\/user\/center/);
     const dialog = page.getByRole('dialog', { name: '修改密码' });
     await dialog.waitFor();
