@@ -213,4 +213,17 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
       }
     }
   });
+
+  it('remember-me: the sign-in answer says how many days the browser may keep the token', async () => {
+    const login = async (rememberMe: boolean) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { username: 'li', password: await encrypted(app, 'Li@20240'), code: '', uuid: '', rememberMe },
+        })
+      ).json();
+    expect((await login(true)).rememberMeDays).toBe(t.config.rememberMeDays);
+    expect(await login(false)).not.toHaveProperty('rememberMeDays');
+  });
 });

@@ -99,8 +99,8 @@ export function OperationLogsPage() {
     <Box sx={{ mt: 1 }}>
       <Title title="操作日志" />
       <Box component="form" onSubmit={(e) => { e.preventDefault(); search(); }} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
-        <TextField size="small" label="关键字" placeholder="用户名或行为" value={draft.blurry} onChange={(e) => setDraft({ ...draft, blurry: e.target.value })} />
-        <TextField size="small" label="用户名" value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
+        <TextField size="small" label="关键字" placeholder="用户名或行为" sx={{ width: 180 }} value={draft.blurry} onChange={(e) => setDraft({ ...draft, blurry: e.target.value })} />
+        <TextField size="small" label="用户名" sx={{ width: 160 }} value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
         <DateTextField label="开始日期" value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
         <DateTextField label="结束日期" value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
         <FormControlLabel control={<Checkbox size="small" checked={draft.errorOnly} onChange={(e) => setDraft({ ...draft, errorOnly: e.target.checked })} />} label="只看异常" />
