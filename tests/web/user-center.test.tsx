@@ -233,4 +233,31 @@ describe('personal centre page', { timeout: 60000 }, () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.find((c) => c.url.pathname === '/api/logs/user')!.url.search).toBe('?page=0&size=10&sort=id%2Cdesc');
   });
+
+  it('saves nickname and sex from the profile form, and uploads an image avatar (others refused before sending)', async () => {
+    const { calls } = server({ 'PUT /api/users/center': { status: 204 }, 'POST /api/users/updateAvatar': { body: { avatar: '/api/users/avatar/7?v=1' } } });
+    wrap(<UserCenter reloadPage={() => {}} />, '/user/center?type=info');
+    const nick = (await screen.findByLabelText('昵称')) as HTMLInputElement;
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.change(nick, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存配置' }));
+    expect(screen.getByText('昵称不能为空')).toBeTruthy();
+    fireEvent.change(nick, { target: { value: '张经理' } });
+    fireEvent.click(screen.getByLabelText('女'));
+    fireEvent.click(screen.getByRole('button', { name: '保存配置' }));
+    expect(await screen.findByText('修改成功')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ id: 7, nickName: '张经理', sex: 0, phone: '13811112222' });
+
+    const input = screen.getByTestId('avatar-input') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['<svg/>'], 'a.svg', { type: 'image/svg+xml' })] } });
+    expect(await screen.findByText('头像只能是 JPG、PNG、GIF 或 WEBP 格式的图片')).toBeTruthy();
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array(3 * 1024 * 1024)], 'big.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('头像大小不能超过 2MB')).toBeTruthy();
+    expect(calls.some((c) => c.url.pathname === '/api/users/updateAvatar')).toBe(false);
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'a.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('头像修改成功')).toBeTruthy();
+    const upload = calls.find((c) => c.url.pathname === '/api/users/updateAvatar')!;
+    expect(upload.body).toBeInstanceOf(FormData);
+    expect(((upload.body as FormData).get('avatar') as File).name).toBe('a.png');
+  });
 });
