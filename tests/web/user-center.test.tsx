@@ -12,6 +12,7 @@ import { LockTimeDialog, LOCK_STORAGE_KEY } from '../../src/web/staff/pages/user
 import { NickNameDialog } from '../../src/web/staff/pages/user-center/NickNameDialog.tsx';
 import { PasswordDialog, validatePasswordForm } from '../../src/web/staff/pages/user-center/PasswordDialog.tsx';
 import { PhoneDialog } from '../../src/web/staff/pages/user-center/PhoneDialog.tsx';
+import { ResetBySmsDialog } from '../../src/web/staff/pages/user-center/ResetBySmsDialog.tsx';
 import { timeColour } from '../../src/web/staff/pages/user-center/api.ts';
 import { mockFetch, type Answer } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
@@ -259,5 +260,32 @@ describe('personal centre page', { timeout: 60000 }, () => {
     const upload = calls.find((c) => c.url.pathname === '/api/users/updateAvatar')!;
     expect(upload.body).toBeInstanceOf(FormData);
     expect(((upload.body as FormData).get('avatar') as File).name).toBe('a.png');
+  });
+
+  it('reset by SMS: the phone is fixed and read-only; 请输入验证码, 新密码不能为空; 密码重置成功，请重新登录 then reload after 1 s', async () => {
+    const { calls } = server({
+      'GET /api/sendMsg': { body: { message: '发送成功，验证码有效期5分钟' } },
+      'POST /api/resetPassword': { body: { message: '密码重置成功，请重新登录' } },
+    });
+    const reload = vi.fn();
+    wrap(<ResetBySmsDialog open phone="13811112222" onClose={() => {}} reloadPage={reload} />);
+    const phone = screen.getByLabelText('手机号') as HTMLInputElement;
+    expect(phone.value).toBe('13811112222');
+    expect(phone.readOnly).toBe(true);
+    confirm();
+    expect(screen.getByText('请输入验证码')).toBeTruthy();
+    expect(screen.getByText('新密码不能为空')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    await screen.findByRole('button', { name: /秒后重新获取/ });
+    expect(calls.find((c) => c.url.pathname === '/api/sendMsg')!.url.searchParams.get('phone')).toBe('13811112222');
+    type('验证码', '112233');
+    type('新密码', 'Zhang#2030');
+    type('确认密码', 'Zhang#2030');
+    confirm();
+    expect(await screen.findByText('密码重置成功，请重新登录')).toBeTruthy();
+    const body = calls.find((c) => c.url.pathname === '/api/resetPassword')!.body as Record<string, string>;
+    expect([body.phone, body.code]).toEqual(['13811112222', '112233']);
+    expect(body.password).not.toContain('Zhang');
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
   });
 });
