@@ -125,6 +125,7 @@ describe('staff sign-in page (captcha on)', () => {
     expect(((await ok.json()) as { token?: string }).token).toBeTruthy();
     // admin still has the default password: the personal centre
     await page.waitForURL(/#\/user\/center/);
-    await page.getByRole('button', { name: '系统管理' }).waitFor();
+    // which opens the password dialog (no type query)
+    await page.getByRole('dialog', { name: '修改密码' }).waitFor();
   });
 });

@@ -85,8 +85,17 @@ export async function newPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-/** Signs in through the sign-in page of a product whose captcha is off; resolves once the console shows. */
-export async function signInAs(page: Page, product: Product, user: { username: string; password: string }): Promise<void> {
+/**
+ * Signs in through the sign-in page of a product whose captcha is off; resolves once the console shows.
+ * A default-password user lands in the personal centre, which opens the password dialog: it is
+ * closed (取消) unless `keepPasswordDialog` is set.
+ */
+export async function signInAs(
+  page: Page,
+  product: Product,
+  user: { username: string; password: string },
+  { keepPasswordDialog = false }: { keepPasswordDialog?: boolean } = {},
+): Promise<void> {
   await page.goto(`${product.url}/#/login`);
   await page.getByRole('textbox', { name: '账号' }).fill(user.username);
   await page.getByLabel('密码', { exact: true }).fill(user.password);
@@ -95,6 +104,13 @@ export async function signInAs(page: Page, product: Product, user: { username: s
   const response = await login;
   if (response.status() !== 200) throw new Error(`sign-in of ${user.username} failed: ${response.status()} ${await response.text()}`);
   await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  const body = (await response.json()) as { user?: { defPassword?: boolean } };
+  if (body.user?.defPassword && !keepPasswordDialog) {
+    const dialog = page.getByRole('dialog', { name: '修改密码' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
 }
 
 /** The bearer token the page holds (cookie Admin-Token). */

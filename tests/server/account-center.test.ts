@@ -175,6 +175,55 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(log.description).toBe('用户登录');
     const resetLog = await app.database.db.selectFrom('sys_log').selectAll().where('method', '=', 'POST /api/resetPassword').where('log_type', '=', 'INFO').executeTakeFirstOrThrow();
     expect(resetLog.description).toBe('找回密码');
+    expect(resetLog.username).toBe('zhang');
     expect(JSON.parse(resetLog.params)).toEqual({ phone, code: '******', password: '******' });
+  });
+
+  it('hostile input to every account route is a 4xx with a Chinese message, never a 500', async () => {
+    const routes: Array<[string, string, boolean]> = [
+      ['PUT', '/api/users/center', true],
+      ['POST', '/api/users/updatePass/', true],
+      ['POST', '/api/users/updateEmail/%00%27', true],
+      ['PUT', '/api/users/updateUserPhone', true],
+      ['POST', '/api/users/updateAvatar', true],
+      ['POST', '/api/code/resetEmail', true],
+      ['POST', '/api/code/resetPhone', true],
+      ['GET', '/api/sendEmailCode?email[]=x', true],
+      ['GET', '/api/findByPhone?phone=%27%20or%201=1', false],
+      ['GET', '/api/sendMsg?phone=1&phone=2', false],
+      ['POST', '/api/resetPassword', false],
+      ['GET', '/api/qywxLogin?code=a&code=b&state=' + 'x'.repeat(500), false],
+      ['GET', '/api/logs/user?page=abc&size=-1', true],
+      ['GET', '/api/logs?createTime=2024-01-01&createTime=%27;drop', true],
+      ['GET', '/api/outbox?size=100000', true],
+      ['GET', '/api/users/avatar/99999999999999999999', false],
+    ];
+    const bodies: unknown[] = [[1, 2], 'text', 42, { id: { $gt: 1 }, nickName: ['a'], sex: 'x', phone: { a: 1 }, code: [1], oldPass: 1, newPass: null, email: 5, password: {} }, { id: 'abc' }];
+    for (const [method, url, signedIn] of routes) {
+      for (const body of method === 'GET' ? [undefined] : bodies) {
+        const res = await app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...(signedIn ? auth : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
+        expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+        expect(errorOf(res).message).toMatch(/[\u4e00-\u9fa5]/);
+      }
+    }
+  });
+
+  it('remember-me: the sign-in answer says how many days the browser may keep the token', async () => {
+    const login = async (rememberMe: boolean) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { username: 'li', password: await encrypted(app, 'Li@20240'), code: '', uuid: '', rememberMe },
+        })
+      ).json();
+    expect((await login(true)).rememberMeDays).toBe(t.config.rememberMeDays);
+    expect(await login(false)).not.toHaveProperty('rememberMeDays');
   });
 });

@@ -121,4 +121,15 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg?phone=13900000000' })).message).toBe('该手机号未绑定任何账号');
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/sendMsg?phone[]=1' })).status).toBe(400);
   });
+
+  it('the public look-up is rate-limited per address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      statuses.push((await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900000000', remoteAddress: '10.9.9.9' })).statusCode);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    // another address is not held back
+    expect((await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900000000', remoteAddress: '10.9.9.8' })).statusCode).toBe(400);
+  });
 });

@@ -113,6 +113,16 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     expect(wecom.calls.filter((c) => c === '/cgi-bin/gettoken')).toHaveLength(1);
   });
 
+  it('a state handed out by one instance signs in on another', async () => {
+    const { state } = await info();
+    wecom.codes.set('CODE-MULTI', 'WangWei');
+    const other = await t.reopen();
+    const res = await other.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-MULTI&state=${state}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.username).toBe('wang');
+    expect((await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-MULTI&state=${state}` })).statusCode).toBe(400);
+  });
+
   it('an expired state is refused', async () => {
     const { state } = await info();
     await app.database.db.updateTable('sys_wecom_state').set({ expires: Date.now() - 1 }).where('state', '=', state).execute();

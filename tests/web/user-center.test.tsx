@@ -12,6 +12,7 @@ import { LockTimeDialog, LOCK_STORAGE_KEY } from '../../src/web/staff/pages/user
 import { NickNameDialog } from '../../src/web/staff/pages/user-center/NickNameDialog.tsx';
 import { PasswordDialog, validatePasswordForm } from '../../src/web/staff/pages/user-center/PasswordDialog.tsx';
 import { PhoneDialog } from '../../src/web/staff/pages/user-center/PhoneDialog.tsx';
+import { ResetBySmsDialog } from '../../src/web/staff/pages/user-center/ResetBySmsDialog.tsx';
 import { timeColour } from '../../src/web/staff/pages/user-center/api.ts';
 import { mockFetch, type Answer } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
@@ -232,5 +233,59 @@ describe('personal centre page', { timeout: 60000 }, () => {
     expect(screen.getByText('1-10 共 23 条')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.find((c) => c.url.pathname === '/api/logs/user')!.url.search).toBe('?page=0&size=10&sort=id%2Cdesc');
+  });
+
+  it('saves nickname and sex from the profile form, and uploads an image avatar (others refused before sending)', async () => {
+    const { calls } = server({ 'PUT /api/users/center': { status: 204 }, 'POST /api/users/updateAvatar': { body: { avatar: '/api/users/avatar/7?v=1' } } });
+    wrap(<UserCenter reloadPage={() => {}} />, '/user/center?type=info');
+    const nick = (await screen.findByLabelText('昵称')) as HTMLInputElement;
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.change(nick, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存配置' }));
+    expect(screen.getByText('昵称不能为空')).toBeTruthy();
+    fireEvent.change(nick, { target: { value: '张经理' } });
+    fireEvent.click(screen.getByLabelText('女'));
+    fireEvent.click(screen.getByRole('button', { name: '保存配置' }));
+    expect(await screen.findByText('修改成功')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ id: 7, nickName: '张经理', sex: 0, phone: '13811112222' });
+
+    const input = screen.getByTestId('avatar-input') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['<svg/>'], 'a.svg', { type: 'image/svg+xml' })] } });
+    expect(await screen.findByText('头像只能是 JPG、PNG、GIF 或 WEBP 格式的图片')).toBeTruthy();
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array(3 * 1024 * 1024)], 'big.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('头像大小不能超过 2MB')).toBeTruthy();
+    expect(calls.some((c) => c.url.pathname === '/api/users/updateAvatar')).toBe(false);
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'a.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('头像修改成功')).toBeTruthy();
+    const upload = calls.find((c) => c.url.pathname === '/api/users/updateAvatar')!;
+    expect(upload.body).toBeInstanceOf(FormData);
+    expect(((upload.body as FormData).get('avatar') as File).name).toBe('a.png');
+  });
+
+  it('reset by SMS: the phone is fixed and read-only; 请输入验证码, 新密码不能为空; 密码重置成功，请重新登录 then reload after 1 s', async () => {
+    const { calls } = server({
+      'GET /api/sendMsg': { body: { message: '发送成功，验证码有效期5分钟' } },
+      'POST /api/resetPassword': { body: { message: '密码重置成功，请重新登录' } },
+    });
+    const reload = vi.fn();
+    wrap(<ResetBySmsDialog open phone="13811112222" onClose={() => {}} reloadPage={reload} />);
+    const phone = screen.getByLabelText('手机号') as HTMLInputElement;
+    expect(phone.value).toBe('13811112222');
+    expect(phone.readOnly).toBe(true);
+    confirm();
+    expect(screen.getByText('请输入验证码')).toBeTruthy();
+    expect(screen.getByText('新密码不能为空')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    await screen.findByRole('button', { name: /秒后重新获取/ });
+    expect(calls.find((c) => c.url.pathname === '/api/sendMsg')!.url.searchParams.get('phone')).toBe('13811112222');
+    type('验证码', '112233');
+    type('新密码', 'Zhang#2030');
+    type('确认密码', 'Zhang#2030');
+    confirm();
+    expect(await screen.findByText('密码重置成功，请重新登录')).toBeTruthy();
+    const body = calls.find((c) => c.url.pathname === '/api/resetPassword')!.body as Record<string, string>;
+    expect([body.phone, body.code]).toEqual(['13811112222', '112233']);
+    expect(body.password).not.toContain('Zhang');
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
   });
 });

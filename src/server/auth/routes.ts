@@ -98,7 +98,8 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     invalidateAccess(userId);
     const access = await cachedAccess(db, userId);
     const info = await infoAnswer(db, app.config, userId, user.username === ADMIN_USERNAME, access.roles, access.permissions);
-    return { token, ...info };
+    // with 记住我 the browser keeps its cookie as long as the server keeps the session
+    return { token, ...(remember ? { rememberMeDays: app.config.rememberMeDays } : {}), ...info };
   });
 
   app.get('/api/info', { preHandler: app.authenticate }, async (request) => {

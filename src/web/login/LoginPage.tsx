@@ -131,7 +131,6 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
         setLoading(false);
         setFailure(error instanceof Error && error.message ? error.message : '登录失败');
       });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {

@@ -14,6 +14,7 @@ import { badRequest } from '../../errors.ts';
 import { maskName } from '../../../shared/masks.ts';
 import { messages } from '../../../shared/messages.ts';
 import type { RsaKeys } from '../../auth/rsa.ts';
+import { setLogUser } from '../logs/identity.ts';
 import { CODE_MESSAGES, type CodeService } from './codes.ts';
 import { checkPassword } from '../../auth/passwords.ts';
 import { checkNewPasswordRule, PASSWORD_MESSAGES, plainPassword, setNewPassword } from './password-policy.ts';
@@ -77,6 +78,7 @@ export function registerCodeRoutes(app: FastifyInstance, deps: { keys: RsaKeys; 
     const f = fields(request);
     const phone = text(f.phone);
     const row = await userByPhone(phone);
+    setLogUser(request, String(row.username), Number(row.id));
     const password = plainPassword(deps.keys, f.password ?? f.newPass, messages.password.newRequired);
     // the rules first, so that a refused password does not use up the code
     checkNewPasswordRule(password);

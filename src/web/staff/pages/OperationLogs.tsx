@@ -24,6 +24,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Title } from 'react-admin';
 import { request } from '../providers/http.ts';
+import { DateTextField } from '../schema/DateTextField.tsx';
 import { TimeChip } from './user-center/UserLogs.tsx';
 
 export const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
@@ -85,8 +86,9 @@ export function OperationLogsPage() {
   }, [load]);
 
   const search = () => {
-    if ((draft.from && !draft.to) || (!draft.from && draft.to)) {
-      setError('请选择完整的日期范围');
+    const date = /^\d{4}-\d{2}-\d{2}$/;
+    if ((draft.from && !draft.to) || (!draft.from && draft.to) || (draft.from && (!date.test(draft.from) || !date.test(draft.to)))) {
+      setError('请选择完整的日期范围（yyyy-MM-dd）');
       return;
     }
     setPage(0);
@@ -97,10 +99,10 @@ export function OperationLogsPage() {
     <Box sx={{ mt: 1 }}>
       <Title title="操作日志" />
       <Box component="form" onSubmit={(e) => { e.preventDefault(); search(); }} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
-        <TextField size="small" label="关键字" placeholder="用户名或行为" value={draft.blurry} onChange={(e) => setDraft({ ...draft, blurry: e.target.value })} />
-        <TextField size="small" label="用户名" value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
-        <TextField size="small" type="date" label="开始日期" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-        <TextField size="small" type="date" label="结束日期" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+        <TextField size="small" label="关键字" placeholder="用户名或行为" sx={{ width: 180 }} value={draft.blurry} onChange={(e) => setDraft({ ...draft, blurry: e.target.value })} />
+        <TextField size="small" label="用户名" sx={{ width: 160 }} value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
+        <DateTextField label="开始日期" value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
+        <DateTextField label="结束日期" value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
         <FormControlLabel control={<Checkbox size="small" checked={draft.errorOnly} onChange={(e) => setDraft({ ...draft, errorOnly: e.target.checked })} />} label="只看异常" />
         <Button type="submit" variant="contained" size="small">
           搜索
@@ -111,7 +113,8 @@ export function OperationLogsPage() {
       </Box>
       {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
-      <Table size="small" aria-label="操作日志">
+      <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="操作日志" sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}>
         <TableHead>
           <TableRow>
             <TableCell>用户名</TableCell>
@@ -135,7 +138,7 @@ export function OperationLogsPage() {
               <TableCell>
                 <TimeChip ms={r.time} />
               </TableCell>
-              <TableCell sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
+              <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
@@ -148,6 +151,7 @@ export function OperationLogsPage() {
           ) : null}
         </TableBody>
       </Table>
+      </Box>
       <TablePagination
         component="div"
         count={total}

@@ -1,7 +1,8 @@
 /**
  * 个人中心 (/user/center): profile card with avatar upload and the security actions (phone,
  * e-mail, password, lock time), and tabs 用户资料 (nickname, sex) and 操作日志 (own log).
- * `?type=` opens a dialog: password (also when no type is given), email, phone, nickName, lock;
+ * `?type=` opens a dialog: password (also when no type is given), email, phone, nickName, lock,
+ * reset (password reset by SMS code to the phone on file);
  * `?type=log` shows the log tab.
  */
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
@@ -32,13 +33,14 @@ import { LockTimeDialog } from './user-center/LockTimeDialog.tsx';
 import { NickNameDialog } from './user-center/NickNameDialog.tsx';
 import { PasswordDialog } from './user-center/PasswordDialog.tsx';
 import { PhoneDialog } from './user-center/PhoneDialog.tsx';
+import { ResetBySmsDialog } from './user-center/ResetBySmsDialog.tsx';
 import { UserLogs } from './user-center/UserLogs.tsx';
 
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
-type DialogName = 'password' | 'email' | 'phone' | 'nickName' | 'lock' | null;
-const DIALOGS = ['password', 'email', 'phone', 'nickName', 'lock'];
+type DialogName = 'password' | 'email' | 'phone' | 'nickName' | 'lock' | 'reset' | null;
+const DIALOGS = ['password', 'email', 'phone', 'nickName', 'lock', 'reset'];
 
 function lastSegment(path: unknown): string {
   return typeof path === 'string' ? (path.split('/').filter(Boolean).pop() ?? '') : '';
@@ -170,7 +172,7 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
           {row('所属公司', String(identity.orgName ?? ''))}
           {row('所属部门', lastSegment(identity.deptNamePath))}
           {row('所属角色', roles)}
-          {row('安全设置', '', <Box sx={{ display: 'flex', gap: 1.5 }}>{edit('password', '修改密码')}{edit('nickName', '修改昵称')}</Box>)}
+          {row('安全设置', '', <Box sx={{ display: 'flex', gap: 1.5 }}>{edit('password', '修改密码')}{user.phone ? edit('reset', '短信重置') : null}{edit('nickName', '修改昵称')}</Box>)}
           {row('锁屏时间', user.lockTime ? `${user.lockTime}分钟` : '永不', edit('lock', '设置'))}
           {row('密码修改日期', String(identity.lastPasswordResetDate ?? ''))}
         </CardContent>
@@ -219,6 +221,7 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
         </CardContent>
       </Card>
       <PasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      {user.phone ? <ResetBySmsDialog open={dialog === 'reset'} phone={user.phone} onClose={() => setDialog(null)} reloadPage={reloadPage} /> : null}
       <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={reload} />
       <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={reload} />
       <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={reload} />

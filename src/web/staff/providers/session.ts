@@ -91,7 +91,7 @@ export async function fetchPublicKey(): Promise<string> {
 export async function signIn(form: LoginForm): Promise<SessionInfo> {
   const publicKey = await fetchPublicKey();
   const password = await encryptPassword(form.password, publicKey);
-  const { data } = await request<SessionInfo & { token: string }>('/api/login', {
+  const { data } = await request<SessionInfo & { token: string; rememberMeDays?: number }>('/api/login', {
     method: 'POST',
     quiet: true,
     body: {
@@ -104,7 +104,8 @@ export async function signIn(form: LoginForm): Promise<SessionInfo> {
     },
   });
   if (!data?.token) throw new HttpError('登录失败', 500, data);
-  setToken(data.token, form.rememberMe);
+  const days = typeof data.rememberMeDays === 'number' && data.rememberMeDays > 0 ? data.rememberMeDays : undefined;
+  setToken(data.token, form.rememberMe, days);
   setRemembered(form.username, form.rememberMe);
   const info = normalise(data);
   current = Promise.resolve(info);

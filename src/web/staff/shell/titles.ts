@@ -18,6 +18,8 @@ const FIXED: Record<string, string> = {
   '/help': '帮助',
   '/jobDescription': '岗位说明',
   '/brandTree': '品牌车型',
+  '/logs': '操作日志',
+  '/outbox': '发件箱',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));

@@ -1,6 +1,7 @@
 /** 操作日志 tab: the user's own operation log, newest first, paged; the time is coloured by duration. */
 import { useCallback, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Table from '@mui/material/Table';
@@ -43,7 +44,8 @@ export function UserLogs() {
     <>
       {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
-      <Table size="small" aria-label="操作日志">
+      <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="操作日志" sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}>
         <TableHead>
           <TableRow>
             <TableCell>行为</TableCell>
@@ -65,7 +67,7 @@ export function UserLogs() {
               <TableCell>
                 <TimeChip ms={r.time} />
               </TableCell>
-              <TableCell sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main' }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
+              <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main' }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
@@ -78,6 +80,7 @@ export function UserLogs() {
           ) : null}
         </TableBody>
       </Table>
+      </Box>
       <TablePagination
         component="div"
         count={total}
