@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createStaff } from '../server/auth-helpers.ts';
+import { resourceByName } from '../../src/generated/resources.ts';
+import { insertAll } from '../../src/server/crud/index.ts';
 import { launchBrowser, newPage, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 import { notice } from './list-helpers.ts';
 
@@ -28,8 +30,14 @@ const badgeText = async (page: Page, which: typeof chatBadge) => {
 };
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false, seedDemo: false });
-  await createStaff(product.app, { username: ZHANG.username, password: PASSWORD, permissions: ['sysSocket:list', 'sysSocket:add', 'sysSocket:edit', 'sysSocket:del'] });
+  product = await startProduct({ captchaEnabled: false, seedDemo: false, exportAsyncThreshold: 50 });
+  await createStaff(product.app, {
+    username: ZHANG.username,
+    password: PASSWORD,
+    permissions: ['sysSocket:list', 'sysSocket:add', 'sysSocket:edit', 'sysSocket:del', 'sysQuestion:list', 'sysQuestion:download'],
+  });
+  const rows = Array.from({ length: 120 }, (_, i) => ({ userType: '员工', model: '系统', title: `反馈${i}`, content: `问题描述${i}`, status: false }));
+  await insertAll(product.app.database, resourceByName.sysQuestion!, rows);
   await createStaff(product.app, { username: LI.username, password: PASSWORD, permissions: [] });
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '张三' }).where('username', '=', 'zhangsan').execute();
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '李四' }).where('username', '=', 'lisi').execute();
@@ -147,6 +155,24 @@ describe('system messages', () => {
     await marquee.waitFor({ state: 'detached' });
     // A still has it unread: read state is per user
     await expect.poll(() => badgeText(a, noticeBadge)).toBe('1');
+  });
+
+  it('an export above the threshold runs in the background: the progress dialog shows the EXCEL messages and the file downloads', async () => {
+    await a.evaluate(() => (window.location.hash = '/sysQuestion'));
+    await a.getByRole('table').getByText('反馈119').waitFor();
+    const download = pending(a.waitForEvent('download', { timeout: 20_000 }));
+    const answer = pending(a.waitForResponse((r) => new URL(r.url()).pathname === '/api/sysQuestion/download'));
+    await a.getByTestId('list-toolbar').getByRole('button', { name: '导出' }).click();
+    expect((await answer).status()).toBe(299);
+    const dialog = a.getByRole('dialog', { name: '导入导出进度' });
+    await dialog.getByText('问题反馈数据开始导出，共120条').waitFor();
+    await dialog.getByText('问题反馈数据导出完成，共120条，正在下载').waitFor();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('问题反馈数据.xlsx');
+    await dialog.getByRole('button', { name: '重新下载' }).waitFor();
+    await shot(a, 'realtime-export-progress', { fullPage: false });
+    await dialog.getByRole('button', { name: '关闭' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('a socket that cannot reach the server shows the persistent notice WebSocket连接发生错误', async () => {
