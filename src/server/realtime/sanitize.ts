@@ -1,19 +1,21 @@
 /**
- * Server-side cleaning of message text with DOMPurify on a jsdom window (created once, on first use).
+ * Server-side cleaning of message text with DOMPurify on a jsdom window. jsdom is loaded and the
+ * window created on the first use, so a server that never cleans a message does not carry it.
  * - richText: a system message body; formatting tags, links and images stay, everything that
  *   runs (scripts, event handlers, javascript: links, styles, frames, forms) goes.
  * - plainText: a chat message; every tag goes, the text stays as text (entities decoded).
  */
 import createDOMPurify, { type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type { JSDOM } from 'jsdom';
 
-let purifier: { purify: DOMPurify; window: JSDOM['window'] } | undefined;
+type Purifier = { purify: DOMPurify; window: JSDOM['window'] };
+let purifier: Promise<Purifier> | undefined;
 
-function get(): { purify: DOMPurify; window: JSDOM['window'] } {
-  if (!purifier) {
+function get(): Promise<Purifier> {
+  purifier ??= import('jsdom').then(({ JSDOM }) => {
     const { window } = new JSDOM('');
-    purifier = { purify: createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]), window };
-  }
+    return { purify: createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]), window };
+  });
   return purifier;
 }
 
@@ -23,8 +25,8 @@ const RICH_TAGS = [
 ];
 const RICH_ATTRS = ['href', 'target', 'rel', 'src', 'alt', 'title', 'colspan', 'rowspan'];
 
-export function richText(html: string): string {
-  const { purify } = get();
+export async function richText(html: string): Promise<string> {
+  const { purify } = await get();
   const clean = purify.sanitize(html, {
     ALLOWED_TAGS: RICH_TAGS,
     ALLOWED_ATTR: RICH_ATTRS,
@@ -33,8 +35,8 @@ export function richText(html: string): string {
   return String(clean).trim();
 }
 
-export function plainText(text: string): string {
-  const { purify, window } = get();
+export async function plainText(text: string): Promise<string> {
+  const { purify, window } = await get();
   const clean = String(purify.sanitize(text, { ALLOWED_TAGS: [], KEEP_CONTENT: true }));
   const holder = window.document.createElement('div');
   holder.innerHTML = clean;

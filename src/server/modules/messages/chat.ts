@@ -42,13 +42,13 @@ const toMessage = (r: Record<string, any>): ChatMessage => ({
 });
 
 /** The cleaned text of a body's `msg`, or a 400 saying what is wrong. */
-function messageText(body: unknown): string {
+async function messageText(body: unknown): Promise<string> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(CHAT_EMPTY);
   const raw = (body as Record<string, unknown>).msg;
   if (typeof raw !== 'string') throw badRequest(CHAT_EMPTY);
   // refuse the obviously long before cleaning, then count the cleaned characters
   if (raw.length > CHAT_MAX_LENGTH * 20) throw badRequest(CHAT_TOO_LONG);
-  const text = plainText(raw);
+  const text = await plainText(raw);
   if (!text) throw badRequest(CHAT_EMPTY);
   if ([...text].length > CHAT_MAX_LENGTH) throw badRequest(CHAT_TOO_LONG);
   return text;
@@ -79,7 +79,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(CHAT_PATH, { preHandler: app.authenticate }, async (request, reply) => {
     const user = request.user!;
-    const msg = messageText(request.body);
+    const msg = await messageText(request.body);
     const sender = await db.selectFrom('sys_user').select(['nick_name', 'img']).where('id', '=', user.id).executeTakeFirst();
     const row = await db
       .insertInto('sys_socket_chat')
@@ -102,7 +102,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
     const body = request.body as Record<string, unknown> | null;
     const id = positiveId(body && typeof body === 'object' ? body.id : undefined);
     if (id === undefined) throw badRequest('ID不能为空');
-    const msg = messageText(body);
+    const msg = await messageText(body);
     const found = await db.selectFrom('sys_socket_chat').select(['form_user']).where('id', '=', id).executeTakeFirst();
     if (!found) throw notFound('数据不存在');
     if (found.form_user !== request.user!.username) throw forbidden('只能修改自己发送的消息');

@@ -46,7 +46,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
   app.addHook('preValidation', async (request) => {
     if (!isWrite(request) || request.method === 'DELETE') return;
     const body = request.body as Record<string, unknown> | null;
-    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.msg === 'string') body.msg = richText(body.msg);
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.msg === 'string') body.msg = await richText(body.msg);
   });
 
   app.addHook('onResponse', async (request, reply) => {
