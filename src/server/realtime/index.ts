@@ -4,6 +4,7 @@
  *
  *   GET /webSocket/{token}              console socket: INFO and EXCEL messages
  *   GET /webSocket/{token}/{nickName}   chat socket: CHAT, CONNECT and CLOSE
+ *   GET /webSocket?token=...            console socket, token in the query (clients that cannot put it in the path)
  *   GET /api/downloadFile/{id}          a background export's file, for its requester only
  *
  * The token is checked when the socket opens (a bad or ended session answers 401 and no socket
@@ -62,7 +63,10 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
 
   /** Refuses the upgrade (plain HTTP 401) unless the path's token is a live staff session. */
   const verifyToken = async (request: FastifyRequest) => {
-    const { token, nickName } = request.params as { token?: string; nickName?: string };
+    const params = request.params as { token?: string; nickName?: string };
+    const query = request.query as { token?: unknown };
+    const token = params.token ?? (typeof query.token === 'string' ? query.token : undefined);
+    const nickName = params.nickName;
     if (nickName !== undefined && (nickName.length === 0 || nickName.length > NICK_NAME_MAX)) throw badRequest('昵称长度不正确');
     const session = token ? await app.sessions.lookup(token) : null;
     if (!session) throw unauthorized();
@@ -95,6 +99,7 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     }
   };
 
+  app.get('/webSocket', { websocket: true, preValidation: verifyToken }, open('layout'));
   app.get('/webSocket/:token', { websocket: true, preValidation: verifyToken }, open('layout'));
   app.get('/webSocket/:token/:nickName', { websocket: true, preValidation: verifyToken }, open('chat'));
 

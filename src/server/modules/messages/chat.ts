@@ -2,6 +2,7 @@
  * The staff chat room (`/api/sysSocketChat`), for every signed-in staff member:
  *   GET    /api/sysSocketChat?page=0&size=20&sort=id,desc   history -> {content, totalElements}
  *   POST   /api/sysSocketChat {msg}     stores the message and sends CHAT to every chat socket -> 201
+ *                                       (at most 30 messages per 10 s from one address: 429)
  *   PUT    /api/sysSocketChat {id,msg}  corrects one's own message -> 204
  *   DELETE /api/sysSocketChat [ids]     deletes one's own messages (admin: any) -> 200
  *   GET    /api/sysSocketChat/wssList   online staff [{sid, name}] (admin and deploy hidden)
@@ -20,6 +21,9 @@ export const CHAT_MAX_LENGTH = 500;
 export const CHAT_EMPTY = '消息内容不能为空';
 export const CHAT_TOO_LONG = `消息内容不能超过${CHAT_MAX_LENGTH}个字符`;
 export const CHAT_HISTORY_SIZE = 20;
+/** messages one address may send in CHAT_RATE_WINDOW_MS (more: 429) */
+export const CHAT_RATE_MAX = 30;
+export const CHAT_RATE_WINDOW_MS = 10_000;
 
 export interface ChatMessage {
   id: number;
@@ -77,7 +81,10 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
     return { content: rows.map(toMessage), totalElements: Number(total?.n ?? 0) };
   });
 
-  app.post(CHAT_PATH, { preHandler: app.authenticate }, async (request, reply) => {
+  const limited = typeof (app as { rateLimit?: unknown }).rateLimit === 'function';
+  const sendGuard = limited ? [app.rateLimit({ max: CHAT_RATE_MAX, timeWindow: CHAT_RATE_WINDOW_MS }), app.authenticate] : [app.authenticate];
+
+  app.post(CHAT_PATH, { preHandler: sendGuard }, async (request, reply) => {
     const user = request.user!;
     const msg = await messageText(request.body);
     const sender = await db.selectFrom('sys_user').select(['nick_name', 'img']).where('id', '=', user.id).executeTakeFirst();
