@@ -28,6 +28,7 @@ export { HIDDEN_STAFF, SESSION_ENDED_CODE } from './hub.ts';
 export const FILE_GONE = '文件不存在或已过期，请重新导出';
 export const FILE_NOT_YOURS = '只能下载自己导出的文件';
 const NICK_NAME_MAX = 64;
+const SHUTDOWN_WAIT_MS = 10_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,8 +50,11 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const pubsub = await openPubSub(app);
   const hub = new Hub(database, pubsub, { heartbeatMs: config.wsHeartbeatSeconds * 1000, log: app.log });
   app.decorate('hub', hub);
-  app.decorate('longTasks', new LongTasks(database, hub, { downloadTtlMs: config.downloadTtlMinutes * 60_000, log: app.log }));
+  const longTasks = new LongTasks(database, hub, { downloadTtlMs: config.downloadTtlMinutes * 60_000, log: app.log });
+  app.decorate('longTasks', longTasks);
   app.addHook('preClose', async () => {
+    // a running import or export gets a little time to finish and report before the database closes
+    await Promise.race([longTasks.idle(), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
     await hub.close();
   });
   app.sessions.onEnded((end) => {
