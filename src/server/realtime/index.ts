@@ -47,6 +47,8 @@ async function openPubSub(app: FastifyInstance): Promise<PubSub> {
 export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const { database, config } = app;
   await ensureRealtimeTables(database);
+  // one SQLite server owns its file: rows of sockets from an earlier run are gone for sure
+  if (database.dialect === 'sqlite') await database.db.deleteFrom('sys_socket_presence').execute();
   const pubsub = await openPubSub(app);
   const hub = new Hub(database, pubsub, { heartbeatMs: config.wsHeartbeatSeconds * 1000, log: app.log });
   app.decorate('hub', hub);

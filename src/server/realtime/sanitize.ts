@@ -23,7 +23,7 @@ const RICH_TAGS = [
   'p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'sub', 'sup', 'blockquote', 'pre', 'code',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'a', 'img', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
 ];
-const RICH_ATTRS = ['href', 'target', 'rel', 'src', 'alt', 'title', 'colspan', 'rowspan'];
+const RICH_ATTRS = ['href', 'src', 'alt', 'title', 'colspan', 'rowspan'];
 
 export async function richText(html: string): Promise<string> {
   const { purify } = await get();
