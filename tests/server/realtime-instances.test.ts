@@ -14,7 +14,10 @@ import { listen, openSocket } from './ws-helpers.ts';
 const PASSWORD = 'Passw0rd!x';
 const postgres = testApps().filter(([name]) => name === 'postgres');
 
-describe.skipIf(postgres.length === 0).each(postgres)('two instances on one %s database', (_name, start) => {
+// without PostgreSQL the suite is listed as skipped (an empty table would register no suite at all)
+const cases = postgres.length ? postgres : [['postgres', undefined as never] as (typeof postgres)[number]];
+
+describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s database', (_name, start) => {
   let t: TestApp;
   let a: FastifyInstance;
   let b: FastifyInstance;
