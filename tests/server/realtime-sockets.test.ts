@@ -42,6 +42,18 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(await handshakeStatus(`${base}/webSocket/${'A'.repeat(43)}/nick`)).toBe(401);
     expect(await handshakeStatus(`${base}/webSocket/${reader}`)).toBe(101);
     expect(await handshakeStatus(`${base}/webSocket/${reader}/${encodeURIComponent('读者')}`)).toBe(101);
+    expect(await handshakeStatus(`${base}/webSocket?token=${reader}`)).toBe(101);
+    expect(await handshakeStatus(`${base}/webSocket?token=nope`)).toBe(401);
+    expect(await handshakeStatus(`${base}/webSocket`)).toBe(401);
+    expect(await handshakeStatus(`${base}/webSocket/${reader}/${'x'.repeat(65)}`)).toBe(400);
+  });
+
+  it('closes every socket of a user whose sessions were all ended', async () => {
+    const id = await createStaff(app, { username: 'leaver', password: PASSWORD, permissions: [] });
+    const token = await loginAs(app, 'leaver', PASSWORD);
+    const s = await openSocket(`${base}/webSocket/${token}`);
+    await app.sessions.destroyUser(id);
+    expect((await s.closed).code).toBe(SESSION_ENDED_CODE);
   });
 
   it('closes the sockets of a session when it logs out, and refuses the token afterwards', async () => {
@@ -125,7 +137,8 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
 
   it('chat: history page 0 size 20 sort id desc; empty, too long and foreign edits are refused', async () => {
     for (let i = 0; i < 22; i++) {
-      const r = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: `历史${i}` } });
+      // from an address of its own: the send limit of the shared test address stays free
+      const r = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: `历史${i}` }, remoteAddress: '10.0.0.22' });
       expect(r.statusCode).toBe(201);
     }
     const page = await app.inject({ method: 'GET', url: '/api/sysSocketChat?page=0&size=20&sort=id,desc', headers: bearer(reader) });
@@ -149,6 +162,8 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(errorOf(badSize).status).toBe(400);
     const anonymous = await app.inject({ method: 'POST', url: '/api/sysSocketChat', payload: { msg: 'x' } });
     expect(anonymous.statusCode).toBe(401);
+    const array = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: ['x'] });
+    expect(errorOf(array)).toMatchObject({ status: 400, message: '消息内容不能为空' });
 
     const mine = body.content[0].id;
     const foreign = await app.inject({ method: 'PUT', url: '/api/sysSocketChat', headers: bearer(reader), payload: { id: mine, msg: '改' } });
@@ -161,6 +176,16 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(del.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/sysSocketChat?size=1', headers: bearer(reader) });
     expect(after.json().content[0].id).not.toBe(mine);
+  });
+
+  it('chat: one address sending more than 30 messages in 10 s gets 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const r = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: `快速${i}` }, remoteAddress: '10.9.8.7' });
+      statuses.push(r.statusCode);
+    }
+    expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(30);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it('system messages: publish pushes INFO, each user has their own read state, msg is sanitised', async () => {

@@ -4,6 +4,7 @@
  *
  *   GET /webSocket/{token}              console socket: INFO and EXCEL messages
  *   GET /webSocket/{token}/{nickName}   chat socket: CHAT, CONNECT and CLOSE
+ *   GET /webSocket?token=...            console socket, token in the query (clients that cannot put it in the path)
  *   GET /api/downloadFile/{id}          a background export's file, for its requester only
  *
  * The token is checked when the socket opens (a bad or ended session answers 401 and no socket
@@ -28,6 +29,7 @@ export { HIDDEN_STAFF, SESSION_ENDED_CODE } from './hub.ts';
 export const FILE_GONE = '文件不存在或已过期，请重新导出';
 export const FILE_NOT_YOURS = '只能下载自己导出的文件';
 const NICK_NAME_MAX = 64;
+const SHUTDOWN_WAIT_MS = 10_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,11 +48,16 @@ async function openPubSub(app: FastifyInstance): Promise<PubSub> {
 export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const { database, config } = app;
   await ensureRealtimeTables(database);
+  // one SQLite server owns its file: rows of sockets from an earlier run are gone for sure
+  if (database.dialect === 'sqlite') await database.db.deleteFrom('sys_socket_presence').execute();
   const pubsub = await openPubSub(app);
   const hub = new Hub(database, pubsub, { heartbeatMs: config.wsHeartbeatSeconds * 1000, log: app.log });
   app.decorate('hub', hub);
-  app.decorate('longTasks', new LongTasks(database, hub, { downloadTtlMs: config.downloadTtlMinutes * 60_000, log: app.log }));
+  const longTasks = new LongTasks(database, hub, { downloadTtlMs: config.downloadTtlMinutes * 60_000, log: app.log });
+  app.decorate('longTasks', longTasks);
   app.addHook('preClose', async () => {
+    // a running import or export gets a little time to finish and report before the database closes
+    await Promise.race([longTasks.idle(), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
     await hub.close();
   });
   app.sessions.onEnded((end) => {
@@ -63,7 +70,10 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
 
   /** Refuses the upgrade (plain HTTP 401) unless the path's token is a live staff session. */
   const verifyToken = async (request: FastifyRequest) => {
-    const { token, nickName } = request.params as { token?: string; nickName?: string };
+    const params = request.params as { token?: string; nickName?: string };
+    const query = request.query as { token?: unknown };
+    const token = params.token ?? (typeof query.token === 'string' ? query.token : undefined);
+    const nickName = params.nickName;
     if (nickName !== undefined && (nickName.length === 0 || nickName.length > NICK_NAME_MAX)) throw badRequest('昵称长度不正确');
     const session = token ? await app.sessions.lookup(token) : null;
     if (!session) throw unauthorized();
@@ -97,6 +107,7 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   };
 
   markIdentity(verifyToken, 'socket');
+  app.get('/webSocket', { websocket: true, preValidation: verifyToken }, open('layout'));
   app.get('/webSocket/:token', { websocket: true, preValidation: verifyToken }, open('layout'));
   app.get('/webSocket/:token/:nickName', { websocket: true, preValidation: verifyToken }, open('chat'));
 

@@ -2,6 +2,7 @@
  * The staff chat room (`/api/sysSocketChat`), for every signed-in staff member:
  *   GET    /api/sysSocketChat?page=0&size=20&sort=id,desc   history -> {content, totalElements}
  *   POST   /api/sysSocketChat {msg}     stores the message and sends CHAT to every chat socket -> 201
+ *                                       (at most 30 messages per 10 s from one address: 429)
  *   PUT    /api/sysSocketChat {id,msg}  corrects one's own message -> 204
  *   DELETE /api/sysSocketChat [ids]     deletes one's own messages (admin: any) -> 200
  *   GET    /api/sysSocketChat/wssList   online staff [{sid, name}] (admin and deploy hidden)
@@ -20,6 +21,9 @@ export const CHAT_MAX_LENGTH = 500;
 export const CHAT_EMPTY = '消息内容不能为空';
 export const CHAT_TOO_LONG = `消息内容不能超过${CHAT_MAX_LENGTH}个字符`;
 export const CHAT_HISTORY_SIZE = 20;
+/** messages one address may send in CHAT_RATE_WINDOW_MS (more: 429) */
+export const CHAT_RATE_MAX = 30;
+export const CHAT_RATE_WINDOW_MS = 10_000;
 
 export interface ChatMessage {
   id: number;
@@ -42,13 +46,13 @@ const toMessage = (r: Record<string, any>): ChatMessage => ({
 });
 
 /** The cleaned text of a body's `msg`, or a 400 saying what is wrong. */
-function messageText(body: unknown): string {
+async function messageText(body: unknown): Promise<string> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(CHAT_EMPTY);
   const raw = (body as Record<string, unknown>).msg;
   if (typeof raw !== 'string') throw badRequest(CHAT_EMPTY);
   // refuse the obviously long before cleaning, then count the cleaned characters
   if (raw.length > CHAT_MAX_LENGTH * 20) throw badRequest(CHAT_TOO_LONG);
-  const text = plainText(raw);
+  const text = await plainText(raw);
   if (!text) throw badRequest(CHAT_EMPTY);
   if ([...text].length > CHAT_MAX_LENGTH) throw badRequest(CHAT_TOO_LONG);
   return text;
@@ -77,9 +81,12 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
     return { content: rows.map(toMessage), totalElements: Number(total?.n ?? 0) };
   });
 
-  app.post(CHAT_PATH, { preHandler: app.authenticate }, async (request, reply) => {
+  const limited = typeof (app as { rateLimit?: unknown }).rateLimit === 'function';
+  const sendGuard = limited ? [app.rateLimit({ max: CHAT_RATE_MAX, timeWindow: CHAT_RATE_WINDOW_MS }), app.authenticate] : [app.authenticate];
+
+  app.post(CHAT_PATH, { preHandler: sendGuard }, async (request, reply) => {
     const user = request.user!;
-    const msg = messageText(request.body);
+    const msg = await messageText(request.body);
     const sender = await db.selectFrom('sys_user').select(['nick_name', 'img']).where('id', '=', user.id).executeTakeFirst();
     const row = await db
       .insertInto('sys_socket_chat')
@@ -102,7 +109,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
     const body = request.body as Record<string, unknown> | null;
     const id = positiveId(body && typeof body === 'object' ? body.id : undefined);
     if (id === undefined) throw badRequest('ID不能为空');
-    const msg = messageText(body);
+    const msg = await messageText(body);
     const found = await db.selectFrom('sys_socket_chat').select(['form_user']).where('id', '=', id).executeTakeFirst();
     if (!found) throw notFound('数据不存在');
     if (found.form_user !== request.user!.username) throw forbidden('只能修改自己发送的消息');

@@ -57,9 +57,12 @@ export function NoticeMarquee() {
           data-testid="marquee-text"
           sx={{
             display: 'inline-block',
-            pl: '100%',
-            animation: 'notice-marquee 20s linear infinite',
-            '@keyframes notice-marquee': { from: { transform: 'translateX(0)' }, to: { transform: 'translateX(-100%)' } },
+            // the text starts in view, stays a moment, then scrolls out to the left and starts again
+            animation: 'notice-marquee 20s linear 2s infinite',
+            '@keyframes notice-marquee': {
+              '0%': { transform: 'translateX(0)' },
+              '100%': { transform: 'translateX(-100%)' },
+            },
             '&:hover': { animationPlayState: 'paused' },
           }}
         >

@@ -87,7 +87,7 @@ async function fetchLatest(): Promise<LatestNotice | null> {
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const notify = useNotify();
   const { identity } = useGetIdentity();
-  const nickName = String(identity?.fullName || identity?.username || 'staff');
+  const nickName = identity ? String(identity.fullName || identity.username || 'staff') : null;
   const [unread, setUnread] = useState(0);
   const [noticeVersion, setNoticeVersion] = useState(0);
   const [latest, setLatest] = useState<LatestNotice | null>(null);
@@ -166,6 +166,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    // the sockets open once the user is known (the chat socket carries the nick name)
+    if (nickName === null) return;
     void refreshUnread();
     void refreshLatest();
     const tokenPath = (suffix = '') => {

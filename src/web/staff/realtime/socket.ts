@@ -37,6 +37,8 @@ export class ReconnectingSocket {
   private attempt = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private stopped = false;
+  /** the address whose session the server ended: not tried again (the lock keeps the dead token) */
+  private endedUrl?: string;
 
   constructor(
     private readonly url: () => string | null,
@@ -50,8 +52,8 @@ export class ReconnectingSocket {
   private connect(): void {
     if (this.stopped) return;
     const url = this.url();
-    if (!url) {
-      // signed out (or locked): look again for a new session later
+    if (!url || url === this.endedUrl) {
+      // signed out or locked: look again for a new session later
       this.timer = setTimeout(() => this.connect(), NO_SESSION_POLL_MS);
       return;
     }
@@ -75,8 +77,10 @@ export class ReconnectingSocket {
       if (failed || this.stopped || this.socket !== socket) return;
       failed = true;
       const sessionEnded = (event as CloseEvent | undefined)?.code === SESSION_ENDED_CODE;
-      if (sessionEnded) this.attempt = 0;
-      else this.events.error?.();
+      if (sessionEnded) {
+        this.attempt = 0;
+        this.endedUrl = url;
+      } else this.events.error?.();
       this.schedule();
     };
     socket.onerror = fail;
