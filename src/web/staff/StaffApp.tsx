@@ -24,6 +24,7 @@ import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
 import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
+import { SYSTEM_SCREENS } from './pages/system/index.ts';
 
 function listScreen(spec: ResourceSpec) {
   const overrides = resourceOverrides[spec.name] ?? {};
@@ -72,6 +73,7 @@ export default function StaffApp() {
         <Route path="/usage" element={<UsageGuidePage />} />
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
+        {SYSTEM_SCREENS.map(({ path, component: Screen }) => <Route key={path} path={path} element={<Screen />} />)}
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon }) => (

@@ -9,10 +9,11 @@ import { useLocation } from 'react-router-dom';
 import { UnauthorizedPage } from '../pages/ErrorPages.tsx';
 import { resources } from '../../../generated/resources.ts';
 import { mayOpen, screenRoutes, useMenus } from './menus.ts';
+import { SYSTEM_SCREENS } from '../pages/system/index.ts';
 
 const RESOURCE_NAMES = new Set(resources.map((r) => r.name));
 /** hand-written screens reached through a menu (the others are open to everyone) */
-export const MENU_PAGES = ['/DecisionCenter/index'];
+export const MENU_PAGES = ['/DecisionCenter/index', ...SYSTEM_SCREENS.map((s) => s.path)];
 
 /** Whether a path is a screen the console has (a resource list, narrowed or not, or a menu page). */
 export function isMenuScreen(pathname: string): boolean {
