@@ -31,6 +31,7 @@ import { useGetIdentity } from 'react-admin';
 import { formatMessage, messages } from '../../../../shared/messages.ts';
 import { isMobile, isEmail } from '../../../../shared/validators.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
+import { DateTextField } from '../../schema/DateTextField.tsx';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
 
 interface Role {
@@ -163,10 +164,10 @@ export function UserAdmin() {
   const rows = users.data?.content ?? [];
 
   return (
-    <Box sx={{ p: 2 }}>
+    <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>用户管理</ScreenTitle>
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-        <Paper sx={{ width: 220, flexShrink: 0, maxHeight: '75vh', overflow: 'auto' }} aria-label="部门">
+        <Paper sx={{ width: 190, flexShrink: 0, maxHeight: '75vh', overflow: 'auto' }} aria-label="部门">
           <List dense>
             <ListItemButton selected={deptId === null} onClick={() => { setDeptId(null); setPage(0); }}>
               全部部门
@@ -181,8 +182,8 @@ export function UserAdmin() {
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
             <TextField size="small" placeholder="输入名称或者邮箱搜索" value={blurry} onChange={(e) => setBlurry(e.target.value)} inputProps={{ 'aria-label': '搜索' }} />
-            <TextField size="small" type="date" label="创建开始" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} />
-            <TextField size="small" type="date" label="创建结束" value={to} onChange={(e) => setTo(e.target.value)} InputLabelProps={{ shrink: true }} />
+            <Box sx={{ width: 170 }}><DateTextField label="创建时间(开始)" value={from} onChange={setFrom} /></Box>
+            <Box sx={{ width: 170 }}><DateTextField label="创建时间(结束)" value={to} onChange={setTo} /></Box>
             <TextField size="small" select label="状态" value={enabled} onChange={(e) => setEnabled(e.target.value)} sx={{ width: 110 }}>
               <MenuItem value="">全部</MenuItem>
               <MenuItem value="true">启用</MenuItem>
@@ -197,7 +198,8 @@ export function UserAdmin() {
               </Button>
             ) : null}
           </Box>
-          <Table size="small" aria-label="用户列表">
+          <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
                 {['用户名', '昵称', '性别', '电话', '部门', '岗位', '状态', '创建日期', '操作'].map((h) => (
@@ -218,9 +220,9 @@ export function UserAdmin() {
                   <TableCell>{u.dept?.name ?? ''}</TableCell>
                   <TableCell>{u.roles.map((r) => r.name).join('、')}</TableCell>
                   <TableCell>
-                    <Switch size="small" checked={u.enabled} disabled={!can('user:edit') || u.username === 'admin'} onChange={() => toggle(u)} inputProps={{ 'aria-label': `${u.username}状态` }} />
+                    <Switch size="small" checked={u.enabled} disabled={!can('user:edit') || u.username === 'admin'} onChange={() => toggle(u)} slotProps={{ input: { 'aria-label': `${u.username}状态` } }} />
                   </TableCell>
-                  <TableCell>{u.createTime ?? ''}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{u.createTime ?? ''}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {can('user:edit') ? (
                       <>
@@ -244,6 +246,7 @@ export function UserAdmin() {
               ))}
             </TableBody>
           </Table>
+          </Box>
           <TablePagination
             component="div"
             count={users.data?.totalElements ?? 0}
