@@ -91,7 +91,12 @@ describe('access administration in the browser', () => {
     await page.getByLabel('huabei01状态').click();
     await page.getByText('此操作将禁用 是否继续？').waitFor();
     await shot(page, 'access-user-disable-confirm', { fullPage: false });
-    await page.getByRole('button', { name: '取消' }).click();
+    await page.getByRole('button', { name: '确定' }).click();
+    await page.getByText('禁用成功').waitFor();
+    await page.getByLabel('huabei01状态').click();
+    await page.getByText('此操作将启用 是否继续？').waitFor();
+    await page.getByRole('button', { name: '确定' }).click();
+    await page.getByText('启用成功').waitFor();
     await page.context().close();
 
     const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
