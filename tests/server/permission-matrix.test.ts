@@ -135,17 +135,17 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
     const wrong: string[] = [];
     for (const r of ordered(routes)) {
       const url = r.url.replace(/:[A-Za-z]+/g, 'abc');
-      const attempts = r.method === 'GET'
+      const attempts: Array<{ url: string; payload?: string }> = r.method === 'GET'
         ? queries.map((q) => ({ url: `${url}?${q}` }))
         : bodies.map((b) => ({ url, payload: JSON.stringify(b) }));
       for (const a of attempts) {
         const res = await t.app.inject({
           method: r.method as 'GET',
           url: a.url,
-          headers: { ...bearer(token), ...('payload' in a ? { 'content-type': 'application/json', submit_id: submitId() } : {}) },
-          ...('payload' in a ? { payload: a.payload } : {}),
+          headers: { ...bearer(token), ...(a.payload !== undefined ? { 'content-type': 'application/json', submit_id: submitId() } : {}) },
+          ...(a.payload !== undefined ? { payload: a.payload } : {}),
         });
-        if (res.statusCode >= 500) wrong.push(`${key(r)} ${a.url} ${'payload' in a ? a.payload.slice(0, 40) : ''} -> ${res.statusCode}`);
+        if (res.statusCode >= 500) wrong.push(`${key(r)} ${a.url} ${(a.payload ?? '').slice(0, 40)} -> ${res.statusCode}`);
         else if (res.statusCode >= 400 && !/[\u4e00-\u9fff]/.test(res.json().message)) wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
       }
     }
