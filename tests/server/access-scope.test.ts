@@ -99,6 +99,12 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     expect(ok.statusCode).toBe(204);
   });
 
+  it('a single posting by id follows the scope too', async () => {
+    expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售部']}`)).statusCode).toBe(200);
+    expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['乙公司']}`)).statusCode).toBe(403);
+    expect((await api(tokens.custom, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售一组']}`)).statusCode).toBe(200);
+  });
+
   it('users outside the scope cannot be changed; departments outside cannot be edited', async () => {
     const other = (await api(admin, 'GET', '/api/users?blurry=all')).json().content[0];
     const res = await api(tokens.own, 'POST', `/api/users/resetPass?userName=all&userid=${other.id}`);
