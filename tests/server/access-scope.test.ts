@@ -65,6 +65,8 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     const tree = (await api(tokens.own, 'GET', '/api/dept/getDeptList')).json();
     expect(tree[0].children[0].children[0].name).toBe('甲销售部');
     expect(tree[0].children).toHaveLength(1);
+    // the ancestors are only the way down: marked, and not editable
+    expect([tree[0].disabled, tree[0].children[0].disabled, tree[0].children[0].children[0].disabled]).toEqual([true, true, false]);
   });
 
   it('自定义 sees the chosen departments and everything below them', async () => {

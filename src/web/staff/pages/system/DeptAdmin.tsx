@@ -86,12 +86,12 @@ export function DeptAdmin() {
               width: 150,
               render: (d) => (
                 <Box sx={{ display: 'flex', gap: 0.5 }}>
-                  {can('dept:edit') ? (
+                  {can('dept:edit') && !d.disabled ? (
                     <Button size="small" onClick={() => setForm({ id: d.id, name: d.name, pid: d.pid, sort: d.sort, enabled: d.enabled })}>
                       编辑
                     </Button>
                   ) : null}
-                  {can('dept:del') ? (
+                  {can('dept:del') && !d.disabled ? (
                     <Button size="small" color="error" onClick={() => setDeleting(d)}>
                       删除
                     </Button>
@@ -109,7 +109,7 @@ export function DeptAdmin() {
             <TextField select label="上级部门" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
               <MenuItem value={0}>顶级部门</MenuItem>
               {parents.map((p) => (
-                <MenuItem key={p.id} value={p.id}>
+                <MenuItem key={p.id} value={p.id} disabled={p.disabled}>
                   {indentLabel(p.name, p.depth)}
                 </MenuItem>
               ))}

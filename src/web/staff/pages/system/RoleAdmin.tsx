@@ -194,7 +194,7 @@ export function RoleAdmin() {
                   <FormControlLabel
                     key={d.id}
                     sx={{ display: 'flex', pl: d.depth * 2 }}
-                    control={<Checkbox size="small" checked={form.depts.includes(d.id)} onChange={(e) => setForm({ ...form, depts: e.target.checked ? [...form.depts, d.id] : form.depts.filter((x) => x !== d.id) })} />}
+                    control={<Checkbox size="small" disabled={d.disabled} checked={form.depts.includes(d.id)} onChange={(e) => setForm({ ...form, depts: e.target.checked ? [...form.depts, d.id] : form.depts.filter((x) => x !== d.id) })} />}
                     label={indentLabel(d.name, 0)}
                   />
                 ))}

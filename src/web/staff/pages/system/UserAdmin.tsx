@@ -279,7 +279,7 @@ export function UserAdmin() {
             <TextField select label="部门" required value={form.deptId} onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}>
               <MenuItem value="">请选择部门</MenuItem>
               {flat.map((d) => (
-                <MenuItem key={d.id} value={d.id}>
+                <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
                   {indentLabel(d.name, d.depth)}
                 </MenuItem>
               ))}

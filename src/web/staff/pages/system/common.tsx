@@ -244,13 +244,15 @@ export interface DeptNode {
   sort: number;
   hasChildren: boolean;
   createTime: string | null;
+  /** outside the user's data scope (shown as the way down only) */
+  disabled?: boolean;
   children?: DeptNode[];
 }
 
 /** Department tree options, flattened with their depth for an indented select. */
-export function flattenDepts(tree: DeptNode[] | undefined, depth = 0, out: Array<{ id: number; name: string; depth: number }> = []) {
+export function flattenDepts(tree: DeptNode[] | undefined, depth = 0, out: Array<{ id: number; name: string; depth: number; disabled: boolean }> = []) {
   for (const d of tree ?? []) {
-    out.push({ id: d.id, name: d.name, depth });
+    out.push({ id: d.id, name: d.name, depth, disabled: !!d.disabled });
     flattenDepts(d.children, depth + 1, out);
   }
   return out;
