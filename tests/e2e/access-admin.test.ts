@@ -136,4 +136,37 @@ describe('access administration in the browser', () => {
     await shot(page, 'access-limited-user-no-permission', { fullPage: false });
     await page.context().close();
   });
+
+  it('admin: the menu tree table, the dictionaries and the business dictionary with the insurers', async () => {
+    page = await newPage(browser);
+    page.setDefaultTimeout(15000);
+    await signInAs(page, product, ADMIN);
+    await openFromMenu(page, '菜单管理', 'api/menus/getMenusByPid');
+    const menus = page.getByRole('table', { name: '菜单列表' });
+    await menus.locator('tr', { hasText: '系统管理' }).waitFor();
+    await menus.locator('tr', { hasText: '系统管理' }).getByRole('button', { name: '展开' }).click();
+    await menus.getByRole('cell', { name: 'user:list' }).waitFor();
+    await menus.locator('tr', { hasText: 'user:list' }).getByRole('button', { name: '展开' }).click();
+    await menus.getByRole('cell', { name: 'user:add' }).waitFor();
+    await shot(page, 'access-menu-tree', { fullPage: false });
+    await menus.locator('tr', { hasText: 'user:add' }).getByRole('button', { name: '编辑' }).click();
+    await page.getByRole('dialog').getByLabel('权限标识').waitFor();
+    await shot(page, 'access-menu-dialog', { fullPage: false });
+    await page.getByRole('dialog').getByRole('button', { name: '取消' }).click();
+
+    await openFromMenu(page, '字典管理', 'api/dict');
+    await page.getByRole('table', { name: '字典列表' }).getByRole('cell', { name: 'question_model' }).click();
+    await page.getByRole('table', { name: '字典详情' }).getByRole('cell', { name: '售后' }).first().waitFor();
+    await shot(page, 'access-dict', { fullPage: false });
+
+    await openFromMenu(page, '业务字典', 'api/busidict/list/0');
+    const busi = page.getByRole('table', { name: '业务字典' });
+    await busi.locator('tr', { hasText: '承保公司' }).getByRole('button', { name: '展开' }).click();
+    await busi.getByRole('cell', { name: '中华联合' }).first().waitFor();
+    // the twelve insurers, in the seeded order, each with its code
+    const codes = await busi.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(codes.filter((c) => ['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安'].includes(c))).toEqual(['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安']);
+    await shot(page, 'access-busidict', { fullPage: false });
+    await page.context().close();
+  });
 });

@@ -198,7 +198,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
       <TableHead>
         <TableRow>
           {props.columns.map((c) => (
-            <TableCell key={c.title} sx={{ width: c.width, fontWeight: 600 }}>
+            <TableCell key={c.title} sx={{ width: c.width, fontWeight: 600, whiteSpace: 'nowrap' }}>
               {c.title}
             </TableCell>
           ))}
@@ -211,7 +211,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
           return (
             <TableRow key={row.id} hover data-row-id={row.id}>
               {props.columns.map((c, i) => (
-                <TableCell key={c.title}>
+                <TableCell key={c.title} sx={i === 0 ? { whiteSpace: 'nowrap' } : undefined}>
                   {i === 0 ? (
                     <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 2.5 }}>
                       {expandable ? (
