@@ -123,7 +123,10 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     expect(foreign.statusCode).toBe(403);
     const own = await api(tokens.own, 'GET', `/api/users/option?orgId=${dept.root}&page=0&size=99999&sort=id,ASC`);
     expect(own.statusCode).toBe(200);
-    expect(own.json().content.map((u: any) => u.username)).toContain('admin');
+    // the organisation's users inside the scope: 本级 lists its own department only
+    expect(own.json().content.map((u: any) => u.username)).toEqual(['own']);
+    const everyone = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept.root}`);
+    expect(everyone.json().content.map((u: any) => u.username)).toEqual(expect.arrayContaining(['admin', 'own', 'custom', 'all']));
     const any = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept['乙公司']}`);
     expect(any.statusCode).toBe(200);
   });
