@@ -230,6 +230,7 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       const tree = (await api(admin, 'GET', '/api/menus/list')).json();
       const system = tree.find((m: any) => m.title === '系统管理');
       expect(system.children.map((m: any) => m.path)).toEqual(expect.arrayContaining(['system/user', 'system/role', 'system/menu', 'system/dept', 'system/dict', 'system/busidict']));
+      expect(tree.map((m: any) => m.path)).toEqual(expect.arrayContaining(['usage', 'DecisionCenter/index']));
     });
   });
 

@@ -12,6 +12,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import ListAltIcon from '@mui/icons-material/ListAlt';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
 import { resourceOverrides } from '../resources/index.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -26,6 +27,7 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   dept: AccountTreeIcon,
   dictionary: MenuBookIcon,
   tree: ListAltIcon,
+  guide: HelpOutlineIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {
