@@ -154,6 +154,19 @@ describe('access administration in the browser', () => {
     await shot(page, 'access-menu-dialog', { fullPage: false });
     await page.getByRole('dialog').getByRole('button', { name: '取消' }).click();
 
+    // a 自定义 role chooses its departments
+    await openFromMenu(page, '角色管理', 'api/roles');
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('角色名称').fill('区域经理');
+    await choose(page, '数据范围', /^自定义$/);
+    await dialog.getByRole('checkbox', { name: /销售部/ }).check();
+    await dialog.getByRole('checkbox', { name: /华北公司/ }).check();
+    await shot(page, 'access-role-custom-scope', { fullPage: false });
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await page.getByText('新增成功').waitFor();
+    await page.getByRole('table', { name: '角色列表' }).getByText('自定义（销售部、华北公司）').waitFor();
+
     await openFromMenu(page, '字典管理', 'api/dict');
     await page.getByRole('table', { name: '字典列表' }).getByRole('cell', { name: 'question_model' }).click();
     await page.getByRole('table', { name: '字典详情' }).getByRole('cell', { name: '售后' }).first().waitFor();
