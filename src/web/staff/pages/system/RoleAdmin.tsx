@@ -107,7 +107,7 @@ export function RoleAdmin() {
   const rows = roles.data?.content ?? [];
 
   return (
-    <Box sx={{ p: 2 }}>
+    <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>角色管理</ScreenTitle>
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
         <Paper sx={{ flex: 3, p: 1, minWidth: 0 }}>
@@ -119,7 +119,7 @@ export function RoleAdmin() {
               </Button>
             ) : null}
           </Box>
-          <Table size="small" aria-label="角色列表">
+          <Table size="small" aria-label="角色列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
                 {['名称', '角色级别', '数据权限', '描述', '创建日期', '操作'].map((h) => (
@@ -188,6 +188,9 @@ export function RoleAdmin() {
                 <MenuItem key={s} value={s}>{s}</MenuItem>
               ))}
             </TextField>
+            {form.dataScope === '自定义' ? (
+              <Typography variant="caption" sx={{ color: 'text.secondary', mb: -1.5 }}>数据权限：所选部门及其全部下级</Typography>
+            ) : null}
             {form.dataScope === '自定义' ? (
               <Box sx={{ maxHeight: 200, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1, p: 1 }} aria-label="数据权限">
                 {flat.map((d) => (
