@@ -200,6 +200,8 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(errorOf(res).message).toBe(message);
       }
+      const toButton = await api(admin, 'PUT', '/api/menus', { id: screen.json().id, type: 2, title: '测试页', permission: 'testPage:list', pid: dir.json().id });
+      expect(errorOf(toButton).message).toBe('该菜单存在下级，不能改为按钮');
       const cycle = await api(admin, 'PUT', '/api/menus', { id: dir.json().id, type: 0, title: '测试目录', path: 'test', pid: screen.json().id });
       expect(errorOf(cycle).message).toBe('上级菜单不能为自己或自己的下级');
 
@@ -228,6 +230,7 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       const tree = (await api(admin, 'GET', '/api/menus/list')).json();
       const system = tree.find((m: any) => m.title === '系统管理');
       expect(system.children.map((m: any) => m.path)).toEqual(expect.arrayContaining(['system/user', 'system/role', 'system/menu', 'system/dept', 'system/dict', 'system/busidict']));
+      expect(tree.map((m: any) => m.path)).toEqual(expect.arrayContaining(['usage', 'DecisionCenter/index']));
     });
   });
 

@@ -65,6 +65,8 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     const tree = (await api(tokens.own, 'GET', '/api/dept/getDeptList')).json();
     expect(tree[0].children[0].children[0].name).toBe('甲销售部');
     expect(tree[0].children).toHaveLength(1);
+    // the ancestors are only the way down: marked, and not editable
+    expect([tree[0].disabled, tree[0].children[0].disabled, tree[0].children[0].children[0].disabled]).toEqual([true, true, false]);
   });
 
   it('自定义 sees the chosen departments and everything below them', async () => {
@@ -99,6 +101,12 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     expect(ok.statusCode).toBe(204);
   });
 
+  it('a single posting by id follows the scope too', async () => {
+    expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售部']}`)).statusCode).toBe(200);
+    expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['乙公司']}`)).statusCode).toBe(403);
+    expect((await api(tokens.custom, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售一组']}`)).statusCode).toBe(200);
+  });
+
   it('users outside the scope cannot be changed; departments outside cannot be edited', async () => {
     const other = (await api(admin, 'GET', '/api/users?blurry=all')).json().content[0];
     const res = await api(tokens.own, 'POST', `/api/users/resetPass?userName=all&userid=${other.id}`);
@@ -115,7 +123,10 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     expect(foreign.statusCode).toBe(403);
     const own = await api(tokens.own, 'GET', `/api/users/option?orgId=${dept.root}&page=0&size=99999&sort=id,ASC`);
     expect(own.statusCode).toBe(200);
-    expect(own.json().content.map((u: any) => u.username)).toContain('admin');
+    // the organisation's users inside the scope: 本级 lists its own department only
+    expect(own.json().content.map((u: any) => u.username)).toEqual(['own']);
+    const everyone = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept.root}`);
+    expect(everyone.json().content.map((u: any) => u.username)).toEqual(expect.arrayContaining(['admin', 'own', 'custom', 'all']));
     const any = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept['乙公司']}`);
     expect(any.statusCode).toBe(200);
   });

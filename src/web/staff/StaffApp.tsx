@@ -30,6 +30,7 @@ import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
 import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
+import { SYSTEM_SCREENS } from './pages/system/index.ts';
 
 function listScreen(spec: ResourceSpec) {
   const overrides = resourceOverrides[spec.name] ?? {};
@@ -83,6 +84,7 @@ export default function StaffApp() {
         <Route path="/brandTree" element={<BrandTreePage />} />
         <Route path="/help" element={<HelpPage />} />
         <Route path="/jobDescription" element={<JobDescriptionPage />} />
+        {SYSTEM_SCREENS.map(({ path, component: Screen }) => <Route key={path} path={path} element={<Screen />} />)}
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon }) => (

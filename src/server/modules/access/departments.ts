@@ -31,6 +31,8 @@ export interface DeptNode {
   leaf: boolean;
   subCount: number;
   createTime: string | null;
+  /** shown only as the way down to departments in the scope: not selectable, not editable */
+  disabled: boolean;
   children?: DeptNode[];
 }
 
@@ -41,6 +43,8 @@ interface Row {
   sort: number;
   enabled: boolean;
   createTime: string | null;
+  /** outside the data scope (an ancestor shown for the way down) */
+  outside?: boolean;
 }
 
 export const DEPT_NOT_IN_SCOPE = '没有权限操作该部门';
@@ -78,14 +82,14 @@ function visibleIds(rows: Row[], scope: DataScope): Set<number> | null {
 function toNode(r: Row, kids: Row[]): DeptNode {
   return {
     id: r.id, pid: r.pid ?? 0, name: r.name, label: r.name, sort: r.sort, enabled: r.enabled,
-    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime,
+    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, disabled: !!r.outside,
   };
 }
 
 async function visibleRows(db: Kysely<any>, scope: DataScope): Promise<Row[]> {
   const rows = await allRows(db);
   const visible = visibleIds(rows, scope);
-  return visible ? rows.filter((r) => visible.has(r.id)) : rows;
+  return visible ? rows.filter((r) => visible.has(r.id)).map((r) => ({ ...r, outside: !scope.deptIds.includes(r.id) })) : rows;
 }
 
 function childrenMap(rows: Row[]): Map<number | null, Row[]> {

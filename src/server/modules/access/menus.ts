@@ -222,6 +222,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     if (!rows.some((r) => Number(r.id) === id)) throw notFound('菜单不存在');
     const m = await readMenu(body, id);
     if (m.pid !== null && descendants(rows, [id]).has(m.pid)) throw badRequest(MENU_CYCLE);
+    if (m.type === 2 && rows.some((r) => r.pid !== null && Number(r.pid) === id)) throw badRequest('该菜单存在下级，不能改为按钮');
     await db.updateTable('sys_menu').set({ ...row(m), update_time: nowText() }).where('id', '=', id).execute();
     invalidateAccess();
     return reply.status(204).send();

@@ -4,6 +4,7 @@
  * - the menus of the administration screens (users, roles, menus, departments, dictionaries,
  *   business dictionary) in the 系统管理 directory, with one button per permission key, linked
  *   to the admin role when created;
+ * - a sidebar entry for the usage guide (使用说明, open to everyone);
  * - one dictionary per `x-dict` name of the resource specs, its details from the `x-options`;
  * - the business dictionary tree: the spec's categories, the insurer abbreviations under
  *   承保公司 and 驾意险公司, and a few obvious entries.
@@ -80,6 +81,20 @@ async function seedAdminMenus(db: Kysely<any>): Promise<void> {
   }
 }
 
+/** Screens open to every signed-in user that still get a sidebar entry (granted like any menu). */
+export const OPEN_SCREEN_MENUS = [{ title: '使用说明', path: 'usage', component: 'usage', icon: 'guide', sort: 950 }];
+
+async function seedOpenScreenMenus(db: Kysely<any>): Promise<void> {
+  const now = nowText();
+  for (const m of OPEN_SCREEN_MENUS) {
+    if (await db.selectFrom('sys_menu').select('id').where('type', '=', 1).where('path', '=', m.path).executeTakeFirst()) continue;
+    await db
+      .insertInto('sys_menu')
+      .values({ pid: null, type: 1, title: m.title, name: m.title, component: m.component, path: m.path, icon: m.icon, menu_sort: m.sort, permission: null, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .execute();
+  }
+}
+
 /** Dictionaries named by the specs' `x-dict`, with the `x-options` as their details. */
 async function seedDictionaries(db: Kysely<any>, specs: ResourceSpec[]): Promise<void> {
   const now = nowText();
@@ -130,6 +145,7 @@ async function seedBusinessDictionary(db: Kysely<any>): Promise<void> {
 
 export async function seedAccess(db: Kysely<any>, specs: ResourceSpec[]): Promise<void> {
   await seedAdminMenus(db);
+  await seedOpenScreenMenus(db);
   await seedDictionaries(db, specs);
   await seedBusinessDictionary(db);
 }

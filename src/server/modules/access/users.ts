@@ -9,7 +9,8 @@
  *                                    time with exactly {id, lockTime, orgId, deptId} without it
  *   DELETE api/users                 [ids], never yourself or admin (user:del)
  *   POST   api/users/resetPass?userName&userid   back to the default password (user:edit)
- *   GET    api/users/option?orgId    the organisation's users for selects (signed in)
+ *   GET    api/users/option?orgId    the organisation's users inside the data scope, for selects
+ *                                    (signed in)
  * Every write checks the data scope (the user's department) and the role levels (levels.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -322,6 +323,8 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     const scope = await requestScope(db, request);
     if (!canChooseAnyOrganisation(user) && !inScope(scope, 'org', orgId)) throw forbidden('只能选择本公司');
     let q = db.selectFrom('sys_user as u').where('u.org_id', '=', orgId);
+    // the organisation's users inside the data scope
+    if (!scope.all) q = q.where('u.dept_id', 'in', scope.deptIds.length ? scope.deptIds : [-1]);
     const enabled = queryValue(query, 'enabled');
     if (enabled === 'true' || enabled === 'false') q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');

@@ -30,6 +30,7 @@ import { useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
 import { TotalLine } from './TotalLine.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
+import { useDictionaryOptions } from './dictionaries.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
@@ -170,7 +171,13 @@ export interface SchemaListProps {
   routeParam?: string;
 }
 
-export function SchemaList({ spec, overrides = {}, routeParam }: SchemaListProps) {
+/** The list screen, with the options of `x-dict` fields read from their dictionaries. */
+export function SchemaList(props: SchemaListProps) {
+  const spec = useDictionaryOptions(props.spec);
+  return <SchemaListScreen {...props} spec={spec} />;
+}
+
+function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps) {
   const fixed = useMemo(
     () => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined),
     [routeParam, overrides],

@@ -9,10 +9,11 @@ import { useLocation } from 'react-router-dom';
 import { UnauthorizedPage } from '../pages/ErrorPages.tsx';
 import { resources } from '../../../generated/resources.ts';
 import { mayOpen, screenRoutes, useMenus } from './menus.ts';
+import { SYSTEM_SCREENS } from '../pages/system/index.ts';
 
 const RESOURCE_NAMES = new Set(resources.map((r) => r.name));
 /** hand-written screens reached through a menu (the others are open to everyone) */
-export const MENU_PAGES = ['/DecisionCenter/index', '/logs', '/outbox', '/brandTree'];
+export const MENU_PAGES = ['/DecisionCenter/index', '/logs', '/outbox', '/brandTree', ...SYSTEM_SCREENS.map((s) => s.path)];
 /** resource screens every signed-in user may read: 操作文档, linked from the header (writing still needs its keys) */
 export const OPEN_RESOURCES = ['UserCzwd'];
 

@@ -7,6 +7,12 @@ import FolderIcon from '@mui/icons-material/Folder';
 import PeopleIcon from '@mui/icons-material/People';
 import SettingsIcon from '@mui/icons-material/Settings';
 import WorkIcon from '@mui/icons-material/Work';
+import BadgeIcon from '@mui/icons-material/Badge';
+import MenuIcon from '@mui/icons-material/Menu';
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
 import { resourceOverrides } from '../resources/index.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -16,6 +22,12 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   chart: BarChartIcon,
   feedback: FeedbackIcon,
   job: WorkIcon,
+  role: BadgeIcon,
+  menu: MenuIcon,
+  dept: AccountTreeIcon,
+  dictionary: MenuBookIcon,
+  tree: ListAltIcon,
+  guide: HelpOutlineIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {

@@ -1,0 +1,215 @@
+/**
+ * 角色管理 (positions): the roles on the left with 新增 / 编辑 / 删除 (roles:add, roles:edit,
+ * roles:del); choosing a role shows its menus on the right as a tree with checkboxes, saved by
+ * 保存 (roles:edit). A role has a name, a level (1 highest; nobody creates, edits or grants a role
+ * above their own level) and a data scope: 全部, 本级 or 自定义 with chosen departments.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import SaveIcon from '@mui/icons-material/Save';
+import { messages } from '../../../../shared/messages.ts';
+import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
+import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
+
+interface RoleRow {
+  id: number;
+  name: string;
+  level: number;
+  dataScope: string;
+  description: string | null;
+  createTime: string | null;
+  depts: Array<{ id: number; name: string }>;
+  menus: Array<{ id: number }>;
+}
+
+interface Form {
+  id?: number;
+  name: string;
+  level: number;
+  dataScope: string;
+  description: string;
+  depts: number[];
+}
+
+export const DATA_SCOPES = ['全部', '本级', '自定义'];
+
+export function RoleAdmin() {
+  const can = useCan();
+  const act = useAction();
+  const [version, setVersion] = useState(0);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(10);
+  const [blurry, setBlurry] = useState('');
+  const roles = useLoad(() => getJson<Page<RoleRow>>('/api/roles', { page, size, blurry }), [page, size, blurry, version]);
+  const menus = useLoad(() => getJson<MenuTreeNode[]>('/api/menus/list'), []);
+  const depts = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), []);
+  const level = useLoad(() => getJson<{ level: number | null }>('/api/roles/level'), []);
+  const flat = useMemo(() => flattenDepts(depts.data), [depts.data]);
+  const [selected, setSelected] = useState<RoleRow | null>(null);
+  const [checked, setChecked] = useState<Set<number>>(new Set());
+  const [form, setForm] = useState<Form | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<RoleRow | null>(null);
+
+  useEffect(() => {
+    if (!selected) return;
+    const fresh = roles.data?.content.find((r) => r.id === selected.id);
+    if (fresh) setSelected(fresh);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [roles.data]);
+  useEffect(() => setChecked(new Set(selected?.menus.map((m) => m.id) ?? [])), [selected]);
+
+  const reload = () => setVersion((v) => v + 1);
+  const save = async () => {
+    if (!form) return;
+    setBusy(true);
+    const body = { ...form, description: form.description.trim() || null, depts: form.dataScope === '自定义' ? form.depts.map((id) => ({ id })) : [] };
+    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/roles', body), form.id ? messages.notice.updated : messages.notice.created);
+    setBusy(false);
+    if (ok) {
+      setForm(null);
+      reload();
+    }
+  };
+  const saveMenus = async () => {
+    if (!selected) return;
+    setBusy(true);
+    const ok = await act(() => send('PUT', '/api/roles/menu', { id: selected.id, menus: [...checked].map((id) => ({ id })) }), '保存成功');
+    setBusy(false);
+    if (ok) reload();
+  };
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    const ok = await act(() => send('DELETE', '/api/roles', [deleting.id]), messages.notice.deleted);
+    setBusy(false);
+    setDeleting(null);
+    if (ok) {
+      if (selected?.id === deleting.id) setSelected(null);
+      reload();
+    }
+  };
+  const myLevel = level.data?.level ?? 999;
+  const rows = roles.data?.content ?? [];
+
+  return (
+    <Box sx={{ p: 2, minWidth: 0 }}>
+      <ScreenTitle>角色管理</ScreenTitle>
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+        <Paper sx={{ flex: 3, p: 1, minWidth: 0 }}>
+          <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center' }}>
+            <TextField size="small" placeholder="输入名称或者描述搜索" value={blurry} onChange={(e) => { setBlurry(e.target.value); setPage(0); }} inputProps={{ 'aria-label': '搜索' }} />
+            {can('roles:add') ? (
+              <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setForm({ name: '', level: Math.max(myLevel, 3), dataScope: '本级', description: '', depts: [] })}>
+                新增
+              </Button>
+            ) : null}
+          </Box>
+          <Table size="small" aria-label="角色列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+            <TableHead>
+              <TableRow>
+                {['名称', '角色级别', '数据权限', '描述', '创建日期', '操作'].map((h) => (
+                  <TableCell key={h} sx={{ fontWeight: 600 }}>{h}</TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <TableState loading={roles.loading && !roles.data} failed={roles.failed} empty={!rows.length} columns={6} />
+              {rows.map((r) => (
+                <TableRow key={r.id} hover selected={selected?.id === r.id} onClick={() => setSelected(r)} sx={{ cursor: 'pointer' }}>
+                  <TableCell>{r.name}</TableCell>
+                  <TableCell>{r.level}</TableCell>
+                  <TableCell>{r.dataScope}{r.dataScope === '自定义' && r.depts.length ? `（${r.depts.map((d) => d.name).join('、')}）` : ''}</TableCell>
+                  <TableCell>{r.description ?? ''}</TableCell>
+                  <TableCell>{r.createTime ?? ''}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+                    {can('roles:edit') && r.level >= myLevel ? (
+                      <Button size="small" onClick={() => setForm({ id: r.id, name: r.name, level: r.level, dataScope: r.dataScope, description: r.description ?? '', depts: r.depts.map((d) => d.id) })}>
+                        编辑
+                      </Button>
+                    ) : null}
+                    {can('roles:del') && r.level >= myLevel && r.name !== 'admin' ? (
+                      <Button size="small" color="error" onClick={() => setDeleting(r)}>删除</Button>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <TablePagination
+            component="div"
+            count={roles.data?.totalElements ?? 0}
+            page={page}
+            rowsPerPage={size}
+            rowsPerPageOptions={[10, 15, 30, 45, 60, 100]}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => { setSize(Number(e.target.value)); setPage(0); }}
+            labelRowsPerPage="每页条数"
+            labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
+          />
+        </Paper>
+        <Paper sx={{ flex: 2, p: 1, minWidth: 280, maxHeight: '78vh', overflow: 'auto' }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
+            <Typography variant="subtitle1">菜单分配{selected ? `：${selected.name}` : ''}</Typography>
+            {can('roles:edit') && selected ? (
+              <Button size="small" variant="contained" startIcon={<SaveIcon />} disabled={busy || selected.level < myLevel} onClick={() => void saveMenus()}>
+                保存
+              </Button>
+            ) : null}
+          </Box>
+          {selected ? (
+            <MenuTreeChecklist tree={menus.data ?? []} checked={checked} onChange={setChecked} disabled={!can('roles:edit') || selected.level < myLevel} />
+          ) : (
+            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>请选择左侧的角色，再分配菜单和按钮权限</Typography>
+          )}
+        </Paper>
+      </Box>
+      <FormDialog open={!!form} title={form?.id ? '编辑角色' : '新增角色'} width={520} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
+        {form ? (
+          <>
+            <TextField label="角色名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 64 }} />
+            <TextField label="角色级别" type="number" required value={form.level} helperText={`1 最高；你的级别为 ${myLevel}，只能设置 ${myLevel} 及以下`} onChange={(e) => setForm({ ...form, level: Number(e.target.value) })} inputProps={{ min: myLevel, max: 999 }} />
+            <TextField select label="数据范围" value={form.dataScope} onChange={(e) => setForm({ ...form, dataScope: e.target.value })}>
+              {DATA_SCOPES.map((s) => (
+                <MenuItem key={s} value={s}>{s}</MenuItem>
+              ))}
+            </TextField>
+            {form.dataScope === '自定义' ? (
+              <Typography variant="caption" sx={{ color: 'text.secondary', mb: -1.5 }}>数据权限：所选部门及其全部下级</Typography>
+            ) : null}
+            {form.dataScope === '自定义' ? (
+              <Box sx={{ maxHeight: 200, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1, p: 1 }} aria-label="数据权限">
+                {flat.map((d) => (
+                  <FormControlLabel
+                    key={d.id}
+                    sx={{ display: 'flex', pl: d.depth * 2 }}
+                    control={<Checkbox size="small" disabled={d.disabled} checked={form.depts.includes(d.id)} onChange={(e) => setForm({ ...form, depts: e.target.checked ? [...form.depts, d.id] : form.depts.filter((x) => x !== d.id) })} />}
+                    label={indentLabel(d.name, 0)}
+                  />
+                ))}
+              </Box>
+            ) : null}
+            <TextField label="描述信息" multiline minRows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} inputProps={{ maxLength: 255 }} />
+          </>
+        ) : null}
+      </FormDialog>
+      <ConfirmDialog open={!!deleting} busy={busy} content={messages.confirm.deleteOne} onConfirm={() => void remove()} onClose={() => setDeleting(null)} />
+    </Box>
+  );
+}
+
+export default RoleAdmin;

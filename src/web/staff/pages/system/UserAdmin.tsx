@@ -1,0 +1,317 @@
+/**
+ * 用户管理: departments on the left (a click filters the list to the department and those
+ * below), the user list on the right with 搜索 (user name, nickname, phone, e-mail), 状态 and
+ * 创建时间 filters, paging 10/15/30/45/60/100, and by permission key: 新增 (user:add), 编辑 /
+ * 重置密码 / 启用·禁用 switch (user:edit), 删除 (user:del). A new user gets the default password
+ * and must change it at the first sign-in. The organisation can be changed only by a user
+ * whose role has the 全部 data scope; otherwise it is fixed to the user's own.
+ */
+import { useMemo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import { useGetIdentity } from 'react-admin';
+import { formatMessage, messages } from '../../../../shared/messages.ts';
+import { isMobile, isEmail } from '../../../../shared/validators.ts';
+import { maskPhone } from '../../../../shared/masks.ts';
+import { DateTextField } from '../../schema/DateTextField.tsx';
+import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
+
+interface Role {
+  id: number;
+  name: string;
+  level: number;
+  dataScope: string;
+}
+
+interface UserRow {
+  id: number;
+  username: string;
+  nickName: string;
+  phone: string | null;
+  email: string | null;
+  sex: number;
+  enabled: boolean;
+  deptId: number | null;
+  orgId: number | null;
+  dept: { id: number; name: string } | null;
+  orgName: string | null;
+  createTime: string | null;
+  roles: Role[];
+}
+
+interface Form {
+  id?: number;
+  username: string;
+  nickName: string;
+  phone: string;
+  email: string;
+  sex: number;
+  enabled: boolean;
+  orgId: number | '';
+  deptId: number | '';
+  roles: number[];
+}
+
+const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
+
+export function UserAdmin() {
+  const can = useCan();
+  const act = useAction();
+  const { identity } = useGetIdentity();
+  const me = identity as unknown as { roles?: Role[]; orgId?: number; username?: string } | undefined;
+  const anyOrg = me?.username === 'admin' || (me?.roles ?? []).some((r) => r.dataScope === '全部');
+  const [version, setVersion] = useState(0);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(10);
+  const [deptId, setDeptId] = useState<number | null>(null);
+  const [blurry, setBlurry] = useState('');
+  const [enabled, setEnabled] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [query, setQuery] = useState({ blurry: '', enabled: '', from: '', to: '' });
+  const depts = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), [version]);
+  const roles = useLoad(() => getJson<Role[]>('/api/roles/all'), []);
+  const level = useLoad(() => getJson<{ level: number | null }>('/api/roles/level'), []);
+  const users = useLoad(
+    () =>
+      getJson<Page<UserRow>>('/api/users', {
+        page, size, sort: 'id,desc', deptId: deptId ?? undefined, blurry: query.blurry, enabled: query.enabled,
+        createTime: query.from || query.to ? [query.from, query.to] : undefined,
+      }),
+    [page, size, deptId, query, version],
+  );
+  const flat = useMemo(() => flattenDepts(depts.data), [depts.data]);
+  const [form, setForm] = useState<Form | null>(null);
+  const [formError, setFormError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [confirm, setConfirm] = useState<{ content: string; run: () => Promise<boolean> } | null>(null);
+  const reload = () => setVersion((v) => v + 1);
+  const grantable = (roles.data ?? []).filter((r) => level.data?.level != null && r.level >= level.data.level);
+
+  const openCreate = () => {
+    setFormError('');
+    setForm({ username: '', nickName: '', phone: '', email: '', sex: 1, enabled: true, orgId: anyOrg ? '' : (me?.orgId ?? ''), deptId: deptId ?? '', roles: [] });
+  };
+  const openEdit = (u: UserRow) => {
+    setFormError('');
+    setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+  };
+  const bodyOf = (f: Form) => ({
+    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(), phone: f.phone.trim() || null, email: f.email.trim() || null, sex: f.sex, enabled: f.enabled,
+    orgId: f.orgId || null, deptId: f.deptId || null, roles: f.roles.map((id) => ({ id })),
+  });
+  const validate = (f: Form): string => {
+    if (!f.username.trim()) return '用户名不能为空';
+    if (!f.nickName.trim()) return messages.contact.nickNameRequired;
+    if (f.phone.trim() && !isMobile(f.phone.trim())) return messages.contact.mobileInvalid;
+    if (f.email.trim() && !isEmail(f.email.trim())) return messages.contact.emailInvalid;
+    if (!f.orgId) return '请选择公司';
+    if (!f.deptId) return '请选择部门';
+    if (!f.roles.length) return '请选择岗位';
+    return '';
+  };
+  const save = async () => {
+    if (!form) return;
+    const problem = validate(form);
+    setFormError(problem);
+    if (problem) return;
+    setBusy(true);
+    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)), form.id ? messages.notice.updated : messages.notice.created);
+    setBusy(false);
+    if (ok) {
+      setForm(null);
+      reload();
+    }
+  };
+  const toggle = (u: UserRow) => {
+    const action = u.enabled ? '禁用' : '启用';
+    setConfirm({
+      content: formatMessage(messages.confirm.enableDisable, { action }),
+      run: () =>
+        act(
+          () => send('PUT', '/api/users', { ...bodyOf({ ...toForm(u), enabled: !u.enabled }) }),
+          u.enabled ? messages.notice.disabled : messages.notice.enabled,
+        ),
+    });
+  };
+  const toForm = (u: UserRow): Form => ({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+  const runConfirm = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    const ok = await confirm.run();
+    setBusy(false);
+    setConfirm(null);
+    if (ok) reload();
+  };
+  const rows = users.data?.content ?? [];
+
+  return (
+    <Box sx={{ p: 2, minWidth: 0 }}>
+      <ScreenTitle>用户管理</ScreenTitle>
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+        <Paper sx={{ width: 190, flexShrink: 0, maxHeight: '75vh', overflow: 'auto' }} aria-label="部门">
+          <List dense>
+            <ListItemButton selected={deptId === null} onClick={() => { setDeptId(null); setPage(0); }}>
+              全部部门
+            </ListItemButton>
+            {flat.map((d) => (
+              <ListItemButton key={d.id} selected={deptId === d.id} onClick={() => { setDeptId(d.id); setPage(0); }}>
+                {indentLabel(d.name, d.depth)}
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+        <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
+            <TextField size="small" placeholder="输入名称或者邮箱搜索" value={blurry} onChange={(e) => setBlurry(e.target.value)} inputProps={{ 'aria-label': '搜索' }} />
+            <Box sx={{ width: 170 }}><DateTextField label="创建时间(开始)" value={from} onChange={setFrom} /></Box>
+            <Box sx={{ width: 170 }}><DateTextField label="创建时间(结束)" value={to} onChange={setTo} /></Box>
+            <TextField size="small" select label="状态" value={enabled} onChange={(e) => setEnabled(e.target.value)} sx={{ width: 110 }}>
+              <MenuItem value="">全部</MenuItem>
+              <MenuItem value="true">启用</MenuItem>
+              <MenuItem value="false">禁用</MenuItem>
+            </TextField>
+            <Button size="small" variant="contained" color="success" startIcon={<SearchIcon />} onClick={() => { setPage(0); setQuery({ blurry, enabled, from, to }); }}>
+              搜索
+            </Button>
+            {can('user:add') ? (
+              <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={openCreate}>
+                新增
+              </Button>
+            ) : null}
+          </Box>
+          <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+            <TableHead>
+              <TableRow>
+                {['用户名', '昵称', '性别', '电话', '部门', '岗位', '状态', '创建日期', '操作'].map((h) => (
+                  <TableCell key={h} sx={{ fontWeight: 600 }}>
+                    {h}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <TableState loading={users.loading && !users.data} failed={users.failed} empty={!rows.length} columns={9} />
+              {rows.map((u) => (
+                <TableRow key={u.id} hover>
+                  <TableCell>{u.username}</TableCell>
+                  <TableCell>{u.nickName}</TableCell>
+                  <TableCell>{u.sex === 1 ? '男' : '女'}</TableCell>
+                  <TableCell>{u.phone ? maskPhone(u.phone) : ''}</TableCell>
+                  <TableCell>{u.dept?.name ?? ''}</TableCell>
+                  <TableCell>{u.roles.map((r) => r.name).join('、')}</TableCell>
+                  <TableCell>
+                    <Switch size="small" checked={u.enabled} disabled={!can('user:edit') || u.username === 'admin'} onChange={() => toggle(u)} slotProps={{ input: { 'aria-label': `${u.username}状态` } }} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{u.createTime ?? ''}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {can('user:edit') ? (
+                      <>
+                        <Button size="small" onClick={() => openEdit(u)}>编辑</Button>
+                        <Button
+                          size="small"
+                          color="warning"
+                          onClick={() => setConfirm({ content: `确定将 ${u.username} 的密码重置为默认密码吗？`, run: () => act(() => send('POST', '/api/users/resetPass', undefined, { userName: u.username, userid: u.id }), '密码重置成功') })}
+                        >
+                          重置密码
+                        </Button>
+                      </>
+                    ) : null}
+                    {can('user:del') && u.username !== 'admin' && u.username !== me?.username ? (
+                      <Button size="small" color="error" onClick={() => setConfirm({ content: messages.confirm.deleteOne, run: () => act(() => send('DELETE', '/api/users', [u.id]), messages.notice.deleted) })}>
+                        删除
+                      </Button>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          </Box>
+          <TablePagination
+            component="div"
+            count={users.data?.totalElements ?? 0}
+            page={page}
+            rowsPerPage={size}
+            rowsPerPageOptions={PAGE_SIZES}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => { setSize(Number(e.target.value)); setPage(0); }}
+            labelRowsPerPage="每页条数"
+            labelDisplayedRows={({ from: a, to: b, count }) => `${a}-${b} 共 ${count} 条`}
+          />
+        </Paper>
+      </Box>
+      <FormDialog open={!!form} title={form?.id ? '编辑用户' : '新增用户'} width={570} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
+        {form ? (
+          <>
+            {formError ? <Chip color="error" variant="outlined" label={formError} role="alert" /> : null}
+            <TextField label="用户名" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} inputProps={{ maxLength: 32 }} />
+            <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} />
+            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} />
+            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} />
+            <TextField select label="公司" required value={form.orgId} disabled={!anyOrg} helperText={anyOrg ? '' : '只能选择本公司'} onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}>
+              {anyOrg ? <MenuItem value="">请选择公司</MenuItem> : null}
+              {flat.map((d) => (
+                <MenuItem key={d.id} value={d.id}>
+                  {indentLabel(d.name, d.depth)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField select label="部门" required value={form.deptId} onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}>
+              <MenuItem value="">请选择部门</MenuItem>
+              {flat.map((d) => (
+                <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
+                  {indentLabel(d.name, d.depth)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label="岗位"
+              required
+              SelectProps={{ multiple: true, renderValue: (v) => (roles.data ?? []).filter((r) => (v as number[]).includes(r.id)).map((r) => r.name).join('、') }}
+              value={form.roles}
+              onChange={(e) => setForm({ ...form, roles: (e.target.value as unknown as number[]).map(Number) })}
+            >
+              {grantable.map((r) => (
+                <MenuItem key={r.id} value={r.id}>
+                  {r.name}（级别 {r.level}）
+                </MenuItem>
+              ))}
+            </TextField>
+            <RadioGroup row value={form.sex} onChange={(e) => setForm({ ...form, sex: Number(e.target.value) })} aria-label="性别">
+              <FormControlLabel value={1} control={<Radio size="small" />} label="男" />
+              <FormControlLabel value={0} control={<Radio size="small" />} label="女" />
+            </RadioGroup>
+            <RadioGroup row value={form.enabled ? 'true' : 'false'} onChange={(e) => setForm({ ...form, enabled: e.target.value === 'true' })} aria-label="状态">
+              <FormControlLabel value="true" control={<Radio size="small" />} label="启用" />
+              <FormControlLabel value="false" control={<Radio size="small" />} label="禁用" />
+            </RadioGroup>
+          </>
+        ) : null}
+      </FormDialog>
+      <ConfirmDialog open={!!confirm} busy={busy} content={confirm?.content ?? ''} onConfirm={() => void runConfirm()} onClose={() => setConfirm(null)} />
+    </Box>
+  );
+}
+
+export default UserAdmin;

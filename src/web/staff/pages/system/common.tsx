@@ -1,0 +1,269 @@
+/**
+ * Pieces shared by the administration screens (users, roles, menus, departments, dictionaries):
+ * loading a server answer with its loading and error state, the permission check, a form
+ * dialog with 确定/取消, a confirm dialog, a lazily expanded tree table and department options.
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { Confirm, useNotify, usePermissions } from 'react-admin';
+import { hasPermission } from '../../providers/session.ts';
+import { request, type QueryValue } from '../../providers/http.ts';
+import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
+import { messages } from '../../../../shared/messages.ts';
+
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+}
+
+export async function getJson<T>(url: string, query?: Record<string, QueryValue>): Promise<T> {
+  return (await request<T>(url, { query })).data;
+}
+
+export async function send(method: 'POST' | 'PUT' | 'DELETE', url: string, body: unknown, query?: Record<string, QueryValue>): Promise<void> {
+  await request(url, { method, body, query });
+}
+
+/** A server answer with its loading and error state; reload() fetches it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; loading: boolean; failed: boolean; reload: () => void } {
+  const [data, setData] = useState<T>();
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load()
+      .then((d) => {
+        if (!live) return;
+        setData(d);
+        setFailed(false);
+      })
+      .catch(() => live && setFailed(true))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  return { data, loading, failed, reload: useCallback(() => setTick((n) => n + 1), []) };
+}
+
+/** can('user:add'): the signed-in user holds the key (admin holds every key). */
+export function useCan(): (key: string) => boolean {
+  const { permissions } = usePermissions<string[]>();
+  return (key: string) => hasPermission(permissions, key);
+}
+
+/** Runs a write and shows its success notice; failures are shown by the HTTP client. */
+export function useAction(): (work: () => Promise<unknown>, notice: string) => Promise<boolean> {
+  const notify = useNotify();
+  return async (work, notice) => {
+    try {
+      await work();
+      notify(notice, { type: 'success', autoHideDuration: SUCCESS_NOTICE_MS });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+export function FormDialog(props: { open: boolean; title: string; width?: number; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
+  return (
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth={false} PaperProps={{ sx: { width: props.width ?? 500 } }}>
+      <DialogTitle>{props.title}</DialogTitle>
+      <DialogContent>
+        <Box
+          component="form"
+          sx={{ display: 'grid', gap: 2, pt: 1 }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            props.onSubmit();
+          }}
+        >
+          {props.children}
+          <button type="submit" hidden />
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose} disabled={props.busy}>
+          {messages.confirm.cancel}
+        </Button>
+        <Button variant="contained" onClick={props.onSubmit} disabled={props.busy} startIcon={props.busy ? <CircularProgress size={14} /> : null}>
+          {messages.confirm.ok}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export function ConfirmDialog(props: { open: boolean; content: string; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
+  return (
+    <Confirm
+      isOpen={props.open}
+      loading={props.busy}
+      title={messages.confirm.title}
+      content={props.content}
+      confirm={messages.confirm.ok}
+      cancel={messages.confirm.cancel}
+      onConfirm={props.onConfirm}
+      onClose={props.onClose}
+    />
+  );
+}
+
+/** Loading, failed and empty states of a table body. */
+export function TableState({ loading, failed, empty, columns }: { loading: boolean; failed: boolean; empty: boolean; columns: number }) {
+  if (!loading && !failed && !empty) return null;
+  return (
+    <TableRow>
+      <TableCell colSpan={columns} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+        {loading ? <CircularProgress size={20} aria-label="正在加载" /> : failed ? '加载失败，请刷新重试' : '暂无数据'}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export interface TreeColumn<T> {
+  title: string;
+  width?: number;
+  render: (row: T) => ReactNode;
+}
+
+export interface TreeRowBase {
+  id: number;
+  hasChildren?: boolean;
+  children?: TreeRowBase[];
+}
+
+/**
+ * A tree table: the first column carries the expand control and the indent. Children come from
+ * the row itself (`children`) or, lazily, from loadChildren(id) when the row is expanded.
+ */
+export function TreeTable<T extends TreeRowBase>(props: {
+  rows: T[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  columns: TreeColumn<T>[];
+  loadChildren?: (id: number) => Promise<T[]>;
+  /** changes when the tree must be loaded again (after a write) */
+  version?: number;
+  label: string;
+}) {
+  const [open, setOpen] = useState<Record<number, boolean>>({});
+  const [lazy, setLazy] = useState<Record<number, T[]>>({});
+  useEffect(() => setLazy({}), [props.version]);
+  useEffect(() => {
+    // reload the expanded rows after a write
+    if (!props.loadChildren) return;
+    for (const id of Object.keys(open).map(Number).filter((k) => open[k])) {
+      props.loadChildren(id).then((kids) => setLazy((m) => ({ ...m, [id]: kids }))).catch(() => undefined);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.version]);
+  const toggle = async (row: T) => {
+    const next = !open[row.id];
+    setOpen((o) => ({ ...o, [row.id]: next }));
+    if (next && props.loadChildren && !lazy[row.id]) {
+      const kids = await props.loadChildren(row.id).catch(() => [] as T[]);
+      setLazy((m) => ({ ...m, [row.id]: kids }));
+    }
+  };
+  const lines: Array<{ row: T; depth: number }> = [];
+  const walk = (rows: T[], depth: number) => {
+    for (const row of rows) {
+      lines.push({ row, depth });
+      if (open[row.id]) walk(((row.children as T[] | undefined) ?? lazy[row.id] ?? []) as T[], depth + 1);
+    }
+  };
+  walk(props.rows ?? [], 0);
+  return (
+    <Table size="small" aria-label={props.label}>
+      <TableHead>
+        <TableRow>
+          {props.columns.map((c) => (
+            <TableCell key={c.title} sx={{ width: c.width, fontWeight: 600, whiteSpace: 'nowrap' }}>
+              {c.title}
+            </TableCell>
+          ))}
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        <TableState loading={props.loading && !props.rows} failed={props.failed} empty={!lines.length} columns={props.columns.length} />
+        {lines.map(({ row, depth }) => {
+          const expandable = row.hasChildren || !!row.children?.length;
+          return (
+            <TableRow key={row.id} hover data-row-id={row.id}>
+              {props.columns.map((c, i) => (
+                <TableCell key={c.title} sx={i === 0 ? { whiteSpace: 'nowrap' } : undefined}>
+                  {i === 0 ? (
+                    <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 2.5 }}>
+                      {expandable ? (
+                        <IconButton size="small" aria-label={open[row.id] ? '收起' : '展开'} onClick={() => void toggle(row)}>
+                          {open[row.id] ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                        </IconButton>
+                      ) : (
+                        <Box sx={{ width: 34 }} />
+                      )}
+                      {c.render(row)}
+                    </Box>
+                  ) : (
+                    c.render(row)
+                  )}
+                </TableCell>
+              ))}
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
+export interface DeptNode {
+  id: number;
+  pid: number;
+  name: string;
+  enabled: boolean;
+  sort: number;
+  hasChildren: boolean;
+  createTime: string | null;
+  /** outside the user's data scope (shown as the way down only) */
+  disabled?: boolean;
+  children?: DeptNode[];
+}
+
+/** Department tree options, flattened with their depth for an indented select. */
+export function flattenDepts(tree: DeptNode[] | undefined, depth = 0, out: Array<{ id: number; name: string; depth: number; disabled: boolean }> = []) {
+  for (const d of tree ?? []) {
+    out.push({ id: d.id, name: d.name, depth, disabled: !!d.disabled });
+    flattenDepts(d.children, depth + 1, out);
+  }
+  return out;
+}
+
+export const indentLabel = (name: string, depth: number) => `${'\u3000'.repeat(depth)}${name}`;
+
+export function ScreenTitle({ children }: { children: ReactNode }) {
+  return (
+    <Typography variant="h6" sx={{ mb: 1 }}>
+      {children}
+    </Typography>
+  );
+}

@@ -1,0 +1,17 @@
+/** The administration screens of the 系统管理 directory, by route (the menus' paths). */
+import type { ComponentType } from 'react';
+import { UserAdmin } from './UserAdmin.tsx';
+import { RoleAdmin } from './RoleAdmin.tsx';
+import { MenuAdmin } from './MenuAdmin.tsx';
+import { DeptAdmin } from './DeptAdmin.tsx';
+import { DictAdmin } from './DictAdmin.tsx';
+import { BusiDictAdmin } from './BusiDictAdmin.tsx';
+
+export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: ComponentType }> = [
+  { path: '/system/user', title: '用户管理', component: UserAdmin },
+  { path: '/system/role', title: '角色管理', component: RoleAdmin },
+  { path: '/system/menu', title: '菜单管理', component: MenuAdmin },
+  { path: '/system/dept', title: '部门管理', component: DeptAdmin },
+  { path: '/system/dict', title: '字典管理', component: DictAdmin },
+  { path: '/system/busidict', title: '业务字典', component: BusiDictAdmin },
+];

@@ -1,0 +1,83 @@
+/**
+ * 用户管理 screen: buttons by permission key, the enable/disable confirm and notice, the
+ * organisation fixed without 全部, and the dialog's own checks before anything is sent.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { AdminContext, memoryStore } from 'react-admin';
+import { i18nProvider } from '../../src/web/i18n/index.ts';
+import { AppNotification } from '../../src/web/staff/layout/AppNotification.tsx';
+import { createDataProvider } from '../../src/web/staff/providers/dataProvider.ts';
+import { UserAdmin } from '../../src/web/staff/pages/system/UserAdmin.tsx';
+import { mockFetch } from './fetchMock.ts';
+import { testAuthProvider } from './renderScreen.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const USER = {
+  id: 7, username: 'lisi', nickName: '李四', phone: '13800138000', email: null, sex: 1, enabled: true, deptId: 2, orgId: 1,
+  dept: { id: 2, name: '销售部' }, orgName: '总公司', createTime: '2026-01-01 10:00:00', roles: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }],
+};
+
+function routes() {
+  return mockFetch({
+    'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
+    'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
+    'GET /api/roles/level': { body: { level: 3 } },
+    'GET /api/users': { body: { content: [USER], totalElements: 1 } },
+    'PUT /api/users': { status: 204 },
+  });
+}
+
+function renderUsers(permissions: string[], identity: Record<string, unknown> = {}) {
+  return render(
+    <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(permissions, { username: 'boss', orgId: 1, roles: [{ id: 9, name: '经理', level: 2, dataScope: '本级' }], ...identity })} i18nProvider={i18nProvider} store={memoryStore()}>
+      <UserAdmin />
+      <AppNotification />
+    </AdminContext>,
+  );
+}
+
+describe('用户管理', () => {
+  it('shows the rows with the phone masked, and only the buttons of the held keys', async () => {
+    routes();
+    renderUsers(['user:list', 'user:add']);
+    await screen.findByText('lisi');
+    expect(screen.getByText('138****8000')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: '新增' })).toBeTruthy());
+    expect(screen.queryByRole('button', { name: '编辑' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '删除' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '重置密码' })).toBeNull();
+  });
+
+  it('disabling asks 此操作将禁用 是否继续？ and says 禁用成功', async () => {
+    const { calls } = routes();
+    renderUsers(['user:list', 'user:edit']);
+    const toggle = await screen.findByLabelText('lisi状态');
+    await waitFor(() => expect((toggle as HTMLInputElement).disabled).toBe(false));
+    fireEvent.click(toggle);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('此操作将禁用 是否继续？')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await screen.findByText('禁用成功');
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.body).toMatchObject({ id: 7, enabled: false, roles: [{ id: 3 }], deptId: 2, orgId: 1 });
+  });
+
+  it('without 全部 the organisation is fixed; the dialog checks before sending', async () => {
+    const { calls } = routes();
+    renderUsers(['user:list', 'user:add']);
+    fireEvent.click(await screen.findByRole('button', { name: '新增' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('combobox', { name: /公司/ }).getAttribute('aria-disabled')).toBe('true');
+    expect(within(dialog).getByText('只能选择本公司')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    expect(await within(dialog).findByText('用户名不能为空')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/用户名/), { target: { value: 'wangwu' } });
+    fireEvent.change(within(dialog).getByLabelText(/昵称/), { target: { value: '王五' } });
+    fireEvent.change(within(dialog).getByLabelText(/电话/), { target: { value: '12345' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    expect(await within(dialog).findByText('请输入正确的11位手机号码')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+});
