@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { loginAs } from '../server/auth-helpers.ts';
-import { ADMIN, api, launchBrowser, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
+import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 
 const PHONE = { width: 390, height: 844 };
 const MOBILE = '13912345678';
@@ -57,6 +57,22 @@ afterAll(async () => {
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
 
 describe('applicant onboarding on a phone', () => {
+  it('the sign-in page does not load the region tables; the applicant pages do', async () => {
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${product.url}/#/login`);
+    await page.getByRole('button', { name: '登 录', exact: true }).waitFor();
+    expect(scripts.some((p) => p.includes('regions'))).toBe(false);
+    expect(scripts.some((p) => p.includes('ApplicantApp'))).toBe(false);
+    await page.goto(`${product.url}/#/staffun/list`);
+    await page.getByText('销售顾问').first().waitFor();
+    expect(scripts.some((p) => p.includes('regions'))).toBe(true);
+    await shot(page, 'applicant-00-postings');
+    page.removeAllListeners('request');
+  });
+
   it('shows the recruitment information of the posting and opens the registration for it', async () => {
     await page.goto(`${product.url}/#/staffun/view?id=${postingId}`);
     await page.getByRole('heading', { name: '销售顾问' }).waitFor();
@@ -220,5 +236,44 @@ describe('applicant onboarding on a phone', () => {
     // the token is gone from the page: going back to the step says the registration has ended
     await page.goto(`${product.url}/#/staffun/education?staffunId=${staffunId}&phoneNum=${MOBILE}`);
     await page.getByText('登记信息已失效，请重新填写应聘人员信息登记表').waitFor();
+  });
+});
+
+describe('staff side: applicant detail with scroll tabs, and the move into the roster', () => {
+  let staff: Page;
+  beforeAll(async () => {
+    staff = await newPage(browser);
+    staff.setDefaultTimeout(15_000);
+    await signInAs(staff, product, ADMIN);
+  });
+  beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(staff, `staff-${task.name}`)));
+
+  it('lists the applicant and opens the detail page whose left tabs jump to the sections', async () => {
+    await openFromMenu(staff, '应聘人员信息', 'api/staffun');
+    await staff.getByRole('link', { name: '详情' }).first().click();
+    await staff.waitForURL((u) => u.hash === `#/applicant/${staffunId}/show`);
+    await staff.getByRole('heading', { name: '刘晓梅' }).waitFor();
+    const work = staff.getByRole('region', { name: '工作信息' });
+    await expect.poll(() => work.getByRole('table').innerText()).toContain('郑州某汽车销售服务有限公司');
+    await expect.poll(() => staff.getByRole('region', { name: '基本信息' }).innerText()).toContain('河南省/郑州市/二七区');
+    await shot(staff, 'applicant-10-staff-detail');
+    await staff.getByRole('tablist', { name: '页面导航' }).first().getByRole('tab', { name: '工作信息' }).click();
+    await expect.poll(async () => (await work.boundingBox())?.y ?? 9999).toBeLessThan(200);
+    await expect.poll(() => staff.getByRole('tab', { name: '工作信息' }).first().getAttribute('aria-selected')).toBe('true');
+    await shot(staff, 'applicant-11-staff-detail-work', { fullPage: false });
+  });
+
+  it('办理入职 adds the applicant to the roster', async () => {
+    await staff.getByRole('button', { name: '办理入职' }).click();
+    const dialog = staff.getByRole('dialog');
+    await dialog.getByLabel('入职日期').fill('2026-12-15');
+    const joined = pending(staff.waitForResponse((r) => new URL(r.url()).pathname === '/api/staffjlk/staffJoin'));
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await joined).status()).toBe(201);
+    await expect.poll(() => staff.getByRole('button', { name: '办理入职' }).count()).toBe(0);
+    const roster = (await api(product, adminToken, 'GET', `/api/staff?staffunId=${staffunId}`)).json().content;
+    expect(roster).toHaveLength(1);
+    expect(roster[0]).toMatchObject({ name: '刘晓梅', mobile: MOBILE, sex: 0, entryDate: '2026-12-15', job: '销售顾问', status: 1 });
+    expect((await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0].status).toBe(3);
   });
 });

@@ -36,6 +36,7 @@ export const staffResources = resources.map((spec) => ({
   spec,
   list: listScreen(spec),
   icon: resourceOverrides[spec.name]?.icon,
+  show: resourceOverrides[spec.name]?.Show,
 }));
 
 export default function StaffApp() {
@@ -74,8 +75,8 @@ export default function StaffApp() {
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
-      {staffResources.map(({ spec, list, icon }) => (
-        <Resource key={spec.name} name={spec.name} list={list} icon={icon} options={{ label: spec.title }} />
+      {staffResources.map(({ spec, list, icon, show }) => (
+        <Resource key={spec.name} name={spec.name} list={list} show={show} icon={icon} options={{ label: spec.title }} />
       ))}
     </Admin>
   );

@@ -5,8 +5,10 @@
 import type { ResourceOverrides } from '../schema/overrides.ts';
 import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
+import applicant from './applicant/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
+  applicant,
 };

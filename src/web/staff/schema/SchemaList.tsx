@@ -133,6 +133,7 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
     canDelete: can('del'),
     viewOnly: !!overrides.readOnlyExisting,
     showActions: can('edit') || can('del'),
+    detailPath: overrides.detailPath,
   }).filter((c) => !hidden.includes(String(c.key)));
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar

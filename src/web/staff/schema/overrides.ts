@@ -28,4 +28,8 @@ export interface ResourceOverrides {
    */
   routeParam?: (param: string) => Record<string, unknown>;
   icon?: ComponentType;
+  /** the record's own page at `#/{name}/{id}/show` */
+  Show?: ComponentType;
+  /** a 详情 link in each row to the record's own page (a console route, e.g. `/applicant/7/show`) */
+  detailPath?: (record: RaRecord) => string;
 }
