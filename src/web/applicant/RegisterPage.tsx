@@ -86,11 +86,13 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       }
     }
     set(patch);
-    if (card.length >= 15 && !info && (card.length === 18 || !/^\d{15}$/.test(card))) setErrors((er) => ({ ...er, card: ID_CARD_WRONG }));
+    // while typing only a full 18-character number is judged; leaving the field judges any length
+    if (card.length === 18 && !info) setErrors((er) => ({ ...er, card: ID_CARD_WRONG }));
   };
 
   const check = (name: string) => {
-    const problem = formProblems(spec, [name], values)[name];
+    let problem = formProblems(spec, [name], values)[name];
+    if (!problem && name === 'card' && values.card && !idCardAutofill(String(values.card))) problem = ID_CARD_WRONG;
     setErrors((e) => {
       const next = { ...e };
       if (problem) next[name] = problem;
