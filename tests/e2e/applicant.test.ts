@@ -9,7 +9,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { loginAs } from '../server/auth-helpers.ts';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot as pageShot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+
+/** whole-page shots from the top, so the sticky title bar sits where the user sees it */
+async function shot(p: Page, name: string, opts?: { fullPage?: boolean }) {
+  if (opts?.fullPage !== false) await p.evaluate(() => window.scrollTo(0, 0));
+  await pageShot(p, name, opts);
+}
 
 const PHONE = { width: 390, height: 844 };
 const MOBILE = '13912345678';

@@ -21,7 +21,7 @@ import { api, ApiProblem, setApplicantToken, type Posting } from './api.ts';
 import { AreaPicker, type AreaValue } from './AreaPicker.tsx';
 import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
 import { go } from './nav.ts';
-import { useNotice } from './notice.tsx';
+import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
 
 const spec = specOf('applicant');
@@ -107,7 +107,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     setErrors(problems);
     const first = firstProblem(problems);
     if (first) {
-      notice.show({ type: 'error', text: first[1] });
+      notice.show({ type: 'error', text: first[1], duration: CHECK_NOTICE_MS });
       const input = document.querySelector<HTMLElement>(`[name="${REGION_INPUT[first[0]] ?? first[0]}"]`);
       input?.focus();
       return;
