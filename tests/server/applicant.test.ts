@@ -189,6 +189,20 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect((await call('GET', '/api/staffunEducation/download', me.headers)).statusCode).toBe(401);
     });
 
+    it('staff export applicants and their entries as xlsx with the download keys', async () => {
+      const me = await register({ mobile: '13800000009' });
+      await call('POST', '/api/staffunWork', me.headers, work());
+      for (const path of ['staffun', 'staffunWork']) {
+        const res = await call('GET', `/api/${path}/download`, admin);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toContain('spreadsheetml');
+        expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+      }
+      await createStaff(app, { username: 'exporter', password: 'Exporter@123', permissions: ['staffun:list'] });
+      const exporter = bearer(await loginAs(app, 'exporter', 'Exporter@123'));
+      expect((await call('GET', '/api/staffun/download', exporter)).statusCode).toBe(403);
+    });
+
     it('lets staff with staffun:list read applicants and their entries', async () => {
       await createStaff(app, { username: 'hr', password: 'Hr@1234567', permissions: ['staffun:list', 'staffunEducation:list'] });
       const hr = bearer(await loginAs(app, 'hr', 'Hr@1234567'));
