@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { loginAs } from '../server/auth-helpers.ts';
+import { chooseOption, notice as listNotice, waitForCall } from './list-helpers.ts';
 import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot as pageShot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 
 /** whole-page shots from the top, so the sticky title bar sits where the user sees it */
@@ -281,5 +282,32 @@ describe('staff side: applicant detail with scroll tabs, and the move into the r
     expect(roster).toHaveLength(1);
     expect(roster[0]).toMatchObject({ name: '刘晓梅', mobile: MOBILE, sex: 0, entryDate: '2026-12-15', job: '销售顾问', status: 1 });
     expect((await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0].status).toBe(3);
+  });
+
+  it('staff add an education entry for the applicant on the generated 应聘人员教育信息 screen', async () => {
+    await openFromMenu(staff, '应聘人员教育信息', 'api/staffunEducation');
+    await staff.getByTestId('list-toolbar').getByRole('button', { name: '新增' }).click();
+    const dialog = staff.getByRole('dialog');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await listNotice(staff, '应聘人员不能为空').waitFor();
+    await chooseOption(staff, dialog.getByRole('combobox', { name: /^应聘人员/ }), '刘晓梅');
+    await chooseOption(staff, dialog.getByRole('combobox', { name: /^学历/ }), '硕士');
+    await dialog.getByRole('textbox', { name: /^毕业学院/ }).fill('河南大学');
+    await dialog.getByRole('textbox', { name: /^所学专业/ }).fill('工商管理');
+    await dialog.getByLabel(/^开始日期/).fill('2018-09-01');
+    await dialog.getByLabel(/^毕业日期/).fill('2021-07-01');
+    await dialog.getByRole('textbox', { name: /^证明人\s*\*?$/ }).fill('王导师');
+    await dialog.getByRole('textbox', { name: /^证明人电话/ }).fill(MOBILE);
+    let response = waitForCall(staff, 'POST', 'api/staffunEducation');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await response).status()).toBe(400);
+    await listNotice(staff, '信息保存失败，毕业日期必须大于开始日期或证明人电话不能是自己本人').waitFor();
+    await dialog.getByRole('textbox', { name: /^证明人电话/ }).fill('13600003333');
+    response = waitForCall(staff, 'POST', 'api/staffunEducation');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await response).status()).toBe(201);
+    await shot(staff, 'applicant-12-staff-education-list');
+    const rows = (await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json().content;
+    expect(rows.map((r: { school: string }) => r.school).sort()).toEqual(['河南大学', '郑州大学']);
   });
 });
