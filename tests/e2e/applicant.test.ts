@@ -9,7 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { loginAs } from '../server/auth-helpers.ts';
-import { ADMIN, api, launchBrowser, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
+import { chooseOption, notice as listNotice, waitForCall } from './list-helpers.ts';
+import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot as pageShot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+
+/** whole-page shots from the top, so the sticky title bar sits where the user sees it */
+async function shot(p: Page, name: string, opts?: { fullPage?: boolean }) {
+  if (opts?.fullPage !== false) await p.evaluate(() => window.scrollTo(0, 0));
+  await pageShot(p, name, opts);
+}
 
 const PHONE = { width: 390, height: 844 };
 const MOBILE = '13912345678';
@@ -57,6 +64,22 @@ afterAll(async () => {
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
 
 describe('applicant onboarding on a phone', () => {
+  it('the sign-in page does not load the region tables; the applicant pages do', async () => {
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${product.url}/#/login`);
+    await page.getByRole('button', { name: '登 录', exact: true }).waitFor();
+    expect(scripts.some((p) => p.includes('regions'))).toBe(false);
+    expect(scripts.some((p) => p.includes('ApplicantApp'))).toBe(false);
+    await page.goto(`${product.url}/#/staffun/list`);
+    await page.getByText('销售顾问').first().waitFor();
+    expect(scripts.some((p) => p.includes('regions'))).toBe(true);
+    await shot(page, 'applicant-00-postings');
+    page.removeAllListeners('request');
+  });
+
   it('shows the recruitment information of the posting and opens the registration for it', async () => {
     await page.goto(`${product.url}/#/staffun/view?id=${postingId}`);
     await page.getByRole('heading', { name: '销售顾问' }).waitFor();
@@ -220,5 +243,71 @@ describe('applicant onboarding on a phone', () => {
     // the token is gone from the page: going back to the step says the registration has ended
     await page.goto(`${product.url}/#/staffun/education?staffunId=${staffunId}&phoneNum=${MOBILE}`);
     await page.getByText('登记信息已失效，请重新填写应聘人员信息登记表').waitFor();
+  });
+});
+
+describe('staff side: applicant detail with scroll tabs, and the move into the roster', () => {
+  let staff: Page;
+  beforeAll(async () => {
+    staff = await newPage(browser);
+    staff.setDefaultTimeout(15_000);
+    await signInAs(staff, product, ADMIN);
+  });
+  beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(staff, `staff-${task.name}`)));
+
+  it('lists the applicant and opens the detail page whose left tabs jump to the sections', async () => {
+    await openFromMenu(staff, '应聘人员信息', 'api/staffun');
+    await staff.getByRole('link', { name: '详情' }).first().click();
+    await staff.waitForURL((u) => u.hash === `#/applicant/${staffunId}/show`);
+    await staff.getByRole('heading', { name: '刘晓梅' }).waitFor();
+    const work = staff.getByRole('region', { name: '工作信息' });
+    await expect.poll(() => work.getByRole('table').innerText()).toContain('郑州某汽车销售服务有限公司');
+    await expect.poll(() => staff.getByRole('region', { name: '基本信息' }).innerText()).toContain('河南省/郑州市/二七区');
+    await shot(staff, 'applicant-10-staff-detail');
+    await staff.getByRole('tablist', { name: '页面导航' }).first().getByRole('tab', { name: '工作信息' }).click();
+    await expect.poll(async () => (await work.boundingBox())?.y ?? 9999).toBeLessThan(200);
+    await expect.poll(() => staff.getByRole('tab', { name: '工作信息' }).first().getAttribute('aria-selected')).toBe('true');
+    await shot(staff, 'applicant-11-staff-detail-work', { fullPage: false });
+  });
+
+  it('办理入职 adds the applicant to the roster', async () => {
+    await staff.getByRole('button', { name: '办理入职' }).click();
+    const dialog = staff.getByRole('dialog');
+    await dialog.getByLabel('入职日期').fill('2026-12-15');
+    const joined = pending(staff.waitForResponse((r) => new URL(r.url()).pathname === '/api/staffjlk/staffJoin'));
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await joined).status()).toBe(201);
+    await expect.poll(() => staff.getByRole('button', { name: '办理入职' }).count()).toBe(0);
+    const roster = (await api(product, adminToken, 'GET', `/api/staff?staffunId=${staffunId}`)).json().content;
+    expect(roster).toHaveLength(1);
+    expect(roster[0]).toMatchObject({ name: '刘晓梅', mobile: MOBILE, sex: 0, entryDate: '2026-12-15', job: '销售顾问', status: 1 });
+    expect((await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0].status).toBe(3);
+  });
+
+  it('staff add an education entry for the applicant on the generated 应聘人员教育信息 screen', async () => {
+    await openFromMenu(staff, '应聘人员教育信息', 'api/staffunEducation');
+    await staff.getByTestId('list-toolbar').getByRole('button', { name: '新增' }).click();
+    const dialog = staff.getByRole('dialog');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await listNotice(staff, '应聘人员不能为空').waitFor();
+    await chooseOption(staff, dialog.getByRole('combobox', { name: /^应聘人员/ }), '刘晓梅');
+    await chooseOption(staff, dialog.getByRole('combobox', { name: /^学历/ }), '硕士');
+    await dialog.getByRole('textbox', { name: /^毕业学院/ }).fill('河南大学');
+    await dialog.getByRole('textbox', { name: /^所学专业/ }).fill('工商管理');
+    await dialog.getByLabel(/^开始日期/).fill('2018-09-01');
+    await dialog.getByLabel(/^毕业日期/).fill('2021-07-01');
+    await dialog.getByRole('textbox', { name: /^证明人\s*\*?$/ }).fill('王导师');
+    await dialog.getByRole('textbox', { name: /^证明人电话/ }).fill(MOBILE);
+    let response = waitForCall(staff, 'POST', 'api/staffunEducation');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await response).status()).toBe(400);
+    await listNotice(staff, '信息保存失败，毕业日期必须大于开始日期或证明人电话不能是自己本人').waitFor();
+    await dialog.getByRole('textbox', { name: /^证明人电话/ }).fill('13600003333');
+    response = waitForCall(staff, 'POST', 'api/staffunEducation');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await response).status()).toBe(201);
+    await shot(staff, 'applicant-12-staff-education-list');
+    const rows = (await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json().content;
+    expect(rows.map((r: { school: string }) => r.school).sort()).toEqual(['河南大学', '郑州大学']);
   });
 });

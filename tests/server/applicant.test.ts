@@ -189,6 +189,20 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect((await call('GET', '/api/staffunEducation/download', me.headers)).statusCode).toBe(401);
     });
 
+    it('staff export applicants and their entries as xlsx with the download keys', async () => {
+      const me = await register({ mobile: '13800000009' });
+      await call('POST', '/api/staffunWork', me.headers, work());
+      for (const path of ['staffun', 'staffunWork']) {
+        const res = await call('GET', `/api/${path}/download`, admin);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toContain('spreadsheetml');
+        expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+      }
+      await createStaff(app, { username: 'exporter', password: 'Exporter@123', permissions: ['staffun:list'] });
+      const exporter = bearer(await loginAs(app, 'exporter', 'Exporter@123'));
+      expect((await call('GET', '/api/staffun/download', exporter)).statusCode).toBe(403);
+    });
+
     it('lets staff with staffun:list read applicants and their entries', async () => {
       await createStaff(app, { username: 'hr', password: 'Hr@1234567', permissions: ['staffun:list', 'staffunEducation:list'] });
       const hr = bearer(await loginAs(app, 'hr', 'Hr@1234567'));
@@ -340,6 +354,20 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       for (const [field, message] of Object.entries(messages)) await refused('staffunPx', training({ [field]: undefined }), message);
       expect((await call('POST', '/api/staffunPx', me.headers, training({ remark: undefined }))).statusCode).toBe(201);
       await refused('staffunPx', training({ startDate: '2018-03-02', endDate: '2018-03-01' }), '信息保存失败,结束日期必须大于开始日期');
+    });
+
+    it('staff edits of an applicant and of the roster check the ID number too', async () => {
+      const me = await register({ mobile: '13600136001' });
+      const stored = (await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0];
+      const badCard = MALE_ID.slice(0, 17) + (MALE_ID[17] === '1' ? '2' : '1');
+      const res = await call('PUT', '/api/staffun', admin, { ...stored, card: badCard });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('身份证号码不正确');
+      expect((await call('PUT', '/api/staffun', admin, { ...stored, nowCounty: '420102' })).statusCode).toBe(400);
+      expect((await call('PUT', '/api/staffun', admin, { ...stored, remark: '已电话沟通' })).statusCode).toBe(204);
+      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
+      expect(roster.statusCode).toBe(400);
+      expect(errorOf(roster).message).toBe('身份证号码不正确');
     });
 
     it('staff writes to an applicant that does not exist are refused', async () => {

@@ -241,6 +241,24 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => delete s['x-entity'].title, '/x-entity/title', /Chinese title/);
     expectBad((s) => delete s['x-entity'], '/x-entity', /x-entity is required/);
   });
+  it('ownedByApplicant must name a required integer owner with an eq filter; listPermission a boolean', () => {
+    const owned = (s: Record<string, any>) => {
+      s.properties.staffunId = { type: 'integer', title: '应聘人员', minimum: 1, 'x-filter': 'eq' };
+      s.required.push('staffunId');
+      s.errorMessage.required.staffunId = '应聘人员不能为空';
+      s['x-entity'].ownedByApplicant = 'staffunId';
+    };
+    const ok = tmpThingSchema();
+    owned(ok);
+    ok['x-entity'].listPermission = true;
+    expect(specFromSchema(FILE, ok)).toMatchObject({ ownedByApplicant: 'staffunId', listPermission: true });
+    expect(specFromSchema(FILE, tmpThingSchema()).ownedByApplicant).toBeUndefined();
+    expectBad((s) => (s['x-entity'].ownedByApplicant = 'nope'), '/x-entity/ownedByApplicant', /must name a property/);
+    expectBad((s) => (s['x-entity'].ownedByApplicant = 'name'), '/x-entity/ownedByApplicant', /required integer/);
+    expectBad((s) => { owned(s); delete s.properties.staffunId['x-filter']; }, '/x-entity/ownedByApplicant', /x-filter.*eq/);
+    expectBad((s) => { owned(s); s.required = s.required.filter((r: string) => r !== 'staffunId'); delete s.errorMessage.required.staffunId; }, '/x-entity/ownedByApplicant', /required integer/);
+    expectBad((s) => (s['x-entity'].listPermission = 'yes'), '/x-entity/listPermission', /true or false/);
+  });
   it('two properties on one column', () => {
     expectBad((s) => (s.properties.phone['x-column'] = 'name'), '/properties/phone', /column "name" is used twice/);
   });

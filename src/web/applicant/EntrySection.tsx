@@ -29,7 +29,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { optionLabel } from '../../shared/resource-spec.ts';
 import { api } from './api.ts';
 import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
-import type { Notice } from './notice.tsx';
+import { CHECK_NOTICE_MS, type Notice } from './notice.tsx';
 
 export interface EntryField {
   name: string;
@@ -98,14 +98,14 @@ export function EntrySection(props: EntrySectionProps) {
     const first = names.find((n) => problems[n]);
     if (first) {
       setErrors(problems);
-      notify({ type: 'error', text: problems[first] });
+      notify({ type: 'error', text: problems[first], duration: CHECK_NOTICE_MS });
       document.querySelector<HTMLElement>(`[data-entity="${entity}"] [name="${first}"]`)?.focus();
       return;
     }
     const broken = props.rule(values);
     if (broken) {
       setErrors({});
-      notify({ type: 'error', text: broken });
+      notify({ type: 'error', text: broken, duration: CHECK_NOTICE_MS });
       return;
     }
     setSaving(true);
@@ -202,7 +202,7 @@ export function EntrySection(props: EntrySectionProps) {
               <CardContent sx={{ py: 1, '&:last-child': { pb: 1 } }}>
                 <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
                   <Typography sx={{ fontWeight: 600, fontSize: 15 }}>{c.heading}</Typography>
-                  <Link component="button" type="button" color="error" underline="hover" onClick={() => setPendingDelete(Number(r.id))}>
+                  <Link component="button" type="button" color="error" underline="hover" sx={{ flexShrink: 0, ml: 1, whiteSpace: 'nowrap' }} onClick={() => setPendingDelete(Number(r.id))}>
                     删除
                   </Link>
                 </Box>

@@ -21,7 +21,7 @@ import { api, ApiProblem, setApplicantToken, type Posting } from './api.ts';
 import { AreaPicker, type AreaValue } from './AreaPicker.tsx';
 import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
 import { go } from './nav.ts';
-import { useNotice } from './notice.tsx';
+import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
 
 const spec = specOf('applicant');
@@ -86,11 +86,13 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       }
     }
     set(patch);
-    if (card.length >= 15 && !info && (card.length === 18 || !/^\d{15}$/.test(card))) setErrors((er) => ({ ...er, card: ID_CARD_WRONG }));
+    // while typing only a full 18-character number is judged; leaving the field judges any length
+    if (card.length === 18 && !info) setErrors((er) => ({ ...er, card: ID_CARD_WRONG }));
   };
 
   const check = (name: string) => {
-    const problem = formProblems(spec, [name], values)[name];
+    let problem = formProblems(spec, [name], values)[name];
+    if (!problem && name === 'card' && values.card && !idCardAutofill(String(values.card))) problem = ID_CARD_WRONG;
     setErrors((e) => {
       const next = { ...e };
       if (problem) next[name] = problem;
@@ -105,7 +107,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     setErrors(problems);
     const first = firstProblem(problems);
     if (first) {
-      notice.show({ type: 'error', text: first[1] });
+      notice.show({ type: 'error', text: first[1], duration: CHECK_NOTICE_MS });
       const input = document.querySelector<HTMLElement>(`[name="${REGION_INPUT[first[0]] ?? first[0]}"]`);
       input?.focus();
       return;

@@ -43,6 +43,7 @@ export const staffResources = resources.map((spec) => ({
   spec,
   list: listScreen(spec),
   icon: resourceOverrides[spec.name]?.icon,
+  show: resourceOverrides[spec.name]?.Show,
 }));
 
 export default function StaffApp() {
@@ -87,8 +88,8 @@ export default function StaffApp() {
         {SYSTEM_SCREENS.map(({ path, component: Screen }) => <Route key={path} path={path} element={<Screen />} />)}
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
-      {staffResources.map(({ spec, list, icon }) => (
-        <Resource key={spec.name} name={spec.name} list={list} icon={icon} options={{ label: spec.title }} />
+      {staffResources.map(({ spec, list, icon, show }) => (
+        <Resource key={spec.name} name={spec.name} list={list} show={show} icon={icon} options={{ label: spec.title }} />
       ))}
     </Admin>
   );

@@ -13,18 +13,25 @@ import type { Database } from '../../types.ts';
 export const APPLICANT_MISSING = '应聘人员不存在';
 export const POSTING_CLOSED = '所选招聘岗位不存在或已停止招聘';
 
-/** The problem with a registration that passed its schema, or undefined. */
-export async function registrationProblem(
-  values: Record<string, unknown>,
-  database: Database,
-  postingSpec: ResourceSpec | undefined,
-): Promise<string | undefined> {
+/** The ID number (check digit, birthday, sex) and the two regions of an applicant record. */
+export function identityProblem(values: Record<string, unknown>): string | undefined {
   const id = parseIdCard(String(values.card ?? ''));
   if (!id) return ID_CARD_WRONG;
   if (values.birthday !== id.birthday) return '出生日期与身份证号码不符';
   if (Number(values.sex) !== id.sex) return '性别与身份证号码不符';
   if (!isRegionTriple(values.cardProvince, values.cardCity, values.cardCounty)) return '请选择正确的户籍所在省市区';
   if (!isRegionTriple(values.nowProvince, values.nowCity, values.nowCounty)) return '请选择正确的现居住省市区';
+  return undefined;
+}
+
+/** The problem with a registration that passed its schema, or undefined. */
+export async function registrationProblem(
+  values: Record<string, unknown>,
+  database: Database,
+  postingSpec: ResourceSpec | undefined,
+): Promise<string | undefined> {
+  const identity = identityProblem(values);
+  if (identity) return identity;
   if (postingSpec) {
     const posting = await database.db
       .selectFrom(postingSpec.table)
@@ -42,8 +49,13 @@ async function applicantMobile(database: Database, table: string, id: unknown): 
   return row ? (row.mobile as string | null) : undefined;
 }
 
-/** Adds the entry rules to the generic routes of the three applicant-owned resources. */
+/**
+ * Adds the rules to the generic routes: the three applicant-owned resources, a staff edit of
+ * an applicant (the same ID and region checks as the registration) and the roster's ID number.
+ */
 export function addEntryRules(applicantTable: string): void {
+  addRecordRule('applicant', (record) => identityProblem(record));
+  addRecordRule('staff', (record) => (record.card && !parseIdCard(String(record.card)) ? ID_CARD_WRONG : undefined));
   addRecordRule('staffunEducation', async (record, database) => {
     const mobile = await applicantMobile(database, applicantTable, record.staffunId);
     if (mobile === undefined) return APPLICANT_MISSING;

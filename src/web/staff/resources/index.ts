@@ -7,10 +7,12 @@ import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
 import dj from './dj/index.tsx';
 import sysSocket from './sysSocket/index.tsx';
+import applicant from './applicant/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
   dj,
   sysSocket,
+  applicant,
 };

@@ -136,6 +136,7 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
     viewOnly: !!overrides.readOnlyExisting,
     showActions: can('edit') || can('del') || !!overrides.RowButtons,
     extra: overrides.RowButtons,
+    detailPath: overrides.detailPath,
   }).filter((c) => !hidden.includes(String(c.key)));
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar

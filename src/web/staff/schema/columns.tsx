@@ -4,11 +4,13 @@ import IconButton from '@mui/material/IconButton';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Tooltip from '@mui/material/Tooltip';
+import MuiLink from '@mui/material/Link';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useState, type ComponentType } from 'react';
-import { FunctionField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { FunctionField, ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -16,6 +18,7 @@ import { requestBody } from './records.ts';
 import { messages } from '../../../shared/messages.ts';
 import { mask } from '../../../shared/masks.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
+import { resourceByName } from '../../../generated/resources.ts';
 
 export interface ColumnProps {
   label?: string;
@@ -108,6 +111,26 @@ export interface ColumnOptions {
   showActions: boolean;
   /** extra per-row buttons of the resource (ResourceOverrides.RowButtons) */
   extra?: ComponentType<{ spec: ResourceSpec }>;
+  /** a 详情 link per row to the record's own page */
+  detailPath?: (record: RaRecord) => string;
+}
+
+/** 详情: opens the record's page through the router (a bare hash link inside a row is not followed). */
+function DetailLink({ to }: { to: string }) {
+  const navigate = useNavigate();
+  return (
+    <MuiLink
+      href={`#${to}`}
+      underline="hover"
+      onClick={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        navigate(to);
+      }}
+    >
+      详情
+    </MuiLink>
+  );
 }
 
 export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
@@ -138,6 +161,14 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
         />
       );
     }
+    if (field.ref && resourceByName[field.ref.resource]) {
+      // the referenced record's label (one getMany per page), not its id
+      return (
+        <ReferenceField key={field.name} source={field.name} reference={field.ref.resource} label={field.title} link={false} sortable={false}>
+          <TextField source={field.ref.label} />
+        </ReferenceField>
+      );
+    }
     if (field.options?.length) {
       return (
         <FunctionField
@@ -161,6 +192,16 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     }
     return <TextField key={field.name} source={field.name} label={field.title} />;
   });
+  if (options.detailPath) {
+    const path = options.detailPath;
+    columns.push(
+      <FunctionField
+        key="__detail"
+        label="详情"
+        render={(record: RaRecord) => <DetailLink to={path(record)} />}
+      />,
+    );
+  }
   if (options.showActions) {
     columns.push(
       <RowActions
