@@ -6,25 +6,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
-import { encryptPassword, publicKeyOf } from '../server/auth-helpers.ts';
+import { ADMIN, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import { dataRows, waitForCall } from './list-helpers.ts';
 
 let product: Product;
 let browser: Browser;
 let page: Page;
 
 const VIN = 'LSVAU218XN2183294';
-
-async function staffToken(): Promise<string> {
-  const publicKey = await publicKeyOf(product.app);
-  const res = await product.app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { username: ADMIN.username, password: encryptPassword(publicKey, ADMIN.password), code: '', uuid: '' },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().token;
-}
 
 const noticeText = () => page.getByTestId('dealer-notice').last().innerText();
 
@@ -131,10 +120,33 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-06-request-pending');
     expect(await page.evaluate(() => sessionStorage.getItem('jxsActiveIndex'))).toBe('3');
 
-    const staff = await staffToken();
-    const list = await api(product, staff, 'GET', `/api/dbc/dbcInfo/queryQmbcByVin?vin=${VIN}&page=0&size=10&sort=id,desc`);
-    const id = list.json().content[0].id;
-    expect((await api(product, staff, 'PUT', '/api/dbc/dbcInfo', { id, shStatus: 2, reason: '资料齐全，同意' })).status).toBe(204);
+    // a staff member approves it in the console
+    const staffPage = await newPage(browser);
+    staffPage.setDefaultTimeout(15000);
+    await signInAs(staffPage, product, ADMIN);
+    await openFromMenu(staffPage, '用车需求', 'api/dbc/dbcInfo');
+    const row = dataRows(staffPage).filter({ hasText: '大众/朗逸/2023款 1.5L 自动' });
+    await row.getByRole('checkbox').check();
+    const edit = staffPage.getByTestId('list-toolbar').getByRole('button', { name: '修改' });
+    await expect.poll(() => edit.isEnabled()).toBe(true);
+    await edit.click();
+    const dialog = staffPage.getByRole('dialog');
+    await dialog.getByTestId('dbc-summary').waitFor();
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请选择审核结果').waitFor();
+    await dialog.getByRole('radio', { name: '不通过' }).check();
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请填写审核意见').first().waitFor();
+    await dialog.getByRole('radio', { name: '通过', exact: true }).check();
+    await dialog.getByRole('textbox', { name: '审核意见' }).fill('资料齐全，同意');
+    await shot(staffPage, 'dealer-07a-staff-audit', { fullPage: false });
+    const audited = waitForCall(staffPage, 'PUT', 'api/dbc/dbcInfo');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await audited).status()).toBe(204);
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByText('用车申请已通过').waitFor();
+    await shot(staffPage, 'dealer-07b-staff-list');
+    await staffPage.context().close();
 
     // a reload keeps the chosen view (session storage) and shows the new status
     await page.reload();

@@ -5,8 +5,12 @@
 import type { ResourceOverrides } from '../schema/overrides.ts';
 import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
+import dbcCompany from './dbcCompany/index.tsx';
+import dbcInfo from './dbcInfo/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
+  dbcCompany,
+  dbcInfo,
 };
