@@ -4,6 +4,7 @@
  * mobile warns), adds a customer, submits a demand (the form's own messages first), sees it in
  * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
@@ -163,6 +164,13 @@ describe('dealer portal', () => {
     const box = await page.getByRole('dialog').boundingBox();
     expect(Math.round(box!.width)).toBe(1000);
     await shot(page, 'dealer-08-request-view', { fullPage: false });
+    // the approved demand's contract: an A4 PDF made by the product
+    const download = pending(page.waitForEvent('download'));
+    await page.getByRole('button', { name: '下载合同' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^代步车借用合同-DBC\d{8}\.pdf$/);
+    const path = await file.path();
+    expect(readFileSync(path).subarray(0, 5).toString()).toBe('%PDF-');
     await page.getByRole('button', { name: '关闭' }).click();
   });
 
