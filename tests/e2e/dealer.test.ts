@@ -133,6 +133,8 @@ describe('dealer portal', () => {
     await edit.click();
     const dialog = staffPage.getByRole('dialog');
     await dialog.getByTestId('dbc-summary').waitFor();
+    // the VIN look-ups: no other demand with this VIN
+    await dialog.getByTestId('vin-lookups').getByText('暂无其他记录').waitFor();
     await dialog.getByRole('button', { name: '确认' }).click();
     await dialog.getByText('请选择审核结果').waitFor();
     await dialog.getByRole('radio', { name: '不通过' }).check();

@@ -9,7 +9,15 @@ import AssignmentIcon from '@mui/icons-material/Assignment';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import Button from '@mui/material/Button';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import { RadioButtonGroupInput, TextInput } from 'react-admin';
+import { request } from '../../providers/http.ts';
 import { useWatch } from 'react-hook-form';
 import { DD_STATUS_LABELS, SH_STATUS_LABELS, staffActionsFrom, statusLabel } from '../../../../shared/dbc-status.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
@@ -55,6 +63,98 @@ function reasonRule(value: unknown, all: Record<string, unknown>) {
   return Number(all[AUDIT_FIELD]) === 3 && !(typeof value === 'string' && value.trim()) ? REASON_REQUIRED : undefined;
 }
 
+interface VinHit {
+  id: number;
+  khName: string;
+  userCph: string;
+  startTime: string;
+  endTime: string;
+  status: number;
+  createTime: string;
+}
+
+/** Other demands with the same VIN (queryQmbcByVin and otherSysDbx: page 0, size 10, sort id,desc). */
+function VinLookups({ vin, id }: { vin: string; id: unknown }) {
+  const [source, setSource] = useState<'api/dbc/dbcInfo/queryQmbcByVin' | 'api/other/otherSysDbx'>('api/dbc/dbcInfo/queryQmbcByVin');
+  const [hits, setHits] = useState<VinHit[] | null>(null);
+  useEffect(() => {
+    if (!vin) return;
+    let live = true;
+    setHits(null);
+    request<{ content: VinHit[] }>(source, { query: { vin, page: 0, size: 10, sort: 'id,desc' } })
+      .then((res) => live && setHits(res.data.content.filter((h) => h.id !== id)))
+      .catch(() => live && setHits([]));
+    return () => {
+      live = false;
+    };
+  }, [vin, id, source]);
+  return (
+    <Box data-testid="vin-lookups">
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Typography sx={{ fontWeight: 600 }}>同底盘号记录</Typography>
+        <Button size="small" variant={source === 'api/dbc/dbcInfo/queryQmbcByVin' ? 'contained' : 'text'} onClick={() => setSource('api/dbc/dbcInfo/queryQmbcByVin')}>
+          代步车记录
+        </Button>
+        <Button size="small" variant={source === 'api/other/otherSysDbx' ? 'contained' : 'text'} onClick={() => setSource('api/other/otherSysDbx')}>
+          其他系统记录
+        </Button>
+      </Box>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            <TableCell>客户名称</TableCell>
+            <TableCell>车牌号</TableCell>
+            <TableCell>开始时间</TableCell>
+            <TableCell>结束时间</TableCell>
+            <TableCell>状态</TableCell>
+            <TableCell>申请时间</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(hits ?? []).map((h) => (
+            <TableRow key={h.id}>
+              <TableCell>{h.khName}</TableCell>
+              <TableCell>{h.userCph}</TableCell>
+              <TableCell>{h.startTime}</TableCell>
+              <TableCell>{h.endTime}</TableCell>
+              <TableCell>{statusLabel(h.status)}</TableCell>
+              <TableCell>{h.createTime}</TableCell>
+            </TableRow>
+          ))}
+          {hits && hits.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary' }}>
+                暂无其他记录
+              </TableCell>
+            </TableRow>
+          ) : null}
+          {hits === null ? (
+            <TableRow>
+              <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary' }}>
+                正在加载...
+              </TableCell>
+            </TableRow>
+          ) : null}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+/** The contract PDF (approved demands), fetched with the staff token. */
+async function openStaffContract(id: unknown, type: 'view' | 'download') {
+  const res = await request<Blob>('api/dbc/dbcInfo/viewOrDownloadContract', { query: { contract_id: String(id), type }, responseType: 'blob' });
+  const url = URL.createObjectURL(res.data);
+  if (type === 'view') window.open(url, '_blank', 'noopener');
+  else {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `代步车借用合同-DBC${String(id).padStart(8, '0')}.pdf`;
+    a.click();
+  }
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 function ProcessForm({ record }: RecordFormProps) {
   const audit = useWatch({ name: AUDIT_FIELD });
   const status = Number(record?.status);
@@ -69,6 +169,17 @@ function ProcessForm({ record }: RecordFormProps) {
           </Box>
         ))}
       </Box>
+      {status === 2 || status >= 4 ? (
+        <Box sx={{ display: 'flex', gap: 1 }}>
+          <Button size="small" variant="outlined" onClick={() => void openStaffContract(record?.id, 'view').catch(() => undefined)}>
+            查看合同
+          </Button>
+          <Button size="small" variant="outlined" onClick={() => void openStaffContract(record?.id, 'download').catch(() => undefined)}>
+            下载合同
+          </Button>
+        </Box>
+      ) : null}
+      <VinLookups vin={String(record?.userVin ?? '')} id={record?.id} />
       {status === 1 ? (
         <>
           <RadioButtonGroupInput
