@@ -13,6 +13,7 @@ import { registerCustomerRoutes } from './customers.ts';
 import { seedDemoMembers, tableMemberProvider, type MemberProvider } from './members.ts';
 import { registerRequestRoutes } from './requests.ts';
 import { registerContractRoutes, type ESignProvider } from './contracts.ts';
+import { notConfiguredSms, registerDealerAccountRoutes, type SmsCodeService } from './account.ts';
 import { DealerSessions } from './sessions.ts';
 import { ensureDealerTables } from './tables.ts';
 import { seedDemoDealers } from './demo.ts';
@@ -21,6 +22,7 @@ import './types.ts';
 export { DealerSessions } from './sessions.ts';
 export type { MemberProvider, Member } from './members.ts';
 export type { ESignProvider } from './contracts.ts';
+export type { SmsCodeService } from './account.ts';
 
 export interface DealerOptions {
   /** the official account's member service; default: the dbc_member table */
@@ -63,4 +65,18 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   registerCustomerRoutes(app, members);
   registerRequestRoutes(app, members);
   registerContractRoutes(app, options.esign);
+  const services: DealerServices = { sms: notConfiguredSms };
+  app.decorate('dealerServices', services);
+  registerDealerAccountRoutes(app, sessions, () => services.sms);
+}
+
+/** Outside services of the dealer area that can be set after start (the SMS code provider). */
+export interface DealerServices {
+  sms: SmsCodeService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dealerServices: DealerServices;
+  }
 }
