@@ -176,6 +176,38 @@ describe('dealer portal', () => {
     await page.getByRole('button', { name: '关闭' }).click();
   });
 
+  it('opens the password and phone dialogs of the personal centre', async () => {
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).waitFor();
+    await page.getByRole('menuitem', { name: '修改密码' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(Math.round((await dialog.boundingBox())!.width)).toBe(500);
+    expect(await dialog.getByLabel('手机号').inputValue()).toBe('13900000001');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请输入验证码').first().waitFor();
+    await dialog.getByText('两次输入的密码不一致').waitFor({ state: 'detached' });
+    await dialog.getByLabel('新密码').fill('abc');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('长度在 6 到 20 个字符').waitFor();
+    // no SMS service in this product: sending says so
+    await dialog.getByRole('button', { name: '发送验证码' }).click();
+    await page.getByText('短信服务未配置，暂时无法发送或校验验证码').waitFor();
+    await shot(page, 'dealer-09-password-dialog', { fullPage: false });
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).click();
+    const phone = page.getByRole('dialog');
+    await phone.getByRole('heading', { name: '修改手机号' }).waitFor();
+    expect(Math.round((await phone.boundingBox())!.width)).toBe(475);
+    expect(await phone.getByLabel('原手机号').inputValue()).toBe('13900000001');
+    await phone.getByRole('button', { name: '确认' }).click();
+    await phone.getByText('请输入电话号码').waitFor();
+    await shot(page, 'dealer-10-phone-dialog', { fullPage: false });
+    await phone.getByRole('button', { name: '取消' }).click();
+    await phone.waitFor({ state: 'detached' });
+  });
+
   it('signs out on the server and locally', async () => {
     await page.getByRole('button', { name: '个人中心' }).click();
     await page.getByRole('menuitem', { name: '退出登录' }).click();
