@@ -176,6 +176,27 @@ describe('dealer portal', () => {
     await page.getByRole('button', { name: '关闭' }).click();
   });
 
+  it('shows 代步车用车信息 filtered by audit and order status', async () => {
+    await page.goto(`${product.url}/#/comp/jxs_dbc`);
+    const usage = page.getByTestId('usage-list');
+    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await usage.getByRole('combobox', { name: '审核状态' }).click();
+    const filtered = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' && r.request().postDataJSON()?.shStatus === '3'));
+    await page.getByRole('option', { name: '未通过' }).click();
+    expect((await filtered).status()).toBe(200);
+    await usage.getByText('暂无数据').waitFor();
+    await usage.getByRole('combobox', { name: '审核状态' }).click();
+    await page.getByRole('option', { name: '已通过' }).click();
+    await usage.getByRole('combobox', { name: '订单状态' }).click();
+    await page.getByRole('option', { name: '未开始' }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
+    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await shot(page, 'dealer-08b-usage-info');
+    await page.goto(`${product.url}/#/comp/jxs_comp`);
+    await page.getByTestId('request-list').waitFor();
+  });
+
   it('opens the password and phone dialogs of the personal centre', async () => {
     await page.getByRole('button', { name: '个人中心' }).click();
     await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).waitFor();

@@ -232,7 +232,7 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
         {mode === 'usage' ? select('shStatus', '审核状态', SH_STATUS_LABELS) : null}
         {mode === 'usage' ? select('ddStatus', '订单状态', DD_STATUS_LABELS) : null}
       </Box>
-      <Table size="small">
+      <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
             <TableCell>客户名称</TableCell>
