@@ -44,6 +44,14 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     expect(errorOf(await inject('GET', '/comp/dbcCompany/getMember?mobile=a&mobile=b', a)).status).toBe(400);
   });
 
+  it('limits member look-ups to 60 a minute per address', async () => {
+    const lookup = () => t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getMember?mobile=13800000077', headers: bearer(b), remoteAddress: '10.9.8.7' });
+    for (let i = 0; i < 60; i++) expect((await lookup()).statusCode).toBe(404);
+    const res = await lookup();
+    expect(res.statusCode).toBe(429);
+    expect(errorOf(res).message).toBe('请求过于频繁，请稍后再试');
+  });
+
   it('adds customers from the member data only, once per company', async () => {
     const res = await inject('GET', `/comp/dbcCompany/getDbcUserInfo?id=${custA}`, a);
     expect(res.json()).toMatchObject({ compId: compA, mobile: '13800000001', surname: '张伟', subscribe: 1, idno: '410102199003071230' });
