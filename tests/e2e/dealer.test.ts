@@ -4,27 +4,17 @@
  * mobile warns), adds a customer, submits a demand (the form's own messages first), sees it in
  * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
-import { encryptPassword, publicKeyOf } from '../server/auth-helpers.ts';
+import { ADMIN, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import { dataRows, waitForCall } from './list-helpers.ts';
 
 let product: Product;
 let browser: Browser;
 let page: Page;
 
 const VIN = 'LSVAU218XN2183294';
-
-async function staffToken(): Promise<string> {
-  const publicKey = await publicKeyOf(product.app);
-  const res = await product.app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { username: ADMIN.username, password: encryptPassword(publicKey, ADMIN.password), code: '', uuid: '' },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().token;
-}
 
 const noticeText = () => page.getByTestId('dealer-notice').last().innerText();
 
@@ -131,10 +121,35 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-06-request-pending');
     expect(await page.evaluate(() => sessionStorage.getItem('jxsActiveIndex'))).toBe('3');
 
-    const staff = await staffToken();
-    const list = await api(product, staff, 'GET', `/api/dbc/dbcInfo/queryQmbcByVin?vin=${VIN}&page=0&size=10&sort=id,desc`);
-    const id = list.json().content[0].id;
-    expect((await api(product, staff, 'PUT', '/api/dbc/dbcInfo', { id, shStatus: 2, reason: '资料齐全，同意' })).status).toBe(204);
+    // a staff member approves it in the console
+    const staffPage = await newPage(browser);
+    staffPage.setDefaultTimeout(15000);
+    await signInAs(staffPage, product, ADMIN);
+    await openFromMenu(staffPage, '用车需求', 'api/dbc/dbcInfo');
+    const row = dataRows(staffPage).filter({ hasText: '大众/朗逸/2023款 1.5L 自动' });
+    await row.getByRole('checkbox').check();
+    const edit = staffPage.getByTestId('list-toolbar').getByRole('button', { name: '修改' });
+    await expect.poll(() => edit.isEnabled()).toBe(true);
+    await edit.click();
+    const dialog = staffPage.getByRole('dialog');
+    await dialog.getByTestId('dbc-summary').waitFor();
+    // the VIN look-ups: no other demand with this VIN
+    await dialog.getByTestId('vin-lookups').getByText('暂无其他记录').waitFor();
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请选择审核结果').waitFor();
+    await dialog.getByRole('radio', { name: '不通过' }).check();
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请填写审核意见').first().waitFor();
+    await dialog.getByRole('radio', { name: '通过', exact: true }).check();
+    await dialog.getByRole('textbox', { name: '审核意见' }).fill('资料齐全，同意');
+    await shot(staffPage, 'dealer-07a-staff-audit', { fullPage: false });
+    const audited = waitForCall(staffPage, 'PUT', 'api/dbc/dbcInfo');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await audited).status()).toBe(204);
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByText('用车申请已通过').waitFor();
+    await shot(staffPage, 'dealer-07b-staff-list');
+    await staffPage.context().close();
 
     // a reload keeps the chosen view (session storage) and shows the new status
     await page.reload();
@@ -151,7 +166,67 @@ describe('dealer portal', () => {
     const box = await page.getByRole('dialog').boundingBox();
     expect(Math.round(box!.width)).toBe(1000);
     await shot(page, 'dealer-08-request-view', { fullPage: false });
+    // the approved demand's contract: an A4 PDF made by the product
+    const download = pending(page.waitForEvent('download'));
+    await page.getByRole('button', { name: '下载合同' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^代步车借用合同-DBC\d{8}\.pdf$/);
+    const path = await file.path();
+    expect(readFileSync(path).subarray(0, 5).toString()).toBe('%PDF-');
     await page.getByRole('button', { name: '关闭' }).click();
+  });
+
+  it('shows 代步车用车信息 filtered by audit and order status', async () => {
+    await page.goto(`${product.url}/#/comp/jxs_dbc`);
+    const usage = page.getByTestId('usage-list');
+    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await usage.getByRole('combobox', { name: '审核状态' }).click();
+    const filtered = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' && r.request().postDataJSON()?.shStatus === '3'));
+    await page.getByRole('option', { name: '未通过' }).click();
+    expect((await filtered).status()).toBe(200);
+    await usage.getByText('暂无数据').waitFor();
+    await usage.getByRole('combobox', { name: '审核状态' }).click();
+    await page.getByRole('option', { name: '已通过' }).click();
+    await usage.getByRole('combobox', { name: '订单状态' }).click();
+    await page.getByRole('option', { name: '未开始' }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
+    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await shot(page, 'dealer-08b-usage-info');
+    await page.goto(`${product.url}/#/comp/jxs_comp`);
+    await page.getByTestId('request-list').waitFor();
+  });
+
+  it('opens the password and phone dialogs of the personal centre', async () => {
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).waitFor();
+    await page.getByRole('menuitem', { name: '修改密码' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(Math.round((await dialog.boundingBox())!.width)).toBe(500);
+    expect(await dialog.getByLabel('手机号').inputValue()).toBe('13900000001');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('请输入验证码').first().waitFor();
+    await dialog.getByText('两次输入的密码不一致').waitFor({ state: 'detached' });
+    await dialog.getByLabel('新密码').fill('abc');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    await dialog.getByText('长度在 6 到 20 个字符').waitFor();
+    // no SMS service in this product: sending says so
+    await dialog.getByRole('button', { name: '发送验证码' }).click();
+    await page.getByText('短信服务未配置，暂时无法发送或校验验证码').waitFor();
+    await shot(page, 'dealer-09-password-dialog', { fullPage: false });
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).click();
+    const phone = page.getByRole('dialog');
+    await phone.getByRole('heading', { name: '修改手机号' }).waitFor();
+    expect(Math.round((await phone.boundingBox())!.width)).toBe(475);
+    expect(await phone.getByLabel('原手机号').inputValue()).toBe('13900000001');
+    await phone.getByRole('button', { name: '确认' }).click();
+    await phone.getByText('请输入电话号码').waitFor();
+    await shot(page, 'dealer-10-phone-dialog', { fullPage: false });
+    await phone.getByRole('button', { name: '取消' }).click();
+    await phone.waitFor({ state: 'detached' });
   });
 
   it('signs out on the server and locally', async () => {

@@ -126,10 +126,21 @@ export async function openFromMenu(page: Page, title: string, path: string): Pro
   const item = page.getByRole('menuitem', { name: title });
   await page.locator('.RaSidebar-fixed').getByRole('menuitem', { name: '首页' }).waitFor();
   // the screen may sit in a folded directory of the sidebar: open directories until it shows
+  // (with one directory open at a time, each folded directory is tried once, in order)
+  const tried = new Set<string>();
   for (let tries = 0; tries < 10 && !(await item.isVisible()); tries++) {
     const folded = page.locator('.RaSidebar-fixed [aria-expanded="false"]');
-    if ((await folded.count()) === 0) break;
-    await folded.first().click();
+    let next = -1;
+    for (let i = 0; i < (await folded.count()); i++) {
+      const text = (await folded.nth(i).innerText()).trim();
+      if (!tried.has(text)) {
+        tried.add(text);
+        next = i;
+        break;
+      }
+    }
+    if (next < 0) break;
+    await folded.nth(next).click();
   }
   await item.click();
   const response = await list;

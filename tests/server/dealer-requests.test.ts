@@ -33,7 +33,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   it('looks members up by mobile and warns about unknown ones', async () => {
     const ok = await inject('GET', '/comp/dbcCompany/getMember?mobile=13800000001', a);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ mobile: '13800000001', surname: '张伟', sex: 1, mid: 'M0001', idno: '410102199003071230', birthday: '1990-03-07', status: 1, subscribe: 1 });
+    expect(ok.json()).toMatchObject({ mobile: '13800000001', surname: '张伟', sex: 1, mid: 'M0001', idno: '4101*********71230', birthday: '1990-03-07', status: 1, subscribe: 1 });
     for (const mobile of ['13800000077', '13800000009']) {
       const res = await inject('GET', `/comp/dbcCompany/getMember?mobile=${mobile}`, a);
       expect(res.statusCode).toBe(404);
@@ -44,9 +44,17 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     expect(errorOf(await inject('GET', '/comp/dbcCompany/getMember?mobile=a&mobile=b', a)).status).toBe(400);
   });
 
+  it('limits member look-ups to 60 a minute per address', async () => {
+    const lookup = () => t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getMember?mobile=13800000077', headers: bearer(b), remoteAddress: '10.9.8.7' });
+    for (let i = 0; i < 60; i++) expect((await lookup()).statusCode).toBe(404);
+    const res = await lookup();
+    expect(res.statusCode).toBe(429);
+    expect(errorOf(res).message).toBe('请求过于频繁，请稍后再试');
+  });
+
   it('adds customers from the member data only, once per company', async () => {
     const res = await inject('GET', `/comp/dbcCompany/getDbcUserInfo?id=${custA}`, a);
-    expect(res.json()).toMatchObject({ compId: compA, mobile: '13800000001', surname: '张伟', subscribe: 1 });
+    expect(res.json()).toMatchObject({ compId: compA, mobile: '13800000001', surname: '张伟', subscribe: 1, idno: '410102199003071230' });
     // body fields other than the mobile are ignored: the member's data wins
     const forged = await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000002', surname: '伪造', subscribe: 1, compId: compB });
     expect(forged.statusCode).toBe(201);

@@ -228,7 +228,7 @@ export default function CustomerList() {
           新增
         </Button>
       </Box>
-      <Table size="small">
+      <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
             <TableCell>姓名</TableCell>

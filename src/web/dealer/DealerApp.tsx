@@ -86,7 +86,7 @@ export default function DealerApp({ path }: { path: string }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      {path === DEALER_LOGIN ? <DealerLogin /> : needsLogin ? null : <DealerLayout path={path} />}
+      {path === DEALER_LOGIN ? <DealerLogin /> : needsLogin ? null : <DealerLayout key={path} path={path} />}
       <Notices />
     </ThemeProvider>
   );

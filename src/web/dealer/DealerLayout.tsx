@@ -2,7 +2,8 @@
  * /comp/jxs_comp: the dealer layout. Sidebar 205 px (50 px collapsed) with 用车客户 (index 2)
  * and 用车需求 (index 3); the chosen view and the sidebar state are remembered in session
  * storage. Header: collapse toggle, title, [user label], personal-centre dropdown with 退出登录
- * (confirm 确定注销并退出系统吗？; the server session is ended too).
+ * (confirm 确定注销并退出系统吗？; the server session is ended too), 修改密码, and 绑定手机号 or, with a
+ * bound phone, 修改手机号 showing the number.
  */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
@@ -30,6 +31,7 @@ import { DEALER_SIDEBAR_KEY, DEALER_VIEW_KEY, dealerLabel, getDealerSession } fr
 import { signOutToLogin } from './DealerApp.tsx';
 import CustomerList from './CustomerList.tsx';
 import RequestList from './RequestList.tsx';
+import { PasswordDialog, PhoneDialog } from './AccountDialogs.tsx';
 
 export const SIDEBAR_OPEN_PX = 205;
 export const SIDEBAR_CLOSED_PX = 50;
@@ -53,6 +55,8 @@ export default function DealerLayout({ path }: { path: string }) {
   const [open, setOpen] = useState(() => sessionStorage.getItem(DEALER_SIDEBAR_KEY) !== '0');
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [confirmLogout, setConfirmLogout] = useState(false);
+  const [accountDialog, setAccountDialog] = useState<'password' | 'phone' | null>(null);
+  const boundMobile = session?.user.mobile ?? '';
   const width = open ? SIDEBAR_OPEN_PX : SIDEBAR_CLOSED_PX;
 
   const choose = (index: string) => {
@@ -110,6 +114,22 @@ export default function DealerLayout({ path }: { path: string }) {
             <MenuItem
               onClick={() => {
                 setMenuAnchor(null);
+                setAccountDialog('password');
+              }}
+            >
+              修改密码
+            </MenuItem>
+            <MenuItem
+              onClick={() => {
+                setMenuAnchor(null);
+                setAccountDialog('phone');
+              }}
+            >
+              {boundMobile ? `修改手机号（${boundMobile}）` : '绑定手机号'}
+            </MenuItem>
+            <MenuItem
+              onClick={() => {
+                setMenuAnchor(null);
                 setConfirmLogout(true);
               }}
             >
@@ -121,6 +141,8 @@ export default function DealerLayout({ path }: { path: string }) {
           {view === '2' ? <CustomerList /> : view === '3' ? <RequestList mode="requests" /> : <RequestList mode="usage" />}
         </Box>
       </Box>
+      {accountDialog === 'password' ? <PasswordDialog onClose={() => setAccountDialog(null)} onChanged={signOutToLogin} /> : null}
+      {accountDialog === 'phone' ? <PhoneDialog onClose={() => setAccountDialog(null)} /> : null}
       <Dialog open={confirmLogout} onClose={() => setConfirmLogout(false)}>
         <DialogTitle>提示</DialogTitle>
         <DialogContent>确定注销并退出系统吗？</DialogContent>

@@ -74,6 +74,24 @@ interface HistoryEntry {
 const STATUS_COLORS: Record<number, 'default' | 'primary' | 'success' | 'error' | 'warning' | 'info'> = { 1: 'warning', 2: 'success', 3: 'error', 4: 'info', 5: 'primary', 6: 'info', 7: 'default' };
 const options = (table: Record<number, string>) => Object.entries(table).map(([value, text]) => ({ value, text }));
 
+/** A demand has a contract once approved (2, 4-7). */
+export const hasContract = (status: number) => status === 2 || status >= 4;
+
+/** Opens (view) or saves (download) the demand's contract PDF, fetched with the dealer's token. */
+export async function openContract(id: number, how: 'view' | 'download'): Promise<void> {
+  const blob = await dealerFetch<Blob>(`comp/dbcCompany/${how === 'view' ? 'viewContract' : 'downloadContract'}`, { query: { contract_id: id }, blob: true });
+  const url = URL.createObjectURL(blob);
+  if (how === 'view') {
+    window.open(url, '_blank', 'noopener');
+  } else {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `代步车借用合同-DBC${String(id).padStart(8, '0')}.pdf`;
+    a.click();
+  }
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 function RequestView({ record, onClose }: { record: DbcRequest; onClose: () => void }) {
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   useEffect(() => {
@@ -140,6 +158,12 @@ function RequestView({ record, onClose }: { record: DbcRequest; onClose: () => v
         </Watermark>
       </DialogContent>
       <DialogActions>
+        {hasContract(record.status) ? (
+          <>
+            <Button onClick={() => void openContract(record.id, 'view').catch(() => undefined)}>查看合同</Button>
+            <Button onClick={() => void openContract(record.id, 'download').catch(() => undefined)}>下载合同</Button>
+          </>
+        ) : null}
         <Button onClick={onClose}>关闭</Button>
       </DialogActions>
     </Dialog>
@@ -208,7 +232,7 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
         {mode === 'usage' ? select('shStatus', '审核状态', SH_STATUS_LABELS) : null}
         {mode === 'usage' ? select('ddStatus', '订单状态', DD_STATUS_LABELS) : null}
       </Box>
-      <Table size="small">
+      <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
             <TableCell>客户名称</TableCell>

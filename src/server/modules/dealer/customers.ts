@@ -1,6 +1,7 @@
 /**
  * Dealer customers (用车客户), every route limited to the signed-in dealer's company:
- *   GET  comp/dbcCompany/getMember?mobile=      official-account member by mobile (or 您好您还未注册公众号账户请注册后再来)
+ *   GET  comp/dbcCompany/getMember?mobile=      official-account member by mobile, ID number masked, 60 a minute
+ *                                               (or 您好您还未注册公众号账户请注册后再来)
  *   GET  comp/dbcCompany/getDbcUserInfos        own customers, paged; filter mobile (contains)
  *   GET  comp/dbcCompany/getDbcUserInfo?id=     one own customer
  *   POST comp/dbcCompany/submitDbcUserInfo      {mobile}: a registered member becomes a customer
@@ -15,6 +16,7 @@ import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
+import { maskIdNumber } from '../../../shared/masks.ts';
 import { DEALER_BASE } from './auth.ts';
 import { NOT_REGISTERED, type Member, type MemberProvider } from './members.ts';
 
@@ -76,11 +78,13 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     return !!(await q.executeTakeFirst());
   };
 
-  app.get(`${DEALER_BASE}/getMember`, pre, async (request) => {
+  // any mobile may be looked up before it is a customer: the ID number is masked and the calls
+  // are limited per address, so the member list cannot be harvested through this door
+  app.get(`${DEALER_BASE}/getMember`, { ...pre, config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, async (request) => {
     const mobile = mobileOf(queryObject(request).mobile);
     const member = await members.findByMobile(mobile);
     if (!member) throw notFound(NOT_REGISTERED);
-    return member;
+    return { ...member, idno: member.idno ? maskIdNumber(member.idno) : null };
   });
 
   app.get(`${DEALER_BASE}/getDbcUserInfos`, pre, async (request) => {

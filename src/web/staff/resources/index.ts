@@ -8,6 +8,8 @@ import staffunZp from './staffunZp/index.tsx';
 import dj from './dj/index.tsx';
 import sysSocket from './sysSocket/index.tsx';
 import applicant from './applicant/index.tsx';
+import dbcCompany from './dbcCompany/index.tsx';
+import dbcInfo from './dbcInfo/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -15,4 +17,6 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   dj,
   sysSocket,
   applicant,
+  dbcCompany,
+  dbcInfo,
 };
