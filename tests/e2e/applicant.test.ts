@@ -248,21 +248,28 @@ describe('applicant onboarding on a phone', () => {
 
 describe('staff side: applicant detail with scroll tabs, and the move into the roster', () => {
   let staff: Page;
+  const scripts: string[] = [];
   beforeAll(async () => {
     staff = await newPage(browser);
     staff.setDefaultTimeout(15_000);
+    staff.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
     await signInAs(staff, product, ADMIN);
   });
   beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(staff, `staff-${task.name}`)));
 
   it('lists the applicant and opens the detail page whose left tabs jump to the sections', async () => {
     await openFromMenu(staff, '应聘人员信息', 'api/staffun');
+    // the console shell and the list do not load the region tables; the detail page does
+    expect(scripts.some((p) => p.includes('regions'))).toBe(false);
     await staff.getByRole('link', { name: '详情' }).first().click();
     await staff.waitForURL((u) => u.hash === `#/applicant/${staffunId}/show`);
     await staff.getByRole('heading', { name: '刘晓梅' }).waitFor();
     const work = staff.getByRole('region', { name: '工作信息' });
     await expect.poll(() => work.getByRole('table').innerText()).toContain('郑州某汽车销售服务有限公司');
     await expect.poll(() => staff.getByRole('region', { name: '基本信息' }).innerText()).toContain('河南省/郑州市/二七区');
+    expect(scripts.some((p) => p.includes('regions'))).toBe(true);
     await shot(staff, 'applicant-10-staff-detail');
     await staff.getByRole('tablist', { name: '页面导航' }).first().getByRole('tab', { name: '工作信息' }).click();
     await expect.poll(async () => (await work.boundingBox())?.y ?? 9999).toBeLessThan(200);

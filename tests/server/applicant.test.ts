@@ -370,6 +370,20 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(errorOf(roster).message).toBe('身份证号码不正确');
     });
 
+    it('an applicant may keep at most 30 entries of one kind', async () => {
+      const flood = await register({ mobile: '13600136009' });
+      for (let i = 0; i < 30; i++) {
+        const res = await call('POST', '/api/staffunPx', flood.headers, training({ title: `培训${i}` }));
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      const res = await call('POST', '/api/staffunPx', flood.headers, training({ title: '培训31' }));
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('每类信息最多填写30条');
+      // changing an existing one is still fine
+      const some = (await call('GET', `/api/staffunPx?staffunId=${flood.id}&size=1`, flood.headers)).json().content[0];
+      expect((await call('PUT', '/api/staffunPx', flood.headers, { ...training({ title: '改名' }), id: some.id })).statusCode).toBe(204);
+    });
+
     it('staff writes to an applicant that does not exist are refused', async () => {
       const res = await call('POST', '/api/staffunWork', admin, { ...work(), staffunId: 999999 });
       expect(res.statusCode).toBe(400);

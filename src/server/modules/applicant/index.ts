@@ -79,7 +79,8 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
     if (given !== undefined && positiveId(given) !== applicant.staffunId) throw forbidden('无权访问其他应聘人员的信息');
     const education = resourceByName.staffunEducation;
     if (education) {
-      const one = await database.db.selectFrom(education.table).select('id').where('staffun_id', '=', applicant.staffunId).limit(1).executeTakeFirst();
+      const owner = education.fields.find((f) => f.name === education.ownedByApplicant)!.column;
+      const one = await database.db.selectFrom(education.table).select('id').where(owner, '=', applicant.staffunId).limit(1).executeTakeFirst();
       if (!one) throw badRequest(NO_EDUCATION);
     }
     await database.db.transaction().execute(async (trx) => {

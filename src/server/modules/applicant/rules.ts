@@ -3,6 +3,7 @@
  * ID number (GB 11643 check digit) agreeing with birthday and sex, real region codes, an open
  * posting; the education / work / training entries' date order and referee phone.
  */
+import { resourceByName } from '../../../generated/resources.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { educationProblem, ID_CARD_WRONG, trainingProblem, workProblem } from '../../../shared/applicant-rules.ts';
 import { isRegionTriple } from '../../../shared/regions.ts';
@@ -11,6 +12,9 @@ import { addRecordRule } from '../../crud/index.ts';
 import type { Database } from '../../types.ts';
 
 export const APPLICANT_MISSING = '应聘人员不存在';
+/** entries of one kind per applicant: enough for any career, a bound for scripted floods */
+export const MAX_ENTRIES = 30;
+export const TOO_MANY_ENTRIES = `每类信息最多填写${MAX_ENTRIES}条`;
 export const POSTING_CLOSED = '所选招聘岗位不存在或已停止招聘';
 
 /** The ID number (check digit, birthday, sex) and the two regions of an applicant record. */
@@ -49,6 +53,20 @@ async function applicantMobile(database: Database, table: string, id: unknown): 
   return row ? (row.mobile as string | null) : undefined;
 }
 
+/** A new entry (no id yet) beyond MAX_ENTRIES of its kind for the applicant. */
+async function tooMany(database: Database, entity: string, record: Record<string, unknown>): Promise<string | undefined> {
+  if (record.id !== undefined) return undefined;
+  const spec = resourceByName[entity];
+  if (!spec?.ownedByApplicant) return undefined;
+  const owner = spec.fields.find((f) => f.name === spec.ownedByApplicant)!.column;
+  const row = await database.db
+    .selectFrom(spec.table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where(owner, '=', Number(record[spec.ownedByApplicant]))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0) >= MAX_ENTRIES ? TOO_MANY_ENTRIES : undefined;
+}
+
 /**
  * Adds the rules to the generic routes: the three applicant-owned resources, a staff edit of
  * an applicant (the same ID and region checks as the registration) and the roster's ID number.
@@ -59,16 +77,16 @@ export function addEntryRules(applicantTable: string): void {
   addRecordRule('staffunEducation', async (record, database) => {
     const mobile = await applicantMobile(database, applicantTable, record.staffunId);
     if (mobile === undefined) return APPLICANT_MISSING;
-    return educationProblem(record, mobile);
+    return educationProblem(record, mobile) ?? tooMany(database, 'staffunEducation', record);
   });
   addRecordRule('staffunWork', async (record, database) => {
     const mobile = await applicantMobile(database, applicantTable, record.staffunId);
     if (mobile === undefined) return APPLICANT_MISSING;
-    return workProblem(record, mobile);
+    return workProblem(record, mobile) ?? tooMany(database, 'staffunWork', record);
   });
   addRecordRule('staffunPx', async (record, database) => {
     const mobile = await applicantMobile(database, applicantTable, record.staffunId);
     if (mobile === undefined) return APPLICANT_MISSING;
-    return trainingProblem(record);
+    return trainingProblem(record) ?? tooMany(database, 'staffunPx', record);
   });
 }
