@@ -136,6 +136,12 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     // a demand for another company's customer is refused
     const other = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custB));
     expect(other.statusCode).toBe(404);
+    // staff cannot delete a customer that has demands
+    const del = await inject('DELETE', '/api/dbc/dbcUserInfo', admin, [custA]);
+    expect(errorOf(del).message).toBe('该客户还有用车需求，不能删除');
+    const delCompany = await inject('DELETE', '/api/system/dbcCompany', admin, [compA]);
+    expect(errorOf(delCompany).message).toBe('该经销商下还有客户或用车需求，不能删除，可改为禁用');
+    expect((await inject('GET', `/comp/dbcCompany/getDbcUserInfo?id=${custA}`, a)).statusCode).toBe(200);
   });
 
   it('shows a dealer only its own demands: by list, by id, by update', async () => {

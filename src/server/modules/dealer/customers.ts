@@ -18,6 +18,8 @@ import { nowText } from '../../db/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
 import { maskIdNumber } from '../../../shared/masks.ts';
 import { DEALER_BASE } from './auth.ts';
+import { runPreHandler } from './take-over.ts';
+import { permissionKey } from '../../../shared/resource-spec.ts';
 import { NOT_REGISTERED, type Member, type MemberProvider } from './members.ts';
 
 export const MOBILE_EMPTY = '请输入电话号码';
@@ -62,10 +64,22 @@ export async function ownCustomer(app: FastifyInstance, compId: number, id: numb
   return record;
 }
 
+export const CUSTOMER_IN_USE = '该客户还有用车需求，不能删除';
+
 export function registerCustomerRoutes(app: FastifyInstance, members: MemberProvider): void {
   const spec = resourceByName.dbcUserInfo;
   const database = app.database;
   const pre = { preHandler: app.authenticateDealer };
+
+  // staff delete (generic route): a customer with demands stays, so no demand loses its customer
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'DELETE' || request.routeOptions.url !== `/${spec.path}` || !Array.isArray(request.body)) return;
+    const ids = (request.body as unknown[]).map((v) => positiveId(v)).filter((v): v is number => v !== undefined);
+    if (!ids.length) return;
+    await runPreHandler(app, app.requirePermission(permissionKey(spec, 'del')), request, undefined as never);
+    const used = await database.db.selectFrom('dbc_info').select('id').where('du_id', 'in', ids.slice(0, 10_000)).limit(1).executeTakeFirst();
+    if (used) throw badRequest(CUSTOMER_IN_USE);
+  });
 
   const lookup = async (mobile: string) => {
     const member = await members.findByMobile(mobile);
