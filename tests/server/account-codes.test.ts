@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CODE_MESSAGES, CODE_TTL_MS, createCodeService, MAX_ATTEMPTS, purgeExpiredCodes, RESEND_MS, type CodeService } from '../../src/server/modules/account/codes.ts';
+import { CODE_MESSAGES, CODE_TTL_MS, createCodeService, DAY_MS, MAX_ATTEMPTS, MAX_SENDS_PER_DAY, purgeExpiredCodes, RESEND_MS, type CodeService } from '../../src/server/modules/account/codes.ts';
 import { OutboxMail } from '../../src/server/providers/mail.ts';
 import { OutboxSms, type SmsProvider } from '../../src/server/providers/sms.ts';
 import { codeFromOutbox } from './account-helpers.ts';
@@ -74,6 +74,20 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     expect(await codes.verifyCode('13800000006', 'resend', second)).toBe(true);
   });
 
+  it(`sends at most ${MAX_SENDS_PER_DAY} codes a day to one target`, async () => {
+    for (let i = 0; i < MAX_SENDS_PER_DAY; i++) {
+      await codes.sendCode('13800000011', 'daily');
+      clock += RESEND_MS;
+    }
+    await expect(codes.sendCode('13800000011', 'daily')).rejects.toMatchObject({ status: 429, message: CODE_MESSAGES.dailyLimit });
+    // the last code still works; a day after the first send the count starts again
+    expect(await codes.verifyCode('13800000011', 'daily', await codeFromOutbox(app, '13800000011'))).toBe(true);
+    clock += DAY_MS - MAX_SENDS_PER_DAY * RESEND_MS;
+    await codes.sendCode('13800000011', 'daily');
+    clock += RESEND_MS;
+    await codes.sendCode('13800000011', 'daily');
+  });
+
   it(`spoils the code after ${MAX_ATTEMPTS} wrong tries`, async () => {
     await codes.sendCode('13800000008', 'tries');
     const code = await codeFromOutbox(app, '13800000008');
@@ -103,12 +117,14 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     expect(await codes2.verifyCode('13800000010', 'multi', await codeFromOutbox(app, '13800000010'))).toBe(true);
   });
 
-  it('purgeExpiredCodes removes codes whose resend window has passed too', async () => {
+  it('purgeExpiredCodes removes codes once neither the resend rule nor the daily cap needs them', async () => {
     const before = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(before.n)).toBeGreaterThan(0);
-    // the first codes (sent 6 minutes ago) are past both their validity and the resend window
-    expect(await purgeExpiredCodes(app.database.db, clock + 1)).toBeGreaterThan(0);
-    expect(await purgeExpiredCodes(app.database.db, clock + CODE_TTL_MS + RESEND_MS + 1)).toBeGreaterThan(0);
+    await codes.sendCode('13800000012', 'purge');
+    // expired, but its day is not over: kept for the daily cap
+    await purgeExpiredCodes(app.database.db, clock + CODE_TTL_MS + RESEND_MS + 1);
+    expect(await app.database.db.selectFrom('sys_verify_code').select('target').where('target', '=', '13800000012').executeTakeFirst()).toBeTruthy();
+    expect(await purgeExpiredCodes(app.database.db, clock + DAY_MS + 1)).toBeGreaterThan(0);
     const after = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(0);
   });

@@ -3,12 +3,12 @@
  *   sendCode(target, purpose)        a phone number gets an SMS, an e-mail address a mail;
  *   verifyCode(target, purpose, code) true once for the right code, then never again.
  * Rules: 6 digits, valid CODE_TTL_MS (5 minutes), one send per target and purpose every
- * RESEND_MS (60 s), MAX_ATTEMPTS wrong tries spoil the code. Codes live in a table (only a
+ * RESEND_MS (60 s) and at most MAX_SENDS_PER_DAY a day, MAX_ATTEMPTS wrong tries spoil the code. Codes live in a table (only a
  * hash of each), so every instance sees the same codes; the resend rule and the single use
  * are single statements, so two instances cannot both pass them.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ApiError, badRequest } from '../../errors.ts';
 import type { MailProvider } from '../../providers/mail.ts';
 import type { SmsProvider } from '../../providers/sms.ts';
@@ -16,6 +16,9 @@ import type { SmsProvider } from '../../providers/sms.ts';
 export const CODE_TTL_MS = 5 * 60_000;
 export const RESEND_MS = 60_000;
 export const MAX_ATTEMPTS = 5;
+/** sends per target and purpose within DAY_MS (against SMS bombing of one number) */
+export const MAX_SENDS_PER_DAY = 10;
+export const DAY_MS = 86_400_000;
 
 export const CODE_MESSAGES = {
   sent: '发送成功，验证码有效期5分钟',
@@ -25,6 +28,7 @@ export const CODE_MESSAGES = {
   required: '验证码不能为空',
   sendFailed: '验证码发送失败，请稍后再试',
   tooSoon: (seconds: number) => `验证码已发送，请${seconds}秒后再试`,
+  dailyLimit: '今日验证码发送次数已达上限，请明天再试',
 } as const;
 
 const PURPOSE = /^[A-Za-z0-9_:-]{1,32}$/;
@@ -89,19 +93,37 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
       if (!PURPOSE.test(purpose)) throw new Error(`bad verification purpose: ${purpose}`);
       const t = now();
       const code = newCode();
-      const values = { target, purpose, code_hash: hashOf(target, purpose, code), sent_at: t, expires: t + CODE_TTL_MS, attempts: 0, used: 0 };
+      const values = { target, purpose, code_hash: hashOf(target, purpose, code), sent_at: t, expires: t + CODE_TTL_MS, attempts: 0, used: 0, day_start: t, day_count: 1 };
+      const dayOver = sql<boolean>`${sql.ref('sys_verify_code.day_start')} <= ${t - DAY_MS}`;
       const r = await db
         .insertInto('sys_verify_code')
         .values(values)
         .onConflict((oc) =>
           oc
             .columns(['target', 'purpose'])
-            .doUpdateSet({ code_hash: values.code_hash, sent_at: t, expires: values.expires, attempts: 0, used: 0 })
-            .where('sys_verify_code.sent_at', '<=', t - RESEND_MS),
+            .doUpdateSet({
+              code_hash: values.code_hash,
+              sent_at: t,
+              expires: values.expires,
+              attempts: 0,
+              used: 0,
+              day_start: sql`case when ${dayOver} then ${t} else ${sql.ref('sys_verify_code.day_start')} end`,
+              day_count: sql`case when ${dayOver} then 1 else ${sql.ref('sys_verify_code.day_count')} + 1 end`,
+            })
+            .where('sys_verify_code.sent_at', '<=', t - RESEND_MS)
+            .where((eb) => eb.or([eb('sys_verify_code.day_start', '<=', t - DAY_MS), eb('sys_verify_code.day_count', '<', MAX_SENDS_PER_DAY)])),
         )
         .executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
-        const row = await db.selectFrom('sys_verify_code').select('sent_at').where('target', '=', target).where('purpose', '=', purpose).executeTakeFirst();
+        const row = await db
+          .selectFrom('sys_verify_code')
+          .select(['sent_at', 'day_start', 'day_count'])
+          .where('target', '=', target)
+          .where('purpose', '=', purpose)
+          .executeTakeFirst();
+        if (row && Number(row.day_count) >= MAX_SENDS_PER_DAY && Number(row.day_start) > t - DAY_MS && Number(row.sent_at) <= t - RESEND_MS) {
+          throw new ApiError(429, CODE_MESSAGES.dailyLimit);
+        }
         const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;
         throw new ApiError(429, CODE_MESSAGES.tooSoon(wait));
       }
@@ -112,8 +134,14 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
           await providers.sms.sendCode(target, code);
         }
       } catch (err) {
-        // not sent: the user may ask again at once
-        await db.deleteFrom('sys_verify_code').where('target', '=', target).where('purpose', '=', purpose).where('sent_at', '=', t).execute();
+        // not sent: the user may ask again at once (the try still counts towards the daily cap)
+        await db
+          .updateTable('sys_verify_code')
+          .set({ sent_at: 0, used: 1 })
+          .where('target', '=', target)
+          .where('purpose', '=', purpose)
+          .where('sent_at', '=', t)
+          .execute();
         const failure = new ApiError(502, CODE_MESSAGES.sendFailed);
         failure.cause = err;
         throw failure;
@@ -131,8 +159,15 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
   };
 }
 
-/** Deletes codes expired more than RESEND_MS ago (the resend rule no longer needs them). Answers how many. */
+/**
+ * Deletes codes that neither the resend rule nor the daily cap needs any more: expired, and
+ * their day started more than DAY_MS ago. Answers how many.
+ */
 export async function purgeExpiredCodes(db: Kysely<any>, now: number = Date.now()): Promise<number> {
-  const r = await db.deleteFrom('sys_verify_code').where('expires', '<', now - RESEND_MS).executeTakeFirst();
+  const r = await db
+    .deleteFrom('sys_verify_code')
+    .where('expires', '<', now - RESEND_MS)
+    .where('day_start', '<=', now - DAY_MS)
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

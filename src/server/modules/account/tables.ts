@@ -24,6 +24,9 @@ export const ACCOUNT_TABLES: TableDef[] = [
       { name: 'expires', type: 'bigint', notNull: true },
       { name: 'attempts', type: 'int', notNull: true, default: 0 },
       { name: 'used', type: 'bool', notNull: true, default: false },
+      /** sends to this target and purpose since day_start (epoch ms): the daily cap */
+      { name: 'day_start', type: 'bigint', notNull: true, default: 0 },
+      { name: 'day_count', type: 'int', notNull: true, default: 0 },
     ],
     primaryKey: ['target', 'purpose'],
     indexes: [{ name: 'sys_verify_code_expires', columns: ['expires'] }],

@@ -203,7 +203,7 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
                 size="small"
                 margin="dense"
                 value={user.phone ?? ''}
-                helperText="修改手机号需短信验证，请点击左侧“修改”"
+                helperText="修改手机号需短信验证：请点击“手机号码”旁的“修改”"
                 slotProps={{ htmlInput: { readOnly: true } }}
               />
               <FormLabel sx={{ display: 'block', mt: 1 }}>性别</FormLabel>

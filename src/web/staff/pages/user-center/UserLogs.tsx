@@ -53,27 +53,32 @@ export function UserLogs() {
             <TableCell>IP来源</TableCell>
             <TableCell>浏览器</TableCell>
             <TableCell>请求耗时</TableCell>
-            <TableCell>结果</TableCell>
             <TableCell>创建日期</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {rows?.map((r) => (
             <TableRow key={r.id}>
-              <TableCell>{r.description}</TableCell>
+              <TableCell className="result">
+                {r.description}
+                {r.logType === 'ERROR' ? (
+                  <Box component="span" sx={{ display: 'block', color: 'error.main', fontSize: 12 }}>
+                    {r.exceptionDetail || '失败'}
+                  </Box>
+                ) : null}
+              </TableCell>
               <TableCell>{r.requestIp}</TableCell>
               <TableCell>{r.address}</TableCell>
               <TableCell>{r.browser}</TableCell>
               <TableCell>
                 <TimeChip ms={r.time} />
               </TableCell>
-              <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main' }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
           {rows && rows.length === 0 && !error ? (
             <TableRow>
-              <TableCell colSpan={7} align="center" sx={{ color: 'text.secondary' }}>
+              <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary' }}>
                 暂无数据
               </TableCell>
             </TableRow>
