@@ -67,3 +67,27 @@ if (!URL.createObjectURL) {
   URL.createObjectURL = () => 'blob:test';
   URL.revokeObjectURL = () => {};
 }
+
+/**
+ * Component tests run without a server: a websocket that never opens nor fails, so the console's
+ * sockets neither reach the network nor raise their error notice (tests of the sockets stub their own).
+ */
+class InertWebSocket extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  readyState = 0;
+  onopen = null;
+  onmessage = null;
+  onerror = null;
+  onclose = null;
+  constructor(public url: string) {
+    super();
+  }
+  send(): void {}
+  close(): void {
+    this.readyState = 3;
+  }
+}
+(globalThis as { WebSocket: unknown }).WebSocket = InertWebSocket;
