@@ -145,6 +145,11 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(errorOf(res).message).toContain('未注册的任务：childProcess.exec');
     res = await create(job({ methodName: 'nothingHere' }));
     expect(res.statusCode).toBe(400);
+    res = await create(job({ project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '三十天' }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('参数应为日志保留天数（1到3650的整数），收到：三十天');
+    expect((await create(job({ money: '日志保留', project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '90' }))).statusCode).toBe(201);
+    await app.database.db.deleteFrom('sys_job').where('money', '=', '日志保留').execute();
     res = await create(job({ project: 'a.b' }));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('Bean名称只能包含字母、数字和下划线');
