@@ -6,9 +6,13 @@ import type { ResourceOverrides } from '../schema/overrides.ts';
 import sysQuestion from './sysQuestion/index.tsx';
 import staffunZp from './staffunZp/index.tsx';
 import dj from './dj/index.tsx';
+import menuPage from './menuPage/index.tsx';
+import jobExplain from './jobExplain/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
   staffunZp,
   dj,
+  menuPage,
+  jobExplain,
 };
