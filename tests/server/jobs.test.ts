@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { nowText } from '../../src/server/db/index.ts';
+import { loadConfig } from '../../src/server/config.ts';
 import { checkCron, normalizeCron } from '../../src/server/modules/jobs/cron.ts';
 import { registerJobFunction, schedulerOf } from '../../src/server/modules/jobs/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
@@ -40,6 +41,32 @@ describe('cron expressions', () => {
     expect(checkCron('61 * * * * *')).toEqual({ ok: false, message: 'Cron表达式不正确：61 * * * * *' });
     expect(checkCron('0 0 3 31 2 ?')).toEqual({ ok: false, message: 'Cron表达式不正确：0 0 3 31 2 ?（不会再触发）' });
     expect(checkCron('')).toEqual({ ok: false, message: 'Cron表达式不能为空' });
+  });
+});
+
+describe('job settings', () => {
+  it('JOBS_ENABLED and JOBS_POLL_SECONDS are read and checked', () => {
+    expect(loadConfig({})).toMatchObject({ jobsEnabled: true, jobsPollSeconds: 10 });
+    expect(loadConfig({ JOBS_ENABLED: 'false', JOBS_POLL_SECONDS: '30' })).toMatchObject({ jobsEnabled: false, jobsPollSeconds: 30 });
+    expect(() => loadConfig({ JOBS_POLL_SECONDS: '0' })).toThrow(/JOBS_POLL_SECONDS/);
+    expect(() => loadConfig({ JOBS_ENABLED: 'sometimes' })).toThrow(/JOBS_ENABLED/);
+  });
+});
+
+describe.each(testApps())('an instance with JOBS_ENABLED=false on %s', (_name, start) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await start({ jobsEnabled: false });
+  });
+  afterAll(async () => t?.close());
+
+  it('schedules nothing, still seeds the rows and runs a job on 执行', async () => {
+    expect(schedulerOf(t.app)).toBeUndefined();
+    const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
+    const rows = (await t.app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    const res = await t.app.inject({ method: 'PUT', url: `/api/jobs/exec/${rows[0].id}`, headers: admin });
+    expect(res.json().success).toBe(true);
   });
 });
 
@@ -121,6 +148,11 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(errorOf(res).message).toContain('未注册的任务：childProcess.exec');
     res = await create(job({ methodName: 'nothingHere' }));
     expect(res.statusCode).toBe(400);
+    res = await create(job({ project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '三十天' }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('参数应为日志保留天数（1到3650的整数），收到：三十天');
+    expect((await create(job({ money: '日志保留', project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '90' }))).statusCode).toBe(201);
+    await app.database.db.deleteFrom('sys_job').where('money', '=', '日志保留').execute();
     res = await create(job({ project: 'a.b' }));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('Bean名称只能包含字母、数字和下划线');

@@ -25,7 +25,7 @@ import { runJob } from './runner.ts';
 import { JOB_TABLE, JobScheduler, readJob } from './scheduler.ts';
 import { JOB_LOG_TABLE, JOB_TABLES } from './tables.ts';
 
-export { registerJobFunction, type JobFunction, type JobContext } from './registry.ts';
+export { registerJobFunction, type JobFunction, type JobContext, type JobOptions } from './registry.ts';
 export { checkCron } from './cron.ts';
 
 const schedulers = new WeakMap<FastifyInstance, JobScheduler>();
@@ -44,7 +44,10 @@ export function checkJobRecord(record: Record<string, unknown>): void {
   if (!cron.ok) throw badRequest(cron.message);
   const bean = String(record.project ?? '');
   const method = String(record.methodName ?? '');
-  if (!findJobFunction(bean, method)) throw badRequest(`未注册的任务：${bean}.${method}，请填写已注册的Bean名称和执行方法`);
+  const registered = findJobFunction(bean, method);
+  if (!registered) throw badRequest(`未注册的任务：${bean}.${method}，请填写已注册的Bean名称和执行方法`);
+  const problem = registered.options.checkParams?.(String(record.params ?? '').trim());
+  if (problem) throw badRequest(problem);
 }
 
 function pathId(params: unknown): number {

@@ -27,6 +27,12 @@ function ageDays(resetTime: string, now: Date): number {
   return Math.floor((now.getTime() - t.getTime()) / DAY_MS);
 }
 
+/** Params of purgeJobLogs: empty (30) or the days to keep, 1-3650. */
+export function checkKeepDays(params: string): string | null {
+  if (params === '') return null;
+  return /^\d{1,4}$/.test(params) && Number(params) >= 1 && Number(params) <= 3650 ? null : `参数应为日志保留天数（1到3650的整数），收到：${params}`;
+}
+
 export function registerMaintenanceJobs(): void {
   registerJobFunction(
     'authMaintenance',
@@ -84,13 +90,15 @@ export function registerMaintenanceJobs(): void {
     'jobMaintenance',
     'purgeJobLogs',
     async ({ database, params, now }) => {
+      const problem = checkKeepDays(params.trim());
+      if (problem) throw new Error(problem);
       const days = params.trim() === '' ? 30 : Number(params.trim());
-      if (!Number.isInteger(days) || days < 1) throw new Error(`参数应为保留天数（正整数），收到：${params}`);
       const before = nowText(new Date(now.getTime() - days * DAY_MS));
       const r = await database.db.deleteFrom(JOB_LOG_TABLE).where('start_time', '<', before).executeTakeFirst();
       return `删除${days}天前的任务日志 ${Number(r.numDeletedRows)} 条`;
     },
     { name: '清理任务日志', cron: '0 0 3 * * ?', params: '30', remark: '每天3点删除超过保留天数（参数）的任务执行日志' },
+    { checkParams: checkKeepDays },
   );
 
   registerJobFunction(

@@ -10,7 +10,8 @@
  *   }, { name: '清理过期验证码', cron: '0 10 * * * ?', remark: '每小时第10分钟' });
  *
  * The optional default job is written as a row of api/dj once (on the first start after the
- * function appears); an administrator may then change, pause or delete it freely.
+ * function appears); an administrator may then change, pause or delete it freely. The optional
+ * `checkParams` refuses a bad params text when a job row is saved (400 with its message).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -37,11 +38,17 @@ export interface DefaultJob {
   remark?: string;
 }
 
+export interface JobOptions {
+  /** checks a job row's params on save: answers the Chinese message of a bad value, or null */
+  checkParams?: (params: string) => string | null;
+}
+
 export interface RegisteredJob {
   bean: string;
   method: string;
   fn: JobFunction;
   defaultJob?: DefaultJob;
+  options: JobOptions;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -49,9 +56,9 @@ const registry = new Map<string, RegisteredJob>();
 
 const keyOf = (bean: string, method: string) => `${bean}.${method}`;
 
-export function registerJobFunction(bean: string, method: string, fn: JobFunction, defaultJob?: DefaultJob): void {
+export function registerJobFunction(bean: string, method: string, fn: JobFunction, defaultJob?: DefaultJob, options: JobOptions = {}): void {
   if (!NAME.test(bean) || !NAME.test(method)) throw new Error(`job function names must be identifiers: ${bean}.${method}`);
-  registry.set(keyOf(bean, method), { bean, method, fn, defaultJob });
+  registry.set(keyOf(bean, method), { bean, method, fn, defaultJob, options });
 }
 
 export function findJobFunction(bean: string, method: string): RegisteredJob | undefined {

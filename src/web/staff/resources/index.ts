@@ -10,6 +10,8 @@ import sysSocket from './sysSocket/index.tsx';
 import applicant from './applicant/index.tsx';
 import dbcCompany from './dbcCompany/index.tsx';
 import dbcInfo from './dbcInfo/index.tsx';
+import menuPage from './menuPage/index.tsx';
+import jobExplain from './jobExplain/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -19,4 +21,6 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   applicant,
   dbcCompany,
   dbcInfo,
+  menuPage,
+  jobExplain,
 };

@@ -1,5 +1,6 @@
 /** Menu icon names (as stored with each menu) to icons; unknown names get a plain page icon. */
 import type { SvgIconComponent } from '@mui/icons-material';
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import ArticleIcon from '@mui/icons-material/Article';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import FeedbackIcon from '@mui/icons-material/Feedback';
