@@ -60,7 +60,7 @@ describe('notice pages', () => {
     await page.getByRole('link', { name: '操作文档' }).click();
     await page.waitForFunction(() => window.location.hash === '#/UserCzwd');
     // the operation documents screen
-    await page.getByRole('columnheader', { name: '文档标题' }).waitFor();
+    await page.getByRole('table').getByRole('columnheader').filter({ hasText: '文档标题' }).waitFor();
   });
 
   it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {

@@ -8,7 +8,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useState } from 'react';
-import { FunctionField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { FunctionField, ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -127,6 +127,14 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
           field={field}
           disabled={!options.canEdit}
         />
+      );
+    }
+    if (field.ref) {
+      // the referenced record's label (e.g. the company's name), read in one call per page
+      return (
+        <ReferenceField key={field.name} source={field.name} label={field.title} reference={field.ref.resource} link={false} sortable={false}>
+          <TextField source={field.ref.label} />
+        </ReferenceField>
       );
     }
     if (field.options?.length) {
