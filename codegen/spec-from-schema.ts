@@ -257,7 +257,9 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   if (p['x-ref'] !== undefined) {
     const r = p['x-ref'];
     need(file, `${path}/x-ref`, isObject(r) && typeof r.resource === 'string' && typeof r.path === 'string' && typeof r.label === 'string', 'must be {resource, path, label}', null);
-    for (const k of Object.keys(r as Json)) need(file, `${path}/x-ref/${k}`, ['resource', 'path', 'label'].includes(k), 'unknown key (x-ref is {resource, path, label})', null);
+    for (const k of Object.keys(r as Json)) need(file, `${path}/x-ref/${k}`, ['resource', 'path', 'label', 'onDelete'].includes(k), 'unknown key (x-ref is {resource, path, label, onDelete?})', null);
+    const onDelete = (r as Json).onDelete;
+    if (onDelete !== undefined) need(file, `${path}/x-ref/onDelete`, onDelete === 'cascade' || onDelete === 'restrict', 'must be "cascade" or "restrict"', null);
     need(file, `${path}/x-ref/path`, /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test((r as Json).path as string), 'must look like api/name (no leading slash)', null);
     need(file, `${path}/x-ref`, type === 'integer' || type === 'string', 'x-ref needs an integer or string property (the referenced id)', null);
     ref = r as FieldSpec['ref'];
