@@ -81,8 +81,9 @@ describe('notice pages', () => {
     await go('/dashboard');
     await page.getByRole('link', { name: '操作文档' }).click();
     await page.waitForFunction(() => window.location.hash === '#/UserCzwd');
-    // the operation documents screen
-    await page.getByRole('columnheader', { name: '文档标题' }).waitFor();
+    // the operation documents screen (no documents yet): its title filter and its empty list
+    await page.locator('#main-content').getByRole('textbox', { name: '文档标题' }).waitFor();
+    await page.locator('#main-content').getByText('暂无数据').waitFor();
   });
 
   it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {
