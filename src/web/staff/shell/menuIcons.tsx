@@ -1,6 +1,5 @@
 /** Menu icon names (as stored with each menu) to icons; unknown names get a plain page icon. */
 import type { SvgIconComponent } from '@mui/icons-material';
-import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import ArticleIcon from '@mui/icons-material/Article';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import FeedbackIcon from '@mui/icons-material/Feedback';
@@ -14,6 +13,10 @@ import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import PaymentsIcon from '@mui/icons-material/Payments';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
+import ForumIcon from '@mui/icons-material/Forum';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import { resourceOverrides } from '../resources/index.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -29,6 +32,10 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   dictionary: MenuBookIcon,
   tree: ListAltIcon,
   guide: HelpOutlineIcon,
+  money: PaymentsIcon,
+  phone: SupportAgentIcon,
+  wechat: ForumIcon,
+  car: DirectionsCarIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {
