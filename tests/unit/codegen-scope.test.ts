@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SchemaError, specFromSchema } from '../../codegen/spec-from-schema.ts';
-import { loadSpecs } from '../../codegen/main.ts';
+import { projectSpec } from './helpers/project-specs.ts';
 import { scopeField } from '../../src/shared/resource-spec.ts';
 import { tmpThingSchema } from './helpers/tmp-thing.ts';
 
@@ -20,9 +20,9 @@ function problemOf(mutate: (s: Record<string, any>) => void): SchemaError {
 
 describe('x-scope', () => {
   it('marks the data-scope property of a spec (staffunZp.deptId)', () => {
-    const zp = loadSpecs('schemas').find((s) => s.name === 'staffunZp')!;
+    const zp = projectSpec('staffunZp');
     expect(scopeField(zp)).toMatchObject({ name: 'deptId', scope: 'dept', column: 'dept_id' });
-    const q = loadSpecs('schemas').find((s) => s.name === 'sysQuestion')!;
+    const q = projectSpec('sysQuestion');
     expect(scopeField(q)).toBeUndefined();
   });
 

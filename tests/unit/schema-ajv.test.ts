@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSchemaAjv, isApiDate, isApiDateTime, knownKeywords } from '../../src/shared/schema-ajv.ts';
-import { loadSpecs } from '../../codegen/main.ts';
+import { projectSpec } from './helpers/project-specs.ts';
 
 describe('the shared ajv configuration', () => {
   it('knows JSON Schema, ajv-errors and our x- keywords only', () => {
@@ -24,7 +24,7 @@ describe('the shared ajv configuration', () => {
   });
 
   it('validates feedback bodies with the spec messages', () => {
-    const q = loadSpecs('schemas').find((s) => s.name === 'sysQuestion')!;
+    const q = projectSpec('sysQuestion');
     const validate = createSchemaAjv().compile(q.schema);
     expect(validate({})).toBe(false);
     expect(validate.errors!.map((e) => e.message).sort()).toEqual(['模块不能为空', '身份不能为空', '问题描述不能为空'].sort());
@@ -35,7 +35,7 @@ describe('the shared ajv configuration', () => {
   });
 
   it('validates posting bodies with the spec messages', () => {
-    const zp = loadSpecs('schemas').find((s) => s.name === 'staffunZp')!;
+    const zp = projectSpec('staffunZp');
     const validate = createSchemaAjv().compile(zp.schema);
     expect(validate({})).toBe(false);
     expect(validate.errors!.map((e) => e.message).sort()).toEqual(
