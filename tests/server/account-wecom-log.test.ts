@@ -99,6 +99,36 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     expect(JSON.parse(ok.params)).toEqual({ code: '******', state });
   });
 
+  it('an administrator binds, rebinds and unbinds a WeCom account in user administration', async () => {
+    const admin = await loginAs(app, 'admin', ADMIN_PASSWORD);
+    const list = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) })).json();
+    const wang = list.content.find((u: { username: string }) => u.username === 'wang');
+    expect(wang.wecomUserId).toBe('WangWei');
+    const put = (body: Record<string, unknown>) =>
+      app.inject({ method: 'PUT', url: '/api/users', headers: { ...bearer(admin), submit_id: submitId() }, payload: { ...wang, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })), ...body } });
+    // taken by someone else, or not a WeCom id
+    const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json().content[0];
+    expect(zhao.wecomUserId).toBe('ZhaoLei');
+    expect(errorOf(await put({ wecomUserId: 'ZhaoLei' })).message).toBe('该企业微信账号已绑定其他用户');
+    expect(errorOf(await put({ wecomUserId: '王 伟' })).message).toBe('企业微信账号只能包含字母、数字和 _ . @ -');
+    // left out: kept
+    const { wecomUserId: _left, ...withoutBinding } = wang;
+    expect((await app.inject({ method: 'PUT', url: '/api/users', headers: { ...bearer(admin), submit_id: submitId() }, payload: { ...withoutBinding, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })) } })).statusCode).toBe(204);
+    // rebound: the new WeCom id signs in, the old one no longer does
+    expect((await put({ wecomUserId: 'wang.wei@corp' })).statusCode).toBe(204);
+    wecom.codes.set('CODE-NEW', 'wang.wei@corp');
+    const signedIn = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-NEW&state=${(await info()).state}` });
+    expect(signedIn.json().user.username).toBe('wang');
+    wecom.codes.set('CODE-OLD', 'WangWei');
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OLD&state=${(await info()).state}` })).message).toBe('该企业微信账号未绑定系统用户，请联系管理员');
+    // unbound
+    expect((await put({ wecomUserId: '' })).statusCode).toBe(204);
+    const after = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) })).json().content.find((u: { username: string }) => u.username === 'wang');
+    expect(after.wecomUserId).toBeNull();
+    // bound again for the tests below
+    expect((await put({ wecomUserId: 'WangWei' })).statusCode).toBe(204);
+  });
+
   it('refuses unknown states, bad codes, unbound and disabled users', async () => {
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin?code=x&state=nope' })).message).toBe('扫码登录已失效，请重新扫码');
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin' })).message).toBe('缺少扫码登录参数，请重新扫码');

@@ -34,6 +34,8 @@ export const LOCK_TIME_MAX = 999;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{2,32}$/;
 const USER_SORT: Record<string, string> = { id: 'u.id', username: 'u.username', createTime: 'u.create_time', enabled: 'u.enabled' };
+/** WeCom user ids: letters, digits and _ . @ - (as WeCom allows) */
+const WECOM_USER_ID = /^[A-Za-z0-9_.@-]{1,64}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 
 export interface UserRow {
@@ -42,6 +44,8 @@ export interface UserRow {
   nickName: string;
   phone: string | null;
   email: string | null;
+  /** the WeCom user id QR sign-in matches (企业微信账号) */
+  wecomUserId: string | null;
   sex: number;
   enabled: boolean;
   deptId: number | null;
@@ -65,6 +69,7 @@ async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
     nickName: r.nick_name ?? '',
     phone: r.phone ?? null,
     email: r.email ?? null,
+    wecomUserId: r.wecom_user_id ?? null,
     sex: Number(r.sex ?? 1),
     enabled: Boolean(r.enabled),
     deptId: r.dept_id === null ? null : Number(r.dept_id),
@@ -83,7 +88,7 @@ function userSelect(db: Kysely<any>) {
     .selectFrom('sys_user as u')
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
     .leftJoin('sys_dept as o', 'o.id', 'u.org_id')
-    .select(['u.id', 'u.username', 'u.nick_name', 'u.phone', 'u.email', 'u.sex', 'u.enabled', 'u.dept_id', 'u.org_id', 'u.lock_time', 'u.is_def_password', 'u.create_time', 'd.name as dept_name', 'o.name as org_name']);
+    .select(['u.id', 'u.username', 'u.nick_name', 'u.phone', 'u.email', 'u.wecom_user_id', 'u.sex', 'u.enabled', 'u.dept_id', 'u.org_id', 'u.lock_time', 'u.is_def_password', 'u.create_time', 'd.name as dept_name', 'o.name as org_name']);
 }
 
 const LOCK_TIME_KEYS = ['id', 'lockTime', 'orgId', 'deptId'];
@@ -108,12 +113,16 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     if (phone !== null && !isMobile(phone)) throw badRequest('请输入正确的11位手机号码');
     const email = optionalText(body, 'email', '邮箱', 100);
     if (email !== null && !isEmail(email)) throw badRequest('邮箱格式错误');
+    // left out: unchanged (the binding is kept); null or '' unbinds
+    const wecomUserId = 'wecomUserId' in body ? optionalText(body, 'wecomUserId', '企业微信账号', 64) : undefined;
+    if (wecomUserId && !WECOM_USER_ID.test(wecomUserId)) throw badRequest('企业微信账号只能包含字母、数字和 _ . @ -');
     const sexValue = body.sex === '男' ? 1 : body.sex === '女' ? 0 : body.sex;
     return {
       username,
       nickName: requiredText(body, 'nickName', '昵称', 64),
       phone,
       email,
+      wecomUserId,
       sex: integer({ sex: sexValue }, 'sex', '性别', 0, 1, 1),
       enabled: bool(body, 'enabled', '状态', true),
       deptId: requiredId(body.deptId ?? (body.dept as Body | undefined)?.id, '请选择部门'),
@@ -139,7 +148,12 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     assertLevel(user, await highestLevelOf(db, u.roleIds));
   };
 
-  const uniqueChecks = async (u: { username: string; phone: string | null }, exceptId?: number) => {
+  const uniqueChecks = async (u: { username: string; phone: string | null; wecomUserId?: string | null }, exceptId?: number) => {
+    if (u.wecomUserId) {
+      let w = db.selectFrom('sys_user').select('id').where('wecom_user_id', '=', u.wecomUserId);
+      if (exceptId !== undefined) w = w.where('id', '!=', exceptId);
+      if (await w.executeTakeFirst()) throw badRequest('该企业微信账号已绑定其他用户');
+    }
     let q = db.selectFrom('sys_user').select(['id', 'username', 'phone']).where((eb) => eb.or([eb('username', '=', u.username), ...(u.phone ? [eb('phone', '=', u.phone)] : [])]));
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     const clash = await q.executeTakeFirst();
@@ -208,7 +222,7 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       const row = await trx
         .insertInto('sys_user')
         .values({
-          username: u.username, nick_name: u.nickName, password, phone: u.phone, email: u.email, sex: u.sex,
+          username: u.username, nick_name: u.nickName, password, phone: u.phone, email: u.email, wecom_user_id: u.wecomUserId ?? null, sex: u.sex,
           dept_id: u.deptId, org_id: u.orgId, enabled: u.enabled ? 1 : 0, lock_time: 0, is_def_password: 1,
           pwd_reset_time: now, create_time: now, update_time: now,
         })
@@ -262,7 +276,8 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
         .updateTable('sys_user')
         .set({
           username: u.username, nick_name: u.nickName, phone: u.phone, email: u.email, sex: u.sex, dept_id: u.deptId, org_id: u.orgId,
-          enabled: u.enabled ? 1 : 0, ...(lockTime === undefined ? {} : { lock_time: lockTime }), update_time: nowText(),
+          enabled: u.enabled ? 1 : 0, ...(lockTime === undefined ? {} : { lock_time: lockTime }),
+          ...(u.wecomUserId === undefined ? {} : { wecom_user_id: u.wecomUserId }), update_time: nowText(),
         })
         .where('id', '=', id)
         .execute();

@@ -47,6 +47,7 @@ interface UserRow {
   nickName: string;
   phone: string | null;
   email: string | null;
+  wecomUserId?: string | null;
   sex: number;
   enabled: boolean;
   deptId: number | null;
@@ -63,6 +64,7 @@ interface Form {
   nickName: string;
   phone: string;
   email: string;
+  wecomUserId: string;
   sex: number;
   enabled: boolean;
   orgId: number | '';
@@ -108,14 +110,14 @@ export function UserAdmin() {
 
   const openCreate = () => {
     setFormError('');
-    setForm({ username: '', nickName: '', phone: '', email: '', sex: 1, enabled: true, orgId: anyOrg ? '' : (me?.orgId ?? ''), deptId: deptId ?? '', roles: [] });
+    setForm({ username: '', nickName: '', phone: '', email: '', wecomUserId: '', sex: 1, enabled: true, orgId: anyOrg ? '' : (me?.orgId ?? ''), deptId: deptId ?? '', roles: [] });
   };
   const openEdit = (u: UserRow) => {
     setFormError('');
-    setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+    setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
   };
   const bodyOf = (f: Form) => ({
-    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(), phone: f.phone.trim() || null, email: f.email.trim() || null, sex: f.sex, enabled: f.enabled,
+    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(), phone: f.phone.trim() || null, email: f.email.trim() || null, wecomUserId: f.wecomUserId.trim() || null, sex: f.sex, enabled: f.enabled,
     orgId: f.orgId || null, deptId: f.deptId || null, roles: f.roles.map((id) => ({ id })),
   });
   const validate = (f: Form): string => {
@@ -152,7 +154,7 @@ export function UserAdmin() {
         ),
     });
   };
-  const toForm = (u: UserRow): Form => ({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+  const toForm = (u: UserRow): Form => ({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
   const runConfirm = async () => {
     if (!confirm) return;
     setBusy(true);
@@ -268,6 +270,13 @@ export function UserAdmin() {
             <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} />
             <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} />
             <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} />
+            <TextField
+              label="企业微信账号"
+              value={form.wecomUserId}
+              helperText="企业微信里的账号（UserID），绑定后可扫码登录"
+              onChange={(e) => setForm({ ...form, wecomUserId: e.target.value.replace(/[^A-Za-z0-9_.@-]/g, '') })}
+              inputProps={{ maxLength: 64 }}
+            />
             <TextField select label="公司" required value={form.orgId} disabled={!anyOrg} helperText={anyOrg ? '' : '只能选择本公司'} onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}>
               {anyOrg ? <MenuItem value="">请选择公司</MenuItem> : null}
               {flat.map((d) => (
