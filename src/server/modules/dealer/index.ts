@@ -15,6 +15,7 @@ import { registerRequestRoutes } from './requests.ts';
 import { registerContractRoutes, type ESignProvider } from './contracts.ts';
 import { notConfiguredSms, registerDealerAccountRoutes, type SmsCodeService } from './account.ts';
 import { DealerSessions } from './sessions.ts';
+import { dealerSmsOn } from './sms-codes.ts';
 import { ensureDealerTables } from './tables.ts';
 import { seedDemoDealers } from './demo.ts';
 import './types.ts';
@@ -65,12 +66,13 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   registerCustomerRoutes(app, members);
   registerRequestRoutes(app, members);
   registerContractRoutes(app, options.esign);
-  const services: DealerServices = { sms: notConfiguredSms };
+  // the account area's code service when it is registered (it is, before this area, in AREAS)
+  const services: DealerServices = { sms: app.hasDecorator('verificationCodes') ? dealerSmsOn(app.verificationCodes) : notConfiguredSms };
   app.decorate('dealerServices', services);
   registerDealerAccountRoutes(app, sessions, () => services.sms);
 }
 
-/** Outside services of the dealer area that can be set after start (the SMS code provider). */
+/** Outside services of the dealer area that can be set after start (the SMS code service). */
 export interface DealerServices {
   sms: SmsCodeService;
 }
