@@ -12,6 +12,7 @@ import { registerCompanyWrites } from './company.ts';
 import { registerCustomerRoutes } from './customers.ts';
 import { seedDemoMembers, tableMemberProvider, type MemberProvider } from './members.ts';
 import { registerRequestRoutes } from './requests.ts';
+import { registerCarTypeRoutes } from './car-type.ts';
 import { registerContractRoutes, type ESignProvider } from './contracts.ts';
 import { notConfiguredSms, registerDealerAccountRoutes, type SmsCodeService } from './account.ts';
 import { DealerSessions } from './sessions.ts';
@@ -65,6 +66,7 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   registerCompanyWrites(app, sessions);
   registerCustomerRoutes(app, members);
   registerRequestRoutes(app, members);
+  registerCarTypeRoutes(app);
   registerContractRoutes(app, options.esign);
   // the account area's code service when it is registered (it is, before this area, in AREAS)
   const services: DealerServices = { sms: app.hasDecorator('verificationCodes') ? dealerSmsOn(app.verificationCodes) : notConfiguredSms };
