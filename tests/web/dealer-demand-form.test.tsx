@@ -28,7 +28,7 @@ afterEach(() => cleanup());
 describe('dealer demand form: car type', () => {
   it('picks a configuration in the cascader and sends the brand/series/model path with its ids', async () => {
     const { calls } = mockFetch({ 'GET /comp/dbcCompany/getTree': { body: TREE } });
-    const onSubmit = vi.fn(async () => {});
+    const onSubmit = vi.fn(async (_body: Record<string, unknown>) => {});
     render(<DemandDialog open title="提交用车需求" width={1000} customerName="张伟" initial={FILLED} onClose={() => {}} onSubmit={onSubmit} />);
     // nothing picked: the form says so and sends nothing
     fireEvent.click(screen.getByTestId('demand-submit'));
@@ -58,12 +58,12 @@ describe('dealer demand form: car type', () => {
 
   it('keeps the saved car type of an edited demand (sent without ids) until another is picked', async () => {
     mockFetch({ 'GET /comp/dbcCompany/getTree': { body: TREE } });
-    const onSubmit = vi.fn(async () => {});
+    const onSubmit = vi.fn(async (_body: Record<string, unknown>) => {});
     render(<DemandDialog open title="编辑" width={1000} customerName="张伟" initial={{ ...FILLED, userCarType: '大众/朗逸/2024款 1.5L' }} onClose={() => {}} onSubmit={onSubmit} />);
     expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
-    const body = onSubmit.mock.calls[0][0] as Record<string, unknown>;
+    const body = onSubmit.mock.calls[0][0];
     expect(body.userCarType).toBe('大众/朗逸/2024款 1.5L');
     expect(body.carTypeIds).toBeUndefined();
   });
