@@ -102,7 +102,7 @@ describe('dealer portal', () => {
     await dialog.getByText('请输入正确的底盘号').waitFor();
     await shot(page, 'dealer-05-demand-errors', { fullPage: false });
     // the car type: the brand-tree cascader, down to the configuration (stopping at the model clears it)
-    const carType = dialog.getByLabel('车型', { exact: true });
+    const carType = dialog.getByLabel(/^车型/);
     await carType.click();
     await page.getByRole('option', { name: '大众' }).click();
     await page.getByRole('option', { name: '朗逸' }).click();

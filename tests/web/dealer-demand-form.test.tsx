@@ -35,18 +35,18 @@ describe('dealer demand form: car type', () => {
     await screen.findAllByText('车型不能为空');
     expect(onSubmit).not.toHaveBeenCalled();
     // stopping at a model without configurations clears the pick
-    fireEvent.click(screen.getByLabelText('车型'));
+    fireEvent.click(screen.getByLabelText(/^车型/));
     await choose('大众');
     await choose('朗逸');
     await choose('旧款');
     await screen.findByText('请选择到车型配置（第4级）');
-    expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('');
-    fireEvent.click(screen.getByLabelText('车型'));
+    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('');
+    fireEvent.click(screen.getByLabelText(/^车型/));
     await choose('大众');
     await choose('朗逸');
     await choose('2024款 1.5L');
     await choose('1.5L 自动满逸版');
-    expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
+    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0][0]).toMatchObject({ userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5], userCph: '豫A12345' });
@@ -60,7 +60,7 @@ describe('dealer demand form: car type', () => {
     mockFetch({ 'GET /comp/dbcCompany/getTree': { body: TREE } });
     const onSubmit = vi.fn(async (_body: Record<string, unknown>) => {});
     render(<DemandDialog open title="编辑" width={1000} customerName="张伟" initial={{ ...FILLED, userCarType: '大众/朗逸/2024款 1.5L' }} onClose={() => {}} onSubmit={onSubmit} />);
-    expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
+    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     const body = onSubmit.mock.calls[0][0];

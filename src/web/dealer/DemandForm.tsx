@@ -140,6 +140,7 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
           <Box data-field="userCarType">
             <ModelCascader
               label="车型"
+              required
               level={CAR_TYPE_LEVEL}
               value={carType}
               loadChildren={loadCarTypes}
