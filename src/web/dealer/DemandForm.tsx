@@ -22,6 +22,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { ModelCascader, type ModelValue } from '../components/ModelCascader.tsx';
+import type { BrandNode } from '../../shared/brand-tree.ts';
 import { CAR_TYPE_LEVEL, checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
 import { notify } from './notices.ts';
 import { dealerCarTypeLoader, savedCarType } from './car-types.ts';
@@ -71,14 +72,18 @@ export interface DemandDialogProps {
   onClose: () => void;
   /** sends the checked form; resolves when saved */
   onSubmit: (body: Record<string, unknown>) => Promise<void>;
+  /** the car-type cascader's children by parent id; default: the dealer's getTree */
+  loadCarTypes?: (pid: number) => Promise<BrandNode[]>;
+  /** shows the form's first error; default: the dealer portal's notice */
+  onInvalid?: (message: string) => void;
 }
 
-export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit }: DemandDialogProps) {
+export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit, loadCarTypes: carTypeLoader, onInvalid }: DemandDialogProps) {
   const [values, setValues] = useState<DemandFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<DemandField, string>>>({});
   const [saving, setSaving] = useState(false);
   const [carType, setCarType] = useState<ModelValue | null>(() => savedCarType(initial.userCarType));
-  const loadCarTypes = useMemo(() => dealerCarTypeLoader(), []);
+  const loadCarTypes = useMemo(() => carTypeLoader ?? dealerCarTypeLoader(), [carTypeLoader]);
   const refs = useRef<Partial<Record<DemandField, HTMLInputElement | null>>>({});
 
   const set = (f: DemandField, v: string) => {
@@ -90,7 +95,9 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
     const checked = checkDemand(values as unknown as Record<string, unknown>);
     if (!checked.ok) {
       setErrors(checked.errors);
-      notify('error', firstDemandError(checked.errors));
+      const message = firstDemandError(checked.errors);
+      if (onInvalid) onInvalid(message);
+      else notify('error', message);
       const first = DEMAND_FIELDS.find((f) => checked.errors[f]);
       if (first) refs.current[first]?.focus();
       return;

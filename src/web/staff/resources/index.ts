@@ -10,6 +10,7 @@ import sysSocket from './sysSocket/index.tsx';
 import applicant from './applicant/index.tsx';
 import dbcCompany from './dbcCompany/index.tsx';
 import dbcInfo from './dbcInfo/index.tsx';
+import dbcUserInfo from './dbcUserInfo/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -19,4 +20,5 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   applicant,
   dbcCompany,
   dbcInfo,
+  dbcUserInfo,
 };
