@@ -175,6 +175,21 @@ describe('dealer portal', () => {
     await dialog.waitFor({ state: 'detached' });
     await row.getByText('用车申请已通过').waitFor();
     await shot(staffPage, 'dealer-07b-staff-list');
+    // staff submit for a customer from 用车客户 with the same cascader, on the staff brand tree
+    await staffPage.evaluate(() => {
+      location.hash = '#/dbcUserInfo';
+    });
+    await shot(staffPage, 'dealer-07c-staff-customers');
+    await dataRows(staffPage).filter({ hasText: '张伟' }).first().getByRole('button', { name: '代客提交用车需求' }).click();
+    const staffForm = staffPage.getByRole('dialog');
+    await staffForm.getByRole('heading', { name: '代客提交用车需求' }).waitFor();
+    await staffForm.getByLabel(/^车型/).click();
+    for (const name of ['丰田', '凯美瑞', '2024款 2.0L']) await staffPage.getByRole('option', { name }).click();
+    await staffPage.getByRole('listbox', { name: '第4级' }).getByRole('option').first().click();
+    expect(await staffForm.getByLabel(/^车型/).inputValue()).toMatch(/^丰田 \/ 凯美瑞 \/ 2024款 2\.0L \/ .+/);
+    await shot(staffPage, 'dealer-07c-staff-submit-form', { fullPage: false });
+    await staffForm.getByRole('button', { name: '取消' }).click();
+    await staffForm.waitFor({ state: 'detached' });
     await staffPage.context().close();
 
     // a reload keeps the chosen view (session storage) and shows the new status
