@@ -15,6 +15,8 @@ export const DEFAULT_DAILY_PRICE = 200;
 /** the car type is at least brand/series/model */
 export const CAR_TYPE_MIN_LEVELS = 3;
 export const CAR_TYPE_MAX_LEVELS = 6;
+/** the brand-tree level the car-type cascader must reach (4: a configuration); the server checks it */
+export const CAR_TYPE_LEVEL = 4;
 
 export const DEMAND_FIELDS = [
   'userCarType',

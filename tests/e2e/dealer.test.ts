@@ -2,19 +2,28 @@
  * The dealer portal in a real browser, on the demo data (dealer jxs001, members 13800000001...):
  * the portal refuses a visit without a dealer session, signs in, looks a member up (an unknown
  * mobile warns), adds a customer, submits a demand (the form's own messages first), sees it in
- * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view.
+ * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view;
+ * the personal centre sends SMS codes (read from the development outbox) and changes the phone.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 import { dataRows, waitForCall } from './list-helpers.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 
 let product: Product;
 let browser: Browser;
 let page: Page;
 
 const VIN = 'LSVAU218XN2183294';
+
+async function codeFor(target: string): Promise<string> {
+  const msg = await latestOutbox(product.app.database.db, target);
+  const m = msg && /(\d{6})/.exec(msg.content);
+  if (!m) throw new Error(`no code for ${target}`);
+  return m[1];
+}
 
 const noticeText = () => page.getByTestId('dealer-notice').last().innerText();
 
@@ -92,7 +101,23 @@ describe('dealer portal', () => {
     await dialog.getByText('请输入正确的车牌号').waitFor();
     await dialog.getByText('请输入正确的底盘号').waitFor();
     await shot(page, 'dealer-05-demand-errors', { fullPage: false });
-    await dialog.locator('[data-field="userCarType"]').fill('大众/朗逸/2023款 1.5L 自动');
+    // the car type: the brand-tree cascader, down to the configuration (stopping at the model clears it)
+    const carType = dialog.getByLabel(/^车型/);
+    await carType.click();
+    await page.getByRole('option', { name: '大众' }).click();
+    await page.getByRole('option', { name: '朗逸' }).click();
+    await page.getByRole('option', { name: '2024款 1.5L' }).click();
+    await page.getByRole('listbox', { name: '第4级' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.getByText('请选择到车型配置（第4级）').waitFor();
+    expect(await carType.inputValue()).toBe('');
+    await carType.click();
+    await page.getByRole('option', { name: '大众' }).click();
+    await page.getByRole('option', { name: '朗逸' }).click();
+    await page.getByRole('option', { name: '2024款 1.5L' }).click();
+    await shot(page, 'dealer-05b-car-type-cascader', { fullPage: false });
+    await page.getByRole('option', { name: '1.5L 自动满逸版' }).click();
+    expect(await carType.inputValue()).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
     await dialog.locator('[data-field="userCph"]').fill('豫A12345');
     await dialog.locator('[data-field="userVin"]').fill(VIN);
     await dialog.locator('[data-field="bah"]').fill('BA20260001');
@@ -109,7 +134,8 @@ describe('dealer portal', () => {
     const response = await sent;
     expect(response.status()).toBe(201);
     const created = await response.json();
-    expect(created).toMatchObject({ startTime: '2026-11-01 09:00:00', endTime: '2026-11-08 09:00:00', foregiftPrice: 4000, countPrice: 2 * 200 + 4000, status: 1 });
+    expect(JSON.parse(response.request().postData() ?? '{}').carTypeIds).toHaveLength(4);
+    expect(created).toMatchObject({ userCarType: '大众/朗逸/2024款 1.5L', startTime: '2026-11-01 09:00:00', endTime: '2026-11-08 09:00:00', foregiftPrice: 4000, countPrice: 2 * 200 + 4000, status: 1 });
     expect(await noticeText()).toBe('提交成功');
   });
 
@@ -117,7 +143,7 @@ describe('dealer portal', () => {
     await page.locator('[data-index="3"]').click();
     await page.getByTestId('request-list').waitFor();
     await page.getByRole('cell', { name: '用车申请审核中' }).waitFor();
-    await expect(page.getByRole('cell', { name: '大众/朗逸/2023款 1.5L 自动' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('cell', { name: '大众/朗逸/2024款 1.5L' }).isVisible()).resolves.toBe(true);
     await shot(page, 'dealer-06-request-pending');
     expect(await page.evaluate(() => sessionStorage.getItem('jxsActiveIndex'))).toBe('3');
 
@@ -126,7 +152,7 @@ describe('dealer portal', () => {
     staffPage.setDefaultTimeout(15000);
     await signInAs(staffPage, product, ADMIN);
     await openFromMenu(staffPage, '用车需求', 'api/dbc/dbcInfo');
-    const row = dataRows(staffPage).filter({ hasText: '大众/朗逸/2023款 1.5L 自动' });
+    const row = dataRows(staffPage).filter({ hasText: '大众/朗逸/2024款 1.5L' });
     await row.getByRole('checkbox').check();
     const edit = staffPage.getByTestId('list-toolbar').getByRole('button', { name: '修改' });
     await expect.poll(() => edit.isEnabled()).toBe(true);
@@ -149,6 +175,21 @@ describe('dealer portal', () => {
     await dialog.waitFor({ state: 'detached' });
     await row.getByText('用车申请已通过').waitFor();
     await shot(staffPage, 'dealer-07b-staff-list');
+    // staff submit for a customer from 用车客户 with the same cascader, on the staff brand tree
+    await staffPage.evaluate(() => {
+      location.hash = '#/dbcUserInfo';
+    });
+    await shot(staffPage, 'dealer-07c-staff-customers');
+    await dataRows(staffPage).filter({ hasText: '张伟' }).first().getByRole('button', { name: '代客提交用车需求' }).click();
+    const staffForm = staffPage.getByRole('dialog');
+    await staffForm.getByRole('heading', { name: '代客提交用车需求' }).waitFor();
+    await staffForm.getByLabel(/^车型/).click();
+    for (const name of ['丰田', '凯美瑞', '2024款 2.0L']) await staffPage.getByRole('option', { name }).click();
+    await staffPage.getByRole('listbox', { name: '第4级' }).getByRole('option').first().click();
+    expect(await staffForm.getByLabel(/^车型/).inputValue()).toMatch(/^丰田 \/ 凯美瑞 \/ 2024款 2\.0L \/ .+/);
+    await shot(staffPage, 'dealer-07c-staff-submit-form', { fullPage: false });
+    await staffForm.getByRole('button', { name: '取消' }).click();
+    await staffForm.waitFor({ state: 'detached' });
     await staffPage.context().close();
 
     // a reload keeps the chosen view (session storage) and shows the new status
@@ -210,9 +251,14 @@ describe('dealer portal', () => {
     await dialog.getByLabel('新密码').fill('abc');
     await dialog.getByRole('button', { name: '确认' }).click();
     await dialog.getByText('长度在 6 到 20 个字符').waitFor();
-    // no SMS service in this product: sending says so
+    // the code goes to the bound phone (the development outbox here); the button counts down 60 s
     await dialog.getByRole('button', { name: '发送验证码' }).click();
-    await page.getByText('短信服务未配置，暂时无法发送或校验验证码').waitFor();
+    await page.getByText('发送成功，验证码有效期5分钟').first().waitFor();
+    const countdown = dialog.getByRole('button', { name: /^\d+s后重新发送$/ });
+    await countdown.waitFor();
+    expect(await countdown.isDisabled()).toBe(true);
+    expect(Number((await countdown.innerText()).replace(/\D/g, ''))).toBeGreaterThan(55);
+    expect(await codeFor('13900000001')).toMatch(/^\d{6}$/);
     await shot(page, 'dealer-09-password-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: '取消' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -227,6 +273,33 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-10-phone-dialog', { fullPage: false });
     await phone.getByRole('button', { name: '取消' }).click();
     await phone.waitFor({ state: 'detached' });
+  });
+
+  it('changes the phone with the SMS code from the outbox', async () => {
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000001）' }).click();
+    const phone = page.getByRole('dialog');
+    await phone.getByRole('heading', { name: '修改手机号' }).waitFor();
+    await phone.getByLabel('新手机号').fill('13900000077');
+    const sent = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/sendMessage'));
+    await phone.getByRole('button', { name: '发送验证码' }).click();
+    expect(await (await sent).json()).toEqual({ Code: 'OK' });
+    await phone.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+    // a wrong code first: the server's message, the phone unchanged
+    const code = await codeFor('13900000077');
+    await phone.getByLabel('验证码').fill(code === '000000' ? '111111' : '000000');
+    await phone.getByRole('button', { name: '确认' }).click();
+    await page.getByText('验证码错误或已过期').first().waitFor();
+    await phone.getByLabel('验证码').fill(code);
+    await shot(page, 'dealer-10b-phone-code', { fullPage: false });
+    await phone.getByRole('button', { name: '确认' }).click();
+    await phone.waitFor({ state: 'detached' });
+    await page.getByText('修改成功').first().waitFor();
+    const row = await product.app.database.db.selectFrom('dbc_company').select('mobile').where('username', '=', 'jxs001').executeTakeFirstOrThrow();
+    expect(row.mobile).toBe('13900000077');
+    await page.getByRole('button', { name: '个人中心' }).click();
+    await page.getByRole('menuitem', { name: '修改手机号（13900000077）' }).waitFor();
+    await page.keyboard.press('Escape');
   });
 
   it('signs out on the server and locally', async () => {

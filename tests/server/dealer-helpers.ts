@@ -6,6 +6,33 @@ import type { FastifyInstance } from 'fastify';
 import { bearer } from './helpers.ts';
 import { encryptPassword, publicKeyOf } from './auth-helpers.ts';
 import { nowText } from '../../src/server/db/index.ts';
+import { pushTree } from '../../src/server/modules/trees/writes.ts';
+
+/** The car type of demand(): a branch of the tree seedCarTypes writes (ids 1-4 on a fresh database). */
+export const CAR_TYPE = '大众/朗逸/2024款 1.5L';
+export const CAR_TYPE_IDS = [1, 2, 3, 4];
+
+/** Writes a small brand tree once (brand/series/model/configuration, plus a second series) and checks its ids. */
+export async function seedCarTypes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  const have = await db.selectFrom('brand_tree').select('id').where('name', '=', '大众').executeTakeFirst();
+  if (!have) {
+    await pushTree(app.database, {
+      pid: 0,
+      nodes: [
+        {
+          name: '大众',
+          children: [
+            { name: '朗逸', children: [{ name: '2024款 1.5L', children: [{ name: '舒适版' }, { name: '豪华版' }] }] },
+            { name: '途观L', children: [{ name: '2024款 330TSI', children: [{ name: '智享版' }] }] },
+          ],
+        },
+      ],
+    });
+  }
+  const rows = await db.selectFrom('brand_tree').select(['id', 'name']).where('id', 'in', CAR_TYPE_IDS).orderBy('id').execute();
+  if (rows.map((r) => r.name).join('/') !== `${CAR_TYPE}/舒适版`) throw new Error(`unexpected car-type ids: ${JSON.stringify(rows)}`);
+}
 
 export const VIN_A = 'LSVAU218XN2183294';
 export const VIN_B = 'LFV2A21K1A3012345';
@@ -48,7 +75,8 @@ export async function addCustomer(app: FastifyInstance, token: string, mobile: s
 export function demand(duId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     duId,
-    userCarType: '大众/朗逸/2023款 1.5L 自动',
+    userCarType: CAR_TYPE,
+    carTypeIds: CAR_TYPE_IDS,
     userCph: '豫A12345',
     userVin: VIN_A,
     bah: 'BA20260001',
@@ -65,6 +93,7 @@ export function demand(duId: number, overrides: Record<string, unknown> = {}): R
 }
 
 export async function submitDemand(app: FastifyInstance, token: string, duId: number, overrides: Record<string, unknown> = {}): Promise<number> {
+  await seedCarTypes(app);
   const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcInfo', headers: bearer(token), payload: demand(duId, overrides) });
   if (res.statusCode !== 201) throw new Error(`demand: ${res.statusCode} ${res.body}`);
   return res.json().id;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
-import { addCustomer, addMember, createCompany, dealerToken, demand, submitDemand, VIN_B } from './dealer-helpers.ts';
+import { addCustomer, addMember, CAR_TYPE_IDS, createCompany, dealerToken, demand, seedCarTypes, submitDemand, VIN_B } from './dealer-helpers.ts';
 
 describe.each(testApps())('dealer customers and demands on %s', (_name, start) => {
   let t: TestApp;
@@ -27,6 +27,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     await addMember(t.app, { mobile: '13800000009', surname: '未注册', subscribe: 1, status: 0 });
     custA = await addCustomer(t.app, a, '13800000001');
     custB = await addCustomer(t.app, b, '13800000001');
+    await seedCarTypes(t.app);
   });
   afterAll(() => t.close());
 
@@ -182,5 +183,70 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     const other = await inject('GET', `/api/other/otherSysDbx?vin=${VIN_B}&page=0&size=10&sort=id,desc`, agent);
     expect(other.json().content.every((r: any) => r.userVin === VIN_B)).toBe(true);
     expect(errorOf(await inject('GET', '/api/other/otherSysDbx?vin=', agent)).message).toBe('底盘号不能为空');
+  });
+
+  const flag = (v: boolean) => (t.app.database.dialect === 'postgres' ? v : Number(v));
+
+  it('answers the brand tree to a dealer token only (getTree?levels)', async () => {
+    const tree = await inject('GET', '/comp/dbcCompany/getTree?levels=4', a);
+    expect(tree.statusCode).toBe(200);
+    const vw = tree.json().find((n: any) => n.name === '大众');
+    expect(vw.children.map((n: any) => n.name)).toEqual(['朗逸', '途观L']);
+    expect(vw.children[0].children[0].children.map((n: any) => n.name)).toEqual(['舒适版', '豪华版']);
+    const two = (await inject('GET', '/comp/dbcCompany/getTree?levels=2', a)).json();
+    expect(two[0].children[0].children).toBeUndefined();
+    expect(errorOf(await inject('GET', '/comp/dbcCompany/getTree?levels=9', a)).message).toBe('参数levels必须是1到5的整数');
+    // a disabled node hides its branch
+    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(false) }).where('name', '=', '途观L').execute();
+    expect((await inject('GET', '/comp/dbcCompany/getTree', a)).json()[0].children.map((n: any) => n.name)).toEqual(['朗逸']);
+    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(true) }).where('name', '=', '途观L').execute();
+    expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getTree?levels=4' })).statusCode).toBe(401);
+    expect((await inject('GET', '/comp/dbcCompany/getTree?levels=4', admin)).statusCode).toBe(401);
+  });
+
+  it('takes a car type only as a branch of the brand tree down to the configuration', async () => {
+    const before = await t.app.database.db.selectFrom('dbc_info').select(t.app.database.db.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      // made up, or names that do not match the picked ids
+      [{ userCarType: '大众/朗逸/2099款 火星版' }, '所选车型在品牌车型中不存在或已停用，请重新选择'],
+      [{ userCarType: '大众/途观L/2024款 1.5L' }, '所选车型在品牌车型中不存在或已停用，请重新选择'],
+      [{ carTypeIds: [1, 2, 3, 999] }, '所选车型在品牌车型中不存在或已停用，请重新选择'],
+      // ids of another branch (途观L's configuration under 朗逸's model)
+      [{ carTypeIds: [1, 2, 3, 8] }, '所选车型在品牌车型中不存在或已停用，请重新选择'],
+      // too short: stops at the model, or no pick at all
+      [{ carTypeIds: [1, 2, 3] }, '请选择到车型配置（第4级）'],
+      [{ carTypeIds: undefined }, '请选择到车型配置（第4级）'],
+      [{ carTypeIds: '1,2,3,4' }, '车型数据格式不正确，请重新选择车型'],
+      [{ carTypeIds: [1, 2, -3, 4] }, '车型数据格式不正确，请重新选择车型'],
+    ];
+    for (const [overrides, message] of cases) {
+      for (const [url, token, extra] of [
+        ['/comp/dbcCompany/submitDbcInfo', a, {}],
+        ['/api/dbc/dbcInfo/submitDbcInfo', admin, { compId: compA }],
+      ] as const) {
+        const res = await inject('POST', url, token, { ...demand(custA, overrides), ...extra });
+        expect(res.statusCode, `${url} ${JSON.stringify(overrides)}`).toBe(400);
+        expect(errorOf(res).message, `${url} ${JSON.stringify(overrides)}`).toBe(message);
+      }
+    }
+    // a disabled configuration is no longer offered
+    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(false) }).where('id', '=', 4).execute();
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA))).message).toBe('所选车型在品牌车型中不存在或已停用，请重新选择');
+    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(true) }).where('id', '=', 4).execute();
+    const after = await t.app.database.db.selectFrom('dbc_info').select(t.app.database.db.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    // valid paths: the saved value is the brand/series/model names
+    const ok = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA, { userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5] }));
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().userCarType).toBe('大众/朗逸/2024款 1.5L');
+    const id = ok.json().id;
+    // an edit: a new made-up path is refused, the saved one may stay without a new pick, a new pick is checked
+    const edit = (overrides: Record<string, unknown>) => inject('PUT', '/comp/dbcCompany/updateDbcInfo', a, { ...demand(custA, overrides), id });
+    expect(errorOf(await edit({ userCarType: '大众/朗逸/不存在', carTypeIds: undefined })).message).toBe('请选择到车型配置（第4级）');
+    expect(errorOf(await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7] })).message).toBe('请选择到车型配置（第4级）');
+    expect((await edit({ carTypeIds: undefined })).statusCode).toBe(204);
+    expect((await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7, 8] })).statusCode).toBe(204);
+    expect((await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, a)).json().userCarType).toBe('大众/途观L/2024款 330TSI');
+    expect(CAR_TYPE_IDS).toEqual([1, 2, 3, 4]);
   });
 });

@@ -41,6 +41,8 @@ export interface ModelCascaderProps {
   maxLevel?: number;
   label?: string;
   disabled?: boolean;
+  /** marks the field required (the form's asterisk) */
+  required?: boolean;
   /** called with the level message when a pick is cleared for stopping too high */
   onLevelError?: (message: string) => void;
   /** shown under the field (e.g. a form's own validation message) */
@@ -62,6 +64,7 @@ export function ModelCascader({
   maxLevel,
   label = '车型',
   disabled,
+  required,
   onLevelError,
   error,
   size = 'small',
@@ -173,6 +176,7 @@ export function ModelCascader({
         size={size}
         fullWidth={fullWidth}
         disabled={disabled}
+        required={required}
         placeholder={`请选择${label}`}
         error={!!helper}
         helperText={helper || undefined}

@@ -3,10 +3,12 @@
  * Every field is required (X不能为空) and checked with the same rules as the server
  * (src/shared/dbc-demand.ts): plate 请输入正确的车牌号, VIN with its check digit 请输入正确的底盘号,
  * labour fee 请输入正确的工时费, day counts 请输入正整数, foregift 2000 or 4000, end after start.
- * On submit the first error is shown and its field focused. The car type is typed as
- * 品牌/车系/车型 (a brand-tree cascader replaces the text input once the brand tree exists).
+ * On submit the first error is shown and its field focused. The car type is picked in the
+ * brand-tree cascader down to the configuration (level 4); the form sends userCarType (brand/
+ * series/model names joined by '/') and carTypeIds (the picked path), which the server checks.
+ * Editing keeps the saved car type (sent without ids) until another one is picked.
  */
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -19,8 +21,11 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
-import { checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
+import { ModelCascader, type ModelValue } from '../components/ModelCascader.tsx';
+import type { BrandNode } from '../../shared/brand-tree.ts';
+import { CAR_TYPE_LEVEL, checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
 import { notify } from './notices.ts';
+import { dealerCarTypeLoader, savedCarType } from './car-types.ts';
 
 export type DemandFormValues = Record<DemandField, string>;
 
@@ -54,7 +59,6 @@ export function demandFromRecord(r: Record<string, unknown>): DemandFormValues {
 }
 
 const PLACEHOLDERS: Partial<Record<DemandField, string>> = {
-  userCarType: '品牌/车系/车型，如 大众/朗逸/2023款 1.5L',
   userCph: '如 豫A12345',
   userVin: '17位底盘号',
 };
@@ -68,12 +72,18 @@ export interface DemandDialogProps {
   onClose: () => void;
   /** sends the checked form; resolves when saved */
   onSubmit: (body: Record<string, unknown>) => Promise<void>;
+  /** the car-type cascader's children by parent id; default: the dealer's getTree */
+  loadCarTypes?: (pid: number) => Promise<BrandNode[]>;
+  /** shows the form's first error; default: the dealer portal's notice */
+  onInvalid?: (message: string) => void;
 }
 
-export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit }: DemandDialogProps) {
+export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit, loadCarTypes: carTypeLoader, onInvalid }: DemandDialogProps) {
   const [values, setValues] = useState<DemandFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<DemandField, string>>>({});
   const [saving, setSaving] = useState(false);
+  const [carType, setCarType] = useState<ModelValue | null>(() => savedCarType(initial.userCarType));
+  const loadCarTypes = useMemo(() => carTypeLoader ?? dealerCarTypeLoader(), [carTypeLoader]);
   const refs = useRef<Partial<Record<DemandField, HTMLInputElement | null>>>({});
 
   const set = (f: DemandField, v: string) => {
@@ -85,14 +95,18 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
     const checked = checkDemand(values as unknown as Record<string, unknown>);
     if (!checked.ok) {
       setErrors(checked.errors);
-      notify('error', firstDemandError(checked.errors));
+      const message = firstDemandError(checked.errors);
+      if (onInvalid) onInvalid(message);
+      else notify('error', message);
       const first = DEMAND_FIELDS.find((f) => checked.errors[f]);
       if (first) refs.current[first]?.focus();
       return;
     }
     setSaving(true);
     try {
-      await onSubmit(checked.values as unknown as Record<string, unknown>);
+      const body: Record<string, unknown> = { ...checked.values };
+      if (carType?.ids.length) body.carTypeIds = carType.ids;
+      await onSubmit(body);
     } catch {
       /* the message is shown by the client */
     } finally {
@@ -130,7 +144,20 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
       <DialogContent dividers>
         <Box sx={{ display: 'grid', gridTemplateColumns: width === 1300 ? 'repeat(4, 1fr)' : 'repeat(3, 1fr)', columnGap: 2, rowGap: 1.5 }}>
           <TextField label="客户" size="small" value={customerName} disabled helperText=" " />
-          {text('userCarType', { maxLength: 200 })}
+          <Box data-field="userCarType">
+            <ModelCascader
+              label="车型"
+              required
+              level={CAR_TYPE_LEVEL}
+              value={carType}
+              loadChildren={loadCarTypes}
+              onChange={(v) => {
+                setCarType(v);
+                set('userCarType', v?.userCarType ?? '');
+              }}
+              error={errors.userCarType}
+            />
+          </Box>
           {text('userCph', { maxLength: 8 })}
           {text('userVin', { maxLength: 17 })}
           {text('bah', { maxLength: 64 })}

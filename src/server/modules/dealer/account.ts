@@ -5,8 +5,9 @@
  *                                      -> {Code: "OK"} once sent
  *   PUT  comp/dbcCompany/updatePass    {code, oldPass, newPass, confirmPass} (the code goes to the bound phone)
  *   PUT  comp/dbcCompany/updateDbcCompany  {mobile, code} bind (no phone yet) or change (code sent to the new phone)
- * Codes are sent and checked by the SMS code service (app.dealerServices.sms); until one is
- * configured both answer 503 短信服务未配置. A new password ends every session of the company.
+ * Codes are sent and checked by the SMS code service (app.dealerServices.sms): the account area's
+ * verification codes (sms-codes.ts); without that area both answer 503 短信服务未配置.
+ * A new password ends every session of the company.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../../errors.ts';

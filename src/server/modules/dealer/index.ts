@@ -12,9 +12,11 @@ import { registerCompanyWrites } from './company.ts';
 import { registerCustomerRoutes } from './customers.ts';
 import { seedDemoMembers, tableMemberProvider, type MemberProvider } from './members.ts';
 import { registerRequestRoutes } from './requests.ts';
+import { registerCarTypeRoutes } from './car-type.ts';
 import { registerContractRoutes, type ESignProvider } from './contracts.ts';
 import { notConfiguredSms, registerDealerAccountRoutes, type SmsCodeService } from './account.ts';
 import { DealerSessions } from './sessions.ts';
+import { dealerSmsOn } from './sms-codes.ts';
 import { ensureDealerTables } from './tables.ts';
 import { seedDemoDealers } from './demo.ts';
 import './types.ts';
@@ -64,13 +66,15 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   registerCompanyWrites(app, sessions);
   registerCustomerRoutes(app, members);
   registerRequestRoutes(app, members);
+  registerCarTypeRoutes(app);
   registerContractRoutes(app, options.esign);
-  const services: DealerServices = { sms: notConfiguredSms };
+  // the account area's code service when it is registered (it is, before this area, in AREAS)
+  const services: DealerServices = { sms: app.hasDecorator('verificationCodes') ? dealerSmsOn(app.verificationCodes) : notConfiguredSms };
   app.decorate('dealerServices', services);
   registerDealerAccountRoutes(app, sessions, () => services.sms);
 }
 
-/** Outside services of the dealer area that can be set after start (the SMS code provider). */
+/** Outside services of the dealer area that can be set after start (the SMS code service). */
 export interface DealerServices {
   sms: SmsCodeService;
 }

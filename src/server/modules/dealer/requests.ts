@@ -25,6 +25,7 @@ import { nowText } from '../../db/index.ts';
 import { checkDemand, countPrice, DEMAND_MESSAGES, firstDemandError, type DemandValues } from '../../../shared/dbc-demand.ts';
 import { ACTION_BY_TARGET, planTransition, STATUS_FLAGS, type DbcAction, type DbcStatus } from '../../../shared/dbc-status.ts';
 import { DEALER_BASE } from './auth.ts';
+import { checkCarTypePath } from './car-type.ts';
 import { runPreHandler, takeOverRoute } from './take-over.ts';
 import { bodyObject, memberValues, ownCustomer, queryObject } from './customers.ts';
 import { NOT_REGISTERED, type MemberProvider } from './members.ts';
@@ -47,9 +48,12 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
   const columns = () => spec().fields.map((f) => f.column);
 
   /** Demand values, checked; the customer (own company) and its current subscribe flag. */
-  async function prepareDemand(compId: number, body: Record<string, unknown>) {
+  async function prepareDemand(compId: number, body: Record<string, unknown>, existing?: Record<string, unknown>) {
     const checked = checkDemand(body);
     if (!checked.ok) throw badRequest(firstDemandError(checked.errors));
+    // the car type must be a branch of the brand tree; an edit keeping the saved one needs no new pick
+    const kept = existing !== undefined && body.carTypeIds === undefined && checked.values.userCarType === existing.userCarType;
+    if (!kept) await checkCarTypePath(database, checked.values.userCarType, body.carTypeIds);
     const customer = await ownCustomer(app, compId, positiveId(body.duId));
     const member = await members.findByMobile(String(customer.mobile));
     if (!member) throw badRequest(NOT_REGISTERED);
@@ -165,7 +169,7 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     const existing = await ownRequest(d.compId, positiveId(body.id));
     const allowed = planTransition(existing.status, 'resubmit', 'dealer');
     if (!allowed.ok) throw badRequest(allowed.message);
-    const { values, customer, member } = await prepareDemand(d.compId, { ...body, duId: body.duId ?? existing.duId });
+    const { values, customer, member } = await prepareDemand(d.compId, { ...body, duId: body.duId ?? existing.duId }, existing);
     const extra = demandRecord(d.compId, values, customer, member);
     await transition(Number(existing.id), 'resubmit', { kind: 'dealer', name: d.username }, { compId: d.compId, extra, reason: null });
     return reply.status(204).send();

@@ -12,6 +12,7 @@ import dbcCompany from './dbcCompany/index.tsx';
 import dbcInfo from './dbcInfo/index.tsx';
 import menuPage from './menuPage/index.tsx';
 import jobExplain from './jobExplain/index.tsx';
+import dbcUserInfo from './dbcUserInfo/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -23,4 +24,5 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   dbcInfo,
   menuPage,
   jobExplain,
+  dbcUserInfo,
 };
