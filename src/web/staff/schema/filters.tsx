@@ -88,20 +88,21 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
   }
   for (const field of spec.fields) {
     if (!field.filter || hidden.includes(field.name)) continue;
-    const common = { key: field.name, source: field.name, label: field.title, alwaysOn: true } as const;
+    const key = field.name;
+    const common = { source: field.name, label: field.title, alwaysOn: true } as const;
     if (field.ref) {
       inputs.push(
-        <ReferenceInput {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }}>
+        <ReferenceInput key={key} {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }}>
           {/* the filter form sizes its direct inputs only: size the wrapped select the same */}
           <SelectInput label={field.title} optionText={field.ref.label} size="small" helperText={false} emptyText="全部" sx={FILTER_SELECT_SX} />
         </ReferenceInput>,
       );
     } else if (field.filter === 'between') {
-      inputs.push(<DateRangeInput {...common} />);
+      inputs.push(<DateRangeInput key={key} {...common} />);
     } else if (field.options?.length) {
-      inputs.push(<SelectInput {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />);
+      inputs.push(<SelectInput key={key} {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />);
     } else {
-      inputs.push(<TextInput {...common} resettable />);
+      inputs.push(<TextInput key={key} {...common} resettable />);
     }
   }
   return inputs;
