@@ -89,7 +89,7 @@ export const MENU_DIRECTORIES: Array<{ title: string; path: string; icon: string
   { title: '客服管理', path: 'service', icon: 'phone', sort: 30 },
   { title: '企业微信', path: 'qywx', icon: 'wechat', sort: 40 },
   { title: '基础数据', path: 'basic', icon: 'dictionary', sort: 80 },
-  { title: '代步车管理', path: 'dbc', icon: 'guide', sort: 50 },
+  { title: '代步车管理', path: 'dbc', icon: 'car', sort: 50 },
 ];
 export const RESOURCE_DIRECTORY: Record<string, string> = {
   staffunZp: '人事管理',

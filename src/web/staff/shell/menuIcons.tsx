@@ -13,6 +13,10 @@ import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import PaidIcon from '@mui/icons-material/Paid';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
+import ForumIcon from '@mui/icons-material/Forum';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import { resourceOverrides } from '../resources/index.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -28,6 +32,10 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   dictionary: MenuBookIcon,
   tree: ListAltIcon,
   guide: HelpOutlineIcon,
+  money: PaidIcon,
+  phone: SupportAgentIcon,
+  wechat: ForumIcon,
+  car: DirectionsCarIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {
