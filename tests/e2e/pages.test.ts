@@ -38,6 +38,9 @@ describe('notice pages', () => {
     await page.getByText('ERROR!').waitFor();
     await page.locator('#main-content').getByRole('link', { name: '返回首页' }).waitFor();
     await page.locator('#main-content').getByRole('link', { name: '问题反馈' }).waitFor();
+    // the tab and the breadcrumb name the page, not the raw address
+    await page.getByTestId('tags-view').locator('[aria-current="page"]', { hasText: '页面不存在' }).waitFor();
+    expect(await page.getByText('no/such/screen').count()).toBe(0);
     await shot(page, 'page-404', { fullPage: false });
   });
 
