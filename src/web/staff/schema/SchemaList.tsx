@@ -219,6 +219,8 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
       empty={false}
       exporter={false}
       queryOptions={{ onError: () => undefined }}
+      // a table wider than the window scrolls inside its card; the filters wrap to the window
+      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
     >
       <ListBody spec={spec} overrides={overrides} />
       <TotalLine spec={spec} fixed={fixed} />
