@@ -38,6 +38,9 @@ describe('notice pages', () => {
     await page.getByText('ERROR!').waitFor();
     await page.locator('#main-content').getByRole('link', { name: '返回首页' }).waitFor();
     await page.locator('#main-content').getByRole('link', { name: '问题反馈' }).waitFor();
+    // the tab and the breadcrumb name the page, not the raw address
+    await page.getByTestId('tags-view').locator('[aria-current="page"]', { hasText: '页面不存在' }).waitFor();
+    expect(await page.getByText('no/such/screen').count()).toBe(0);
     await shot(page, 'page-404', { fullPage: false });
   });
 
@@ -81,9 +84,10 @@ describe('notice pages', () => {
     await go('/dashboard');
     await page.getByRole('link', { name: '操作文档' }).click();
     await page.waitForFunction(() => window.location.hash === '#/UserCzwd');
-    // the operation documents screen (no documents yet): its title filter and its empty list
-    await page.locator('#main-content').getByRole('textbox', { name: '文档标题' }).waitFor();
-    await page.locator('#main-content').getByText('暂无数据').waitFor();
+    // the operation documents screen: with no documents yet it keeps its header row over 暂无数据
+    await page.getByRole('columnheader', { name: '文档标题' }).waitFor();
+    await page.getByRole('cell', { name: '暂无数据' }).waitFor();
+    await shot(page, 'page-operation-docs-empty', { fullPage: false });
   });
 
   it('usage guide: 人力行政 describes positions; 客服 is empty', async () => {

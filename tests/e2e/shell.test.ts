@@ -150,6 +150,10 @@ describe('header', () => {
     await page.setViewportSize({ width: 800, height: 900 });
     await expect.poll(async () => (await page.locator('.RaSidebar-fixed').first().boundingBox())?.width ?? 0).toBeLessThanOrEqual(50);
     await shot(page, 'shell-800px', { fullPage: false });
+    // folded, each directory is one icon row: its title does not wrap into a tall gap
+    const heights = await page.locator('.RaSidebar-fixed [aria-expanded]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThanOrEqual(7);
+    for (const h of heights) expect(h).toBeLessThan(60);
     // the remembered desktop choice is untouched
     expect(await page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -91,6 +91,9 @@ describe('tags view rules', () => {
     expect(titleOf(`/sysQuestion:${encodeURIComponent('人事')}`)).toBe('人事问题反馈');
     expect(titleOf('/content', `?src=api%2Fx&title=${encodeURIComponent('处理说明')}`)).toBe('处理说明');
     expect(titleOf('/content', '?src=api%2Fx')).toBe('内容');
+    expect(titleOf('/system/user')).toBe('用户管理');
+    expect(titleOf('/no/such/screen')).toBe('页面不存在');
+    expect(titleOf('/')).toBe('首页');
   });
 });
 

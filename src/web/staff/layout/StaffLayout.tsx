@@ -64,7 +64,14 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   const prefs = usePreferences();
   return (
     <RealtimeProvider>
-    <Layout appBar={StaffAppBar} menu={StaffMenu} appBarAlwaysOn={prefs.fixedHeader}>
+    <Layout
+      appBar={StaffAppBar}
+      menu={StaffMenu}
+      appBarAlwaysOn={prefs.fixedHeader}
+      // a wide table scrolls inside its screen instead of widening the page past the window
+      // (react-admin sizes the layout to fit its content)
+      sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}
+    >
       {prefs.tagsView && <TagsView />}
       <NoticeMarquee />
       <MenuGuard>{children}</MenuGuard>

@@ -24,17 +24,23 @@ function contains(entry: SidebarEntry, path: string): boolean {
   return entry.route === path || entry.children.some((c) => contains(c, path));
 }
 
+/** Left padding of an entry: nested entries step in, except in the folded sidebar where only icons show. */
+function indent(depth: number, sidebarOpen: boolean): number {
+  return sidebarOpen ? 2 + depth * 2 : 2;
+}
+
 function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; depth: number; open: boolean; onToggle: () => void }) {
   const [sidebarOpen] = useSidebarState();
   const Icon = menuIcon(entry.icon, undefined, true);
   return (
     <>
       <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
-        <ListItemButton onClick={onToggle} sx={{ pl: 2 + depth * 2 }} aria-expanded={open}>
+        <ListItemButton onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
           <ListItemIcon sx={{ minWidth: 40 }}>
             <Icon />
           </ListItemIcon>
-          <ListItemText primary={entry.title} />
+          {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
+          <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
           {sidebarOpen ? open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" /> : null}
         </ListItemButton>
       </Tooltip>
@@ -48,6 +54,7 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
 function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number }) {
   const { pathname } = useLocation();
   const prefs = usePreferences();
+  const [sidebarOpen] = useSidebarState();
   const [openDirs, setOpenDirs] = useState<string[]>(() => entries.filter((e) => e.kind === 'directory' && contains(e, pathname)).map((e) => e.title));
   useEffect(() => {
     const current = entries.find((e) => e.kind === 'directory' && contains(e, pathname));
@@ -63,7 +70,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
         e.kind === 'directory' ? (
           <Directory key={`d:${e.title}`} entry={e} depth={depth} open={openDirs.includes(e.title)} onToggle={() => toggle(e.title)} />
         ) : e.external ? (
-          <ListItemButton key={`x:${e.route}`} component="a" href={e.route} target="_blank" rel="noopener" sx={{ pl: 2 + depth * 2 }}>
+          <ListItemButton key={`x:${e.route}`} component="a" href={e.route} target="_blank" rel="noopener" sx={{ pl: indent(depth, sidebarOpen) }}>
             <ListItemIcon sx={{ minWidth: 40 }}>{(() => { const I = menuIcon(e.icon, undefined, false); return <I />; })()}</ListItemIcon>
             <ListItemText primary={e.title} />
           </ListItemButton>
@@ -73,7 +80,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
             to={e.route!}
             primaryText={e.title}
             leftIcon={(() => { const I = menuIcon(e.icon, e.route, false); return <I />; })()}
-            sx={{ pl: 2 + depth * 2 }}
+            sx={{ pl: indent(depth, sidebarOpen) }}
           />
         ),
       )}

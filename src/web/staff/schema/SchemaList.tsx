@@ -29,6 +29,7 @@ import type { ResourceOverrides } from './overrides.ts';
 import { useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
 import { TotalLine } from './TotalLine.tsx';
+import { EmptyTable, columnLabels } from './EmptyTable.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
 
@@ -140,7 +141,14 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
   }).filter((c) => !hidden.includes(String(c.key)));
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
-    <Datagrid rowClick={false} bulkActionButtons={<></>} bulkActionsToolbar={<></>} sx={columnWidths(spec)} size="small">
+    <Datagrid
+      rowClick={false}
+      bulkActionButtons={<></>}
+      bulkActionsToolbar={<></>}
+      sx={columnWidths(spec)}
+      size="small"
+      empty={<EmptyTable labels={columnLabels(columns)} />}
+    >
       {columns}
     </Datagrid>
   );
@@ -211,6 +219,8 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
       empty={false}
       exporter={false}
       queryOptions={{ onError: () => undefined }}
+      // a table wider than the window scrolls inside its card; the filters wrap to the window
+      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
     >
       <ListBody spec={spec} overrides={overrides} />
       <TotalLine spec={spec} fixed={fixed} />

@@ -13,7 +13,7 @@ import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
-import PaymentsIcon from '@mui/icons-material/Payments';
+import PaidIcon from '@mui/icons-material/Paid';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import ForumIcon from '@mui/icons-material/Forum';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
@@ -32,7 +32,7 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   dictionary: MenuBookIcon,
   tree: ListAltIcon,
   guide: HelpOutlineIcon,
-  money: PaymentsIcon,
+  money: PaidIcon,
   phone: SupportAgentIcon,
   wechat: ForumIcon,
   car: DirectionsCarIcon,

@@ -20,6 +20,13 @@ const FIXED: Record<string, string> = {
   '/brandTree': '品牌车型',
   '/logs': '操作日志',
   '/outbox': '发件箱',
+  // the 系统管理 screens (also named by the menus; these serve until the menus have loaded)
+  '/system/user': '用户管理',
+  '/system/role': '角色管理',
+  '/system/menu': '菜单管理',
+  '/system/dept': '部门管理',
+  '/system/dict': '字典管理',
+  '/system/busidict': '业务字典',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));
@@ -47,7 +54,8 @@ export function titleOf(path: string, search = ''): string {
   }
   const parent = registered.get(first) ?? byResource.get(first);
   if (parent) return parent;
-  return safeDecode(clean.slice(1)) || '首页';
+  // an address the console has no screen for (it shows the 404 page): not its raw path
+  return clean === '/' ? '首页' : FIXED['/404'];
 }
 
 function safeDecode(text: string): string {
