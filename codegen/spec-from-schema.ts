@@ -308,9 +308,10 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
 
   if (p['x-list'] !== undefined) {
     const l = p['x-list'];
-    need(file, `${path}/x-list`, isObject(l) && typeof l.order === 'number', 'must be {order: number, width?: number, editable?: "radio"|"switch"}', null);
+    need(file, `${path}/x-list`, isObject(l) && typeof l.order === 'number', 'must be {order: number, width?: number, editable?: "radio"|"switch", html?: true}', null);
     const lo = l as Json;
-    for (const k of Object.keys(lo)) need(file, `${path}/x-list/${k}`, ['order', 'width', 'editable'].includes(k), 'unknown key (x-list is {order, width?, editable?})', null);
+    for (const k of Object.keys(lo)) need(file, `${path}/x-list/${k}`, ['order', 'width', 'editable', 'html'].includes(k), 'unknown key (x-list is {order, width?, editable?, html?})', null);
+    if (lo.html !== undefined) need(file, `${path}/x-list/html`, lo.html === true && type === 'string', 'must be true, on a string property holding HTML', null);
     if (lo.width !== undefined) need(file, `${path}/x-list/width`, typeof lo.width === 'number' && lo.width > 0, 'must be a positive number', null);
     if (lo.editable !== undefined) {
       need(file, `${path}/x-list/editable`, lo.editable === 'radio' || lo.editable === 'switch', 'must be "radio" or "switch"', null);

@@ -56,7 +56,8 @@ export interface FieldSpec {
     /** deleting the referenced record: `cascade` deletes this record too, `restrict` refuses while one exists */
     onDelete?: 'cascade' | 'restrict';
   };
-  list?: { order: number; width?: number; editable?: 'radio' | 'switch' };
+  /** html: the value is HTML; the list shows its text, one line */
+  list?: { order: number; width?: number; editable?: 'radio' | 'switch'; html?: boolean };
   /** data scope: the value is a department id (`dept`) or an organisation id (`org`); a user
    * without the 全部 scope lists, edits, deletes and exports only rows inside their scope */
   scope?: ScopeKind;

@@ -199,6 +199,7 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name['x-list'].colour = 'red'), '/properties/name/x-list/colour', /unknown key/);
     expectBad((s) => (s.properties.name['x-list'] = { width: 3 }), '/properties/name/x-list', /order/);
     expectBad((s) => (s.properties.name['x-list'].editable = 'switch'), '/properties/name/x-list/editable', /boolean/);
+    expectBad((s) => (s.properties.name['x-list'].html = 'yes'), '/properties/name/x-list/html', /must be true/);
   });
   it('x-options values of another type', () => {
     expectBad((s) => (s.properties.active['x-options'] = [{ value: 'yes', label: '是' }]), '/properties/active/x-options/0/value', /must be a boolean/);

@@ -212,3 +212,23 @@ describe('generated recruitment postings list', { timeout: 60000 }, () => {
     expect(toolbarButton('导入')).toBeNull();
   });
 });
+
+describe('generated system messages list', { timeout: 60000 }, () => {
+  it('shows a rich-text message as its words on one line, never as HTML source', async () => {
+    mockFetch({
+      'GET /api/sysSocket': {
+        body: {
+          content: [{ id: 9, title: '系统升级通知', msg: '<p>今晚<b>22:00</b>升级</p><script>alert(1)</script><img src="x">', type: 1, enabled: true, sort: 1, createTime: '2024-05-03 10:00:00' }],
+          totalElements: 1,
+        },
+      },
+    });
+    renderScreen('sysSocket', ['admin']);
+    expect(await screen.findByText('系统升级通知', {}, LOAD)).toBeTruthy();
+    const row = screen.getByText('系统升级通知').closest('tr')!;
+    const cell = within(row).getByTitle(/今晚/);
+    expect(cell.textContent).toBe('今晚22:00升级');
+    expect(row.innerHTML).not.toContain('&lt;p&gt;');
+    expect(row.querySelector('img, script, b')).toBeNull();
+  });
+});

@@ -9,15 +9,9 @@ import IconButton from '@mui/material/IconButton';
 import CloseIcon from '@mui/icons-material/Close';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import { useRealtime } from './RealtimeContext.tsx';
+import { plainText } from '../../components/plainText.ts';
 
 const CLOSED_KEY = 'notice.marquee.closed';
-
-/** The text of a message body (tags dropped), for one line. */
-export function plainText(html: string | null | undefined): string {
-  if (!html) return '';
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
 
 export function NoticeMarquee() {
   const { latest } = useRealtime();

@@ -4,6 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Tooltip from '@mui/material/Tooltip';
+import Box from '@mui/material/Box';
 import MuiLink from '@mui/material/Link';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -17,6 +18,7 @@ import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { requestBody } from './records.ts';
 import { messages } from '../../../shared/messages.ts';
 import { mask } from '../../../shared/masks.ts';
+import { plainText } from '../../components/plainText.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
 
@@ -176,6 +178,25 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
           source={field.name}
           label={field.title}
           render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? String(record[field.name] ?? '')}
+        />
+      );
+    }
+    if (field.list?.html) {
+      // rich text: its words on one line, the whole text on hover
+      return (
+        <FunctionField
+          key={field.name}
+          source={field.name}
+          label={field.title}
+          sortable={false}
+          render={(record: Record<string, unknown>) => {
+            const text = plainText(record[field.name] as string | null);
+            return (
+              <Box component="span" title={text} sx={{ display: 'block', maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                {text}
+              </Box>
+            );
+          }}
         />
       );
     }
