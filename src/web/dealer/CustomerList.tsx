@@ -19,7 +19,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TableState } from '../components/TableState.tsx';
+import { TablePager } from '../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { maskPhone } from '../../shared/masks.ts';
@@ -257,31 +258,10 @@ export default function CustomerList() {
               </TableCell>
             </TableRow>
           ))}
-          {!loading && data.content.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary', py: 4 }}>
-                暂无数据
-              </TableCell>
-            </TableRow>
-          ) : null}
-          {loading && data.content.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary', py: 4 }}>
-                正在加载...
-              </TableCell>
-            </TableRow>
-          ) : null}
+          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={5} />
         </TableBody>
       </Table>
-      <TablePagination
-        component="div"
-        count={data.totalElements}
-        page={page}
-        rowsPerPage={PAGE_SIZE}
-        rowsPerPageOptions={[PAGE_SIZE]}
-        onPageChange={(_e, p) => setPage(p)}
-        labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
-      />
+      <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {editing !== undefined ? (
         <CustomerDialog
           record={editing}

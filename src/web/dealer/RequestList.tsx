@@ -19,7 +19,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TableState } from '../components/TableState.tsx';
+import { TablePager } from '../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -273,31 +274,10 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
               </TableCell>
             </TableRow>
           ))}
-          {!loading && data.content.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={cols} align="center" sx={{ color: 'text.secondary', py: 4 }}>
-                暂无数据
-              </TableCell>
-            </TableRow>
-          ) : null}
-          {loading && data.content.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={cols} align="center" sx={{ color: 'text.secondary', py: 4 }}>
-                正在加载...
-              </TableCell>
-            </TableRow>
-          ) : null}
+          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={cols} />
         </TableBody>
       </Table>
-      <TablePagination
-        component="div"
-        count={data.totalElements}
-        page={page}
-        rowsPerPage={PAGE_SIZE}
-        rowsPerPageOptions={[PAGE_SIZE]}
-        onPageChange={(_e, p) => setPage(p)}
-        labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
-      />
+      <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {viewing ? <RequestView record={viewing} onClose={() => setViewing(null)} /> : null}
       {editing ? (
         <DemandDialog

@@ -12,7 +12,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TableState } from '../../components/TableState.tsx';
+import { TablePager } from '../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { Title } from 'react-admin';
@@ -98,29 +99,10 @@ export function OutboxPage() {
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
-          {data && data.content.length === 0 && !error ? (
-            <TableRow>
-              <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary' }}>
-                暂无数据
-              </TableCell>
-            </TableRow>
-          ) : null}
+          <TableState loading={!data && !error} failed={false} empty={!!data && data.content.length === 0 && !error} columns={5} />
         </TableBody>
       </Table>
-      <TablePagination
-        component="div"
-        count={data?.totalElements ?? 0}
-        page={page}
-        rowsPerPage={size}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setSize(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage="每页"
-        labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
-      />
+      <TablePager count={data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
     </Box>
   );
 }

@@ -13,7 +13,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -94,7 +94,7 @@ export function DictAdmin() {
               ))}
             </TableBody>
           </Table>
-          <TablePagination component="div" count={dicts.data?.totalElements ?? 0} page={page} rowsPerPage={10} rowsPerPageOptions={[10]} onPageChange={(_e, p) => setPage(p)} labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`} />
+          <TablePager count={dicts.data?.totalElements ?? 0} page={page} size={10} onPageChange={setPage} />
         </Paper>
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}>

@@ -15,7 +15,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -150,17 +150,7 @@ export function RoleAdmin() {
               ))}
             </TableBody>
           </Table>
-          <TablePagination
-            component="div"
-            count={roles.data?.totalElements ?? 0}
-            page={page}
-            rowsPerPage={size}
-            rowsPerPageOptions={[10, 15, 30, 45, 60, 100]}
-            onPageChange={(_e, p) => setPage(p)}
-            onRowsPerPageChange={(e) => { setSize(Number(e.target.value)); setPage(0); }}
-            labelRowsPerPage="每页条数"
-            labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
-          />
+          <TablePager count={roles.data?.totalElements ?? 0} page={page} size={size} sizes={[10, 15, 30, 45, 60, 100]} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
         <Paper sx={{ flex: 2, p: 1, minWidth: 280, maxHeight: '78vh', overflow: 'auto' }}>
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>

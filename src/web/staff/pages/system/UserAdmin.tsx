@@ -20,7 +20,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import List from '@mui/material/List';
@@ -249,17 +249,7 @@ export function UserAdmin() {
             </TableBody>
           </Table>
           </Box>
-          <TablePagination
-            component="div"
-            count={users.data?.totalElements ?? 0}
-            page={page}
-            rowsPerPage={size}
-            rowsPerPageOptions={PAGE_SIZES}
-            onPageChange={(_e, p) => setPage(p)}
-            onRowsPerPageChange={(e) => { setSize(Number(e.target.value)); setPage(0); }}
-            labelRowsPerPage="每页条数"
-            labelDisplayedRows={({ from: a, to: b, count }) => `${a}-${b} 共 ${count} 条`}
-          />
+          <TablePager count={users.data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
       </Box>
       <FormDialog open={!!form} title={form?.id ? '编辑用户' : '新增用户'} width={570} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>

@@ -128,17 +128,9 @@ export function ConfirmDialog(props: { open: boolean; content: string; busy?: bo
   );
 }
 
-/** Loading, failed and empty states of a table body. */
-export function TableState({ loading, failed, empty, columns }: { loading: boolean; failed: boolean; empty: boolean; columns: number }) {
-  if (!loading && !failed && !empty) return null;
-  return (
-    <TableRow>
-      <TableCell colSpan={columns} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-        {loading ? <CircularProgress size={20} aria-label="正在加载" /> : failed ? '加载失败，请刷新重试' : '暂无数据'}
-      </TableCell>
-    </TableRow>
-  );
-}
+import { TableState } from '../../../components/TableState.tsx';
+
+export { TableState };
 
 export interface TreeColumn<T> {
   title: string;

@@ -8,7 +8,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TableState } from '../../../components/TableState.tsx';
+import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import { fetchUserLogs, timeColour, type UserLog } from './api.ts';
 
@@ -76,30 +77,11 @@ export function UserLogs() {
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
             </TableRow>
           ))}
-          {rows && rows.length === 0 && !error ? (
-            <TableRow>
-              <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary' }}>
-                暂无数据
-              </TableCell>
-            </TableRow>
-          ) : null}
+          <TableState loading={!rows && !error} failed={false} empty={!!rows && rows.length === 0 && !error} columns={6} />
         </TableBody>
       </Table>
       </Box>
-      <TablePagination
-        component="div"
-        count={total}
-        page={page}
-        rowsPerPage={size}
-        rowsPerPageOptions={LOG_PAGE_SIZES}
-        onPageChange={(_, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setSize(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage="每页"
-        labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
-      />
+      <TablePager count={total} page={page} size={size} sizes={LOG_PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
     </>
   );
 }

@@ -12,7 +12,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import { request } from '../../providers/http.ts';
@@ -112,20 +112,7 @@ export function JobLogDialog({ jobId, jobName, open, onClose }: { jobId: number;
         ) : null}
       </DialogContent>
       <DialogActions sx={{ justifyContent: 'space-between' }}>
-        <TablePagination
-          component="div"
-          count={total}
-          page={page}
-          rowsPerPage={size}
-          rowsPerPageOptions={LOG_PAGE_SIZES}
-          labelRowsPerPage="每页"
-          labelDisplayedRows={({ from, to, count }) => `${from}-${to} / 共 ${count} 条`}
-          onPageChange={(_e, p) => setPage(p)}
-          onRowsPerPageChange={(e) => {
-            setSize(Number(e.target.value));
-            setPage(0);
-          }}
-        />
+        <TablePager count={total} page={page} size={size} sizes={LOG_PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
         <Button onClick={onClose}>关闭</Button>
       </DialogActions>
     </Dialog>
