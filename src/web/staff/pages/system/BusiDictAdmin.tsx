@@ -13,7 +13,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
-import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TreeTable, useAction, useCan, useLoad, type Page } from './common.tsx';
+import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad, type Page } from './common.tsx';
 
 interface Entry {
   id: number;
@@ -32,33 +32,15 @@ const children = async (pid: number) => (await getJson<Page<Entry>>(`/api/busidi
 
 export function BusiDictAdmin() {
   const can = useCan();
-  const act = useAction();
   const [version, setVersion] = useState(0);
   const roots = useLoad(() => children(0), [version]);
-  const [form, setForm] = useState<Form | null>(null);
-  const [deleting, setDeleting] = useState<Entry | null>(null);
-  const [busy, setBusy] = useState(false);
   const reload = () => setVersion((v) => v + 1);
+  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, Entry>({
+    send: (f) => send('POST', f.id ? '/api/busidict/update' : '/api/busidict/add', { id: f.id, pid: f.pid, code: f.code, name: f.name, value: f.value || null, sort: f.sort, enabled: f.enabled }),
+    deletePath: '/api/busidict',
+    done: reload,
+  });
 
-  const save = async () => {
-    if (!form) return;
-    setBusy(true);
-    const body = { id: form.id, pid: form.pid, code: form.code, name: form.name, value: form.value || null, sort: form.sort, enabled: form.enabled };
-    const ok = await act(() => send('POST', form.id ? '/api/busidict/update' : '/api/busidict/add', body), form.id ? messages.notice.updated : messages.notice.created);
-    setBusy(false);
-    if (ok) {
-      setForm(null);
-      reload();
-    }
-  };
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    const ok = await act(() => send('DELETE', '/api/busidict', [deleting.id]), messages.notice.deleted);
-    setBusy(false);
-    setDeleting(null);
-    if (ok) reload();
-  };
 
   return (
     <Box sx={{ p: 2 }}>

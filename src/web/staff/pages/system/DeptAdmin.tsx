@@ -15,7 +15,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
-import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useAction, useCan, useLoad, type DeptNode } from './common.tsx';
+import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad, type DeptNode } from './common.tsx';
 
 interface Form {
   id?: number;
@@ -29,33 +29,16 @@ const EMPTY: Form = { name: '', pid: 0, sort: 999, enabled: true };
 
 export function DeptAdmin() {
   const can = useCan();
-  const act = useAction();
   const [version, setVersion] = useState(0);
   const roots = useLoad(() => getJson<DeptNode[]>('/api/dept/lazy', { pid: 0 }), [version]);
   const tree = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), [version]);
-  const [form, setForm] = useState<Form | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleting, setDeleting] = useState<DeptNode | null>(null);
   const changed = () => setVersion((v) => v + 1);
+  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, DeptNode>({
+    send: (f) => send(f.id ? 'PUT' : 'POST', '/api/dept', f),
+    deletePath: '/api/dept',
+    done: changed,
+  });
 
-  const save = async () => {
-    if (!form) return;
-    setBusy(true);
-    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/dept', form), form.id ? messages.notice.updated : messages.notice.created);
-    setBusy(false);
-    if (ok) {
-      setForm(null);
-      changed();
-    }
-  };
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    const ok = await act(() => send('DELETE', '/api/dept', [deleting.id]), messages.notice.deleted);
-    setBusy(false);
-    setDeleting(null);
-    if (ok) changed();
-  };
   const parents = flattenDepts(tree.data).filter((d) => d.id !== form?.id);
 
   return (

@@ -14,8 +14,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
-import { messages } from '../../../../shared/messages.ts';
-import { ConfirmDialog, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useAction, useCan, useLoad } from './common.tsx';
+import { ConfirmDialog, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad } from './common.tsx';
 
 interface MenuRow {
   id: number;
@@ -63,35 +62,17 @@ function yesNo(label: string, value: boolean, set: (v: boolean) => void, yes = '
 
 export function MenuAdmin() {
   const can = useCan();
-  const act = useAction();
   const [version, setVersion] = useState(0);
   const roots = useLoad(() => getJson<MenuRow[]>('/api/menus/getMenusByPid', { pid: 0 }), [version]);
   const all = useLoad(() => getJson<MenuRow[]>('/api/menus/list'), [version]);
   const parents = useMemo(() => flatten(all.data), [all.data]);
-  const [form, setForm] = useState<Form | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleting, setDeleting] = useState<MenuRow | null>(null);
   const reload = () => setVersion((v) => v + 1);
+  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, MenuRow>({
+    send: (f) => send(f.id ? 'PUT' : 'POST', '/api/menus', { ...f, name: f.name || null, component: f.component || null, path: f.path || null, icon: f.icon || null, permission: f.permission || null }),
+    deletePath: '/api/menus',
+    done: reload,
+  });
 
-  const save = async () => {
-    if (!form) return;
-    setBusy(true);
-    const body = { ...form, name: form.name || null, component: form.component || null, path: form.path || null, icon: form.icon || null, permission: form.permission || null };
-    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/menus', body), form.id ? messages.notice.updated : messages.notice.created);
-    setBusy(false);
-    if (ok) {
-      setForm(null);
-      reload();
-    }
-  };
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    const ok = await act(() => send('DELETE', '/api/menus', [deleting.id]), messages.notice.deleted);
-    setBusy(false);
-    setDeleting(null);
-    if (ok) reload();
-  };
   const edit = (m: MenuRow) => setForm({ id: m.id, pid: m.pid, type: m.type, title: m.title, name: m.name ?? '', component: m.component ?? '', path: m.path ?? '', icon: m.icon ?? '', sort: m.sort, permission: m.permission ?? '', hidden: m.hidden, cache: m.cache, iFrame: m.iFrame });
 
   return (

@@ -70,6 +70,37 @@ export function useCan(): (key: string) => boolean {
   return (key: string) => hasPermission(permissions, key);
 }
 
+/**
+ * The add/edit dialog and the delete confirmation of an admin table: `save` sends the form
+ * (notice 新增成功 or 编辑成功 by whether it has an id), `remove` deletes the confirmed row by
+ * id; after a success the dialog closes and `done` reloads. `busy` covers both.
+ */
+export function useEditing<F extends { id?: number | null }, R extends { id: number }>(opts: { send: (form: F) => Promise<unknown>; deletePath: string; done: () => void }) {
+  const act = useAction();
+  const [form, setForm] = useState<F | null>(null);
+  const [deleting, setDeleting] = useState<R | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    if (!form) return;
+    setBusy(true);
+    const ok = await act(() => opts.send(form), form.id ? messages.notice.updated : messages.notice.created);
+    setBusy(false);
+    if (ok) {
+      setForm(null);
+      opts.done();
+    }
+  };
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    const ok = await act(() => send('DELETE', opts.deletePath, [deleting.id]), messages.notice.deleted);
+    setBusy(false);
+    setDeleting(null);
+    if (ok) opts.done();
+  };
+  return { form, setForm, deleting, setDeleting, busy, save, remove };
+}
+
 /** Runs a write and shows its success notice; failures are shown by the HTTP client. */
 export function useAction(): (work: () => Promise<unknown>, notice: string) => Promise<boolean> {
   const notify = useNotify();
