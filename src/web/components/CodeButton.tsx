@@ -3,7 +3,9 @@
  * A failed send (the message is shown by the caller) re-enables it at once.
  */
 import { useEffect, useState } from 'react';
+import Box from '@mui/material/Box';
 import Button, { type ButtonProps } from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
 
 export const RESEND_SECONDS = 60;
 
@@ -38,5 +40,36 @@ export function CodeButton({ send, ready, disabled, ...rest }: CodeButtonProps) 
     <Button variant="outlined" {...rest} disabled={disabled || sending || seconds > 0} onClick={click} sx={{ whiteSpace: 'nowrap', minWidth: 112, ...rest.sx }}>
       {seconds > 0 ? `${seconds}秒后重新获取` : sending ? '发送中...' : '获取验证码'}
     </Button>
+  );
+}
+
+export interface CodeFieldProps {
+  value: string;
+  /** the digits typed (anything else is dropped) */
+  onChange: (digits: string) => void;
+  error?: string;
+  send: () => Promise<unknown>;
+  ready?: () => boolean;
+}
+
+/** 验证码 input (digits, at most 6) with its 获取验证码 button beside it. */
+export function CodeField({ value, onChange, error, send, ready }: CodeFieldProps) {
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+      <TextField
+        name="code"
+        label="验证码"
+        size="small"
+        margin="dense"
+        sx={{ flex: 1 }}
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+        error={!!error}
+        helperText={error || ' '}
+        autoComplete="one-time-code"
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+      />
+      <CodeButton send={send} ready={ready} sx={{ mt: 1 }} />
+    </Box>
   );
 }

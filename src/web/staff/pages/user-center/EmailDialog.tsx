@@ -3,7 +3,7 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useNotify } from 'react-admin';
-import { CodeButton } from '../../../components/CodeButton.tsx';
+import { CodeField } from '../../../components/CodeButton.tsx';
 import { messages } from '../../../../shared/messages.ts';
 import { isEmail } from '../../../../shared/validators.ts';
 import { sendEmailCode, updateEmail } from './api.ts';
@@ -75,21 +75,7 @@ export function EmailDialog({ open, current, onClose, onSaved }: { open: boolean
     <FormDialog open={open} title="修改邮箱" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
       {current ? <Box sx={{ color: 'text.secondary', fontSize: 13, mb: 1 }}>当前邮箱：{current}</Box> : null}
       <TextField name="email" label="新邮箱" fullWidth size="small" margin="dense" value={values.email} onChange={(e) => set('email', e.target.value)} error={!!errors.email} helperText={errors.email || ' '} />
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-        <TextField
-          name="code"
-          label="验证码"
-          size="small"
-          margin="dense"
-          sx={{ flex: 1 }}
-          value={values.code}
-          onChange={(e) => set('code', e.target.value.replace(/\D/g, ''))}
-          error={!!errors.code}
-          helperText={errors.code || ' '}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
-        />
-        <CodeButton send={send} ready={readyToSend} sx={{ mt: 1 }} />
-      </Box>
+      <CodeField value={values.code} onChange={(d) => set('code', d)} error={errors.code} send={send} ready={readyToSend} />
       <TextField
         name="password"
         label="当前密码"

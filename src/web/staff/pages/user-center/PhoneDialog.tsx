@@ -1,9 +1,8 @@
 /** 修改手机号: the new number and the SMS code sent to it (60 s countdown); 修改成功. */
 import { useState } from 'react';
-import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useNotify } from 'react-admin';
-import { CodeButton } from '../../../components/CodeButton.tsx';
+import { CodeField } from '../../../components/CodeButton.tsx';
 import { messages } from '../../../../shared/messages.ts';
 import { isMobile } from '../../../../shared/validators.ts';
 import { sendPhoneCode, updatePhone } from './api.ts';
@@ -80,21 +79,7 @@ export function PhoneDialog({ open, userId, onClose, onSaved }: { open: boolean;
         helperText={errors.phone || ' '}
         slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 11 } }}
       />
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-        <TextField
-          name="code"
-          label="验证码"
-          size="small"
-          margin="dense"
-          sx={{ flex: 1 }}
-          value={values.code}
-          onChange={(e) => set('code', e.target.value)}
-          error={!!errors.code}
-          helperText={errors.code || ' '}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
-        />
-        <CodeButton send={send} ready={readyToSend} sx={{ mt: 1 }} />
-      </Box>
+      <CodeField value={values.code} onChange={(d) => set('code', d)} error={errors.code} send={send} ready={readyToSend} />
     </FormDialog>
   );
 }

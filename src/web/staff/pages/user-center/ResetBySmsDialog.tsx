@@ -4,10 +4,9 @@
  * ended every session of the user, so the reload lands on the sign-in page).
  */
 import { useState } from 'react';
-import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useNotify } from 'react-admin';
-import { CodeButton } from '../../../components/CodeButton.tsx';
+import { CodeField } from '../../../components/CodeButton.tsx';
 import { resetPassword, sendResetCode } from '../../../login/forgetPassApi.ts';
 import { messages } from '../../../../shared/messages.ts';
 import { isNewPassword } from '../../../../shared/validators.ts';
@@ -68,21 +67,7 @@ export function ResetBySmsDialog({ open, phone, onClose, reloadPage }: { open: b
   return (
     <FormDialog open={open} title="短信重置密码" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
       <TextField name="phone" label="手机号" fullWidth size="small" margin="dense" value={phone} helperText=" " slotProps={{ htmlInput: { readOnly: true } }} />
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-        <TextField
-          name="code"
-          label="验证码"
-          size="small"
-          margin="dense"
-          sx={{ flex: 1 }}
-          value={values.code}
-          onChange={(e) => set('code', e.target.value)}
-          error={!!errors.code}
-          helperText={errors.code || ' '}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
-        />
-        <CodeButton send={send} sx={{ mt: 1 }} />
-      </Box>
+      <CodeField value={values.code} onChange={(d) => set('code', d)} error={errors.code} send={send} />
       <TextField name="password" label="新密码" type="password" autoComplete="new-password" fullWidth size="small" margin="dense" value={values.password} onChange={(e) => set('password', e.target.value)} error={!!errors.password} helperText={errors.password || ' '} slotProps={{ htmlInput: { maxLength: 20 } }} />
       <TextField name="confirm" label="确认密码" type="password" autoComplete="new-password" fullWidth size="small" margin="dense" value={values.confirm} onChange={(e) => set('confirm', e.target.value)} error={!!errors.confirm} helperText={errors.confirm || ' '} slotProps={{ htmlInput: { maxLength: 20 } }} />
     </FormDialog>
