@@ -365,7 +365,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(errorOf(res).message).toBe('身份证号码不正确');
       expect((await call('PUT', '/api/staffun', admin, { ...stored, nowCounty: '420102' })).statusCode).toBe(400);
       expect((await call('PUT', '/api/staffun', admin, { ...stored, remark: '已电话沟通' })).statusCode).toBe(204);
-      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
+      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, orgId: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
       expect(roster.statusCode).toBe(400);
       expect(errorOf(roster).message).toBe('身份证号码不正确');
     });
