@@ -41,20 +41,20 @@ export function HistoryDialog({ id, name, onClose }: { id: number; name: string;
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>时间</TableCell>
                 <TableCell>类型</TableCell>
                 <TableCell>变动内容</TableCell>
-                <TableCell>说明</TableCell>
-                <TableCell>操作人</TableCell>
+                <TableCell sx={{ minWidth: 120 }}>说明</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>操作人</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {rows.data.map((r) => (
                 <TableRow key={r.id}>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
-                  <TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     <Chip size="small" color={r.kind === '离职' ? 'warning' : 'primary'} label={r.kind} />
                   </TableCell>
                   <TableCell>{describeChange(r)}</TableCell>
                   <TableCell sx={{ wordBreak: 'break-all' }}>{r.remark ?? ''}</TableCell>
-                  <TableCell>{r.createUser ?? ''}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createUser ?? ''}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -42,7 +42,14 @@ export function LeaveDialog({ record, onClose, onDone }: { record: RaRecord; onC
     <>
       <FormDialog open title={`离职：${record.name}`} width={460} busy={busy} onClose={onClose} onSubmit={ask}>
         {problem ? <Alert severity="error">{problem}</Alert> : null}
-        <DateTextField label="离职日期" value={leaveDate} onChange={setLeaveDate} />
+        <DateTextField
+          label="离职日期"
+          value={leaveDate}
+          onChange={(v) => {
+            setLeaveDate(v);
+            setProblem('');
+          }}
+        />
         <TextField size="small" label="离职原因" multiline minRows={3} value={cause} onChange={(e) => setCause(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
         {linked ? <Alert severity="warning">办理后将禁用该员工关联的系统账号并使其立即退出登录</Alert> : null}
       </FormDialog>
