@@ -414,7 +414,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
         name: '赵六', mobile: '13400134000', sex: 1, card: MALE_ID, birthday: '1995-03-12', email: 'zhangsan@example.com', edu: 3,
-        deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
+        orgId: 1, deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
       });
       expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0].status).toBe(3);
       const again = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id });
