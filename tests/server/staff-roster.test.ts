@@ -178,6 +178,18 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect(out.statusCode).toBe(403);
     });
 
+    it('an edit cannot end an employment: leaving goes through staffLeave', async () => {
+      const e = await entry({ name: '编辑离职', mobile: '13900000020' });
+      const res = await call('PUT', '/api/staff', admin, { ...e, status: 0, leaveDate: '2026-01-01' });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('请通过「离职」办理员工离职（会同时禁用其系统账号）');
+      expect((await stored(e.id)).status).toBe(1);
+      // a former employee's other fields stay editable, and an entry may be recorded as former from the start
+      const old = await entry({ name: '老员工', mobile: '13900000021', status: 0, leaveDate: '2023-01-01' });
+      expect((await call('PUT', '/api/staff', admin, { ...old, remark: '档案补录' })).statusCode).toBe(204);
+      await call('DELETE', '/api/staff', admin, [e.id, old.id]);
+    });
+
     it('keeps a job type in use (restrict)', async () => {
       const e = await entry({ name: '类型', mobile: '13900000010', jpTypeId: ids.RSZY });
       const del = await call('DELETE', '/api/jp/jpType', admin, [ids.RSZY]);

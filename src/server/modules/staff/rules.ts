@@ -3,7 +3,9 @@
  * create/update/import (a beforeWrite rule), staffJoin and the hand-written calls.
  * - the company (orgId) and the department exist, and the department is the company or below it;
  * - a job type, when given, exists;
- * - a linked system account exists and is linked to no other entry.
+ * - a linked system account exists and is linked to no other entry;
+ * - an on-staff entry leaves only through staffLeave (which disables the account), never by an
+ *   edit of its status.
  */
 import type { Kysely } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
@@ -20,6 +22,7 @@ export const STAFF_MESSAGES = {
   notFound: '员工不存在',
   notBound: '该员工未绑定企业微信',
   bound: '该员工已绑定企业微信',
+  leaveThroughCall: '请通过「离职」办理员工离职（会同时禁用其系统账号）',
 } as const;
 
 const present = (v: unknown) => v !== null && v !== undefined && v !== '';
@@ -77,4 +80,11 @@ export async function staffRecordProblem(db: Kysely<any>, staff: ResourceSpec, j
     if (problem) return problem;
   }
   return undefined;
+}
+
+/** 400 message when a generic update would turn an on-staff entry into a former one, or undefined. */
+export async function statusChangeProblem(db: Kysely<any>, staff: ResourceSpec, record: Record<string, unknown>): Promise<string | undefined> {
+  if (!present(record.id) || Number(record.status) !== 0) return undefined;
+  const stored = await db.selectFrom(staff.table).select('status').where('id', '=', Number(record.id)).executeTakeFirst();
+  return stored && Number(stored.status) === 1 ? STAFF_MESSAGES.leaveThroughCall : undefined;
 }
