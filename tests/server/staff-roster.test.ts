@@ -532,3 +532,26 @@ describe.each(testApps())('staff WeCom calls without WeCom on %s', (_dialect, st
     }
   });
 });
+
+describe.each(testApps())('staff WeCom calls with WeCom unreachable on %s', (_dialect, start) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await start({ wecomCorpId: 'ww-staff', wecomAgentId: '1', wecomSecret: 's', wecomApiBase: 'http://127.0.0.1:1' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers 502 企业微信返回错误 and binds nothing', async () => {
+    const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
+    const root = Number((await t.app.database.db.selectFrom('sys_dept').select('id').orderBy('id').executeTakeFirstOrThrow()).id);
+    const created = await t.app.inject({
+      method: 'POST', url: '/api/staff', headers: { ...admin, submit_id: submitId() },
+      payload: { name: '断网', mobile: '13944440001', sex: 1, job: '销售顾问', entryDate: '2024-03-01', status: 1, orgId: root, deptId: root },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await t.app.inject({ method: 'POST', url: '/api/staff/qywx', headers: { ...admin, submit_id: submitId() }, payload: { id: created.json().id } });
+    expect(res.statusCode).toBe(502);
+    expect(errorOf(res).message).toMatch(/^企业微信返回错误：无法连接企业微信/);
+    const after = (await t.app.inject({ method: 'GET', url: `/api/staff?id=${created.json().id}`, headers: admin })).json().content[0];
+    expect(after.qywxUserId).toBeNull();
+  });
+});
