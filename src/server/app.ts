@@ -37,6 +37,7 @@ import { registerWebStatic } from './web-static.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
+import { registerStaffArea } from './modules/staff/index.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -65,6 +66,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
   { name: 'applicant', register: (app) => registerApplicantArea(app) },
   { name: 'dealer', register: (app) => registerDealerArea(app) },
+  { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
 ];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {

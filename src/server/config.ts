@@ -50,6 +50,8 @@ export interface Config {
   wecomCorpId: string;
   wecomAgentId: string;
   wecomSecret: string;
+  /** WeCom member management (通讯录同步): the contacts secret; defaults to wecomSecret */
+  wecomContactSecret: string;
   wecomApiBase: string;
   wecomLoginUrl: string;
   /** operation logs older than this many days are deleted by the clean-up job */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wecomCorpId: env.WECOM_CORP_ID ?? '',
     wecomAgentId: env.WECOM_AGENT_ID ?? '',
     wecomSecret: env.WECOM_SECRET ?? '',
+    wecomContactSecret: env.WECOM_CONTACT_SECRET || env.WECOM_SECRET || '',
     wecomApiBase: env.WECOM_API_BASE || 'https://qyapi.weixin.qq.com',
     wecomLoginUrl: env.WECOM_LOGIN_URL || 'https://login.work.weixin.qq.com/wwlogin/sso/login',
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 1, 3650),

@@ -365,7 +365,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(errorOf(res).message).toBe('身份证号码不正确');
       expect((await call('PUT', '/api/staffun', admin, { ...stored, nowCounty: '420102' })).statusCode).toBe(400);
       expect((await call('PUT', '/api/staffun', admin, { ...stored, remark: '已电话沟通' })).statusCode).toBe(204);
-      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
+      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, orgId: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
       expect(roster.statusCode).toBe(400);
       expect(errorOf(roster).message).toBe('身份证号码不正确');
     });
@@ -414,7 +414,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
         name: '赵六', mobile: '13400134000', sex: 1, card: MALE_ID, birthday: '1995-03-12', email: 'zhangsan@example.com', edu: 3,
-        deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
+        orgId: 1, deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
       });
       expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0].status).toBe(3);
       const again = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id });

@@ -104,7 +104,7 @@ export async function sampleBody(
     ? await fixture.values({ app, spec, token, specs, variant, bodyOf: (resource, v) => sampleBody(app, token, specs, specs.find((s) => s.name === resource)!, v, depth + 1) })
     : {};
   for (const field of writableFields(spec)) {
-    if (field.name in fixed) continue;
+    if (field.name in fixed || fixture?.leaveEmpty?.[field.name]) continue;
     if (field.ref) {
       body[field.name] = await refId(app, token, specs, field.ref.resource, depth);
       continue;

@@ -1,8 +1,9 @@
 /**
- * POST /api/staffjlk/staffJoin {id, deptId?, job?, entryDate?}: HR moves an applicant into the
+ * POST /api/staffjlk/staffJoin {id, deptId?, orgId?, job?, entryDate?}: HR moves an applicant into the
  * staff roster (员工花名册, schema `staff`). Copies name, mobile, sex, ID number, birthday,
  * e-mail, highest education and current address (region names + street); the department and
- * job come from the body or else from the posting applied for; the entry date from the body or
+ * job come from the body or else from the posting applied for; the company (orgId) from the
+ * body or else the department's top-level department; the entry date from the body or
  * else today; status 在职; staffunId links back. The applicant becomes 已入职. One transaction;
  * an applicant already in the roster is refused. Needs the key staff:add.
  */
@@ -10,10 +11,11 @@ import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { regionText } from '../../../shared/regions.ts';
-import { checkRecord, findById, positiveId, recordToRow, rowToRecord, tableChanged } from '../../crud/index.ts';
+import { assertRecordsInScope, checkRecord, findById, positiveId, recordToRow, rowToRecord, tableChanged } from '../../crud/index.ts';
 import { dateText } from '../../crud/values.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { companyOf, staffRecordProblem } from '../staff/rules.ts';
 
 export const ALREADY_JOINED = '该应聘人员已入职';
 
@@ -50,8 +52,14 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
       staffunId: id,
       remark: input.remark,
     };
-    const checked = checkRecord(staffSpec, candidate, 'create');
+    // the company: the body's, else the department's (its top-level department)
+    const deptId = positiveId(candidate.deptId);
+    const orgId = input.orgId ?? (deptId === undefined ? undefined : await companyOf(database.db, deptId));
+    const checked = checkRecord(staffSpec, { ...candidate, orgId }, 'create');
     if (!checked.ok) throw badRequest(checked.error.message);
+    const problem = await staffRecordProblem(database.db, staffSpec, resourceByName.jpType, checked.values);
+    if (problem) throw badRequest(problem);
+    await assertRecordsInScope(database, staffSpec, request, [checked.values.orgId]);
     const now = nowText();
     const username = request.user?.username ?? null;
     const row = recordToRow(staffSpec, { ...checked.values, createTime: now, updateTime: now, createUser: username, updateUser: username }, database.dialect);

@@ -13,6 +13,7 @@ import dbcInfo from './dbcInfo/index.tsx';
 import menuPage from './menuPage/index.tsx';
 import jobExplain from './jobExplain/index.tsx';
 import dbcUserInfo from './dbcUserInfo/index.tsx';
+import staff from './staff/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -25,4 +26,5 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   menuPage,
   jobExplain,
   dbcUserInfo,
+  staff,
 };

@@ -163,8 +163,9 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
         />
       );
     }
-    if (field.ref && resourceByName[field.ref.resource]) {
-      // the referenced record's label (one getMany per page), not its id
+    if (field.ref && (resourceByName[field.ref.resource] || field.ref.resource === 'dept')) {
+      // the referenced record's label (one getMany per page), not its id; departments (a
+      // hand-written resource every signed-in user may read) are read as one full list
       return (
         <ReferenceField key={field.name} source={field.name} reference={field.ref.resource} label={field.title} link={false} sortable={false}>
           <TextField source={field.ref.label} />

@@ -1,0 +1,90 @@
+/**
+ * Rules of a roster entry (员工花名册) that its schema cannot say, for every write: the generic
+ * create/update/import (a beforeWrite rule), staffJoin and the hand-written calls.
+ * - the company (orgId) and the department exist, and the department is the company or below it;
+ * - a job type, when given, exists;
+ * - a linked system account exists and is linked to no other entry;
+ * - an on-staff entry leaves only through staffLeave (which disables the account), never by an
+ *   edit of its status.
+ */
+import type { Kysely } from 'kysely';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { withDescendants } from '../../auth/data-scope.ts';
+
+export const STAFF_MESSAGES = {
+  deptMissing: '部门不存在',
+  orgMissing: '公司不存在',
+  deptOutsideOrg: '部门不属于所选公司',
+  jpTypeMissing: '岗位类型不存在',
+  userMissing: '系统账号不存在',
+  userTaken: '该系统账号已关联其他员工',
+  left: '该员工已离职',
+  notFound: '员工不存在',
+  notBound: '该员工未绑定企业微信',
+  bound: '该员工已绑定企业微信',
+  leaveThroughCall: '请通过「离职」办理员工离职（会同时禁用其系统账号）',
+} as const;
+
+const present = (v: unknown) => v !== null && v !== undefined && v !== '';
+
+/** The company of a department: its top-level ancestor (the department itself when it has no parent). */
+export async function companyOf(db: Kysely<any>, deptId: number): Promise<number | undefined> {
+  const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
+  const parent = new Map(rows.map((r) => [Number(r.id), r.pid === null || r.pid === undefined ? null : Number(r.pid)]));
+  if (!parent.has(deptId)) return undefined;
+  let id = deptId;
+  const seen = new Set<number>();
+  while (!seen.has(id)) {
+    seen.add(id);
+    const p = parent.get(id);
+    if (p === null || p === undefined || !parent.has(p)) return id;
+    id = p;
+  }
+  return id; // a cycle: stop where it closes
+}
+
+/** 400 message for a department that does not fit the company, or undefined. */
+export async function placementProblem(db: Kysely<any>, orgId: number, deptId: number): Promise<string | undefined> {
+  const rows = await db.selectFrom('sys_dept').select('id').where('id', 'in', [orgId, deptId]).execute();
+  const have = new Set(rows.map((r) => Number(r.id)));
+  if (!have.has(orgId)) return STAFF_MESSAGES.orgMissing;
+  if (!have.has(deptId)) return STAFF_MESSAGES.deptMissing;
+  if (!(await withDescendants(db, [orgId])).includes(deptId)) return STAFF_MESSAGES.deptOutsideOrg;
+  return undefined;
+}
+
+export async function jpTypeExists(db: Kysely<any>, jpType: ResourceSpec | undefined, id: number): Promise<boolean> {
+  if (!jpType) return false;
+  return !!(await db.selectFrom(jpType.table).select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** 400 message when the linked user is missing or linked to another entry, or undefined. */
+export async function userLinkProblem(db: Kysely<any>, staff: ResourceSpec, userId: number, entryId?: number): Promise<string | undefined> {
+  if (!(await db.selectFrom('sys_user').select('id').where('id', '=', userId).executeTakeFirst())) return STAFF_MESSAGES.userMissing;
+  let q = db.selectFrom(staff.table).select('id').where('user_id', '=', userId);
+  if (entryId !== undefined) q = q.where('id', '<>', entryId);
+  if (await q.executeTakeFirst()) return STAFF_MESSAGES.userTaken;
+  return undefined;
+}
+
+/** Every rule above on a record as it will be stored (JSON property names). */
+export async function staffRecordProblem(db: Kysely<any>, staff: ResourceSpec, jpType: ResourceSpec | undefined, record: Record<string, unknown>): Promise<string | undefined> {
+  if (present(record.orgId) && present(record.deptId)) {
+    const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId));
+    if (problem) return problem;
+  }
+  if (present(record.jpTypeId) && !(await jpTypeExists(db, jpType, Number(record.jpTypeId)))) return STAFF_MESSAGES.jpTypeMissing;
+  if (present(record.userId)) {
+    const id = present(record.id) ? Number(record.id) : undefined;
+    const problem = await userLinkProblem(db, staff, Number(record.userId), id);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** 400 message when a generic update would turn an on-staff entry into a former one, or undefined. */
+export async function statusChangeProblem(db: Kysely<any>, staff: ResourceSpec, record: Record<string, unknown>): Promise<string | undefined> {
+  if (!present(record.id) || Number(record.status) !== 0) return undefined;
+  const stored = await db.selectFrom(staff.table).select('status').where('id', '=', Number(record.id)).executeTakeFirst();
+  return stored && Number(stored.status) === 1 ? STAFF_MESSAGES.leaveThroughCall : undefined;
+}

@@ -1,0 +1,11 @@
+/** Staff roster (员工花名册): the generated screen plus 调岗, 离职, 企业微信 and 调岗记录 per row. */
+import BadgeIcon from '@mui/icons-material/Badge';
+import type { ResourceOverrides } from '../../schema/overrides.ts';
+import { StaffRowButtons } from './StaffRowButtons.tsx';
+
+export const staffOverrides: ResourceOverrides = {
+  icon: BadgeIcon,
+  RowButtons: StaffRowButtons,
+};
+
+export default staffOverrides;
