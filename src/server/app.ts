@@ -75,6 +75,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: opts.logger ? { level: config.logLevel } : false,
     bodyLimit: config.bodyLimit,
     trustProxy: true,
+    // the spec's call list writes some paths with a closing slash (DELETE api/brandTree/, api/staff/)
+    routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('config', config);
 
