@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fmt, heading, printTable, verdict } from './common.ts';
 
@@ -86,8 +86,12 @@ interface LoadTrace {
 }
 
 async function firstListPaint(outDir: string): Promise<LoadTrace[]> {
-  const { startProduct, launchBrowser, ADMIN, signInAs, VIEWPORT } = await import('../../tests/e2e/support.ts');
+  // read once when the server's static module loads: set before importing it, or the app in
+  // dist/ (whatever was built there last) would be measured instead of this build
   process.env.WEB_DIST_DIR = outDir;
+  const { startProduct, launchBrowser, ADMIN, signInAs, VIEWPORT } = await import('../../tests/e2e/support.ts');
+  const { WEB_DIST } = await import('../../src/server/web-static.ts');
+  if (WEB_DIST !== resolve(outDir)) throw new Error(`the server would serve ${WEB_DIST}, not the build under test`);
   const product = await startProduct({ captchaEnabled: false });
   const browser = await launchBrowser();
   const traces: LoadTrace[] = [];
