@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fmt, heading, printTable, verdict } from './common.ts';
+import { fmt, heading, printTable, verdict } from './print.ts';
 
 const TARGET_LOGIN_KB = 200;
 const TARGET_SHELL_KB = 450;
