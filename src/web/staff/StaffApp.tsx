@@ -16,6 +16,8 @@ import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
+import { createConsoleQueryClient } from './providers/queryClient.ts';
+import { peekSession } from './providers/session.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
@@ -52,6 +54,7 @@ export const staffResources = resources.map((spec) => ({
 export default function StaffApp() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
+  const queryClient = useMemo(() => createConsoleQueryClient(peekSession()), []);
   const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
   const prefs = usePreferences();
   const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);
@@ -59,6 +62,7 @@ export default function StaffApp() {
     <Admin
       dataProvider={dataProvider}
       authProvider={authProvider}
+      queryClient={queryClient}
       i18nProvider={i18nProvider}
       store={store}
       theme={theme}
