@@ -18,6 +18,7 @@ import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { createConsoleQueryClient } from './providers/queryClient.ts';
 import { peekSession } from './providers/session.ts';
+import { takeListPrefetch } from './prefetchScreen.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
@@ -54,7 +55,7 @@ export const staffResources = resources.map((spec) => ({
 export default function StaffApp() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
-  const queryClient = useMemo(() => createConsoleQueryClient(peekSession()), []);
+  const queryClient = useMemo(() => createConsoleQueryClient(peekSession(), takeListPrefetch()), []);
   const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
   const prefs = usePreferences();
   const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);

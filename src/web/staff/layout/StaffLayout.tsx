@@ -2,13 +2,15 @@
  * The staff console's layout for now: react-admin's Layout with a Chinese app bar, the
  * resource menu and the user menu. The full shell (tags view, settings...) replaces this folder.
  */
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
-import { AppBar, Layout } from 'react-admin';
+import { AppBar, Layout, useResourceDefinitions } from 'react-admin';
+import { resources } from '../../../generated/resources.ts';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
 import { StaffMenu } from './StaffMenu.tsx';
@@ -91,6 +93,24 @@ const LAYOUT_SX = { minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithS
 const ConsoleAppBar = memo(StaffAppBar);
 const ConsoleMenu = memo(StaffMenu);
 
+/**
+ * react-admin registers the resources after its first render, in two rounds, and re-renders its
+ * routes each time: everything that links or navigates would render three times. The console
+ * waits (a thin progress bar) until the registrations have settled, then renders once.
+ */
+function AfterResourcesRegistered({ children }: { children: ReactNode }) {
+  const definitions = useResourceDefinitions();
+  const complete = resources.every((r) => definitions[r.name]);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (settled || !complete) return;
+    // a further round (another definitions object) clears this and waits again
+    const timer = setTimeout(() => setSettled(true), 0);
+    return () => clearTimeout(timer);
+  }, [definitions, complete, settled]);
+  return settled ? <>{children}</> : <LinearProgress aria-label="正在加载" />;
+}
+
 export function StaffLayout({ children }: { children: ReactNode }) {
   const prefs = usePreferences();
   // elements made once: a re-render of the layout from above does not reach these parts
@@ -120,6 +140,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
     [],
   );
   return (
+    <AfterResourcesRegistered>
     <ConsoleRealtime>
       <Layout
         appBar={ConsoleAppBar}
@@ -134,5 +155,6 @@ export function StaffLayout({ children }: { children: ReactNode }) {
         {tail}
       </Layout>
     </ConsoleRealtime>
+    </AfterResourcesRegistered>
   );
 }

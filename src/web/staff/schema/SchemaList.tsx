@@ -33,6 +33,7 @@ import { EmptyTable, columnLabels } from './EmptyTable.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
 import { markStartedAfterPaint } from '../shell/startup.ts';
+import { defaultSort } from './listDefaults.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
@@ -41,10 +42,7 @@ export function rowsPerPageOptions(pageSize: number): number[] {
   return ROWS_PER_PAGE_OPTIONS.includes(pageSize) ? ROWS_PER_PAGE_OPTIONS : [pageSize, ...ROWS_PER_PAGE_OPTIONS].sort((a, b) => a - b);
 }
 
-export function defaultSort(spec: ResourceSpec): { field: string; order: 'ASC' | 'DESC' } {
-  const [field = 'id', dir = 'desc'] = (spec.sort[0] ?? 'id,desc').split(',');
-  return { field, order: dir.toLowerCase() === 'asc' ? 'ASC' : 'DESC' };
-}
+export { defaultSort };
 
 /** Page to show after deleting `deleted` rows of the `shown` on `page`: one back when the page empties. */
 export function pageAfterDelete(page: number, shown: number, deleted: number): number {

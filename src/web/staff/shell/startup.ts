@@ -7,6 +7,8 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
 export const STARTUP_FALLBACK_MS = 1500;
+/** at most this long after the first paint, even on a busy page */
+export const IDLE_WAIT_MS = 500;
 
 let started = false;
 let fallback: ReturnType<typeof setTimeout> | null = null;
@@ -19,10 +21,16 @@ export function markStarted(): void {
   for (const l of listeners) l();
 }
 
-/** Marks the start after the browser has painted what was just rendered. */
+/** Marks the start once the browser has painted what was just rendered and has a moment to spare. */
 export function markStartedAfterPaint(): void {
   if (started) return;
-  requestAnimationFrame(() => setTimeout(markStarted, 0));
+  const idle = (window as { requestIdleCallback?: (cb: () => void, options?: { timeout: number }) => number }).requestIdleCallback;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (idle) idle(markStarted, { timeout: IDLE_WAIT_MS });
+      else markStarted();
+    }, 0),
+  );
 }
 
 function subscribe(listener: () => void): () => void {
