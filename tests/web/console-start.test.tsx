@@ -5,6 +5,7 @@
  * answers are seeded from the loaded session, dictionaries already loaded are used at once,
  * and work held back until the first screen is up starts then.
  */
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { AdminContext, memoryStore, type DataProvider } from 'react-admin';
@@ -52,7 +53,7 @@ afterEach(() => {
 describe('index.html early start', () => {
   const run = (hash: string) => {
     window.location.hash = hash;
-    const fetchSpy = vi.fn(async () => jsonResponse({}));
+    const fetchSpy = vi.fn(async (_url: string, _init?: RequestInit) => jsonResponse({}));
     vi.stubGlobal('fetch', fetchSpy);
     new Function(earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token'))();
     return fetchSpy;
@@ -63,7 +64,7 @@ describe('index.html early start', () => {
     const links = [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
     expect(links).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js']);
     expect(fetchSpy.mock.calls.map((c) => c[0])).toEqual(['/api/info', '/api/menus/build']);
-    expect((fetchSpy.mock.calls[0] as unknown[])[1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
+    expect(fetchSpy.mock.calls[0][1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
     expect((window as { __consoleEarly?: { token: string } }).__consoleEarly?.token).toBe('tok-1');
   });
 
@@ -188,9 +189,9 @@ describe('held back until the first screen is up', () => {
 
 describe('parts loaded when first shown', () => {
   it('shows the fallback, then the part with its props', async () => {
-    let release: (m: { Part: (p: { label: string }) => JSX.Element }) => void = () => undefined;
+    let release: (m: { Part: (p: { label: string }) => ReactElement }) => void = () => undefined;
     const Part = lazyPart(
-      () => new Promise<{ Part: (p: { label: string }) => JSX.Element }>((resolve) => (release = resolve)),
+      () => new Promise<{ Part: (p: { label: string }) => ReactElement }>((resolve) => (release = resolve)),
       'Part',
       <span>加载中</span>,
     );
