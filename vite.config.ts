@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { consoleEarlyStart } from './scripts/vite/console-early-start.ts';
 
 const api = process.env.API_URL || 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), consoleEarlyStart()],
   root: '.',
   build: {
     outDir: 'dist',

@@ -23,6 +23,8 @@ export function warmUpConsole(): void {
   void import('./staff/providers/session.ts').then((m) => m.loadSession()).catch(() => undefined);
   // the screen waits for the user's menus (MenuGuard): ask for them now too
   void import('./staff/shell/menus.ts').then((m) => m.loadMenus()).catch(() => undefined);
+  const { path, search } = parseHash();
+  void import('./staff/prefetchScreen.ts').then((m) => m.prefetchScreen(path, search)).catch(() => undefined);
 }
 
 function useHashLocation(): HashLocation {

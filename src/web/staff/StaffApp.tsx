@@ -12,25 +12,31 @@ import { AppNotification } from './layout/AppNotification.tsx';
 import { StaffLayout } from './layout/StaffLayout.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { DevelopingPage, ForbiddenPage, NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
-import { DecisionCenterPage } from './pages/DecisionCenter.tsx';
-import { UsageGuidePage } from './pages/UsageGuide.tsx';
-import { ContentPage } from './pages/ContentPage.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
-import { UserCenter } from './pages/UserCenter.tsx';
-import { OperationLogsPage } from './pages/OperationLogs.tsx';
-import { OutboxPage } from './pages/Outbox.tsx';
-import { BrandTreePage } from './pages/brand-tree/BrandTreePage.tsx';
-import { HelpPage } from './pages/HelpPage.tsx';
-import { JobDescriptionPage } from './pages/JobDescriptionPage.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
+import { createConsoleQueryClient } from './providers/queryClient.ts';
+import { peekSession } from './providers/session.ts';
+import { takeListPrefetch } from './prefetchScreen.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
 import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
 import { SYSTEM_SCREENS } from './pages/system/index.ts';
+import { lazyPage } from './lazyPart.tsx';
+
+// screens most visits never open: their code comes when first shown
+const DecisionCenterPage = lazyPage(() => import('./pages/DecisionCenter.tsx'), 'DecisionCenterPage');
+const UsageGuidePage = lazyPage(() => import('./pages/UsageGuide.tsx'), 'UsageGuidePage');
+const ContentPage = lazyPage(() => import('./pages/ContentPage.tsx'), 'ContentPage');
+const UserCenter = lazyPage(() => import('./pages/UserCenter.tsx'), 'UserCenter');
+const OperationLogsPage = lazyPage(() => import('./pages/OperationLogs.tsx'), 'OperationLogsPage');
+const OutboxPage = lazyPage(() => import('./pages/Outbox.tsx'), 'OutboxPage');
+const BrandTreePage = lazyPage(() => import('./pages/brand-tree/BrandTreePage.tsx'), 'BrandTreePage');
+const HelpPage = lazyPage(() => import('./pages/HelpPage.tsx'), 'HelpPage');
+const JobDescriptionPage = lazyPage(() => import('./pages/JobDescriptionPage.tsx'), 'JobDescriptionPage');
 
 function listScreen(spec: ResourceSpec) {
   const overrides = resourceOverrides[spec.name] ?? {};
@@ -49,6 +55,7 @@ export const staffResources = resources.map((spec) => ({
 export default function StaffApp() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
+  const queryClient = useMemo(() => createConsoleQueryClient(peekSession(), takeListPrefetch()), []);
   const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
   const prefs = usePreferences();
   const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);
@@ -56,6 +63,7 @@ export default function StaffApp() {
     <Admin
       dataProvider={dataProvider}
       authProvider={authProvider}
+      queryClient={queryClient}
       i18nProvider={i18nProvider}
       store={store}
       theme={theme}

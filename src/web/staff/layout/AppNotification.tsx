@@ -6,8 +6,8 @@ import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
-import DOMPurify from 'dompurify';
 import { useNotificationContext, useTranslate, type NotificationPayload } from 'react-admin';
+import { htmlText, useSanitizer } from './sanitizer.ts';
 
 export const DEFAULT_NOTICE_MS = 2500;
 
@@ -18,6 +18,7 @@ export function AppNotification() {
   const translate = useTranslate();
   const [current, setCurrent] = useState<NotificationPayload | undefined>();
   const [open, setOpen] = useState(false);
+  const purify = useSanitizer(!!(current?.notificationOptions as { html?: boolean } | undefined)?.html);
 
   useEffect(() => {
     if (notifications.length && !current) {
@@ -60,7 +61,11 @@ export function AppNotification() {
           onClose={canClose ? close : undefined}
           sx={{ maxWidth: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
         >
-          {html && typeof text === 'string' ? <span dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(text) }} /> : text}
+          {html && typeof text === 'string' ? (
+            purify ? <span dangerouslySetInnerHTML={{ __html: purify.sanitize(text) }} /> : htmlText(text)
+          ) : (
+            text
+          )}
         </Alert>
       </Snackbar>
     </Portal>

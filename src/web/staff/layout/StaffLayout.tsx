@@ -2,13 +2,15 @@
  * The staff console's layout for now: react-admin's Layout with a Chinese app bar, the
  * resource menu and the user menu. The full shell (tags view, settings...) replaces this folder.
  */
-import type { ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
-import { AppBar, Layout } from 'react-admin';
+import { AppBar, Layout, useResourceDefinitions } from 'react-admin';
+import { resources } from '../../../generated/resources.ts';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
 import { StaffMenu } from './StaffMenu.tsx';
@@ -25,24 +27,37 @@ import { usePreferences } from '../shell/preferences.ts';
 import { SettingsDrawerHost } from '../shell/SettingsDrawer.tsx';
 import { TagsView } from '../shell/TagsView.tsx';
 import { RealtimeProvider } from '../realtime/RealtimeContext.tsx';
-import { NoticeButton } from '../realtime/NoticeDrawer.tsx';
+import { NoticeButton } from '../realtime/NoticeButton.tsx';
 import { NoticeMarquee } from '../realtime/NoticeMarquee.tsx';
-import { ChatButton } from '../realtime/ChatDrawer.tsx';
+import { ChatButton } from '../realtime/ChatButton.tsx';
 import { ExcelProgressDialog } from '../realtime/ExcelProgressDialog.tsx';
 import { HelpButton } from '../shell/HelpButton.tsx';
 import { PasswordReminder } from '../shell/PasswordReminder.tsx';
+import { useConsoleStarted } from '../shell/startup.ts';
 
-function StaffAppBar() {
+/** Logo and name from the system settings (its own component: settings arriving re-render only this). */
+function AppTitle() {
   const sys = useSessionSettings();
   const prefs = usePreferences();
   return (
+    <Box component={RouterLink} to="/" aria-label={sys.title || '后台管理系统'} sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
+      {prefs.sidebarLogo && sys.logo && <Box component="img" src={String(sys.logo)} alt="" sx={{ height: 28 }} />}
+      <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
+        {sys.title || '后台管理系统'}
+      </Typography>
+    </Box>
+  );
+}
+
+function ConsoleFooter() {
+  const sys = useSessionSettings();
+  return <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }} />;
+}
+
+function StaffAppBar() {
+  return (
     <AppBar userMenu={<StaffUserMenu />}>
-      <Box component={RouterLink} to="/" aria-label={sys.title || '后台管理系统'} sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
-        {prefs.sidebarLogo && sys.logo && <Box component="img" src={String(sys.logo)} alt="" sx={{ height: 28 }} />}
-        <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
-          {sys.title || '后台管理系统'}
-        </Typography>
-      </Box>
+      <AppTitle />
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />
       <MenuSearch />
@@ -59,34 +74,87 @@ function StaffAppBar() {
   );
 }
 
+/** Sockets and counts start once the first screen is up (they do not compete with its list). */
+function ConsoleRealtime({ children }: { children: ReactNode }) {
+  const started = useConsoleStarted();
+  return <RealtimeProvider live={started}>{children}</RealtimeProvider>;
+}
+
+/** What no first screen needs: mounted once the first screen is up. */
+function AfterStartup({ children }: { children: ReactNode }) {
+  return useConsoleStarted() ? <>{children}</> : null;
+}
+
+/** the same object on every render (a new one would make the layout's styles be worked out again) */
+const LAYOUT_SX = { minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } };
+
+// the header and the sidebar take no props from the layout that change while the console starts:
+// memo keeps react-admin's start-up re-renders (resources registered, permissions arrived) out of them
+const ConsoleAppBar = memo(StaffAppBar);
+const ConsoleMenu = memo(StaffMenu);
+
+/**
+ * react-admin registers the resources after its first render, in two rounds, and re-renders its
+ * routes each time: everything that links or navigates would render three times. The console
+ * waits (a thin progress bar) until the registrations have settled, then renders once.
+ */
+function AfterResourcesRegistered({ children }: { children: ReactNode }) {
+  const definitions = useResourceDefinitions();
+  const complete = resources.every((r) => definitions[r.name]);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (settled || !complete) return;
+    // a further round (another definitions object) clears this and waits again
+    const timer = setTimeout(() => setSettled(true), 0);
+    return () => clearTimeout(timer);
+  }, [definitions, complete, settled]);
+  return settled ? <>{children}</> : <LinearProgress aria-label="正在加载" />;
+}
+
 export function StaffLayout({ children }: { children: ReactNode }) {
-  const sys = useSessionSettings();
   const prefs = usePreferences();
+  // elements made once: a re-render of the layout from above does not reach these parts
+  const head = useMemo(
+    () => (
+      <>
+        {prefs.tagsView && <TagsView />}
+        <NoticeMarquee />
+      </>
+    ),
+    [prefs.tagsView],
+  );
+  const tail = useMemo(
+    () => (
+      <>
+        <ConsoleFooter />
+        <HttpProblemHandler />
+        <SettingsDrawerHost />
+        <IdleLock />
+        <SidebarState />
+        <ExcelProgressDialog />
+        <AfterStartup>
+          <PasswordReminder />
+        </AfterStartup>
+      </>
+    ),
+    [],
+  );
   return (
-    <RealtimeProvider>
-    <Layout
-      appBar={StaffAppBar}
-      menu={StaffMenu}
-      appBarAlwaysOn={prefs.fixedHeader}
-      // a wide table scrolls inside its screen instead of widening the page past the window
-      // (react-admin sizes the layout to fit its content)
-      sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}
-    >
-      {prefs.tagsView && <TagsView />}
-      <NoticeMarquee />
-      <MenuGuard>{children}</MenuGuard>
-      <RecordFooter
-        compName={sys.compName}
-        recordNumber={sys.recordNumber}
-        sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }}
-      />
-      <HttpProblemHandler />
-      <SettingsDrawerHost />
-      <IdleLock />
-      <SidebarState />
-      <ExcelProgressDialog />
-      <PasswordReminder />
-    </Layout>
-    </RealtimeProvider>
+    <AfterResourcesRegistered>
+    <ConsoleRealtime>
+      <Layout
+        appBar={ConsoleAppBar}
+        menu={ConsoleMenu}
+        appBarAlwaysOn={prefs.fixedHeader}
+        // a wide table scrolls inside its screen instead of widening the page past the window
+        // (react-admin sizes the layout to fit its content)
+        sx={LAYOUT_SX}
+      >
+        {head}
+        <MenuGuard>{children}</MenuGuard>
+        {tail}
+      </Layout>
+    </ConsoleRealtime>
+    </AfterResourcesRegistered>
   );
 }

@@ -1,16 +1,20 @@
 import { useEffect, useState } from 'react';
 import { applyDocumentSettings } from '../../settings.ts';
-import { loadSession, type SysSettings } from '../providers/session.ts';
+import { loadSession, peekSession, type SysSettings } from '../providers/session.ts';
 
-/** System settings of the signed-in session (title, logo, home image...); also sets the page title. */
+/**
+ * System settings of the signed-in session (title, logo, home image...); also sets the page title.
+ * When the session has already arrived (it is asked for as the page opens) the first render has
+ * them, so the header and footer do not render twice.
+ */
 export function useSessionSettings(): SysSettings {
-  const [sys, setSys] = useState<SysSettings>({});
+  const [sys, setSys] = useState<SysSettings>(() => peekSession()?.sys ?? {});
   useEffect(() => {
     let live = true;
     loadSession()
       .then((info) => {
         if (!live) return;
-        setSys(info.sys);
+        setSys((old) => (old === info.sys ? old : info.sys));
         applyDocumentSettings('', info.sys);
       })
       .catch(() => {

@@ -4,7 +4,7 @@
  */
 import type { AuthProvider } from 'react-admin';
 import { loginRoute, parseHash, replaceRoute } from '../../route.ts';
-import { clearSession, loadSession, signIn, signOut, type LoginForm } from './session.ts';
+import { clearSession, loadSession, signIn, signOut, type LoginForm, type SessionUser } from './session.ts';
 import { getToken } from './token.ts';
 
 /** A failed user-info load signs the user out and returns to the sign-in page. */
@@ -12,6 +12,11 @@ function leave(): void {
   const from = parseHash();
   clearSession();
   replaceRoute(loginRoute(from));
+}
+
+/** react-admin's identity of the signed-in user. */
+export function identityOf(user: SessionUser) {
+  return { ...user, id: user.id, fullName: user.nickName || user.username, avatar: user.img || undefined };
 }
 
 export function createAuthProvider(): AuthProvider {
@@ -32,7 +37,7 @@ export function createAuthProvider(): AuthProvider {
     async getIdentity() {
       try {
         const { user } = await loadSession();
-        return { ...user, id: user.id, fullName: user.nickName || user.username, avatar: user.img || undefined };
+        return identityOf(user);
       } catch (error) {
         leave();
         throw error;

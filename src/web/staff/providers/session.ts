@@ -5,6 +5,7 @@
 import { request, HttpError } from './http.ts';
 import { encryptPassword } from './rsa.ts';
 import { getToken, removeToken, setRemembered, setToken } from './token.ts';
+import { dropEarly, takeEarly } from './early.ts';
 
 export const PLAT_TYPE_ID = 100001;
 export const DEFAULT_ROLE = 'ROLE_SYSTEM_DEFAULT';
@@ -62,6 +63,25 @@ export interface LoginForm {
 }
 
 let current: Promise<SessionInfo> | null = null;
+/** the info `current` resolved to, for screens that render before a promise could answer */
+let settled: SessionInfo | null = null;
+
+/** The signed-in user's info when it has already arrived (no waiting, no request), else null. */
+export function peekSession(): SessionInfo | null {
+  return getToken() ? settled : null;
+}
+
+function remember(info: Promise<SessionInfo>): Promise<SessionInfo> {
+  current = info;
+  settled = null;
+  info.then(
+    (value) => {
+      if (current === info) settled = value;
+    },
+    () => undefined,
+  );
+  return info;
+}
 
 function normalise(info: Partial<SessionInfo> & { user: SessionUser }): SessionInfo {
   const roles = info.user.roles && info.user.roles.length ? info.user.roles : [{ name: DEFAULT_ROLE }];
@@ -108,7 +128,7 @@ export async function signIn(form: LoginForm): Promise<SessionInfo> {
   setToken(data.token, form.rememberMe, days);
   setRemembered(form.username, form.rememberMe);
   const info = normalise(data);
-  current = Promise.resolve(info);
+  remember(Promise.resolve(info));
   return info;
 }
 
@@ -116,17 +136,21 @@ export async function signIn(form: LoginForm): Promise<SessionInfo> {
 export function loadSession(): Promise<SessionInfo> {
   if (!getToken()) return Promise.reject(new HttpError('未登录', 401));
   if (!current) {
-    current = request<SessionInfo>('/api/info', { quiet: true }).then(({ data }) => normalise(data));
-    current.catch(() => {
-      current = null;
+    const ask = () => request<SessionInfo>('/api/info', { quiet: true }).then(({ data }) => data);
+    // the page may have asked already (index.html, signed-in visits): that answer, else ask now
+    const early = takeEarly<SessionInfo>('info');
+    const info = remember((early ? early.catch(ask) : ask()).then((data) => normalise(data)));
+    info.catch(() => {
+      if (current === info) current = null;
     });
   }
-  return current;
+  return current!;
 }
 
 /** Fetches the user's info again (after the user changed it), for everyone who asks next. */
 export function refreshSession(): Promise<SessionInfo> {
   current = null;
+  settled = null;
   return loadSession();
 }
 
@@ -136,12 +160,14 @@ export async function signInWithWecom(code: string, state: string): Promise<Sess
   if (!data?.token) throw new HttpError('登录失败', 500, data);
   setToken(data.token, false);
   const info = normalise(data);
-  current = Promise.resolve(info);
+  remember(Promise.resolve(info));
   return info;
 }
 
 export function clearSession(): void {
   current = null;
+  settled = null;
+  dropEarly();
   removeToken();
 }
 

@@ -5,17 +5,14 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import Avatar from '@mui/material/Avatar';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import ForumIcon from '@mui/icons-material/Forum';
 import { useGetIdentity } from 'react-admin';
 import { useRealtime } from './RealtimeContext.tsx';
 
@@ -154,18 +151,5 @@ export function ChatDrawer() {
   );
 }
 
-export function ChatButton() {
-  const { chat } = useRealtime();
-  return (
-    <>
-      <Tooltip title="在线用户">
-        <IconButton color="inherit" aria-label="在线用户" onClick={() => chat.setOpen(true)}>
-          <Badge badgeContent={chat.unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读聊天${chat.unread}条` } as object }}>
-            <ForumIcon />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <ChatDrawer />
-    </>
-  );
-}
+/** the header button lives in ChatButton.tsx (loaded with the console; this drawer on first open) */
+export { ChatButton } from './ChatButton.tsx';

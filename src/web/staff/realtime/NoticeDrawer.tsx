@@ -4,7 +4,6 @@
  * link and marks it read (status 1): the badge drops by one.
  */
 import { useCallback, useEffect, useState } from 'react';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Drawer from '@mui/material/Drawer';
@@ -12,10 +11,8 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import NotificationsIcon from '@mui/icons-material/Notifications';
 import DOMPurify from 'dompurify';
 import { request } from '../providers/http.ts';
 import { useRealtime } from './RealtimeContext.tsx';
@@ -129,19 +126,5 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
   );
 }
 
-export function NoticeButton() {
-  const { unread } = useRealtime();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Tooltip title="系统消息">
-        <IconButton color="inherit" aria-label="系统消息" onClick={() => setOpen(true)}>
-          <Badge badgeContent={unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读消息${unread}条` } as object }}>
-            <NotificationsIcon />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <NoticeDrawer open={open} onClose={() => setOpen(false)} />
-    </>
-  );
-}
+/** the header button lives in NoticeButton.tsx (loaded with the console; this drawer on first open) */
+export { NoticeButton } from './NoticeButton.tsx';

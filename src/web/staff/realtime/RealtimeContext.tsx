@@ -84,7 +84,8 @@ async function fetchLatest(): Promise<LatestNotice | null> {
   return res.data.content[0] ?? null;
 }
 
-export function RealtimeProvider({ children }: { children: ReactNode }) {
+/** `live` false holds the sockets and the first counts back (the console sets it once its first screen is up). */
+export function RealtimeProvider({ children, live = true }: { children: ReactNode; live?: boolean }) {
   const notify = useNotify();
   const { identity } = useGetIdentity();
   const nickName = identity ? String(identity.fullName || identity.username || 'staff') : null;
@@ -167,7 +168,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     // the sockets open once the user is known (the chat socket carries the nick name)
-    if (nickName === null) return;
+    if (nickName === null || !live) return;
     void refreshUnread();
     void refreshLatest();
     const tokenPath = (suffix = '') => {
@@ -184,7 +185,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       layout.close();
       chat.close();
     };
-  }, [nickName, onLayoutMessage, onChatMessage, socketError, socketOpen, refreshUnread, refreshLatest]);
+  }, [nickName, live, onLayoutMessage, onChatMessage, socketError, socketOpen, refreshUnread, refreshLatest]);
 
   const setChatOpen = useCallback((open: boolean) => {
     chatOpenRef.current = open;

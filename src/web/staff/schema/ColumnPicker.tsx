@@ -11,8 +11,11 @@ import { useNotify, useStore } from 'react-admin';
 import { listFields, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { AT_LEAST_ONE_COLUMN, hiddenColumnsKey, toggleColumn } from './columnPicker.ts';
 
+/** one empty list for every screen, so that "nothing hidden" is the same value on every render */
+const NONE_HIDDEN: string[] = [];
+
 export function useHiddenColumns(spec: ResourceSpec) {
-  return useStore<string[]>(hiddenColumnsKey(spec.name), []);
+  return useStore<string[]>(hiddenColumnsKey(spec.name), NONE_HIDDEN);
 }
 
 export function ColumnPicker({ spec }: { spec: ResourceSpec }) {

@@ -3,7 +3,7 @@
  * spec.pageSize by default, sort id desc), toolbar, create/edit dialog, delete with the
  * spec's confirms, export and import. Resource folders adjust it through ResourceOverrides.
  */
-import { useMemo, useState, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactElement } from 'react';
 import {
   Confirm,
   Datagrid,
@@ -32,6 +32,8 @@ import { TotalLine } from './TotalLine.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
+import { markStartedAfterPaint } from '../shell/startup.ts';
+import { defaultSort } from './listDefaults.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
@@ -40,10 +42,7 @@ export function rowsPerPageOptions(pageSize: number): number[] {
   return ROWS_PER_PAGE_OPTIONS.includes(pageSize) ? ROWS_PER_PAGE_OPTIONS : [pageSize, ...ROWS_PER_PAGE_OPTIONS].sort((a, b) => a - b);
 }
 
-export function defaultSort(spec: ResourceSpec): { field: string; order: 'ASC' | 'DESC' } {
-  const [field = 'id', dir = 'desc'] = (spec.sort[0] ?? 'id,desc').split(',');
-  return { field, order: dir.toLowerCase() === 'asc' ? 'ASC' : 'DESC' };
-}
+export { defaultSort };
 
 /** Page to show after deleting `deleted` rows of the `shown` on `page`: one back when the page empties. */
 export function pageAfterDelete(page: number, shown: number, deleted: number): number {
@@ -129,23 +128,36 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
 }
 
 function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: ResourceOverrides }) {
+  const { isPending } = useListContext();
+  // the first page is on screen: the console may start what it held back (sockets, counts)
+  useEffect(() => {
+    if (!isPending) markStartedAfterPaint();
+  }, [isPending]);
   const { can } = useResourceAccess(spec);
   const [hidden] = useHiddenColumns(spec);
-  const columns = listColumns(spec, {
-    canEdit: can('edit'),
-    canDelete: can('del'),
-    viewOnly: !!overrides.readOnlyExisting,
-    showActions: can('edit') || can('del') || !!overrides.RowButtons,
-    extra: overrides.RowButtons,
-    detailPath: overrides.detailPath,
-  }).filter((c) => !hidden.includes(String(c.key)));
+  const canEdit = can('edit');
+  const canDelete = can('del');
+  // the same column elements while nothing they show changes: the grid's rows skip re-renders
+  const columns = useMemo(
+    () =>
+      listColumns(spec, {
+        canEdit,
+        canDelete,
+        viewOnly: !!overrides.readOnlyExisting,
+        showActions: canEdit || canDelete || !!overrides.RowButtons,
+        extra: overrides.RowButtons,
+        detailPath: overrides.detailPath,
+      }).filter((c) => !hidden.includes(String(c.key))),
+    [spec, overrides, canEdit, canDelete, hidden],
+  );
+  const sx = useMemo(() => columnWidths(spec), [spec]);
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
     <Datagrid
       rowClick={false}
       bulkActionButtons={<></>}
       bulkActionsToolbar={<></>}
-      sx={columnWidths(spec)}
+      sx={sx}
       size="small"
       empty={<EmptyTable labels={columnLabels(columns)} />}
     >
@@ -180,11 +192,15 @@ export interface SchemaListProps {
   routeParam?: string;
 }
 
-/** The list screen, with the options of `x-dict` fields read from their dictionaries. */
-export function SchemaList(props: SchemaListProps) {
+/**
+ * The list screen, with the options of `x-dict` fields read from their dictionaries. Memoised:
+ * its props are the same on every render of the routes above it, which react-admin repeats
+ * while the console starts (resources registered, permissions arrived).
+ */
+export const SchemaList = memo(function SchemaList(props: SchemaListProps) {
   const spec = useDictionaryOptions(props.spec);
   return <SchemaListScreen {...props} spec={spec} />;
-}
+});
 
 function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps) {
   const fixed = useMemo(

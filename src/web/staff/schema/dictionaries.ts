@@ -16,7 +16,7 @@ interface Detail {
 }
 
 const TTL_MS = 60_000;
-const cache = new Map<string, { at: number; details: Promise<Detail[] | null> }>();
+const cache = new Map<string, { at: number; details: Promise<Detail[] | null>; settled?: { value: Detail[] | null } }>();
 
 export function clearDictionaryCache(): void {
   cache.clear();
@@ -25,11 +25,33 @@ export function clearDictionaryCache(): void {
 export function loadDictionary(name: string, now = Date.now()): Promise<Detail[] | null> {
   const hit = cache.get(name);
   if (hit && now - hit.at < TTL_MS) return hit.details;
-  const details = request<{ content: Detail[] }>('/api/dictDetail', { query: { dictName: name, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' }, quiet: true })
+  const entry: { at: number; details: Promise<Detail[] | null>; settled?: { value: Detail[] | null } } = { at: now, details: Promise.resolve(null) };
+  entry.details = request<{ content: Detail[] }>('/api/dictDetail', { query: { dictName: name, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' }, quiet: true })
     .then((r) => (Array.isArray(r.data?.content) ? r.data.content : null))
-    .catch(() => null);
-  cache.set(name, { at: now, details });
-  return details;
+    .catch(() => null)
+    .then((value) => {
+      entry.settled = { value };
+      return value;
+    });
+  cache.set(name, entry);
+  return entry.details;
+}
+
+/** A dictionary's details when they have already arrived and are fresh (undefined otherwise). */
+export function peekDictionary(name: string, now = Date.now()): { value: Detail[] | null } | undefined {
+  const hit = cache.get(name);
+  return hit && now - hit.at < TTL_MS ? hit.settled : undefined;
+}
+
+/** Starts loading the dictionaries of a resource's `x-dict` fields (a screen about to open). */
+export function prefetchDictionaries(spec: ResourceSpec): void {
+  for (const f of spec.fields) if (f.dict) void loadDictionary(f.dict);
+}
+
+/** The spec with its `x-dict` fields' options from the given details. */
+function resolveSpec(spec: ResourceSpec, fields: FieldSpec[], details: Array<Detail[] | null>): ResourceSpec {
+  const byName = new Map(fields.map((f, i) => [f.name, details[i]]));
+  return { ...spec, fields: spec.fields.map((f) => (byName.has(f.name) ? withDictionary(f, byName.get(f.name) ?? null) : f)) };
 }
 
 /** A dictionary value in the field's type, or undefined when it does not fit. */
@@ -58,21 +80,47 @@ export function withDictionary(field: FieldSpec, details: Detail[] | null): Fiel
 }
 
 /** The spec with every `x-dict` field's options read from its dictionary. */
+interface Resolution {
+  spec: ResourceSpec;
+  /** the details the options came from (one per `x-dict` field), null while any is missing */
+  details: Array<Detail[] | null> | null;
+  resolved: ResourceSpec;
+}
+
+/** The spec resolved from the dictionaries already loaded (unchanged while any is missing). */
+function resolution(spec: ResourceSpec): Resolution {
+  const fields = spec.fields.filter((f) => f.dict);
+  if (!fields.length) return { spec, details: [], resolved: spec };
+  const known = fields.map((f) => peekDictionary(f.dict!));
+  if (known.some((k) => !k)) return { spec, details: null, resolved: spec };
+  const details = known.map((k) => k!.value);
+  return { spec, details, resolved: resolveSpec(spec, fields, details) };
+}
+
 export function useDictionaryOptions(spec: ResourceSpec): ResourceSpec {
-  const [resolved, setResolved] = useState(spec);
+  // dictionaries already loaded (the console asks for those of the screen it opens on) are
+  // used at once: the screen does not render a second time when they arrive
+  const [state, setState] = useState(() => resolution(spec));
+  let current = state;
+  if (state.spec !== spec) {
+    current = resolution(spec);
+    setState(current);
+  }
   useEffect(() => {
-    setResolved(spec);
     const fields = spec.fields.filter((f) => f.dict);
     if (!fields.length) return;
     let live = true;
     Promise.all(fields.map((f) => loadDictionary(f.dict!))).then((all) => {
       if (!live) return;
-      const byName = new Map(fields.map((f, i) => [f.name, all[i]]));
-      setResolved({ ...spec, fields: spec.fields.map((f) => (byName.has(f.name) ? withDictionary(f, byName.get(f.name) ?? null) : f)) });
+      setState((prev) =>
+        prev.spec === spec && prev.details && prev.details.length === all.length && prev.details.every((d, i) => d === all[i])
+          ? prev
+          : { spec, details: all, resolved: resolveSpec(spec, fields, all) },
+      );
     });
     return () => {
       live = false;
     };
   }, [spec]);
-  return resolved;
+  return current.resolved;
 }

@@ -6,7 +6,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import EventIcon from '@mui/icons-material/Event';
-import { ReferenceInput, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
+import { Offline, ReferenceInputBase, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
@@ -92,10 +92,11 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
     const common = { source: field.name, label: field.title, alwaysOn: true } as const;
     if (field.ref) {
       inputs.push(
-        <ReferenceInput key={key} {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }}>
+        // ReferenceInputBase: react-admin's ReferenceInput would bring its default autocomplete into the console's download
+        <ReferenceInputBase key={key} {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }} offline={<Offline variant="inline" />}>
           {/* the filter form sizes its direct inputs only: size the wrapped select the same */}
           <SelectInput label={field.title} optionText={field.ref.label} size="small" helperText={false} emptyText="全部" sx={FILTER_SELECT_SX} />
-        </ReferenceInput>,
+        </ReferenceInputBase>,
       );
     } else if (field.filter === 'between') {
       inputs.push(<DateRangeInput key={key} {...common} />);

@@ -5,7 +5,8 @@ import {
   DateTimeInput,
   NumberInput,
   RadioButtonGroupInput,
-  ReferenceInput,
+  Offline,
+  ReferenceInputBase,
   SelectInput,
   TextInput,
 } from 'react-admin';
@@ -49,14 +50,16 @@ export function FieldInput({ spec, field, readOnly = false, label }: FieldInputP
 
   if (field.ref) {
     return (
-      <ReferenceInput
+      // ReferenceInputBase: react-admin's ReferenceInput would bring its default autocomplete into the console's download
+      <ReferenceInputBase
         source={field.name}
         reference={field.ref.resource}
         perPage={FULL_LIST_SIZE}
         sort={{ field: 'id', order: 'ASC' }}
+        offline={<Offline variant="inline" />}
       >
         <SelectInput {...common} optionText={field.ref.label} disabled={readOnly} />
-      </ReferenceInput>
+      </ReferenceInputBase>
     );
   }
   switch (field.input) {

@@ -10,7 +10,7 @@ import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Check from '@mui/icons-material/Check';
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { resetPreferences, setPreferences, THEME_COLORS, usePreferences, type Preferences } from './preferences.ts';
 
 let drawerOpen = false;
@@ -22,7 +22,7 @@ function setDrawer(open: boolean): void {
 /** Opens the drawer (the user dropdown's 布局设置). */
 export const openSettings = (): void => setDrawer(true);
 
-/** The drawer, mounted once in the layout; opened by openSettings(). */
+/** The drawer, mounted once in the layout; opened by openSettings(). Rendered from its first opening on. */
 export function SettingsDrawerHost() {
   const open = useSyncExternalStore(
     (l) => {
@@ -32,7 +32,9 @@ export function SettingsDrawerHost() {
     () => drawerOpen,
     () => false,
   );
-  return <SettingsDrawer open={open} onClose={() => setDrawer(false)} />;
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
+  return open || used ? <SettingsDrawer open={open} onClose={() => setDrawer(false)} /> : null;
 }
 
 const SWITCHES: Array<[keyof Preferences, string]> = [

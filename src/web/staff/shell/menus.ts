@@ -9,6 +9,7 @@
 import { useEffect, useState } from 'react';
 import { request } from '../providers/http.ts';
 import { getToken } from '../providers/token.ts';
+import { takeEarly } from '../providers/early.ts';
 import { registerMenuTitles } from './titles.ts';
 
 export interface MenuNode {
@@ -93,6 +94,13 @@ export function mayOpen(path: string, routes: Map<string, string>): boolean {
 
 let loaded: Promise<MenuNode[]> | null = null;
 let loadedFor: string | null = null;
+/** the tree `loaded` resolved to, so screens mounted after it arrived render with it at once */
+let settled: MenuNode[] | null = null;
+
+/** The session's menus when they have already arrived, else null. */
+export function peekMenus(): MenuNode[] | null {
+  return loaded && loadedFor === getToken() ? settled : null;
+}
 
 /** The menus of the current session (loaded again when the token changes: another user signed in). */
 export function loadMenus(): Promise<MenuNode[]> {
@@ -100,13 +108,19 @@ export function loadMenus(): Promise<MenuNode[]> {
   if (loaded && loadedFor !== token) loaded = null;
   if (!loaded) {
     loadedFor = token;
-    loaded = request<MenuNode[]>('/api/menus/build', { quiet: true }).then(({ data }) => {
+    settled = null;
+    const ask = () => request<MenuNode[]>('/api/menus/build', { quiet: true }).then(({ data }) => data);
+    // the page may have asked already (index.html, signed-in visits): that answer, else ask now
+    const early = takeEarly<MenuNode[]>('menus');
+    const load = (early ? early.catch(ask) : ask()).then((data) => {
       const tree = Array.isArray(data) ? data : [];
       registerMenuTitles(screenRoutes(tree));
+      if (loaded === load) settled = tree;
       return tree;
     });
-    loaded.catch(() => {
-      loaded = null;
+    loaded = load;
+    load.catch(() => {
+      if (loaded === load) loaded = null;
     });
   }
   return loaded;
@@ -115,14 +129,15 @@ export function loadMenus(): Promise<MenuNode[]> {
 /** Forget the loaded menus (sign-out, role change). */
 export function resetMenus(): void {
   loaded = null;
+  settled = null;
 }
 
 export function useMenus(): { tree: MenuNode[] | null; error: boolean } {
-  const [state, setState] = useState<{ tree: MenuNode[] | null; error: boolean }>({ tree: null, error: false });
+  const [state, setState] = useState<{ tree: MenuNode[] | null; error: boolean }>(() => ({ tree: peekMenus(), error: false }));
   useEffect(() => {
     let live = true;
     loadMenus().then(
-      (tree) => live && setState({ tree, error: false }),
+      (tree) => live && setState((old) => (old.tree === tree ? old : { tree, error: false })),
       () => live && setState({ tree: null, error: true }),
     );
     return () => {

@@ -1,11 +1,14 @@
 /** The administration screens of the 系统管理 directory, by route (the menus' paths). */
 import type { ComponentType } from 'react';
-import { UserAdmin } from './UserAdmin.tsx';
-import { RoleAdmin } from './RoleAdmin.tsx';
-import { MenuAdmin } from './MenuAdmin.tsx';
-import { DeptAdmin } from './DeptAdmin.tsx';
-import { DictAdmin } from './DictAdmin.tsx';
-import { BusiDictAdmin } from './BusiDictAdmin.tsx';
+import { lazyPage } from '../../lazyPart.tsx';
+
+// each screen's code comes when it is first opened
+const UserAdmin = lazyPage(() => import('./UserAdmin.tsx'), 'UserAdmin');
+const RoleAdmin = lazyPage(() => import('./RoleAdmin.tsx'), 'RoleAdmin');
+const MenuAdmin = lazyPage(() => import('./MenuAdmin.tsx'), 'MenuAdmin');
+const DeptAdmin = lazyPage(() => import('./DeptAdmin.tsx'), 'DeptAdmin');
+const DictAdmin = lazyPage(() => import('./DictAdmin.tsx'), 'DictAdmin');
+const BusiDictAdmin = lazyPage(() => import('./BusiDictAdmin.tsx'), 'BusiDictAdmin');
 
 export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: ComponentType }> = [
   { path: '/system/user', title: '用户管理', component: UserAdmin },

@@ -1,0 +1,87 @@
+/**
+ * Build plugin: a signed-in visit to the console starts its downloads from the page's first
+ * script instead of waiting for the entry module to run (which takes React's parse and start
+ * first). index.html gets a small inline script that, when the staff token cookie is there and
+ * the hash route is not a public page:
+ * - adds `<link rel="modulepreload">` for the console chunk and the chunks it imports (the entry's
+ *   own imports are preloaded by Vite already);
+ * - asks for the user's info and menus (`api/info`, `api/menus/build`) with the token, and leaves
+ *   the pending answers in `window.__consoleEarly` for the console to adopt
+ *   (src/web/staff/providers/early.ts). Any answer it cannot use is asked for again the usual way.
+ * Build only: the dev server keeps its plain page.
+ */
+import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
+import { DEALER_PATHS, PUBLIC_PATHS } from '../../src/web/route.ts';
+import { TOKEN_COOKIE } from '../../src/web/staff/providers/token.ts';
+
+type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+type OutputChunk = NonNullable<IndexHtmlTransformContext['chunk']>;
+
+/** Modules whose chunks (and their imports) the console needs before its first screen. */
+const CONSOLE_MODULES = ['src/web/staff/StaffApp.tsx', 'src/web/staff/providers/session.ts', 'src/web/staff/shell/menus.ts', 'src/web/staff/prefetchScreen.ts'];
+
+/** The early requests the console adopts (keys of window.__consoleEarly). */
+export const EARLY_REQUESTS = { info: '/api/info', menus: '/api/menus/build' } as const;
+
+/** The chunk holding a module (its own chunk, or a shared one it was merged into). */
+function chunkOf(bundle: OutputBundle, moduleSuffix: string): OutputChunk | undefined {
+  for (const item of Object.values(bundle)) {
+    if (item.type === 'chunk' && item.moduleIds.some((id) => id.replace(/\\/g, '/').endsWith(moduleSuffix))) return item;
+  }
+  return undefined;
+}
+
+/** A chunk's file and the files of its static imports, transitively. */
+function staticFiles(bundle: OutputBundle, fileName: string, into: Set<string>): Set<string> {
+  if (into.has(fileName)) return into;
+  const chunk = bundle[fileName];
+  if (!chunk || chunk.type !== 'chunk') return into;
+  into.add(fileName);
+  for (const imported of chunk.imports) staticFiles(bundle, imported, into);
+  return into;
+}
+
+/** The inline script (plain ES5-style code: it runs before anything else, in any browser the console supports). */
+export function earlyStartScript(files: string[], publicPaths: string[], tokenCookie: string): string {
+  return `(function(){try{
+var m=document.cookie.match(/(?:^|;\\s*)${tokenCookie}=([^;]*)/);if(!m||!m[1])return;
+var path=(location.hash.replace(/^#/,'')||'/').split('?')[0]||'/';if(path.charAt(0)!=='/')path='/'+path;
+if(${JSON.stringify(publicPaths)}.indexOf(path)>=0)return;
+var token=decodeURIComponent(m[1]);
+${JSON.stringify(files)}.forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
+var h={Accept:'application/json',Authorization:'Bearer '+token};var e={token:token};
+${Object.entries(EARLY_REQUESTS)
+  .map(([key, url]) => `e.${key}=fetch(${JSON.stringify(url)},{headers:h,credentials:'same-origin'});e.${key}.catch(function(){});`)
+  .join('\n')}
+window.__consoleEarly=e;
+}catch(x){}})();`;
+}
+
+export function consoleEarlyStart(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'console-early-start',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const entry = ctx.chunk;
+        const already = entry ? staticFiles(bundle, entry.fileName, new Set()) : new Set<string>();
+        const files = new Set<string>();
+        for (const module of CONSOLE_MODULES) {
+          const chunk = chunkOf(bundle, module);
+          if (!chunk) throw new Error(`console-early-start: no chunk for ${module}`);
+          staticFiles(bundle, chunk.fileName, files);
+        }
+        const preload = [...files].filter((f) => !already.has(f)).map((f) => `${config.base}${f}`);
+        const script = earlyStartScript(preload, [...PUBLIC_PATHS, ...DEALER_PATHS], TOKEN_COOKIE);
+        return { html, tags: [{ tag: 'script', children: script, injectTo: 'head' }] };
+      },
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Data the screen a signed-in visit opens on will ask for as soon as it renders, asked for
+ * while the console's code is still loading:
+ * - the dictionaries of a resource list's `x-dict` fields (the list renders with their options);
+ * - the list's first page, when the list opens on it: no query in the address and no page,
+ *   sort, size or filter remembered from an earlier visit. The console puts the pending answer
+ *   in react-admin's query cache under the list's own key (providers/queryClient.ts), so the
+ *   list renders its rows in its first render instead of asking once it is on screen. Any
+ *   other first page is asked for by the list as usual.
+ */
+import type { GetListResult } from 'react-admin';
+import { resourceByName } from '../../generated/resources.ts';
+import { listQuery, resourceUrl, type Page } from './providers/dataProvider.ts';
+import { request } from './providers/http.ts';
+import { prefetchDictionaries } from './schema/dictionaries.ts';
+import { defaultSort } from './schema/listDefaults.ts';
+
+/** Where react-admin keeps a list's remembered parameters (localStorageStore with the app key 'staff'). */
+export const STORE_PREFIX = 'RaStorestaff.';
+
+export interface ListPrefetch {
+  /** react-admin's useGetList query key for the page */
+  key: unknown[];
+  result: Promise<GetListResult>;
+}
+
+let pendingList: ListPrefetch | null = null;
+
+/** The resource a console path opens (`/sysQuestion`, `/sysQuestion:销售`, `/applicant/7/show`), if any. */
+export function resourceOfPath(path: string): string | undefined {
+  const name = (path.split('/')[1] ?? '').split(':')[0];
+  return Object.prototype.hasOwnProperty.call(resourceByName, name) ? name : undefined;
+}
+
+/** Whether earlier visits left list parameters other than the defaults (react-admin's hasCustomParams). */
+export function rememberedListParams(name: string, storage: Storage = localStorage): boolean {
+  const raw = storage.getItem(`${STORE_PREFIX}${name}.listParams`);
+  if (!raw) return false;
+  try {
+    const p = JSON.parse(raw) as { filter?: object; order?: unknown; page?: unknown; perPage?: unknown; sort?: unknown } | null;
+    if (!p || !p.filter) return false;
+    return Object.keys(p.filter).length > 0 || p.order != null || p.page !== 1 || p.perPage != null || p.sort != null;
+  } catch {
+    return true;
+  }
+}
+
+/** The query key and parameters of a generated list's default first page. */
+export function firstPageOf(name: string) {
+  const spec = resourceByName[name];
+  const params = { pagination: { page: 1, perPage: spec.pageSize }, sort: defaultSort(spec), filter: {}, meta: undefined };
+  return { key: [name, 'getList', params], params };
+}
+
+export function prefetchScreen(path: string, search = ''): void {
+  const name = resourceOfPath(path);
+  if (!name) return;
+  prefetchDictionaries(resourceByName[name]);
+  if (path !== `/${name}` || search || rememberedListParams(name)) return;
+  const { key, params } = firstPageOf(name);
+  const result = request<Page<unknown>>(resourceUrl(name), { query: listQuery(params), quiet: true }).then(({ data }) => ({
+    data: (data?.content ?? []) as GetListResult['data'],
+    total: Number(data?.totalElements ?? 0),
+    pageInfo: undefined,
+    meta: undefined,
+  }));
+  result.catch(() => undefined);
+  pendingList = { key, result };
+}
+
+/** The early first page (once): the console seeds its query cache with it. */
+export function takeListPrefetch(): ListPrefetch | null {
+  const taken = pendingList;
+  pendingList = null;
+  return taken;
+}

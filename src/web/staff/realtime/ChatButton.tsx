@@ -1,0 +1,31 @@
+/** The header's online-users button with the unread chat count; its drawer (ChatDrawer) is loaded when first opened. */
+import { useEffect, useState } from 'react';
+import Badge from '@mui/material/Badge';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import ForumIcon from '@mui/icons-material/Forum';
+import { lazyPart } from '../lazyPart.tsx';
+import { useRealtime } from './RealtimeContext.tsx';
+
+const ChatDrawer = lazyPart(() => import('./ChatDrawer.tsx'), 'ChatDrawer');
+
+export function ChatButton() {
+  const { chat } = useRealtime();
+  // mounted from the first opening on
+  const [used, setUsed] = useState(chat.open);
+  useEffect(() => {
+    if (chat.open) setUsed(true);
+  }, [chat.open]);
+  return (
+    <>
+      <Tooltip title="在线用户">
+        <IconButton color="inherit" aria-label="在线用户" onClick={() => chat.setOpen(true)}>
+          <Badge badgeContent={chat.unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读聊天${chat.unread}条` } as object }}>
+            <ForumIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      {used || chat.open ? <ChatDrawer /> : null}
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+/** The header's system-messages bell with the unread count; its drawer (NoticeDrawer) is loaded when first opened. */
+import { useState } from 'react';
+import Badge from '@mui/material/Badge';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import { lazyPart } from '../lazyPart.tsx';
+import { useRealtime } from './RealtimeContext.tsx';
+
+const NoticeDrawer = lazyPart(() => import('./NoticeDrawer.tsx'), 'NoticeDrawer');
+
+export function NoticeButton() {
+  const { unread } = useRealtime();
+  const [open, setOpen] = useState(false);
+  // mounted from the first opening on (it keeps its list between openings)
+  const [used, setUsed] = useState(false);
+  return (
+    <>
+      <Tooltip title="系统消息">
+        <IconButton
+          color="inherit"
+          aria-label="系统消息"
+          onClick={() => {
+            setUsed(true);
+            setOpen(true);
+          }}
+        >
+          <Badge badgeContent={unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读消息${unread}条` } as object }}>
+            <NotificationsIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      {used ? <NoticeDrawer open={open} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

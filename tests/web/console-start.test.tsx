@@ -1,0 +1,203 @@
+/**
+ * How the console starts fast without changing what it shows: the early requests of
+ * index.html are adopted once (and refused when unusable), the first page fetched early lands
+ * under react-admin's own query key (the list renders it without asking), react-admin's auth
+ * answers are seeded from the loaded session, dictionaries already loaded are used at once,
+ * and work held back until the first screen is up starts then.
+ */
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { AdminContext, memoryStore, type DataProvider } from 'react-admin';
+import { earlyStartScript } from '../../scripts/vite/console-early-start.ts';
+import { resourceByName } from '../../src/generated/resources.ts';
+import { fieldByName } from '../../src/shared/resource-spec.ts';
+import { i18nProvider } from '../../src/web/i18n/index.ts';
+import { lazyPart } from '../../src/web/staff/lazyPart.tsx';
+import { firstPageOf, prefetchScreen, rememberedListParams, resourceOfPath, STORE_PREFIX, takeListPrefetch } from '../../src/web/staff/prefetchScreen.ts';
+import { takeEarly } from '../../src/web/staff/providers/early.ts';
+import { createConsoleQueryClient } from '../../src/web/staff/providers/queryClient.ts';
+import { clearSession, loadSession, peekSession, type SessionInfo } from '../../src/web/staff/providers/session.ts';
+import { setToken } from '../../src/web/staff/providers/token.ts';
+import { clearDictionaryCache, loadDictionary, useDictionaryOptions } from '../../src/web/staff/schema/dictionaries.ts';
+import { SchemaList } from '../../src/web/staff/schema/SchemaList.tsx';
+import { markStarted, resetStartup, STARTUP_FALLBACK_MS, useConsoleStarted } from '../../src/web/staff/shell/startup.ts';
+import { testAuthProvider } from './renderScreen.tsx';
+import { mockFetch } from './fetchMock.ts';
+
+const SESSION: SessionInfo = {
+  user: { id: 1, username: 'admin', nickName: '管理员', roles: [{ name: '超级管理员' }] },
+  permissions: ['admin'],
+  sys: { title: '后台管理系统' },
+};
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+beforeEach(() => {
+  setToken('tok-1', false);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearSession();
+  clearDictionaryCache();
+  resetStartup();
+  localStorage.clear();
+  delete (window as { __consoleEarly?: unknown }).__consoleEarly;
+  document.head.querySelectorAll('link[rel="modulepreload"]').forEach((l) => l.remove());
+  window.location.hash = '';
+});
+
+describe('index.html early start', () => {
+  const run = (hash: string) => {
+    window.location.hash = hash;
+    const fetchSpy = vi.fn(async (_url: string, _init?: RequestInit) => jsonResponse({}));
+    vi.stubGlobal('fetch', fetchSpy);
+    new Function(earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token'))();
+    return fetchSpy;
+  };
+
+  it('a signed-in console visit preloads the console chunks and asks for info and menus with the token', () => {
+    const fetchSpy = run('#/sysQuestion');
+    const links = [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
+    expect(links).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js']);
+    expect(fetchSpy.mock.calls.map((c) => c[0])).toEqual(['/api/info', '/api/menus/build']);
+    expect(fetchSpy.mock.calls[0][1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
+    expect((window as { __consoleEarly?: { token: string } }).__consoleEarly?.token).toBe('tok-1');
+  });
+
+  it('does nothing on a public page or without a token', () => {
+    expect(run('#/login?redirect=%2Fdashboard')).not.toHaveBeenCalled();
+    expect(run('#/jxsLogin')).not.toHaveBeenCalled();
+    clearSession();
+    expect(run('#/sysQuestion')).not.toHaveBeenCalled();
+    expect(document.head.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
+  });
+});
+
+describe('adopting the early answers', () => {
+  it('the session uses the early info once, and asks again when it was refused', async () => {
+    const { calls } = mockFetch({ 'GET /api/info': { body: { ...SESSION, user: { ...SESSION.user, nickName: '再次请求' } } } });
+    (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'tok-1', info: Promise.resolve(jsonResponse(SESSION)) };
+    expect(peekSession()).toBeNull();
+    expect((await loadSession()).user.nickName).toBe('管理员');
+    expect(calls).toHaveLength(0);
+    expect(peekSession()?.user.nickName).toBe('管理员');
+    expect(takeEarly('info')).toBeNull(); // taken once
+
+    clearSession();
+    setToken('tok-1', false);
+    (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'tok-1', info: Promise.resolve(jsonResponse({ message: '登录状态已过期' }, 401)) };
+    expect((await loadSession()).user.nickName).toBe('再次请求');
+    expect(calls.map((c) => c.url.pathname)).toEqual(['/api/info']);
+  });
+
+  it('an early answer asked with another token is not used', async () => {
+    (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'old-token', menus: Promise.resolve(jsonResponse([])) };
+    expect(takeEarly('menus')).toBeNull();
+  });
+});
+
+describe('the first page asked for early', () => {
+  const spec = resourceByName.sysQuestion;
+  const row = { id: 41, model: '销售', title: '早到的记录', userType: '员工', status: false, createTime: '2024-05-01 10:00:00' };
+
+  it('is asked only for the plain list with nothing remembered', () => {
+    expect(resourceOfPath('/sysQuestion')).toBe('sysQuestion');
+    expect(resourceOfPath('/sysQuestion:销售')).toBe('sysQuestion');
+    expect(resourceOfPath('/dashboard')).toBeUndefined();
+    expect(rememberedListParams('sysQuestion')).toBe(false);
+    localStorage.setItem(`${STORE_PREFIX}sysQuestion.listParams`, JSON.stringify({ filter: {}, page: 1, perPage: null, sort: null, order: null }));
+    expect(rememberedListParams('sysQuestion')).toBe(false);
+    localStorage.setItem(`${STORE_PREFIX}sysQuestion.listParams`, JSON.stringify({ filter: {}, page: 3, perPage: 15, sort: 'id', order: 'DESC' }));
+    expect(rememberedListParams('sysQuestion')).toBe(true);
+
+    const { calls } = mockFetch({ 'GET /api/dictDetail': { body: { content: [] } }, 'GET /api/sysQuestion': { body: { content: [], totalElements: 0 } } });
+    prefetchScreen('/sysQuestion'); // remembered page 3: the list asks itself
+    expect(takeListPrefetch()).toBeNull();
+    localStorage.clear();
+    prefetchScreen('/sysQuestion', '?page=2');
+    prefetchScreen('/sysQuestion:销售');
+    prefetchScreen('/sysQuestion/3/show');
+    expect(takeListPrefetch()).toBeNull();
+    prefetchScreen('/sysQuestion');
+    expect(takeListPrefetch()?.key).toEqual(firstPageOf('sysQuestion').key);
+    const lists = calls.filter((c) => c.url.pathname === '/api/sysQuestion');
+    expect(lists).toHaveLength(1);
+    expect(Object.fromEntries(lists[0].url.searchParams)).toEqual({ page: '0', size: String(spec.pageSize), sort: 'id,desc' });
+  });
+
+  it('lands under the list query key: the list shows it without asking', async () => {
+    const getList = vi.fn(async () => ({ data: [], total: 0 }));
+    const dataProvider = { getList, getMany: async () => ({ data: [] }) } as unknown as DataProvider;
+    mockFetch({ 'GET /api/dictDetail': { body: { content: [] } } });
+    const queryClient = createConsoleQueryClient(SESSION, {
+      key: firstPageOf('sysQuestion').key,
+      result: Promise.resolve({ data: [row], total: 1, pageInfo: undefined, meta: undefined }),
+    });
+    render(
+      <AdminContext dataProvider={dataProvider} authProvider={testAuthProvider(['admin'])} i18nProvider={i18nProvider} store={memoryStore()} queryClient={queryClient}>
+        <SchemaList spec={spec} />
+      </AdminContext>,
+    );
+    await screen.findByText('早到的记录');
+    expect(getList).not.toHaveBeenCalled();
+  });
+});
+
+describe('react-admin answers seeded from the session', () => {
+  it('check, permissions and identity are in the cache before the first render', () => {
+    const client = createConsoleQueryClient(SESSION);
+    expect(client.getQueryData(['auth', 'checkAuth', {}])).toBe(true);
+    expect(client.getQueryData(['auth', 'getPermissions', {}])).toEqual(['admin']);
+    expect(client.getQueryData(['auth', 'getIdentity'])).toMatchObject({ id: 1, fullName: '管理员' });
+    const empty = createConsoleQueryClient(null);
+    expect(empty.getQueryData(['auth', 'getPermissions', {}])).toBeUndefined();
+  });
+});
+
+describe('dictionaries already loaded', () => {
+  it('are used in the first render', async () => {
+    mockFetch({ 'GET /api/dictDetail': { body: { content: [{ value: '售后', label: '售后服务' }] } } });
+    const spec = resourceByName.sysQuestion;
+    await Promise.all(spec.fields.filter((f) => f.dict).map((f) => loadDictionary(f.dict!)));
+    const { result } = renderHook(() => useDictionaryOptions(spec));
+    expect(fieldByName(result.current, 'model')!.options).toEqual([{ value: '售后', label: '售后服务' }]);
+  });
+});
+
+describe('held back until the first screen is up', () => {
+  it('starts when marked, or after the fallback delay', async () => {
+    vi.useFakeTimers();
+    try {
+      const { result } = renderHook(() => useConsoleStarted());
+      expect(result.current).toBe(false);
+      act(() => markStarted());
+      expect(result.current).toBe(true);
+      resetStartup();
+      const second = renderHook(() => useConsoleStarted());
+      expect(second.result.current).toBe(false);
+      act(() => vi.advanceTimersByTime(STARTUP_FALLBACK_MS));
+      expect(second.result.current).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('parts loaded when first shown', () => {
+  it('shows the fallback, then the part with its props', async () => {
+    let release: (m: { Part: (p: { label: string }) => ReactElement }) => void = () => undefined;
+    const Part = lazyPart(
+      () => new Promise<{ Part: (p: { label: string }) => ReactElement }>((resolve) => (release = resolve)),
+      'Part',
+      <span>加载中</span>,
+    );
+    render(<Part label="你好" />);
+    expect(screen.getByText('加载中')).toBeTruthy();
+    await act(async () => release({ Part: ({ label }) => <b>{label}</b> }));
+    await waitFor(() => expect(screen.getByText('你好')).toBeTruthy());
+  });
+});
