@@ -54,9 +54,10 @@ function ConsoleFooter() {
   return <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }} />;
 }
 
-function StaffAppBar() {
+/** react-admin's layout passes `alwaysOn` (固定 Header): the header then stays put instead of sliding away on scroll. */
+function StaffAppBar({ alwaysOn }: { alwaysOn?: boolean }) {
   return (
-    <AppBar userMenu={<StaffUserMenu />}>
+    <AppBar userMenu={<StaffUserMenu />} alwaysOn={alwaysOn}>
       <AppTitle />
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />
