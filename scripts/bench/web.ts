@@ -25,7 +25,7 @@ import { fmt, heading, printTable, verdict } from './print.ts';
 const TARGET_LOGIN_KB = 200;
 const TARGET_SHELL_KB = 450;
 const TARGET_PAINT_MS = 1000;
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_WEB_RUNS) || 5;
 
 interface ManifestChunk {
   file: string;
