@@ -160,6 +160,19 @@ describe('header', () => {
     await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(205);
   });
 
+  it('reduced motion (the browser setting) drops the animations; otherwise the sidebar animates', async () => {
+    const transition = (p: Page) => p.locator('.MuiDrawer-docked .MuiDrawer-paper').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    expect(await transition(page)).toBe('0s');
+    const animated = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const other = await animated.newPage();
+    await other.goto(product.url);
+    await other.context().addCookies(await page.context().cookies());
+    await other.goto(`${product.url}/#/dashboard`);
+    await other.locator('.RaSidebar-fixed').first().waitFor();
+    expect(await transition(other)).not.toBe('0s');
+    await animated.close();
+  });
+
   it('offers a fullscreen toggle', async () => {
     await page.getByRole('button', { name: '全屏' }).click();
     await expect.poll(() => page.evaluate(() => !!document.fullscreenElement || document.body.innerText.includes('you browser can not work'))).toBe(true);

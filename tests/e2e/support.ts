@@ -81,7 +81,8 @@ export const ADMIN = { username: 'admin', password: 'Admin@123456' };
 
 /** A fresh browser context (own cookies and storage) at 1280x800, Chinese locale, downloads allowed. */
 export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: VIEWPORT, locale: 'zh-CN', acceptDownloads: true });
+  // reduced motion: the consoles show each state at once (no sidebar folding or dialog animation to wait out)
+  const context = await browser.newContext({ viewport: VIEWPORT, locale: 'zh-CN', acceptDownloads: true, reducedMotion: 'reduce' });
   return context.newPage();
 }
 

@@ -1,5 +1,6 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 import type { Preferences } from './shell/preferences.ts';
+import { motionOptions, rippleOptions } from '../motion.ts';
 
 /** Console theme: primary #1890ff, small controls by default (the spec's size preference). */
 export const staffTheme: RaThemeOptions = {
@@ -7,8 +8,10 @@ export const staffTheme: RaThemeOptions = {
   /** sidebar 205 px open, 50 px collapsed */
   sidebar: { width: 205, closedWidth: 50 },
   palette: { primary: { main: '#1890ff' }, secondary: { main: '#304156' } },
+  ...motionOptions(),
   components: {
     ...defaultTheme.components,
+    ...rippleOptions(),
     MuiTextField: { defaultProps: { size: 'small', variant: 'outlined' } },
     MuiFormControl: { defaultProps: { size: 'small', variant: 'outlined' } },
   },
