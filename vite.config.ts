@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleEarlyStart } from './scripts/vite/console-early-start.ts';
+import { precompress } from './scripts/vite/precompress.ts';
 
 const api = process.env.API_URL || 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react(), consoleEarlyStart()],
+  plugins: [react(), consoleEarlyStart(), precompress()],
   root: '.',
   build: {
     outDir: 'dist',

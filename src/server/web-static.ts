@@ -1,7 +1,7 @@
 /**
  * Serves the built web app (dist/) on the API's port. Hashed assets are cached for a year;
  * index.html never, so a new build is picked up at once. Routes are hash routes, so only
- * '/' needs the page.
+ * '/' needs the page. Text files go out brotli- or gzip-compressed from the copies the build wrote.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,6 +17,8 @@ export async function registerWebStatic(app: FastifyInstance, root = WEB_DIST): 
     root,
     prefix: '/',
     wildcard: false,
+    // the build writes .br and .gz copies (scripts/vite/precompress.ts): sent to browsers that accept them
+    preCompressed: true,
     index: ['index.html'],
     setHeaders(reply, path) {
       if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
