@@ -80,16 +80,19 @@ export function FieldInput({ spec, field, readOnly = false, label }: FieldInputP
           disabled={readOnly}
         />
       );
-    case 'radio':
+    case 'radio': {
+      // the radio group hands unknown props to its DOM element: no fullWidth there
+      const { fullWidth: _fullWidth, ...radioProps } = common;
       return (
         <RadioButtonGroupInput
-          {...common}
+          {...radioProps}
           choices={choicesOf(field)}
           format={toChoice}
           parse={(v: unknown) => fromChoice(field, v)}
           disabled={readOnly}
         />
       );
+    }
     case 'switch':
       return <BooleanInput {...common} disabled={readOnly} />;
     case 'date':

@@ -21,8 +21,9 @@ export function fromChoice(field: FieldSpec, value: unknown): unknown {
   return value;
 }
 
-export function toChoice(value: unknown): unknown {
-  return value === null || value === undefined ? value : String(value);
+/** A stored value as the select or radio shows it: its text, or '' (nothing chosen) when empty. */
+export function toChoice(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
 }
 
 /** Fields a client may send (no auto or read-only fields). */
