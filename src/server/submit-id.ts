@@ -100,11 +100,18 @@ export async function registerSubmitIdGuard(app: FastifyInstance): Promise<Submi
     if (!(await guard.claim(owner, submitId))) throw new ApiError(409, DUPLICATE_SUBMIT);
     request[CLAIM] = { owner, submitId };
   });
-  app.addHook('onResponse', async (request: Claimed, reply) => {
+  // given back before the answer goes out, so a client that corrects its form and sends again at
+  // once finds the id free; onResponse covers answers that skip onSend (a hijacked reply)
+  const giveBack = async (request: Claimed, statusCode: number) => {
     const claim = request[CLAIM];
-    if (claim && reply.statusCode >= 400) {
-      await guard.release(claim.owner, claim.submitId).catch((err) => request.log.warn({ err }, 'submit_id release failed'));
-    }
+    if (!claim || statusCode < 400) return;
+    request[CLAIM] = undefined;
+    await guard.release(claim.owner, claim.submitId).catch((err) => request.log.warn({ err }, 'submit_id release failed'));
+  };
+  app.addHook('onSend', async (request: Claimed, reply, payload) => {
+    await giveBack(request, reply.statusCode);
+    return payload;
   });
+  app.addHook('onResponse', async (request: Claimed, reply) => giveBack(request, reply.statusCode));
   return guard;
 }

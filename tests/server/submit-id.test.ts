@@ -67,6 +67,24 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
     expect(fixed.statusCode).toBe(201);
   });
 
+  it('the id is given back before the refusal is answered, however slow the database', async () => {
+    // a slow release would otherwise still hold the id when the corrected form arrives
+    const release = SubmitIdGuard.prototype.release;
+    SubmitIdGuard.prototype.release = async function slow(this: SubmitIdGuard, owner: string, id: string) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return release.call(this, owner, id);
+    };
+    try {
+      const id = submitId();
+      const bad = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: { userType: '员工', content: '慢释放' } });
+      expect(bad.statusCode).toBe(400);
+      const fixed = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('慢释放') });
+      expect(fixed.statusCode).toBe(201);
+    } finally {
+      SubmitIdGuard.prototype.release = release;
+    }
+  });
+
   it('refuses a malformed submit_id', async () => {
     for (const id of ['short', 'x'.repeat(65), "1234567890abcdef' or 1=1", '12345678-90abcdef-1234']) {
       const res = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('格式') });
