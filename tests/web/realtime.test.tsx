@@ -13,7 +13,7 @@ import { RealtimeProvider } from '../../src/web/staff/realtime/RealtimeContext.t
 import { NoticeButton } from '../../src/web/staff/realtime/NoticeDrawer.tsx';
 import { ChatButton } from '../../src/web/staff/realtime/ChatDrawer.tsx';
 import { ExcelProgressDialog } from '../../src/web/staff/realtime/ExcelProgressDialog.tsx';
-import { setToken, removeToken } from '../../src/web/staff/providers/token.ts';
+import { clearTokenEnded, markTokenEnded, setToken, removeToken, tokenEnded } from '../../src/web/staff/providers/token.ts';
 import { mockFetch } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
 
@@ -194,5 +194,26 @@ describe('RealtimeProvider in the console', () => {
     expect(alerts).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 3000));
     expect(screen.getByText('WebSocket连接发生错误')).toBeTruthy();
+  });
+
+  it('a session that has just ended (password changed, lock): its refused sockets are no connection error, and none opens with it', async () => {
+    renderConsole();
+    const { layout, chat } = await sockets();
+    markTokenEnded();
+    try {
+      act(() => {
+        layout.fail();
+        chat.fail();
+      });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(screen.queryByText('WebSocket连接发生错误')).toBeNull();
+      // the retries do not use the ended token
+      expect(FakeSocket.all).toHaveLength(2);
+      // a new sign-in's token is live again
+      setToken('N'.repeat(43), false);
+      expect(tokenEnded()).toBe(false);
+    } finally {
+      clearTokenEnded();
+    }
   });
 });

@@ -52,3 +52,24 @@ export function setRemembered(username: string, rememberMe: boolean): void {
   if (rememberMe) localStorage.setItem(REMEMBER_KEY, JSON.stringify({ username }));
   else localStorage.removeItem(REMEMBER_KEY);
 }
+
+/**
+ * The token whose server session has ended while the page still holds it (password changed,
+ * idle lock): the sockets neither open with it nor report its refusal as a connection error.
+ * Tied to the token, so the next sign-in's token is live again.
+ */
+let endedToken: string | null = null;
+
+export function markTokenEnded(token: string | null = getToken()): void {
+  endedToken = token;
+}
+
+/** Whether the token held now is one whose session has ended. */
+export function tokenEnded(token: string | null = getToken()): boolean {
+  return token !== null && token === endedToken;
+}
+
+/** The session stands after all (the change that would have ended it was refused). */
+export function clearTokenEnded(): void {
+  endedToken = null;
+}

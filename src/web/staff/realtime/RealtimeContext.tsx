@@ -9,7 +9,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useGetIdentity, useNotify } from 'react-admin';
 import { request } from '../providers/http.ts';
-import { getToken } from '../providers/token.ts';
+import { getToken, tokenEnded } from '../providers/token.ts';
 import { ReconnectingSocket, socketUrl } from './socket.ts';
 import { downloadLink } from './download.ts';
 
@@ -121,7 +121,8 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   }, []);
 
   const socketError = useCallback(() => {
-    if (errorShown.current) return;
+    // a session that has just ended (password changed, idle lock) refuses its sockets: not a connection error
+    if (errorShown.current || tokenEnded()) return;
     errorShown.current = true;
     notify(SOCKET_ERROR, { type: 'error', autoHideDuration: null as unknown as number });
   }, [notify]);
@@ -173,7 +174,7 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
     void refreshLatest();
     const tokenPath = (suffix = '') => {
       const token = getToken();
-      return token ? socketUrl(`/webSocket/${encodeURIComponent(token)}${suffix}`) : null;
+      return token && !tokenEnded(token) ? socketUrl(`/webSocket/${encodeURIComponent(token)}${suffix}`) : null;
     };
     const layout = new ReconnectingSocket(() => tokenPath(), { message: onLayoutMessage, error: socketError, open: socketOpen });
     const chat = new ReconnectingSocket(() => tokenPath(`/${encodeURIComponent(nickName.slice(0, 64))}`), {

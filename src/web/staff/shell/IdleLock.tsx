@@ -17,7 +17,7 @@ import TextField from '@mui/material/TextField';
 import { useGetIdentity } from 'react-admin';
 import { request } from '../providers/http.ts';
 import { fetchCaptcha, signIn, type Captcha } from '../providers/session.ts';
-import { getToken, removeToken } from '../providers/token.ts';
+import { getToken, markTokenEnded, removeToken } from '../providers/token.ts';
 import { idlePhase, lockFormError, type IdlePhase } from './idle.ts';
 
 const ACTIVITY_EVENTS = ['click', 'keydown'] as const;
@@ -47,6 +47,7 @@ export function IdleLock({ tickMs = 1000 }: { tickMs?: number }) {
       if (next.phase === 'locked') {
         setLocked(true);
         // the server session ends now; the dead token stays until the user signs in again
+        markTokenEnded();
         if (getToken()) request('/api/logout', { method: 'DELETE', quiet: true }).catch(() => undefined);
       }
     }, tickMs);

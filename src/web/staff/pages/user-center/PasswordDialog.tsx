@@ -8,6 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useLogout, useNotify } from 'react-admin';
 import { messages } from '../../../../shared/messages.ts';
 import { isNewPassword } from '../../../../shared/validators.ts';
+import { clearTokenEnded, markTokenEnded } from '../../providers/token.ts';
 import { updatePassword } from './api.ts';
 import { errorText, focusFirst, FormDialog } from './FormDialog.tsx';
 
@@ -51,9 +52,13 @@ export function PasswordDialog({ open, onClose, onSignedOut }: { open: boolean; 
     }
     setSubmitting(true);
     setFailure('');
+    // a successful change ends this session on the server at once: no socket may start with it
+    // meanwhile and report the refusal as a connection error over the notice below
+    markTokenEnded();
     try {
       await updatePassword(values.oldPass, values.newPass);
     } catch (error) {
+      clearTokenEnded();
       setSubmitting(false);
       setFailure(errorText(error));
       return;
