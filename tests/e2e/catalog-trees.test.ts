@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import { api, openFromMenu, pending, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, waitForCall } from './list-helpers.ts';
 
 let product: Product;
@@ -15,12 +15,7 @@ let page: Page;
 let token: string;
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.setDefaultTimeout(15000);
-  await signInAs(page, product, ADMIN);
-  token = await tokenOf(page);
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
 });
 
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));

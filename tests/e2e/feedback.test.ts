@@ -8,20 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import {
-  ADMIN,
-  api,
-  launchBrowser,
-  newPage,
-  openFromMenu,
-  pending,
-  shot,
-  shotOnFailure,
-  signInAs,
-  startProduct,
-  tokenOf,
-  type Product,
-} from './support.ts';
+import { api, openFromMenu, pending, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, totalText, waitForCall, waitForList } from './list-helpers.ts';
 
 const PATH = 'api/sysQuestion';
@@ -51,12 +38,7 @@ async function apiList(query: string): Promise<{ content: Feedback[]; totalEleme
 }
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.setDefaultTimeout(15000);
-  await signInAs(page, product, ADMIN);
-  token = await tokenOf(page);
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
 });
 
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));

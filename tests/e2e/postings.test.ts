@@ -5,19 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  ADMIN,
-  api,
-  launchBrowser,
-  newPage,
-  openFromMenu,
-  shot,
-  shotOnFailure,
-  signInAs,
-  startProduct,
-  tokenOf,
-  type Product,
-} from './support.ts';
+import { api, openFromMenu, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, totalText, waitForCall } from './list-helpers.ts';
 
 const PATH = 'api/staffunZp';
@@ -49,12 +37,7 @@ async function apiGet<T>(url: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.setDefaultTimeout(15000);
-  await signInAs(page, product, ADMIN);
-  token = await tokenOf(page);
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
 });
 
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));

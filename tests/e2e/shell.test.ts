@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { titleOf } from '../../src/web/staff/shell/titles.ts';
-import { ADMIN, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import { shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -27,11 +27,7 @@ async function go(path: string, { tagged = true }: { tagged?: boolean } = {}): P
 const userMenu = () => page.getByRole('button', { name: '个人中心' }).first();
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.setDefaultTimeout(15000);
-  await signInAs(page, product, ADMIN);
+  ({ product, browser, page } = await startSignedInAsAdmin());
 });
 
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { nowText } from '../../src/server/db/index.ts';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import { api, openFromMenu, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, waitForCall } from './list-helpers.ts';
 
 let product: Product;
@@ -19,12 +19,7 @@ let userId: number;
 let roleId: number;
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.setDefaultTimeout(15000);
-  await signInAs(page, product, ADMIN);
-  token = await tokenOf(page);
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
   // a system account and a role for the demo entry 张伟
   const { db } = product.app.database;
   const sales = await db.selectFrom('sys_dept').select(['id', 'pid']).where('name', '=', '销售部').executeTakeFirstOrThrow();

@@ -165,3 +165,21 @@ export async function api(product: Product, token: string, method: 'GET' | 'POST
   });
   return { status: res.statusCode, body: res.body, json: () => res.json() };
 }
+
+export interface AdminSession {
+  product: Product;
+  browser: Browser;
+  page: Page;
+  /** the admin's bearer token, for API calls beside the page */
+  token: string;
+}
+
+/** A product without captcha, a browser and one page signed in as admin (15 s default timeout). */
+export async function startSignedInAsAdmin(): Promise<AdminSession> {
+  const product = await startProduct({ captchaEnabled: false });
+  const browser = await launchBrowser();
+  const page = await newPage(browser);
+  page.setDefaultTimeout(15000);
+  await signInAs(page, product, ADMIN);
+  return { product, browser, page, token: await tokenOf(page) };
+}
