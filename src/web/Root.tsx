@@ -3,15 +3,39 @@
  * each loaded on demand so the sign-in page does not download the console.
  * Unauthenticated visits go to /login?redirect=...; a signed-in visit to /login goes to /.
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { preloadable } from './preloadable.tsx';
 import { isApplicantPath, isDealerPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
 import { getToken } from './staff/providers/token.ts';
 
-const loadStaffApp = () => import('./staff/StaffApp.tsx');
-const LoginApp = lazy(() => import('./login/LoginApp.tsx'));
-const ApplicantApp = lazy(() => import('./applicant/ApplicantApp.tsx'));
-const StaffApp = lazy(loadStaffApp);
-const DealerApp = lazy(() => import('./dealer/DealerApp.tsx'));
+const LoginApp = preloadable(() => import('./login/LoginApp.tsx'));
+const ApplicantApp = preloadable(() => import('./applicant/ApplicantApp.tsx'));
+const StaffApp = preloadable(() => import('./staff/StaffApp.tsx'));
+const DealerApp = preloadable(() => import('./dealer/DealerApp.tsx'));
+
+/** The application a path belongs to (the console for every path no other one claims). */
+function appOf(path: string) {
+  if (isApplicantPath(path)) return ApplicantApp;
+  if (isDealerPath(path)) return DealerApp;
+  if (isPublicPath(path)) return LoginApp;
+  return StaffApp;
+}
+
+/**
+ * Loads the code of the application the page opens on, so that the first render shows it
+ * rather than a loading fallback (index.html shows 正在加载... meanwhile). A fallback would also
+ * hold the application back: React reveals content that replaces a fallback no sooner than
+ * 300 ms after the fallback appeared. Resolves (never rejects) once loaded or failed; a failed
+ * load is tried again by the first render, which then shows the fallback.
+ */
+export function preloadFirstApp(): Promise<void> {
+  const location = parseHash();
+  if (routeGuard(location, !!getToken())) return Promise.resolve();
+  return appOf(location.path).preload().then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 /**
  * A signed-in visit starts the console's code, the user's info and menus at once, in parallel,
@@ -19,7 +43,7 @@ const DealerApp = lazy(() => import('./dealer/DealerApp.tsx'));
  */
 export function warmUpConsole(): void {
   if (!getToken() || isPublicPath(parseHash().path)) return;
-  void loadStaffApp().catch(() => undefined);
+  void StaffApp.preload().catch(() => undefined);
   void import('./staff/providers/session.ts').then((m) => m.loadSession()).catch(() => undefined);
   // the screen waits for the user's menus (MenuGuard): ask for them now too
   void import('./staff/shell/menus.ts').then((m) => m.loadMenus()).catch(() => undefined);
@@ -27,18 +51,24 @@ export function warmUpConsole(): void {
   void import('./staff/prefetchScreen.ts').then((m) => m.prefetchScreen(path, search)).catch(() => undefined);
 }
 
+function subscribeToHash(onChange: () => void): () => void {
+  window.addEventListener('hashchange', onChange);
+  window.addEventListener('popstate', onChange);
+  return () => {
+    window.removeEventListener('hashchange', onChange);
+    window.removeEventListener('popstate', onChange);
+  };
+}
+
+/**
+ * The hash route. A store rather than a listener added in an effect: an application's own effects
+ * run before its parent's, so a redirect made by one at mount (the dealer portal sends a visit
+ * without a session to /jxsLogin) came before the listener and was never seen. The store looks
+ * again once subscribed.
+ */
 function useHashLocation(): HashLocation {
-  const [location, setLocation] = useState(() => parseHash());
-  useEffect(() => {
-    const update = () => setLocation(parseHash());
-    window.addEventListener('hashchange', update);
-    window.addEventListener('popstate', update);
-    return () => {
-      window.removeEventListener('hashchange', update);
-      window.removeEventListener('popstate', update);
-    };
-  }, []);
-  return location;
+  const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash);
+  return useMemo(() => parseHash(hash), [hash]);
 }
 
 /** Where a visit must be sent instead, or null to show it. */
@@ -62,13 +92,13 @@ export default function Root() {
   return (
     <Suspense fallback={<Loading />}>
       {isApplicantPath(location.path) ? (
-        <ApplicantApp path={location.path} query={location.query} />
+        <ApplicantApp.Component path={location.path} query={location.query} />
       ) : isDealerPath(location.path) ? (
-        <DealerApp path={location.path} />
+        <DealerApp.Component path={location.path} />
       ) : isPublicPath(location.path) ? (
-        <LoginApp path={location.path} query={location.query} />
+        <LoginApp.Component path={location.path} query={location.query} />
       ) : (
-        <StaffApp />
+        <StaffApp.Component />
       )}
     </Suspense>
   );

@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import Root, { warmUpConsole } from './Root.tsx';
+import Root, { preloadFirstApp, warmUpConsole } from './Root.tsx';
 
 warmUpConsole();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
+// the first render shows the application itself (index.html says 正在加载... until then)
+void preloadFirstApp().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  ),
 );

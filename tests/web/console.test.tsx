@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import Root from '../../src/web/Root.tsx';
+import Root, { preloadFirstApp } from '../../src/web/Root.tsx';
+import { clearDealerSession } from '../../src/web/dealer/session.ts';
 import { reportHttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
 import { clearSession } from '../../src/web/staff/providers/session.ts';
 import { getToken, setToken } from '../../src/web/staff/providers/token.ts';
@@ -29,6 +30,17 @@ function start(hash: string) {
 }
 
 describe('staff console', { timeout: 60000 }, () => {
+  it('follows a redirect an application makes as it mounts, with its code loaded first (as main.tsx does)', async () => {
+    mockFetch({});
+    clearDealerSession();
+    window.history.replaceState(null, '', '/#/comp/jxs_comp');
+    await preloadFirstApp();
+    render(<Root />);
+    // the dealer portal sends a visit without a dealer session to its sign-in page
+    expect(await screen.findByText('经销商登录', undefined, LOAD)).toBeTruthy();
+    expect(window.location.hash).toBe('#/jxsLogin');
+  });
+
   it('without a token any console route goes to the sign-in page with a redirect', async () => {
     consoleServer();
     start('#/sysQuestion');
