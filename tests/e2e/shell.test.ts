@@ -85,6 +85,24 @@ describe('tags view', () => {
   });
 });
 
+describe('navigation the browser makes', () => {
+  const crumbs = () => page.getByRole('navigation', { name: '面包屑' });
+  it('an address typed in the address bar, 后退 and 前进 move the console', async () => {
+    await go('/dashboard');
+    // page.goto to the same page with another hash is what the address bar does: a fragment
+    // navigation made by the browser, not by the page
+    await page.goto(`${product.url}/#/sysQuestion`);
+    await expect.poll(() => crumbs().innerText()).toMatch(/首页\s*\/\s*问题反馈/);
+    await page.getByRole('table').waitFor();
+    await page.goto(`${product.url}/#/staffunZp`);
+    await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
+    await page.goBack();
+    await expect.poll(() => crumbs().innerText()).toMatch(/问题反馈/);
+    await page.goForward();
+    await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
+  });
+});
+
 describe('header', () => {
   it('shows the breadcrumb 首页 / screen', async () => {
     await go('/staffunZp');

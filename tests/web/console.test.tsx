@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import Root, { preloadFirstApp } from '../../src/web/Root.tsx';
@@ -39,6 +40,23 @@ describe('staff console', { timeout: 60000 }, () => {
     // the dealer portal sends a visit without a dealer session to its sign-in page
     expect(await screen.findByText('经销商登录', undefined, LOAD)).toBeTruthy();
     expect(window.location.hash).toBe('#/jxsLogin');
+  });
+
+  it('in StrictMode (as main.tsx renders) the console follows hash changes it did not make', async () => {
+    clearSession();
+    setToken('tok', false);
+    consoleServer();
+    window.history.replaceState(null, '', '/#/sysQuestion');
+    render(
+      <StrictMode>
+        <Root />
+      </StrictMode>,
+    );
+    expect(await screen.findByText('卡顿', {}, LOAD)).toBeTruthy();
+    act(() => {
+      window.location.hash = '#/developing';
+    });
+    expect(await screen.findByText('页面正在开发建设中......', {}, LOAD)).toBeTruthy();
   });
 
   it('without a token any console route goes to the sign-in page with a redirect', async () => {

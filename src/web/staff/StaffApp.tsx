@@ -2,8 +2,8 @@
  * The staff console: react-admin over the Spring-style API, one screen per resource spec
  * (src/generated/resources.ts) with per-resource overrides from ./resources.
  */
-import { useMemo } from 'react';
-import { Route } from 'react-router-dom';
+import { useEffect, useMemo, useRef } from 'react';
+import { createHashRouter, Route, RouterProvider } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
 import { resources } from '../../generated/resources.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
@@ -52,7 +52,29 @@ export const staffResources = resources.map((spec) => ({
   show: resourceOverrides[spec.name]?.Show,
 }));
 
+/**
+ * The console's hash router, made once. react-admin makes its own when it is not inside one, but
+ * anew on each of its renders, and the console then missed navigations the browser makes itself:
+ * an address typed in the address bar, or 前进 (forward), left the screen as it was.
+ */
 export default function StaffApp() {
+  const router = useMemo(() => createHashRouter([{ path: '*', element: <StaffAdmin /> }]), []);
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      // let go of the browser's history once really unmounted (signed out), not between
+      // StrictMode's second mount in development
+      queueMicrotask(() => {
+        if (!mounted.current) router.dispose();
+      });
+    };
+  }, [router]);
+  return <RouterProvider router={router} />;
+}
+
+function StaffAdmin() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
   const queryClient = useMemo(() => createConsoleQueryClient(peekSession(), takeListPrefetch()), []);
