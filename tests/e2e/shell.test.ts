@@ -153,6 +153,10 @@ describe('header', () => {
     await page.getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ }).first().click();
     await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(50);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('0');
+    // folded, each directory is one icon row: its title does not wrap into a tall gap
+    const heights = await page.locator('.RaSidebar-fixed [aria-expanded]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThanOrEqual(7);
+    for (const h of heights) expect(h).toBeLessThan(60);
     await page.reload();
     await page.getByRole('navigation', { name: '面包屑' }).waitFor();
     await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(50);
@@ -160,16 +164,26 @@ describe('header', () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
   });
 
-  it('below 992 px the sidebar closes; back above it reopens', async () => {
+  it('below 992 px the layout turns mobile: the sidebar leaves for a drawer the menu button opens; back above it is docked again', async () => {
+    await go('/dashboard');
+    const desktopChoice = await page.evaluate(() => localStorage.getItem('sidebarStatus'));
     await page.setViewportSize({ width: 800, height: 900 });
-    await expect.poll(async () => (await page.locator('.RaSidebar-fixed').first().boundingBox())?.width ?? 0).toBeLessThanOrEqual(50);
+    // no docked sidebar: the screen starts at the left edge
+    await expect.poll(() => page.locator('.RaSidebar-fixed').count()).toBe(0);
+    await expect.poll(async () => Math.round((await page.getByTestId('tags-view').boundingBox())!.x)).toBeLessThan(30);
     await shot(page, 'shell-800px', { fullPage: false });
-    // folded, each directory is one icon row: its title does not wrap into a tall gap
-    const heights = await page.locator('.RaSidebar-fixed [aria-expanded]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
-    expect(heights.length).toBeGreaterThanOrEqual(7);
-    for (const h of heights) expect(h).toBeLessThan(60);
-    // the remembered desktop choice is untouched
-    expect(await page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
+    // the desktop choice is untouched
+    expect(await page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe(desktopChoice);
+    await page.getByRole('button', { name: /打开菜单|关闭菜单/ }).first().click();
+    const drawer = page.locator('.MuiDrawer-modal');
+    await drawer.getByRole('menuitem', { name: '首页' }).waitFor();
+    await shot(page, 'shell-800px-menu', { fullPage: false });
+    // a pick opens the screen and closes the drawer
+    const item = drawer.getByRole('menuitem', { name: '人事招聘信息' });
+    if (!(await item.isVisible())) await drawer.locator('[aria-expanded="false"]', { hasText: '人事管理' }).click();
+    await item.click();
+    await page.waitForFunction(() => window.location.hash === '#/staffunZp');
+    await expect.poll(() => drawer.count()).toBe(0);
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(205);
   });

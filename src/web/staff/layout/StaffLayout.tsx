@@ -14,6 +14,7 @@ import { resources } from '../../../generated/resources.ts';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
 import { StaffMenu } from './StaffMenu.tsx';
+import { StaffSidebar } from './StaffSidebar.tsx';
 import { StaffUserMenu } from './StaffUserMenu.tsx';
 import { useSessionSettings } from './useSessionSettings.ts';
 import { Breadcrumb } from '../shell/Breadcrumb.tsx';
@@ -146,6 +147,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
       <Layout
         appBar={ConsoleAppBar}
         menu={ConsoleMenu}
+        sidebar={StaffSidebar}
         appBarAlwaysOn={prefs.fixedHeader}
         // a wide table scrolls inside its screen instead of widening the page past the window
         // (react-admin sizes the layout to fit its content)

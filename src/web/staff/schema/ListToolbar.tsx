@@ -42,7 +42,7 @@ export function ListToolbar({ can, viewOnly, exporting, onExport, extra }: ListT
     if (record) editor.openEdit(record);
   };
   return (
-    <TopToolbar sx={{ gap: 1, alignItems: 'center' }} data-testid="list-toolbar">
+    <TopToolbar sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }} data-testid="list-toolbar">
       {can('add') ? (
         <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={openCreate}>
           新增

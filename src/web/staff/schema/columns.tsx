@@ -21,6 +21,7 @@ import { mask } from '../../../shared/masks.ts';
 import { plainText } from '../../components/plainText.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
+import { MOBILE_QUERY } from '../shell/SidebarState.tsx';
 
 export interface ColumnProps {
   label?: string;
@@ -246,7 +247,9 @@ export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
   for (const field of listFields(spec)) {
     if (field.list?.width) sx[`& .column-${field.name}`] = { width: field.list.width, minWidth: field.list.width };
   }
-  sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-word' };
+  // long text wraps, but a narrow window does not squeeze a column to one character a line:
+  // the table scrolls sideways inside its card instead (wider columns in the mobile layout)
+  sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-word', minWidth: '5em', [`@media ${MOBILE_QUERY}`]: { minWidth: '8em' } };
   // times and dates read badly when broken across lines
   for (const field of listFields(spec)) {
     if (field.format === 'date-time' || field.format === 'date') sx[`& td.column-${field.name}`] = { whiteSpace: 'nowrap' };

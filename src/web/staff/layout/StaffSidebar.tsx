@@ -1,0 +1,27 @@
+/**
+ * react-admin's sidebar with the console's mobile width: below 992 px (MOBILE_QUERY) the layout
+ * turns mobile, and the sidebar leaves the page for a drawer over it, opened by the header's
+ * menu button and closed by a pick or a click beside it. react-admin switches at MUI's `sm`
+ * (600 px) and closes the drawer after a pick below `md`: within the sidebar both are moved to
+ * 992 px. At 992 px and wider it is the docked sidebar, 205 px open and 50 px closed.
+ */
+import { ThemeProvider, createTheme, type Theme } from '@mui/material/styles';
+import { Sidebar, type SidebarProps } from 'react-admin';
+
+/** 992 px: `down('sm')` and `down('md')` both mean the mobile layout (MOBILE_QUERY). */
+export const MOBILE_BREAKPOINTS = { xs: 0, sm: 992, md: 993, lg: 1200, xl: 1536 };
+
+let breakpoints: Theme['breakpoints'] | undefined;
+
+function withMobileBreakpoints(outer: Theme): Theme {
+  breakpoints ??= createTheme({ breakpoints: { values: MOBILE_BREAKPOINTS } }).breakpoints;
+  return { ...outer, breakpoints };
+}
+
+export function StaffSidebar(props: SidebarProps) {
+  return (
+    <ThemeProvider theme={withMobileBreakpoints}>
+      <Sidebar {...props} />
+    </ThemeProvider>
+  );
+}
