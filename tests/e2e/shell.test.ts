@@ -1,13 +1,14 @@
 /**
  * The console shell in a real browser: the tags view (11 screens opened: the 11th is refused
  * with 最多支持10个菜单项!, right-click 刷新 / 关闭 / 关闭其他 / 关闭全部, the pinned 首页),
- * the breadcrumb, the layout settings remembered after a reload, the fullscreen control.
+ * the breadcrumb, the layout settings remembered after a reload, the fullscreen control; each
+ * at 1280 px and in the mobile layout at 800 px (WIDTHS), and the sidebar at both.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { titleOf } from '../../src/web/staff/shell/titles.ts';
-import { shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
+import { shot, shotOnFailure, startSignedInAsAdmin, VIEWPORT, WIDTHS, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -37,116 +38,123 @@ afterAll(async () => {
   await product?.close();
 });
 
-describe('tags view', () => {
-  it('keeps at most 10 tabs with 首页 pinned first', async () => {
-    const paths = ['/dashboard', '/sysQuestion', '/staffunZp', '/user/center', ...modules.map((m) => `/sysQuestion:${m}`)];
-    expect(paths.length).toBeGreaterThanOrEqual(11);
-    for (const p of paths.slice(0, 10)) await go(p);
-    await expect.poll(tabTitles).toHaveLength(10);
-    expect((await tabTitles())[0]).toBe('首页');
-    await go(paths[10], { tagged: false });
-    await page.getByText('最多支持10个菜单项!').waitFor();
-    expect(await tabTitles()).toHaveLength(10);
-    await shot(page, 'shell-tags-full', { fullPage: false });
-  });
+describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
+  beforeAll(() => page.setViewportSize(viewport));
+  afterAll(() => page.setViewportSize(VIEWPORT));
 
-  it('right-click: 关闭其他 keeps 首页 and the chosen tab; 关闭 goes to the last tab; 关闭全部 goes home', async () => {
-    await go('/sysQuestion');
-    await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
-    await page.getByRole('menuitem', { name: '刷新' }).waitFor();
-    await shot(page, 'shell-tags-menu', { fullPage: false });
-    await page.getByRole('menuitem', { name: '关闭其他' }).click();
-    await expect.poll(tabTitles).toEqual(['首页', '问题反馈']);
-    await go('/staffunZp');
-    await expect.poll(tabTitles).toEqual(['首页', '问题反馈', '人事招聘信息']);
-    // 首页 has no close control
-    expect(await tabs().first().locator('.MuiChip-deleteIcon').count()).toBe(0);
-    await tabs().nth(2).locator('.MuiChip-deleteIcon').click();
-    await page.waitForFunction(() => window.location.hash === '#/sysQuestion');
-    await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
-    await page.getByRole('menuitem', { name: '关闭全部' }).click();
-    await page.waitForFunction(() => window.location.hash === '#/dashboard');
-    expect(await tabTitles()).toEqual(['首页']);
-  });
-
-  it('刷新 reloads the screen and keeps the query', async () => {
-    await go('/sysQuestion');
-    await page.getByRole('table').waitFor();
-    const lists: string[] = [];
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.pathname === '/api/sysQuestion') lists.push(url.search);
+  describe('tags view', () => {
+    it('keeps at most 10 tabs with 首页 pinned first', async () => {
+      const paths = ['/dashboard', '/sysQuestion', '/staffunZp', '/user/center', ...modules.map((m) => `/sysQuestion:${m}`)];
+      expect(paths.length).toBeGreaterThanOrEqual(11);
+      for (const p of paths.slice(0, 10)) await go(p);
+      await expect.poll(tabTitles).toHaveLength(10);
+      expect((await tabTitles())[0]).toBe('首页');
+      await go(paths[10], { tagged: false });
+      await page.getByText('最多支持10个菜单项!').waitFor();
+      expect(await tabTitles()).toHaveLength(10);
+      await shot(page, `shell-tags-full${suffix}`, { fullPage: false });
     });
-    await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
-    await page.getByRole('menuitem', { name: '刷新' }).click();
-    await expect.poll(() => lists.length).toBeGreaterThan(0);
-    await page.waitForFunction(() => window.location.hash.startsWith('#/sysQuestion'));
-    await page.getByRole('table').waitFor();
+
+    it('right-click: 关闭其他 keeps 首页 and the chosen tab; 关闭 goes to the last tab; 关闭全部 goes home', async () => {
+      await go('/sysQuestion');
+      await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: '刷新' }).waitFor();
+      await shot(page, `shell-tags-menu${suffix}`, { fullPage: false });
+      await page.getByRole('menuitem', { name: '关闭其他' }).click();
+      await expect.poll(tabTitles).toEqual(['首页', '问题反馈']);
+      await go('/staffunZp');
+      await expect.poll(tabTitles).toEqual(['首页', '问题反馈', '人事招聘信息']);
+      // 首页 has no close control
+      expect(await tabs().first().locator('.MuiChip-deleteIcon').count()).toBe(0);
+      await tabs().nth(2).locator('.MuiChip-deleteIcon').click();
+      await page.waitForFunction(() => window.location.hash === '#/sysQuestion');
+      await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: '关闭全部' }).click();
+      await page.waitForFunction(() => window.location.hash === '#/dashboard');
+      expect(await tabTitles()).toEqual(['首页']);
+    });
+
+    it('刷新 reloads the screen and keeps the query', async () => {
+      await go('/sysQuestion');
+      await page.getByRole('table').waitFor();
+      const lists: string[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname === '/api/sysQuestion') lists.push(url.search);
+      });
+      await page.getByTestId('tags-view').getByText('问题反馈', { exact: true }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: '刷新' }).click();
+      await expect.poll(() => lists.length).toBeGreaterThan(0);
+      await page.waitForFunction(() => window.location.hash.startsWith('#/sysQuestion'));
+      await page.getByRole('table').waitFor();
+    });
+  });
+
+  describe('navigation the browser makes', () => {
+    const crumbs = () => page.getByRole('navigation', { name: '面包屑' });
+    it('an address typed in the address bar, 后退 and 前进 move the console', async () => {
+      await go('/dashboard');
+      // page.goto to the same page with another hash is what the address bar does: a fragment
+      // navigation made by the browser, not by the page
+      await page.goto(`${product.url}/#/sysQuestion`);
+      await expect.poll(() => crumbs().innerText()).toMatch(/首页\s*\/\s*问题反馈/);
+      await page.getByRole('table').waitFor();
+      await page.goto(`${product.url}/#/staffunZp`);
+      await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
+      await page.goBack();
+      await expect.poll(() => crumbs().innerText()).toMatch(/问题反馈/);
+      await page.goForward();
+      await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
+    });
+  });
+
+  describe('header', () => {
+    it('shows the breadcrumb 首页 / screen', async () => {
+      await go('/staffunZp');
+      const crumbs = page.getByRole('navigation', { name: '面包屑' });
+      await expect.poll(() => crumbs.innerText()).toMatch(/首页\s*\/\s*人事招聘信息/);
+      await shot(page, `shell-breadcrumb${suffix}`, { fullPage: false });
+    });
+
+    it('layout settings are remembered after a reload', async () => {
+      await userMenu().click();
+      await page.getByRole('menuitem', { name: '布局设置' }).click();
+      const drawer = page.locator('.MuiDrawer-paper').filter({ hasText: '系统布局设置' });
+      await drawer.waitFor();
+      await drawer.getByRole('radio', { name: '#409EFF' }).click();
+      await drawer.getByLabel('开启 Tags-Views').click();
+      await shot(page, `shell-settings${suffix}`, { fullPage: false });
+      await expect.poll(() => page.getByTestId('tags-view').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.reload();
+      await page.getByRole('navigation', { name: '面包屑' }).waitFor();
+      expect(await page.getByTestId('tags-view').count()).toBe(0);
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}'));
+      expect(stored).toMatchObject({ theme: '#409EFF', tagsView: false });
+      // the primary colour follows the theme
+      const color = await page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(color).toBeTruthy();
+      await userMenu().click();
+      await page.getByRole('menuitem', { name: '布局设置' }).click();
+      await page.locator('.MuiDrawer-paper').getByRole('button', { name: '恢复默认' }).click();
+      await expect.poll(() => page.getByTestId('tags-view').count()).toBe(1);
+      await page.keyboard.press('Escape');
+    });
+
+    it('查找菜单 finds a screen by part of its name and opens it', async () => {
+      await go('/dashboard');
+      await page.getByRole('button', { name: '查找菜单' }).click();
+      const box = page.getByRole('combobox', { name: '查找菜单' });
+      await box.fill('招聘');
+      await page.getByRole('option', { name: '人事招聘信息' }).waitFor();
+      await shot(page, `shell-menu-search${suffix}`, { fullPage: false });
+      await box.press('Enter');
+      await page.waitForFunction(() => window.location.hash === '#/staffunZp');
+    });
   });
 });
 
-describe('navigation the browser makes', () => {
-  const crumbs = () => page.getByRole('navigation', { name: '面包屑' });
-  it('an address typed in the address bar, 后退 and 前进 move the console', async () => {
-    await go('/dashboard');
-    // page.goto to the same page with another hash is what the address bar does: a fragment
-    // navigation made by the browser, not by the page
-    await page.goto(`${product.url}/#/sysQuestion`);
-    await expect.poll(() => crumbs().innerText()).toMatch(/首页\s*\/\s*问题反馈/);
-    await page.getByRole('table').waitFor();
-    await page.goto(`${product.url}/#/staffunZp`);
-    await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
-    await page.goBack();
-    await expect.poll(() => crumbs().innerText()).toMatch(/问题反馈/);
-    await page.goForward();
-    await expect.poll(() => crumbs().innerText()).toMatch(/人事招聘信息/);
-  });
-});
-
-describe('header', () => {
-  it('shows the breadcrumb 首页 / screen', async () => {
-    await go('/staffunZp');
-    const crumbs = page.getByRole('navigation', { name: '面包屑' });
-    await expect.poll(() => crumbs.innerText()).toMatch(/首页\s*\/\s*人事招聘信息/);
-    await shot(page, 'shell-breadcrumb', { fullPage: false });
-  });
-
-  it('layout settings are remembered after a reload', async () => {
-    await userMenu().click();
-    await page.getByRole('menuitem', { name: '布局设置' }).click();
-    const drawer = page.locator('.MuiDrawer-paper').filter({ hasText: '系统布局设置' });
-    await drawer.waitFor();
-    await drawer.getByRole('radio', { name: '#409EFF' }).click();
-    await drawer.getByLabel('开启 Tags-Views').click();
-    await shot(page, 'shell-settings', { fullPage: false });
-    await expect.poll(() => page.getByTestId('tags-view').count()).toBe(0);
-    await page.keyboard.press('Escape');
-    await page.reload();
-    await page.getByRole('navigation', { name: '面包屑' }).waitFor();
-    expect(await page.getByTestId('tags-view').count()).toBe(0);
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}'));
-    expect(stored).toMatchObject({ theme: '#409EFF', tagsView: false });
-    // the primary colour follows the theme
-    const color = await page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(color).toBeTruthy();
-    await userMenu().click();
-    await page.getByRole('menuitem', { name: '布局设置' }).click();
-    await page.locator('.MuiDrawer-paper').getByRole('button', { name: '恢复默认' }).click();
-    await expect.poll(() => page.getByTestId('tags-view').count()).toBe(1);
-    await page.keyboard.press('Escape');
-  });
-
-  it('查找菜单 finds a screen by part of its name and opens it', async () => {
-    await go('/dashboard');
-    await page.getByRole('button', { name: '查找菜单' }).click();
-    const box = page.getByRole('combobox', { name: '查找菜单' });
-    await box.fill('招聘');
-    await page.getByRole('option', { name: '人事招聘信息' }).waitFor();
-    await shot(page, 'shell-menu-search', { fullPage: false });
-    await box.press('Enter');
-    await page.waitForFunction(() => window.location.hash === '#/staffunZp');
-  });
-
+describe('sidebar and fullscreen', () => {
   it('sidebar: 205 px open, 50 px closed, remembered after a reload', async () => {
     const drawer = page.locator('.RaSidebar-fixed').first();
     await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(205);

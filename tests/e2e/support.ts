@@ -81,6 +81,15 @@ export async function shotOnFailure(page: Page | undefined, testName: string): P
 }
 
 export const VIEWPORT = { width: 1280, height: 800 };
+
+/**
+ * The widths the shell is checked at: desktop, and the mobile layout (below 992 px). Screenshots
+ * taken at the second carry its suffix.
+ */
+export const WIDTHS = [
+  { label: '1280 px', viewport: VIEWPORT, suffix: '' },
+  { label: '800 px', viewport: { width: 800, height: 900 }, suffix: '-800px' },
+];
 export const ADMIN = { username: 'admin', password: 'Admin@123456' };
 
 /** A fresh browser context (own cookies and storage) at 1280x800, Chinese locale, downloads allowed. */
