@@ -8,10 +8,13 @@ import { preloadable } from './preloadable.tsx';
 import { isApplicantPath, isDealerPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
 import { getToken } from './staff/providers/token.ts';
 
-const LoginApp = preloadable(() => import('./login/LoginApp.tsx'));
-const ApplicantApp = preloadable(() => import('./applicant/ApplicantApp.tsx'));
-const StaffApp = preloadable(() => import('./staff/StaffApp.tsx'));
-const DealerApp = preloadable(() => import('./dealer/DealerApp.tsx'));
+/** What an application is given: its path and query (the console reads them from its router). */
+type AppProps = { path: string; query: URLSearchParams };
+
+const LoginApp = preloadable<AppProps>(() => import('./login/LoginApp.tsx'));
+const ApplicantApp = preloadable<AppProps>(() => import('./applicant/ApplicantApp.tsx'));
+const StaffApp = preloadable<AppProps>(() => import('./staff/StaffApp.tsx'));
+const DealerApp = preloadable<AppProps>(() => import('./dealer/DealerApp.tsx'));
 
 /** The application a path belongs to (the console for every path no other one claims). */
 function appOf(path: string) {
@@ -89,17 +92,10 @@ export default function Root() {
     if (redirect) replaceRoute(redirect);
   }, [redirect]);
   if (redirect) return null;
+  const App = appOf(location.path).Component;
   return (
     <Suspense fallback={<Loading />}>
-      {isApplicantPath(location.path) ? (
-        <ApplicantApp.Component path={location.path} query={location.query} />
-      ) : isDealerPath(location.path) ? (
-        <DealerApp.Component path={location.path} />
-      ) : isPublicPath(location.path) ? (
-        <LoginApp.Component path={location.path} query={location.query} />
-      ) : (
-        <StaffApp.Component />
-      )}
+      <App path={location.path} query={location.query} />
     </Suspense>
   );
 }

@@ -196,6 +196,28 @@ describe('sidebar and fullscreen', () => {
     await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(205);
   });
 
+  it('a phone-wide window: the list toolbar wraps inside it, and columns keep their width while the table scrolls sideways', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    try {
+      await go('/sysQuestion');
+      await page.locator('table tbody tr.RaDatagrid-row').first().waitFor();
+      const buttons = await page.getByTestId('list-toolbar').getByRole('button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+      expect(buttons.length).toBeGreaterThanOrEqual(4);
+      for (const [left, right] of buttons) {
+        expect(left).toBeGreaterThanOrEqual(0);
+        expect(right).toBeLessThanOrEqual(375);
+      }
+      // text cells: at least 8em (13 px type) rather than one character a line
+      const widths = await page.locator('tbody tr.RaDatagrid-row').first().locator('td.RaDatagrid-rowCell').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+      expect(Math.min(...widths)).toBeGreaterThanOrEqual(100);
+      const content = page.locator('.RaList-content').first();
+      expect(await content.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      await shot(page, 'shell-375px-list', { fullPage: false });
+    } finally {
+      await page.setViewportSize(VIEWPORT);
+    }
+  });
+
   it('reduced motion (the browser setting) drops the animations; otherwise the sidebar animates', async () => {
     const transition = (p: Page) => p.locator('.MuiDrawer-docked .MuiDrawer-paper').first().evaluate((el) => getComputedStyle(el).transitionDuration);
     expect(await transition(page)).toBe('0s');

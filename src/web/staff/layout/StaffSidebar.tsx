@@ -7,9 +7,10 @@
  */
 import { ThemeProvider, createTheme, type Theme } from '@mui/material/styles';
 import { Sidebar, type SidebarProps } from 'react-admin';
+import { MOBILE_WIDTH } from '../shell/SidebarState.tsx';
 
-/** 992 px: `down('sm')` and `down('md')` both mean the mobile layout (MOBILE_QUERY). */
-export const MOBILE_BREAKPOINTS = { xs: 0, sm: 992, md: 993, lg: 1200, xl: 1536 };
+/** `down('sm')` and `down('md')` both mean the mobile layout (below MOBILE_WIDTH). */
+const MOBILE_BREAKPOINTS = { xs: 0, sm: MOBILE_WIDTH, md: MOBILE_WIDTH + 1, lg: 1200, xl: 1536 };
 
 let breakpoints: Theme['breakpoints'] | undefined;
 

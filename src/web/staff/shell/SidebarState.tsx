@@ -8,7 +8,10 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useSidebarState } from 'react-admin';
 import { setPreferences, usePreferences } from './preferences.ts';
 
-export const MOBILE_QUERY = '(max-width:991.95px)';
+/** Below this width the console's layout is the mobile one. */
+export const MOBILE_WIDTH = 992;
+/** the same media query as MUI's `down()` at MOBILE_WIDTH */
+export const MOBILE_QUERY = `(max-width:${MOBILE_WIDTH - 0.05}px)`;
 
 export function SidebarState() {
   const [open, setOpen] = useSidebarState();
