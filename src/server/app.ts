@@ -33,7 +33,9 @@ import { registerAccessAdmin } from './modules/access/index.ts';
 import { registerSalesRoutes } from './modules/sales/index.ts';
 import { registerUploads } from './modules/uploads/index.ts';
 import { registerDealerArea } from './modules/dealer/index.ts';
-import { registerWebStatic } from './web-static.ts';
+import { registerWebStatic, WEB_DIST } from './web-static.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { registerRequestDeadline } from './request-deadline.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
@@ -69,20 +71,28 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
 ];
 
+/** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
+const hopsOf = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const specs = opts.resources ?? resources;
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
     bodyLimit: config.bodyLimit,
-    trustProxy: true,
+    // how long a client may take to send its whole request (slow or endless bodies): 408
+    requestTimeout: config.requestTimeoutMs,
+    // the client address comes from X-Forwarded-For only through proxies the operator names
+    trustProxy: typeof config.trustProxy === 'number' ? hopsOf(config.trustProxy) : config.trustProxy,
     // the spec's call list writes some paths with a closing slash (DELETE api/brandTree/, api/staff/)
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('config', config);
 
   // 1. wiring
+  await registerSecurityHeaders(app, WEB_DIST);
   await app.register(rateLimit, { global: false });
   installErrorHandling(app);
+  registerRequestDeadline(app, config.requestTimeoutMs);
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, parts: 12 },
   });

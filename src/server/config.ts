@@ -24,6 +24,14 @@ export interface Config {
   bodyLimit: number;
   /** largest import file, bytes */
   importMaxBytes: number;
+  /** an import's parts may unpack to at most this many bytes in all (zip bombs) */
+  importMaxUnpackedBytes: number;
+  /** proxies whose X-Forwarded-For is believed: false (none), true (any), a hop count, or addresses/CIDRs */
+  trustProxy: boolean | number | string[];
+  /** longest time in ms a request may take before it is answered 503 (downloads and sockets excepted) */
+  requestTimeoutMs: number;
+  /** Strict-Transport-Security max-age in seconds; 0 sends none */
+  hstsMaxAge: number;
   /** serve the built web app from dist/ */
   serveWeb: boolean;
   logLevel: string;
@@ -98,6 +106,23 @@ function bool(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * TRUST_PROXY: empty or `false` (default) believes no proxy, so the client address is the
+ * socket's; `true` any; a number the hops to trust; otherwise a comma-separated list of proxy
+ * addresses or CIDRs (`127.0.0.1,10.0.0.0/8`), as Fastify's trustProxy takes them.
+ */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const v = (raw ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const a of list) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or proxy addresses/CIDRs separated by commas, got "${raw}"`);
+  }
+  return list;
+}
+
 function storageKind(raw: string | undefined): Config['storage'] {
   if (raw === undefined || raw === '' || raw === 'database') return 'database';
   if (raw === 'disk') return 'disk';
@@ -121,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rememberMeDays: int(env, 'REMEMBER_ME_DAYS', 7, 1, 365),
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 50 * 1024 * 1024),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    importMaxUnpackedBytes: int(env, 'IMPORT_MAX_UNPACKED_BYTES', 10 * int(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024), 1024, 2 * 1024 * 1024 * 1024),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
     serveWeb: bool(env, 'SERVE_WEB', true),
     logLevel: env.LOG_LEVEL || 'info',
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',

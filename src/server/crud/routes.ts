@@ -23,6 +23,7 @@ import {
   XLSX_MIME,
 } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
+import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
 import { recordHooks } from './hooks.ts';
 import { countMatching } from './count.ts';
 import { filteredQuery } from './repository.ts';
@@ -185,6 +186,12 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
         throw err;
       }
       if (file.file.truncated) throw badRequest(importTooLarge(maxBytes));
+      try {
+        await inspectXlsx(content, app.config.importMaxUnpackedBytes);
+      } catch (err) {
+        if (err instanceof InspectError) throw badRequest(err.message);
+        throw err;
+      }
       let result;
       try {
         result = await readImport(spec, content);

@@ -116,7 +116,8 @@ export function sortKeys(query: unknown, allowed: Record<string, string>, dflt: 
   return list.map((s) => {
     const [f, d = 'asc', ...rest] = String(s).split(',');
     const dir = d.trim().toLowerCase();
-    const col = allowed[f.trim()];
+    // own keys only: `__proto__` or `constructor` must not find Object.prototype's members
+    const col = Object.hasOwn(allowed, f.trim()) ? allowed[f.trim()] : undefined;
     if (!col || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
     return [col, dir as 'asc' | 'desc'];
   });

@@ -51,7 +51,9 @@ function sortOf(q: Query): Array<[string, 'asc' | 'desc']> {
   const columns: Record<string, string> = { id: 'id', createtime: 'id', time: 'time' };
   const out = list.map((s) => {
     const [field, dir] = s.trim().split(',');
-    return [columns[field.toLowerCase()], dir?.toLowerCase() === 'asc' ? 'asc' : 'desc'] as [string, 'asc' | 'desc'];
+    const column = Object.hasOwn(columns, field.toLowerCase()) ? columns[field.toLowerCase()] : undefined;
+    if (!column) throw badRequest(`不支持的排序: ${s.slice(0, 50)}`);
+    return [column, dir?.toLowerCase() === 'asc' ? 'asc' : 'desc'] as [string, 'asc' | 'desc'];
   });
   return out.length ? out : [['id', 'desc']];
 }

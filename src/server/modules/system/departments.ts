@@ -91,7 +91,7 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
   const sort = sortRaw.map((s) => {
     const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
     const dir = dirRaw.trim().toLowerCase();
-    if (!SORTABLE[field.trim()] || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s)}`);
+    if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s)}`);
     return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
   });
   const q: DeptQuery = { page, size, sort };

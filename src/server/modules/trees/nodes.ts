@@ -202,7 +202,7 @@ export function nodeValues(body: Record<string, unknown>, kind: NodeKind, mode: 
   const kindTitle = KIND_TITLES[kind];
   for (const [key, value] of Object.entries(body)) {
     if (READ_ONLY.has(key) || key === 'kind') continue;
-    const column = WRITABLE[key];
+    const column = Object.hasOwn(WRITABLE, key) ? WRITABLE[key] : undefined;
     if (!column) throw badRequest(`不支持的字段：${key}`);
     if (key === 'name') {
       if (typeof value !== 'string' || !value.trim()) throw badRequest('名称不能为空');

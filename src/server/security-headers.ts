@@ -1,0 +1,67 @@
+/**
+ * Security headers on every answer (@fastify/helmet):
+ * - Content-Security-Policy: scripts only from this origin, plus the build's one inline script
+ *   (the console's early start, scripts/vite/console-early-start.ts), allowed by its SHA-256
+ *   hash read from the built index.html, so no other inline script runs; styles inline as well
+ *   (MUI's emotion writes <style> elements at run time); pictures from here, data: and blob:
+ *   (captcha, previews) and https: (pictures in help pages and notices); connections to this
+ *   origin (API and websockets); frames only of the WeCom sign-in page; framing by no one
+ *   (`frame-ancestors 'none'`, and X-Frame-Options DENY for older browsers);
+ * - X-Content-Type-Options nosniff, Referrer-Policy strict-origin-when-cross-origin;
+ * - Strict-Transport-Security only when HSTS_MAX_AGE is set (the server itself speaks plain
+ *   HTTP; HSTS belongs to a TLS front end that the operator configures).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** The 'sha256-…' source of each inline <script> of a page. */
+export function inlineScriptHashes(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/.test(m[1]) || m[2] === '') continue;
+    out.push(`'sha256-${createHash('sha256').update(m[2], 'utf8').digest('base64')}'`);
+  }
+  return out;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, webRoot: string): Promise<void> {
+  const index = resolve(webRoot, 'index.html');
+  const hashes = app.config.serveWeb && existsSync(index) ? inlineScriptHashes(readFileSync(index, 'utf8')) : [];
+  const wecom = app.config.wecomCorpId ? originOf(app.config.wecomLoginUrl) : undefined;
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'base-uri': ["'self'"],
+        'script-src': ["'self'", ...hashes],
+        'script-src-attr': ["'none'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'font-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'frame-src': wecom ? [wecom] : ["'none'"],
+        'object-src': ["'none'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: app.config.hstsMaxAge > 0 ? { maxAge: app.config.hstsMaxAge, includeSubDomains: true } : false,
+    // the console opens pictures and files of this origin in new windows and loads no cross-origin scripts
+    crossOriginEmbedderPolicy: false,
+  });
+}
