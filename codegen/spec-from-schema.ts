@@ -37,7 +37,7 @@ const ENTITY_FIELDS = [
   'queryAll',
   'total',
   'ownedByApplicant',
-  'listPermission',
+  'read',
 ];
 
 export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
@@ -57,7 +57,7 @@ export const INPUTS: InputKind[] = [
   'hidden',
 ];
 export const AUTOS: AutoKind[] = ['id', 'createTime', 'updateTime', 'createUser', 'updateUser'];
-export const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email'];
+export const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email', 'bankCard', 'address', 'date'];
 export const SCOPES: ScopeKind[] = ['dept', 'org'];
 export const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
 export const DIALOG_WIDTHS = [475, 500, 700, 1000, 1300];
@@ -483,8 +483,14 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ownedByApplicant = owner!.name;
   }
 
-  const listPermission = ent.listPermission ?? false;
-  need(file, '/x-entity/listPermission', typeof listPermission === 'boolean', 'must be true or false', null);
+  // reading is closed to holders of `<permission>:list` unless `read` names more callers
+  const read = ent.read;
+  if (read !== undefined) {
+    need(file, '/x-entity/read', Array.isArray(read) && read.length > 0, 'must be a non-empty array of "signedIn" or permission keys such as "staffunZp:list"', null);
+    (read as unknown[]).forEach((r, i) => {
+      need(file, `/x-entity/read/${i}`, r === 'signedIn' || (typeof r === 'string' && /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z]+$/.test(r)), 'must be "signedIn" or a permission key such as "staffunZp:list"', null);
+    });
+  }
 
   compileSchema(file, schema);
   const body = bodySchema(schema, fields);
@@ -506,6 +512,6 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ...(total !== undefined ? { total } : {}),
     schema: body,
     ...(ownedByApplicant ? { ownedByApplicant } : {}),
-    ...(listPermission ? { listPermission: true } : {}),
+    ...(read !== undefined ? { read: read as string[] } : {}),
   };
 }

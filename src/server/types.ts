@@ -53,6 +53,8 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: authenticate, then the permission key is required (403 otherwise); admin passes */
     requirePermission(key: string): preHandlerAsyncHookHandler;
+    /** preHandler: authenticate, then any one of the keys is required (403 otherwise); admin passes */
+    requireAnyPermission(keys: string[]): preHandlerAsyncHookHandler;
     /**
      * The applicant of a request's bearer token when it is an applicant token (the applicant
      * area decorates it): null for any other token or none; 401 for an applicant token that

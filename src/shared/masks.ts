@@ -35,11 +35,29 @@ export function maskEmail(value: string): string {
   return keep(value.slice(0, at), 3, 0) + value.slice(at);
 }
 
+/** Bank card: first 4 and last 4 digits, e.g. 6222***********1234. */
+export function maskBankCard(value: string): string {
+  return keep(value, 4, 4);
+}
+
+/** Address: the first 6 characters (province and city), the rest starred. */
+export function maskAddress(value: string): string {
+  return keep(value, 6, 0);
+}
+
+/** A date of birth: the year only, e.g. 1990-**-**. */
+export function maskDate(value: string): string {
+  return /^\d{4}-/.test(value) ? `${value.slice(0, 4)}-**-**` : keep(value, 0, 0);
+}
+
 const MASKS: Record<MaskKind, (value: string) => string> = {
   phone: maskPhone,
   name: maskName,
   id: maskIdNumber,
   email: maskEmail,
+  bankCard: maskBankCard,
+  address: maskAddress,
+  date: maskDate,
 };
 
 /** Masks a value for display; empty values (undefined, null, '') come back as ''. */

@@ -21,7 +21,7 @@ export type InputKind =
   | 'upload'
   | 'hidden';
 export type AutoKind = 'id' | 'createTime' | 'updateTime' | 'createUser' | 'updateUser';
-export type MaskKind = 'phone' | 'name' | 'id' | 'email';
+export type MaskKind = 'phone' | 'name' | 'id' | 'email' | 'bankCard' | 'address' | 'date';
 export type ScopeKind = 'dept' | 'org';
 
 export interface Option {
@@ -106,8 +106,34 @@ export interface ResourceSpec {
    * carrying its own id; staff use the permission keys as usual.
    */
   ownedByApplicant?: string;
-  /** listing (and reading by id) needs the key `${permission}:list` (the screen's menu), not just a signed-in user */
-  listPermission?: boolean;
+  /**
+   * `x-entity.read`: who may read besides holders of `${permission}:list` (the key of the
+   * screen's menu): `"signedIn"` for every signed-in staff member (lookups the shell needs),
+   * or further permission keys. Without it reading is closed to the `:list` key.
+   */
+  read?: string[];
+}
+
+/** Who may read a resource's records (list, queryAll, total, reading by id). */
+export interface ReadAccess {
+  /** any signed-in staff member */
+  signedIn: boolean;
+  /** any of these keys; the first is the resource's own `:list` */
+  keys: string[];
+}
+
+/**
+ * The read access of `spec` among `all`: its own `:list` key, the keys its `read` names, and the
+ * `:list` key of every resource whose form picks one of its records (`x-ref`): the picker lists
+ * them. Personal data in what a picker reads stays masked to callers without the key that shows it.
+ */
+export function readAccess(spec: ResourceSpec, all: ResourceSpec[]): ReadAccess {
+  const keys = [permissionKey(spec, 'list'), ...(spec.read ?? []).filter((r) => r !== 'signedIn')];
+  for (const other of all) {
+    if (other === spec) continue;
+    if (other.fields.some((f) => f.ref?.resource === spec.name)) keys.push(permissionKey(other, 'list'));
+  }
+  return { signedIn: !!spec.read?.includes('signedIn'), keys: [...new Set(keys)] };
 }
 
 export const PERMISSION_ACTIONS = ['add', 'edit', 'del', 'download', 'import'] as const;

@@ -32,7 +32,7 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     await mk('甲销售一组', dept['甲销售部']);
     await mk('乙公司', root);
     dept['root'] = root;
-    const keys = ['user:list', 'staffunZp:edit', 'staffunZp:del', 'staffunZp:download', 'staffunZp:add'];
+    const keys = ['user:list', 'staffunZp:list', 'staffunZp:edit', 'staffunZp:del', 'staffunZp:download', 'staffunZp:add'];
     await createStaff(t.app, { username: 'all', password: PASSWORD, permissions: keys, dataScope: '全部', deptId: dept['乙公司'] });
     await createStaff(t.app, { username: 'own', password: PASSWORD, permissions: keys, dataScope: '本级', deptId: dept['甲销售部'] });
     const customId = await createStaff(t.app, { username: 'custom', password: PASSWORD, permissions: keys, dataScope: '自定义', deptId: dept['乙公司'] });

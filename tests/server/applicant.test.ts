@@ -98,7 +98,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     app.inject({
       method,
       url,
-      headers: { 'x-forwarded-for': `10.0.${Math.floor(++address / 250)}.${address % 250}`, ...headers },
+      // the socket's address: X-Forwarded-For counts only through a trusted proxy
+      remoteAddress: `10.0.${Math.floor(++address / 250)}.${address % 250}`,
+      headers,
       ...(payload !== undefined ? { payload: payload as any } : {}),
     });
 

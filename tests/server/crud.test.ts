@@ -30,6 +30,7 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
   let app: FastifyInstance;
   let admin: Record<string, string>;
   let reader: Record<string, string>;
+  let nokey: Record<string, string>;
   let adder: Record<string, string>;
 
   const post = (url: string, payload: unknown, headers = admin) => app.inject({ method: 'POST', url, payload: payload as any, headers });
@@ -41,8 +42,10 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
     t = await start();
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
-    await createStaff(app, { username: 'reader', password: 'Reader@2024', permissions: [] });
+    await createStaff(app, { username: 'reader', password: 'Reader@2024', permissions: ['sysQuestion:list', 'staffunZp:list'] });
     await createStaff(app, { username: 'adder', password: 'Adder@2024', permissions: ['sysQuestion:add'] });
+    await createStaff(app, { username: 'nokey', password: 'Nokey@2024', permissions: [] });
+    nokey = bearer(await loginAs(app, 'nokey', 'Nokey@2024'));
     reader = bearer(await loginAs(app, 'reader', 'Reader@2024'));
     adder = bearer(await loginAs(app, 'adder', 'Adder@2024'));
   });
@@ -384,8 +387,10 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       }
     });
 
-    it('a signed-in user reads lists; writes need the permission key (403), admin passes', async () => {
+    it('reading needs the :list key, writes their own keys (403), admin passes', async () => {
       expect((await get(Q, reader)).statusCode).toBe(200);
+      // signed in without the key: closed, the list, a record by id and the posting look-up alike
+      for (const url of [Q, `${Q}?id=1`, `${ZP}/getZpById?id=1`]) expect((await get(url, nokey)).statusCode, url).toBe(403);
       const before = (await get(`${Q}?size=1`)).json().totalElements;
       const denied = await post(Q, question(), reader);
       expect(denied.statusCode).toBe(403);

@@ -166,7 +166,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   });
 
   it('lets staff submit for a dealer only with submitDbcInfo:add', async () => {
-    await createStaff(t.app, { username: 'agent', password: 'Agent@123', permissions: ['submitDbcInfo:add'] });
+    await createStaff(t.app, { username: 'agent', password: 'Agent@123', permissions: ['submitDbcInfo:add', 'dbcInfo:list'] });
     await createStaff(t.app, { username: 'viewer', password: 'Viewer@123', permissions: [] });
     const agent = await loginAs(t.app, 'agent', 'Agent@123');
     const viewer = await loginAs(t.app, 'viewer', 'Viewer@123');

@@ -26,7 +26,7 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     dealer = await dealerToken(t.app, 'dealera');
     await addMember(t.app, { mobile: '13800000001', surname: '张伟', subscribe: 1 });
     cust = await addCustomer(t.app, dealer, '13800000001');
-    await createStaff(t.app, { username: 'auditor', password: 'Auditor@1', permissions: ['dbcInfo:edit'] });
+    await createStaff(t.app, { username: 'auditor', password: 'Auditor@1', permissions: ['dbcInfo:list', 'dbcInfo:edit'] });
     staff = await loginAs(t.app, 'auditor', 'Auditor@1');
   });
   afterAll(() => t.close());

@@ -72,7 +72,7 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(res.statusCode).toBe(400);
   });
 
-  it('menuPage keys guard the writes; any signed-in user reads', async () => {
+  it('menuPage keys guard the writes; any signed-in user reads ("read": ["signedIn"])', async () => {
     await createStaff(app, { username: 'reader', password: 'Reader@2024', permissions: [] });
     const reader = bearer(await loginAs(app, 'reader', 'Reader@2024'));
     const res = await app.inject({ method: 'POST', url: '/api/menuPage', headers: reader, payload: { menuId, title: 't', pageRemark: '<p>x</p>' } });

@@ -41,7 +41,7 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     app = t.app;
     base = await listen(app);
     admin = await loginAs(app, 'admin', ADMIN_PASSWORD);
-    await createStaff(app, { username: 'exporter', password: PASSWORD, permissions: ['sysQuestion:download', 'sysQuestion:import'] });
+    await createStaff(app, { username: 'exporter', password: PASSWORD, permissions: ['sysQuestion:list', 'sysQuestion:download', 'sysQuestion:import'] });
     await createStaff(app, { username: 'stranger', password: PASSWORD, permissions: ['sysQuestion:download'] });
     exporter = await loginAs(app, 'exporter', PASSWORD);
     stranger = await loginAs(app, 'stranger', PASSWORD);

@@ -32,7 +32,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     guId = await createStaff(t.app, { username: 'gu_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
     await createStaff(t.app, { username: 'wang_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
-    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:add'] });
+    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add'] });
     gu = await loginAs(t.app, 'gu_xs', 'Consult@2024');
     wang = await loginAs(t.app, 'wang_xs', 'Consult@2024');
     clerk = await loginAs(t.app, 'clerk_xs', 'Clerk@20240');

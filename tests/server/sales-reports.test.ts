@@ -18,7 +18,7 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
   beforeAll(async () => {
     t = await start();
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    await createStaff(t.app, { username: 'report_reader', password: 'Reader@2024', permissions: [] });
+    await createStaff(t.app, { username: 'report_reader', password: 'Reader@2024', permissions: ['expense:list', 'xsLrSjmx:list', 'xsZjs:list'] });
     reader = await loginAs(t.app, 'report_reader', 'Reader@2024');
     orgId = Number((await t.app.database.db.selectFrom('sys_dept').select('id').executeTakeFirstOrThrow()).id);
   });

@@ -242,7 +242,7 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => delete s['x-entity'].title, '/x-entity/title', /Chinese title/);
     expectBad((s) => delete s['x-entity'], '/x-entity', /x-entity is required/);
   });
-  it('ownedByApplicant must name a required integer owner with an eq filter; listPermission a boolean', () => {
+  it('ownedByApplicant must name a required integer owner with an eq filter; read names signedIn or keys', () => {
     const owned = (s: Record<string, any>) => {
       s.properties.staffunId = { type: 'integer', title: '应聘人员', minimum: 1, 'x-filter': 'eq' };
       s.required.push('staffunId');
@@ -251,14 +251,18 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     };
     const ok = tmpThingSchema();
     owned(ok);
-    ok['x-entity'].listPermission = true;
-    expect(specFromSchema(FILE, ok)).toMatchObject({ ownedByApplicant: 'staffunId', listPermission: true });
+    ok['x-entity'].read = ['signedIn', 'staff:list'];
+    expect(specFromSchema(FILE, ok)).toMatchObject({ ownedByApplicant: 'staffunId', read: ['signedIn', 'staff:list'] });
+    expect(specFromSchema(FILE, tmpThingSchema()).read).toBeUndefined();
     expect(specFromSchema(FILE, tmpThingSchema()).ownedByApplicant).toBeUndefined();
     expectBad((s) => (s['x-entity'].ownedByApplicant = 'nope'), '/x-entity/ownedByApplicant', /must name a property/);
     expectBad((s) => (s['x-entity'].ownedByApplicant = 'name'), '/x-entity/ownedByApplicant', /required integer/);
     expectBad((s) => { owned(s); delete s.properties.staffunId['x-filter']; }, '/x-entity/ownedByApplicant', /x-filter.*eq/);
     expectBad((s) => { owned(s); s.required = s.required.filter((r: string) => r !== 'staffunId'); delete s.errorMessage.required.staffunId; }, '/x-entity/ownedByApplicant', /required integer/);
-    expectBad((s) => (s['x-entity'].listPermission = 'yes'), '/x-entity/listPermission', /true or false/);
+    expectBad((s) => (s['x-entity'].read = 'yes'), '/x-entity/read', /non-empty array/);
+    expectBad((s) => (s['x-entity'].read = ['everyone']), '/x-entity/read/0', /signedIn.*permission key/);
+    // the retired keyword is unknown now: reading is closed by default
+    expectBad((s) => (s['x-entity'].listPermission = true), '/x-entity/listPermission', /unknown/);
   });
   it('two properties on one column', () => {
     expectBad((s) => (s.properties.phone['x-column'] = 'name'), '/properties/phone', /column "name" is used twice/);

@@ -95,6 +95,14 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
     };
     return markPermission(check, key);
   });
+  app.decorate('requireAnyPermission', (keys: string[]): preHandlerAsyncHookHandler => {
+    const check: preHandlerAsyncHookHandler = async function (this: FastifyInstance, request, reply) {
+      await authenticate.call(this, request, reply);
+      const user = request.user!;
+      if (!user.isAdmin && !keys.some((k) => user.permissions.has(k))) throw forbidden();
+    };
+    return markPermission(check, keys[0], keys);
+  });
 
   registerAuthRoutes(app, { keys, sessions, captchas, throttle, now });
   await registerSystem(app);

@@ -11,6 +11,8 @@ export interface RouteEntry {
   url: string;
   /** the permission key its pre-handler checks */
   permission?: string;
+  /** every key that opens it, when more than `permission` does (reads a picker elsewhere makes) */
+  permissions?: string[];
   /** a staff token is required */
   authenticated: boolean;
   /** the token kind the route takes instead of a staff one (dealer, applicant) or a socket route */
@@ -20,6 +22,7 @@ export interface RouteEntry {
 export type RouteIdentity = 'dealer' | 'applicant' | 'socket';
 
 const PERMISSION = Symbol('permissionKey');
+const PERMISSIONS = Symbol('permissionKeys');
 const AUTHENTICATES = Symbol('authenticates');
 const IDENTITY = Symbol('identity');
 
@@ -30,8 +33,8 @@ export function markIdentity<T extends object>(handler: T, identity: RouteIdenti
 }
 
 /** Marks a pre-handler as checking a permission key (it authenticates too). */
-export function markPermission<T extends object>(handler: T, key: string): T {
-  Object.assign(handler, { [PERMISSION]: key, [AUTHENTICATES]: true });
+export function markPermission<T extends object>(handler: T, key: string, anyOf?: string[]): T {
+  Object.assign(handler, { [PERMISSION]: key, [AUTHENTICATES]: true, ...(anyOf && anyOf.length > 1 ? { [PERMISSIONS]: anyOf } : {}) });
   return handler;
 }
 
@@ -50,12 +53,13 @@ export function trackRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const handlers = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as unknown as Array<Record<symbol, unknown>>;
     const permission = handlers.map((h) => h[PERMISSION]).find((k): k is string => typeof k === 'string');
+    const permissions = handlers.map((h) => h[PERMISSIONS]).find((k): k is string[] => Array.isArray(k));
     const authenticated = handlers.some((h) => h[AUTHENTICATES] === true);
     const identity = handlers.map((h) => h[IDENTITY]).find((k): k is RouteIdentity => typeof k === 'string');
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      list.push({ method, url: route.url, permission, authenticated, ...(identity ? { identity } : {}) });
+      list.push({ method, url: route.url, permission, ...(permissions ? { permissions } : {}), authenticated, ...(identity ? { identity } : {}) });
     }
   });
 }

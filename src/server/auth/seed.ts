@@ -16,7 +16,7 @@ export const ADMIN_ROLE = 'admin';
 export const ROOT_COMPANY = '总公司';
 export const DEMO_DEPARTMENTS = ['人事部', '销售部', '售后服务部', '信息数据部'];
 
-const ACTION_TITLES: Record<string, string> = { add: '新增', edit: '编辑', del: '删除', download: '导出', import: '导入' };
+const ACTION_TITLES: Record<string, string> = { add: '新增', edit: '编辑', del: '删除', download: '导出', import: '导入', sensitive: '查看完整个人信息' };
 
 export interface SeedOptions {
   adminInitialPassword: string;
@@ -179,7 +179,9 @@ async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId
       existing.set(menuKey, menuId);
       created.push(menuId);
     }
-    for (const [j, action] of spec.actions.entries()) {
+    // a resource holding personal data (x-mask) has the key that shows it in full
+    const actions: string[] = [...spec.actions, ...(spec.fields.some((f) => f.mask) ? ['sensitive'] : [])];
+    for (const [j, action] of actions.entries()) {
       const key = `${spec.permission}:${action}`;
       if (existing.has(key)) continue;
       const id = await insertId(db, 'sys_menu', {

@@ -2,14 +2,17 @@
  * Extra generic calls a schema can ask for in `x-entity` (see schemas/README.md):
  *   enabledToggle: "enabled"  PUT  {path}/updateEnabled/{id}  (`:edit`) body {enabled} or empty to flip
  *                                                             -> 200 {id, enabled}
- *   queryAll: true            GET  {path}/queryAll            (signed in) every matching record, sorted,
+ *   queryAll: true            GET  {path}/queryAll            (read access) every matching record, sorted,
  *                                                             as an array (the list's filters and sort apply)
- *   total: ["money"]          GET  {path}/total               (signed in) {money, count} summed over the
+ *   total: ["money"]          GET  {path}/total               (read access) {money, count} summed over the
  *                                                             same filters as the list
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { fieldByName, permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { fieldByName, permissionKey, readAccess, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { accessFor, callerOf, scopeListQuery } from './owner-access.ts';
+import { scopedParams } from './scope.ts';
+import { guardRecords } from './personal-data.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
 import { filteredQuery, findById, pageQuery, updateRecord } from './repository.ts';
@@ -24,7 +27,9 @@ export function sumValue(raw: unknown): number {
   return Number.isFinite(n) ? Math.round(n * 1e6) / 1e6 : 0;
 }
 
-export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpec): void {
+export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpec, read: ReadAccess = readAccess(spec, [spec])): void {
+  // reads take the resource's read access and the caller's data scope, as its list does
+  const reader = accessFor(app, spec, 'list', read);
   const base = `/${spec.path}`;
 
   if (spec.enabledToggle) {
@@ -55,24 +60,24 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
   }
 
   if (spec.queryAll) {
-    app.get(`${base}/queryAll`, { preHandler: app.authenticate }, async (request) => {
+    app.get(`${base}/queryAll`, { preHandler: reader }, async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       if (query.size === undefined || query.size === '') query.size = String(MAX_PAGE_SIZE);
-      const params = parseListQuery(spec, query);
+      const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query)));
       const rows = await pageQuery(app.database, spec, params).execute();
-      return rows.map((r) => rowToRecord(spec, r as Record<string, unknown>));
+      return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
     });
   }
 
   if (spec.total?.length) {
     const fields = spec.total.map((name) => fieldByName(spec, name)!);
-    app.get(`${base}/total`, { preHandler: app.authenticate }, async (request) => {
+    app.get(`${base}/total`, { preHandler: reader }, async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       // paging and order do not change a total; accept them so the list's own query can be sent
       delete query.page;
       delete query.size;
       delete query.sort;
-      const params = parseListQuery(spec, query, { paging: false });
+      const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), { paging: false }));
       const row = (await filteredQuery(app.database, spec, params.conditions)
         .clearSelect()
         .select([

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { registerCrudRoutes } from './routes.ts';
 import { registerCapabilityRoutes } from './capabilities.ts';
+import { readAccess } from '../../shared/resource-spec.ts';
 import { dependentsOf } from './repository.ts';
 
 export { registerCrudRoutes, positiveId } from './routes.ts';
@@ -21,8 +22,9 @@ export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 /** Routes for every spec. */
 export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
   for (const spec of specs) {
-    registerCrudRoutes(app, spec, dependentsOf(spec, specs));
-    registerCapabilityRoutes(app, spec);
+    const read = readAccess(spec, specs);
+    registerCrudRoutes(app, spec, dependentsOf(spec, specs), read);
+    registerCapabilityRoutes(app, spec, read);
   }
 }
 export { addRecordRule } from './record-rules.ts';

@@ -9,7 +9,7 @@
  */
 import { markAuthenticated, markPermission } from '../auth/route-catalogue.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { permissionKey, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { forbidden } from '../errors.ts';
 import type { Database } from '../types.ts';
 
@@ -25,13 +25,18 @@ export function callerOf(request: FastifyRequest): Caller {
 
 /**
  * preHandler for an action (`list`, `add`, `edit`, `del`, ...): an applicant token on an
- * applicant-owned resource for list/add/edit/del, else staff with the key (listing needs the
- * `:list` key only when the spec says so).
+ * applicant-owned resource for list/add/edit/del, else staff with the key. Reading (`list`)
+ * takes the resource's read access (readAccess: its `:list` key, the keys of the screens that
+ * pick its records, or any signed-in member when the schema says `"read": ["signedIn"]`).
  */
-export function accessFor(app: FastifyInstance, spec: ResourceSpec, action: string) {
+export function accessFor(app: FastifyInstance, spec: ResourceSpec, action: string, read?: ReadAccess) {
   const applicantMay = !!spec.ownedByApplicant && ['list', 'add', 'edit', 'del'].includes(action);
-  const staff =
-    action === 'list' && !spec.listPermission ? app.authenticate : app.requirePermission(permissionKey(spec, action));
+  const openRead = action === 'list' && !!read?.signedIn;
+  const staff = openRead
+    ? app.authenticate
+    : action === 'list' && read
+      ? app.requireAnyPermission(read.keys)
+      : app.requirePermission(permissionKey(spec, action));
   const check = async function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (applicantMay && app.resolveApplicant) {
       const applicant = await app.resolveApplicant(request);
@@ -43,7 +48,8 @@ export function accessFor(app: FastifyInstance, spec: ResourceSpec, action: stri
     await staff.call(this, request, reply);
   };
   // for staff, the route asks what `staff` asks (the route catalogue reads it)
-  return action === 'list' && !spec.listPermission ? markAuthenticated(check) : markPermission(check, permissionKey(spec, action));
+  if (openRead) return markAuthenticated(check);
+  return action === 'list' && read ? markPermission(check, read.keys[0], read.keys) : markPermission(check, permissionKey(spec, action));
 }
 
 /** The list query an applicant may run: the owner filter is theirs (a different one is refused). */

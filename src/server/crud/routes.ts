@@ -1,6 +1,6 @@
 /**
  * The generic routes of one resource at `/${spec.path}`; only the spec's actions exist:
- *   GET    path            list (signed-in user)          -> 200 {content, totalElements}
+ *   GET    path            list (read access: `:list`)    -> 200 {content, totalElements}
  *   POST   path            create (`${permission}:add`)   -> 201 created record
  *   PUT    path            update, id in body (`:edit`)   -> 204; 404 数据不存在
  *   DELETE path            JSON array of ids (`:del`)     -> 200
@@ -24,13 +24,14 @@ import {
 } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
 import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
+import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './personal-data.ts';
 import { recordHooks } from './hooks.ts';
 import { countMatching } from './count.ts';
 import { filteredQuery } from './repository.ts';
 import { errorBody } from '../errors.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
 import { assertRecordsInScope, scopedParams, storedScopeValues } from './scope.ts';
-import { scopeField } from '../../shared/resource-spec.ts';
+import { readAccess, scopeField, type ReadAccess } from '../../shared/resource-spec.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -57,19 +58,21 @@ function importTooLarge(maxBytes: number): string {
   return `上传模板大小不能超过 ${Math.round(maxBytes / 1024 / 1024)}MB!`;
 }
 
-export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = []): void {
+export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = [], read: ReadAccess = readAccess(spec, [spec])): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
-  const ownerScoped = !!spec.ownedByApplicant || !!spec.listPermission;
+  const ownerScoped = !!spec.ownedByApplicant;
   // applicant-owned resources also accept the applicant's own token (owner-access.ts)
   const perm = (action: string) => (ownerScoped ? accessFor(app, spec, action) : app.requirePermission(permissionKey(spec, action)));
   const database = () => app.database;
   const scoped = scopeField(spec);
 
-  app.get(base, { preHandler: ownerScoped ? accessFor(app, spec, 'list') : app.authenticate }, async (request) => {
+  app.get(base, { preHandler: accessFor(app, spec, 'list', read) }, async (request) => {
     const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
     const params = parseListQuery(spec, query);
-    return listPage(database(), spec, await scopedParams(database(), spec, request, params));
+    const page = await listPage(database(), spec, await scopedParams(database(), spec, request, params));
+    guardRecords(request, spec, page.content as Array<Record<string, unknown>>);
+    return page;
   });
 
   if (can('add')) {
@@ -95,7 +98,8 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
       if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
       const existing = await findById(database(), spec, id);
       if (!existing) throw notFound('数据不存在');
-      const result = checkRecord(spec, scopeBody(spec, caller, body), 'update', existing);
+      // a caller who saw the personal fields masked cannot write them (the mask is not the value)
+      const result = checkRecord(spec, scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)), 'update', existing);
       if (!result.ok) throw badRequest(result.error.message);
       if (scoped) {
         const stored = await storedScopeValues(database(), spec, [id]);
@@ -146,11 +150,13 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
       if (tasks && request.user) {
         const total = await countMatching(database(), spec.table, params.filterKey, () => filteredQuery(database(), spec, params.conditions));
         if (total > app.config.exportAsyncThreshold) {
-          tasks.startExport(request.user, spec, params, total);
+          tasks.startExport(request.user, spec, params, total, !seesPersonalData(request, spec));
           return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, EXPORT_STARTED, { total }));
         }
       }
-      const stream = exportStream(database(), spec, params, (err) => request.log.error({ err }, 'export failed'));
+      const masked = !seesPersonalData(request, spec);
+      if (!masked && personalFields(spec).length && request.user) request.personalDataRead = { resource: spec.name, ids: [] };
+      const stream = exportStream(database(), spec, params, (err) => request.log.error({ err }, 'export failed'), undefined, masked);
       request.raw.on('close', () => {
         if (!reply.raw.writableFinished) stream.destroy();
       });

@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { listFields, optionLabel } from '../../shared/resource-spec.ts';
+import { mask } from '../../shared/masks.ts';
 import type { Database } from '../types.ts';
 import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
@@ -107,14 +108,20 @@ export function exportStream(
   onError: (err: unknown) => void,
   /** told the number of rows written so far, after each batch (progress of a background export) */
   onRows?: (written: number) => void,
+  /** personal fields (x-mask) written masked: the caller may not see them in full */
+  masked = false,
 ): Readable {
   const fields = sheetFields(spec);
+  const cell = (f: FieldSpec, value: unknown) => {
+    const v = cellValue(f, value);
+    return masked && f.mask && v !== null && v !== '' ? mask(f.mask, v) : v;
+  };
   const columns = fields.map((f) => ({ title: f.title, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
   async function* values(): AsyncGenerator<CellValue[][]> {
     let sinceCollect = 0;
     let written = 0;
     for await (const rows of rowBatches(database, spec, params)) {
-      yield rows.map((row) => fields.map((f) => cellValue(f, fromColumnValue(f, row[f.column]))));
+      yield rows.map((row) => fields.map((f) => cell(f, fromColumnValue(f, row[f.column]))));
       written += rows.length;
       onRows?.(written);
       sinceCollect += rows.length;

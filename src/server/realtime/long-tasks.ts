@@ -80,7 +80,7 @@ export class LongTasks {
   }
 
   /** Writes the export into a download file, reporting progress; answers at once. */
-  startExport(user: SessionUser, spec: ResourceSpec, params: ListParams, total: number): void {
+  startExport(user: SessionUser, spec: ResourceSpec, params: ListParams, total: number, masked = false): void {
     const fileName = exportFileName(spec);
     this.run(user.id, async () => {
       await this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据开始导出，共${total}条` });
@@ -102,6 +102,7 @@ export class LongTasks {
             lastReport = now;
             void this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据导出中：${written}/${total}条（${percent(written, total)}%）` });
           },
+          masked,
         );
         for await (const piece of stream) await writer.write(piece as Buffer);
         if (failure) throw failure;

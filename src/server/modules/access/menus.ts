@@ -124,7 +124,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     return { content: chosen.map((r) => view(r, n.get(Number(r.id)) ?? 0)), totalElements: chosen.length };
   });
 
-  app.get('/api/menus/getMenusByPid', { preHandler: app.authenticate }, async (request) => {
+  app.get('/api/menus/getMenusByPid', { preHandler: app.requireAnyPermission(['menu:list', 'roles:list']) }, async (request) => {
     onlyKeys(request.query, ['pid']);
     const pid = parsePid(request.query);
     const rows = await allMenus(db);
@@ -132,7 +132,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     return rows.filter((r) => (r.pid === null ? null : Number(r.pid)) === pid).map((r) => view(r, n.get(Number(r.id)) ?? 0));
   });
 
-  app.get('/api/menus/list', { preHandler: app.authenticate }, async (request) => {
+  app.get('/api/menus/list', { preHandler: app.requireAnyPermission(['menu:list', 'roles:list']) }, async (request) => {
     onlyKeys(request.query, []);
     const rows = await allMenus(db);
     const n = counts(rows);

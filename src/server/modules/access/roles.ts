@@ -110,13 +110,13 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
     return { content: await roleViews(db, rows), totalElements: Number(total?.n ?? 0) };
   });
 
-  app.get('/api/roles/all', { preHandler: app.authenticate }, async (request) => {
+  app.get('/api/roles/all', { preHandler: app.requireAnyPermission(['roles:list', 'user:list', 'staff:edit']) }, async (request) => {
     onlyKeys(request.query, []);
     const rows = await db.selectFrom('sys_role').select(['id', 'name', 'level', 'data_scope']).orderBy('level').orderBy('id').execute();
     return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), dataScope: r.data_scope }));
   });
 
-  app.get('/api/roles/level', { preHandler: app.authenticate }, async (request) => {
+  app.get('/api/roles/level', { preHandler: app.requireAnyPermission(['roles:list', 'user:list', 'staff:edit']) }, async (request) => {
     const level = actorLevel(request.user!);
     return { level: Number.isFinite(level) ? level : null };
   });

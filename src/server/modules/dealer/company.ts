@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
 import { checkRecord, findById, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import { withoutMaskedFields } from '../../crud/personal-data.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
@@ -86,7 +87,8 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const body = bodyOf(request);
     const id = positiveId(body.id);
     if (id === undefined) throw badRequest('ID不能为空');
-    const { password: _p, ...rest } = body;
+    // what a caller without the personal-data key holds is the mask: never written back
+    const { password: _p, ...rest } = withoutMaskedFields(request, spec, body);
     const password = companyPassword(body, false);
     const existing = await findById(database, spec, id);
     if (!existing) throw notFound('数据不存在');

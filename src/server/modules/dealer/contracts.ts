@@ -88,7 +88,7 @@ export function registerContractRoutes(app: FastifyInstance, provider: ESignProv
     throw badRequest('type只能是view或download');
   };
 
-  const staff = { preHandler: app.authenticate };
+  const staff = { preHandler: app.requirePermission('dbcInfo:list') };
   app.get(`${base}/viewContract`, staff, async (request, reply) => sendPdf(reply, await contractOf(queryObject(request).contract_id), 'inline'));
   app.get(`${base}/downloadContract`, staff, async (request, reply) => sendPdf(reply, await contractOf(queryObject(request).contract_id), 'attachment'));
   app.get(`${base}/viewOrDownloadContract`, staff, async (request, reply) => {

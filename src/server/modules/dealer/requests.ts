@@ -212,7 +212,7 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     return reply.status(204).send();
   });
 
-  app.get(`/${spec().path}/history`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`/${spec().path}/history`, { preHandler: app.requirePermission('dbcInfo:list') }, async (request) => {
     const id = positiveId(queryObject(request).id);
     if (id === undefined) throw badRequest('ID必须是正整数');
     const found = await database.db.selectFrom(spec().table).select('id').where('id', '=', id).executeTakeFirst();
@@ -229,8 +229,8 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     query.userVin = vin;
     return listPage(database, spec(), parseListQuery(spec(), query));
   };
-  app.get('/api/other/otherSysDbx', { preHandler: app.authenticate }, byVin);
-  app.get(`/${spec().path}/queryQmbcByVin`, { preHandler: app.authenticate }, byVin);
+  app.get('/api/other/otherSysDbx', { preHandler: app.requirePermission('dbcInfo:list') }, byVin);
+  app.get(`/${spec().path}/queryQmbcByVin`, { preHandler: app.requirePermission('dbcInfo:list') }, byVin);
 }
 
 /** The staff audit: PUT api/dbc/dbcInfo {id, shStatus: 2 | 3, reason} (reason required to refuse). */

@@ -7,6 +7,7 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { insertAll } from '../../crud/index.ts';
 import { departmentIds } from '../system/index.ts';
 import { demoFeedback, demoPostings } from './data.ts';
+import { seedDemoRoles } from './roles.ts';
 
 async function isEmpty(app: FastifyInstance, table: string): Promise<boolean> {
   const row = await app.database.db.selectFrom(table).select('id').limit(1).executeTakeFirst();
@@ -21,6 +22,7 @@ export async function seedDemoData(app: FastifyInstance, specs: ResourceSpec[]):
   if (feedback && (await isEmpty(app, feedback.table))) {
     await insertAll(app.database, feedback, demoFeedback(), actor);
   }
+  await seedDemoRoles(app.database.db);
   const postings = byName.get('staffunZp');
   if (postings && (await isEmpty(app, postings.table))) {
     const depts = (await departmentIds(app.database.db)).slice(1);

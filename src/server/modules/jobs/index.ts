@@ -151,7 +151,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/api/jobs/logs', { preHandler: app.authenticate }, async (request) => {
+  app.get('/api/jobs/logs', { preHandler: app.requirePermission('timing:list') }, async (request) => {
     const query = request.query as Record<string, unknown>;
     const jobId = query.jobId === undefined ? undefined : positiveId(Array.isArray(query.jobId) ? undefined : query.jobId);
     if (query.jobId !== undefined && jobId === undefined) throw badRequest('任务ID必须是正整数');
@@ -183,7 +183,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/api/jobs/functions', { preHandler: app.authenticate }, async () =>
+  app.get('/api/jobs/functions', { preHandler: app.requirePermission('timing:list') }, async () =>
     registeredJobs().map((j) => ({ bean: j.bean, method: j.method, name: j.defaultJob?.name ?? null })),
   );
 

@@ -29,6 +29,12 @@ function errorMessageOf(payload: unknown): string {
   return text.slice(0, 500);
 }
 
+/** The log line of a read that showed personal data in full: the resource and the ids (an export: all matching). */
+function personalReadText(read: { resource: string; ids: number[] }): string {
+  const ids = read.ids.length ? `，记录ID: ${read.ids.slice(0, 30).join(',')}${read.ids.length > 30 ? ` 等${read.ids.length}条` : ''}` : '（导出）';
+  return `查看完整个人信息：${read.resource}${ids}`;
+}
+
 function username(request: FastifyRequest): { name: string | null; id: number | null } {
   if (request.user) return { name: request.user.username, id: request.user.id };
   const own = logUserOf(request);
@@ -45,7 +51,8 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
     const url = request.routeOptions.url;
     if (!url) return payload; // no route matched: probes of unknown paths are not logged
     const method = request.method;
-    if (!WRITE_METHODS.has(method) && !(method === 'GET' && LOGGED_GETS.has(url))) return payload;
+    const personal = method === 'GET' && reply.statusCode < 400 ? request.personalDataRead : undefined;
+    if (!WRITE_METHODS.has(method) && !(method === 'GET' && LOGGED_GETS.has(url)) && !personal) return payload;
     const failed = reply.statusCode >= 400;
     const who = username(request);
     const own = (request.routeOptions.config as { description?: unknown } | undefined)?.description;
@@ -56,7 +63,7 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
         .values({
           user_id: who.id,
           username: who.name,
-          description: describeRoute(method, url, own, generic).slice(0, 255),
+          description: (personal ? personalReadText(personal) : describeRoute(method, url, own, generic)).slice(0, 255),
           method: `${method} ${url}`.slice(0, 255),
           params: maskedParams({ params: request.params, query: request.query, body: isMultipart ? undefined : request.body }),
           request_ip: request.ip.slice(0, 64),

@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../errors.ts';
 export async function registerStaffunZpRoutes(app: FastifyInstance): Promise<void> {
   const spec = resourceByName.staffunZp;
   if (!spec) return;
-  app.get(`/${spec.path}/getZpById`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`/${spec.path}/getZpById`, { preHandler: app.requirePermission(`${spec.permission}:list`) }, async (request) => {
     const query = request.query as Record<string, unknown>;
     const raw = Array.isArray(query.id) ? undefined : query.id;
     const id = positiveId(raw);

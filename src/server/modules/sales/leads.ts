@@ -43,6 +43,8 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   const base = `/${file.path}`;
   const database = () => app.database;
   const perm = (key: string) => app.requirePermission(key);
+  // the consultant's own look-ups: the screen's key or the consultant key
+  const leadReader = app.requireAnyPermission([`${file.permission}:list`, CONSULTANT_KEY]);
   const userOf = (request: FastifyRequest) => request.user!;
   const may = (request: FastifyRequest, key: string) => userOf(request).isAdmin || userOf(request).permissions.has(key);
 
@@ -64,7 +66,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   };
 
   // GET getOwn: the signed-in consultant's own leads, with the list's paging, sort and filters
-  app.get(`${base}/getOwn`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/getOwn`, { preHandler: leadReader }, async (request) => {
     const query = { ...(request.query as Record<string, unknown>) };
     delete query.consultantId; // never someone else's
     const params = parseListQuery(file, query);
@@ -74,7 +76,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   });
 
   // POST isCreate {mobile, orgId}: may a new lead be created, or does an open main clue exist?
-  app.post(`${base}/isCreate`, { preHandler: app.authenticate }, async (request) => {
+  app.post(`${base}/isCreate`, { preHandler: leadReader }, async (request) => {
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
     const orgId = orgIdOf(body.orgId);
@@ -85,7 +87,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   });
 
   // GET getValidMainClue?mobile=&orgId=: the open main clue of a number in a company, or null
-  app.get(`${base}/getValidMainClue`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/getValidMainClue`, { preHandler: leadReader }, async (request) => {
     const q = request.query as Record<string, unknown>;
     const mobile = mobileOf(q.mobile);
     const orgId = orgIdOf(q.orgId);
@@ -93,13 +95,13 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   });
 
   // GET isTjgc?id=: has the lead been submitted as a purchase (提交购车: status 已成交)?
-  app.get(`${base}/isTjgc`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/isTjgc`, { preHandler: leadReader }, async (request) => {
     const lead = await one(idOf((request.query as Record<string, unknown>).id));
     return { id: lead.id, tjgc: Number(lead.status) === LeadStatus.won };
   });
 
   // GET getSalesConsultant?orgId=: the consultants (holders of xsSubmersibleFile:own) of a company
-  app.get(`${base}/getSalesConsultant`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/getSalesConsultant`, { preHandler: leadReader }, async (request) => {
     const orgId = orgIdOf((request.query as Record<string, unknown>).orgId);
     const staff = await staffHolding(database().db, CONSULTANT_KEY, { orgId });
     return staff.map((s) => ({ id: s.id, username: s.username, nickName: s.nickName }));
@@ -176,7 +178,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   });
 
   // PUT processClue {id, result, content, defeatReason?, nextTime?}: the consultant's follow-up
-  app.put(`${base}/processClue`, { preHandler: app.authenticate }, async (request) => {
+  app.put(`${base}/processClue`, { preHandler: leadReader }, async (request) => {
     const body = objectBody(request.body);
     const lead = await one(idOf(body.id));
     if (!may(request, CONSULTANT_KEY) && !may(request, ALLOT_KEY)) throw forbidden('只有销售顾问可以处理潜客');
@@ -207,7 +209,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   });
 
   // PUT activation {id}: a defeated or dormant lead is worked again (its consultant, or whoever may allot)
-  app.put(`${base}/activation`, { preHandler: app.authenticate }, async (request) => {
+  app.put(`${base}/activation`, { preHandler: leadReader }, async (request) => {
     const lead = await one(idOf(objectBody(request.body).id));
     checkOwner(request, lead);
     if (Number(lead.status) !== LeadStatus.defeated && Number(lead.status) !== LeadStatus.dormant) throw badRequest('只有已战败或休眠的潜客可以激活');

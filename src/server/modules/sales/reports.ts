@@ -27,8 +27,9 @@ function listQueryOf(raw: unknown): Record<string, unknown> {
 export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): void {
   const base = `/${spec.path}`;
   const db = () => app.database;
+  const reader = app.requirePermission(permissionKey(spec, 'list'));
 
-  app.get(`${base}/getListAll`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/getListAll`, { preHandler: reader }, async (request) => {
     const params = parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) });
     const rows = await pageQuery(db(), spec, params).execute();
     return rows.map((r) => rowToRecord(spec, r as Record<string, unknown>));
@@ -59,13 +60,14 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
     });
   }
 
-  app.get(`${base}/findGroup`, { preHandler: app.authenticate }, async (request) => grouped(request.query, ['brand']));
-  app.get(`${base}/selectGroupBrandCxType`, { preHandler: app.authenticate }, async (request) => grouped(request.query, ['brand', 'cx', 'cxType']));
+  app.get(`${base}/findGroup`, { preHandler: reader }, async (request) => grouped(request.query, ['brand']));
+  app.get(`${base}/selectGroupBrandCxType`, { preHandler: reader }, async (request) => grouped(request.query, ['brand', 'cx', 'cxType']));
 }
 
 export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpec): void {
   const base = `/${spec.path}`;
   const db = () => app.database;
+  const reader = app.requirePermission(permissionKey(spec, 'list'));
 
   app.put(`${base}/updateCreateTime`, { preHandler: app.requirePermission(permissionKey(spec, 'edit')) }, async (request, reply) => {
     const body = objectBody(request.body);
@@ -84,7 +86,7 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     return reply.status(204).send();
   });
 
-  app.get(`${base}/getcx`, { preHandler: app.authenticate }, async (request) => {
+  app.get(`${base}/getcx`, { preHandler: reader }, async (request) => {
     const q = request.query as Record<string, unknown>;
     const brand = typeof q.brand === 'string' && q.brand.trim() ? q.brand.trim() : undefined;
     if (brand && brand.length > 50) throw badRequest('品牌长度不能超过50个字符');

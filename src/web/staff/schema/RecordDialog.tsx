@@ -15,6 +15,7 @@ import { Form, useDataProvider, useNotify, type RaRecord } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FieldInput } from './inputs.tsx';
+import { MaskedFieldsProvider, useMaskedFields } from './maskedFields.tsx';
 import type { RecordFormProps, ResourceOverrides } from './overrides.ts';
 import { defaultValues, requestBody } from './records.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -104,6 +105,7 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
   const [exporting, setExporting] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const readOnly = !!record && !!overrides.readOnlyExisting;
+  const masked = useMaskedFields(spec, record);
 
   useEffect(() => setStatus(open ? 'prepared' : 'normal'), [open]);
 
@@ -117,6 +119,7 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
     setStatus('processing');
     let body = requestBody(spec, values, record);
     if (overrides.toRequest) body = overrides.toRequest(body, values, record);
+    for (const name of masked) delete body[name];
     try {
       if (record) {
         await dataProvider.update(spec.name, { id: record.id, data: body, previousData: record });
@@ -162,7 +165,9 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
         <Form record={initial} onSubmit={save} disableInvalidFormNotification noValidate>
           <DialogTitle id={`${spec.name}-dialog-title`}>{title}</DialogTitle>
           <DialogContent dividers ref={content}>
-            <Body spec={spec} record={record} readOnly={readOnly} />
+            <MaskedFieldsProvider value={masked}>
+              <Body spec={spec} record={record} readOnly={readOnly} />
+            </MaskedFieldsProvider>
           </DialogContent>
           <FirstErrorNotice />
           <DialogActions>

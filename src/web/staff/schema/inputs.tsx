@@ -14,6 +14,7 @@ import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf, fromChoice, toChoice } from './records.ts';
 import { fieldValidator } from './validation.ts';
+import { MASKED_HELP, useIsMasked } from './maskedFields.tsx';
 import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
 import { restrictionFor } from '../../../shared/input-filters.ts';
 
@@ -38,13 +39,16 @@ export function formatDateTime(value: unknown): string {
   return String(value).replace(' ', 'T').slice(0, 19);
 }
 
-export function FieldInput({ spec, field, readOnly = false, label }: FieldInputProps) {
+export function FieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
+  // personal data that came masked is shown, never edited (the mask is not the value)
+  const masked = useIsMasked(field.name);
+  const readOnly = readOnlyForm || masked;
   const common = {
     source: field.name,
     label: label ?? field.title,
     validate: readOnly ? undefined : fieldValidator(spec, field),
     readOnly,
-    helperText: field.placeholder || false,
+    helperText: masked ? MASKED_HELP : field.placeholder || false,
     fullWidth: true,
   } as const;
 

@@ -1,0 +1,69 @@
+/**
+ * Personal data on the server: the properties a schema marks with `x-mask` (mobile, ID number,
+ * bank card, e-mail, name, address, date of birth) leave the server masked to staff callers
+ * without `<permission>:sensitive`, in lists, reads by id, queryAll and exports; the full value
+ * never goes out to them. Holders of the key (and admin) get full values, and each such read is
+ * marked on the request (`request.personalDataRead`) for the operation log to record (who,
+ * which resource, which ids). An applicant reads their own records in full.
+ *
+ * An update from a caller without the key leaves the masked properties as they are stored:
+ * what such a caller's form holds is the mask, which must never be written back.
+ */
+import type { FastifyRequest } from 'fastify';
+import { mask } from '../../shared/masks.ts';
+import { permissionKey, type FieldSpec, type ResourceSpec } from '../../shared/resource-spec.ts';
+
+export const SENSITIVE_ACTION = 'sensitive';
+
+export interface PersonalDataRead {
+  resource: string;
+  ids: number[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set when the answer carries full personal data (the operation log records it) */
+    personalDataRead?: PersonalDataRead;
+  }
+}
+
+export function personalFields(spec: ResourceSpec): FieldSpec[] {
+  return spec.fields.filter((f) => f.mask);
+}
+
+/** Whether the caller sees the resource's personal data in full. */
+export function seesPersonalData(request: FastifyRequest, spec: ResourceSpec): boolean {
+  if (request.applicant) return true; // their own records only (owner-access.ts)
+  const user = request.user;
+  if (!user) return false;
+  return user.isAdmin || user.permissions.has(permissionKey(spec, SENSITIVE_ACTION));
+}
+
+/** Masks the personal fields of records in place for a caller without the key; marks a full read otherwise. */
+export function guardRecords<T extends Record<string, unknown>>(request: FastifyRequest, spec: ResourceSpec, records: T[]): T[] {
+  const fields = personalFields(spec);
+  if (!fields.length || !records.length) return records;
+  if (seesPersonalData(request, spec)) {
+    if (request.user) {
+      const ids = records.map((r) => Number(r.id)).filter((n) => Number.isFinite(n));
+      request.personalDataRead = { resource: spec.name, ids: [...(request.personalDataRead?.ids ?? []), ...ids] };
+    }
+    return records;
+  }
+  for (const record of records) {
+    for (const f of fields) {
+      const v = record[f.name];
+      if (v !== null && v !== undefined && v !== '') (record as Record<string, unknown>)[f.name] = mask(f.mask!, v);
+    }
+  }
+  return records;
+}
+
+/** An update body without the personal fields, for a caller who only ever saw them masked. */
+export function withoutMaskedFields(request: FastifyRequest, spec: ResourceSpec, body: Record<string, unknown>): Record<string, unknown> {
+  const fields = personalFields(spec);
+  if (!fields.length || seesPersonalData(request, spec)) return body;
+  const out = { ...body };
+  for (const f of fields) delete out[f.name];
+  return out;
+}
