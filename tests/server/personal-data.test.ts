@@ -95,6 +95,28 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     expect(logged.some((l) => l.username === `${name}_full`.slice(0, 30) && String(l.description).includes(String(id)))).toBe(true);
   }, 60_000);
 
+  it('hand-written look-ups of the same records mask too: roster look-ups, profit detail, the VIN look-up', async () => {
+    const staffSpec = resources.find((s) => s.name === 'staff')!;
+    const body = await sampleBody(t.app, admin, resources, staffSpec, 1);
+    const created = await t.app.inject({ method: 'POST', url: '/api/staff', headers: { ...bearer(admin), submit_id: submitId() }, payload: body });
+    expect(created.statusCode, created.body).toBe(201);
+    await createStaff(t.app, { username: 'lookup_plain', password: PASSWORD, permissions: ['staff:list', 'xsLrSjmx:list'], dataScope: '全部' });
+    const plain = await loginAs(t.app, 'lookup_plain', PASSWORD);
+    const found = await t.app.inject({ method: 'GET', url: `/api/staff/findByMobile?mobile=${body.mobile}`, headers: bearer(plain) });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().mobile).toBe(mask('phone', body.mobile));
+    expect(found.body).not.toContain(String(body.mobile));
+    const byAdmin = await t.app.inject({ method: 'GET', url: `/api/staff/findByMobile?mobile=${body.mobile}`, headers: bearer(admin) });
+    expect(byAdmin.json().mobile).toBe(body.mobile);
+    const profit = resources.find((s) => s.name === 'xsLrSjmx')!;
+    const row = await sampleBody(t.app, admin, resources, profit, 1);
+    expect((await t.app.inject({ method: 'POST', url: `/${profit.path}`, headers: { ...bearer(admin), submit_id: submitId() }, payload: row })).statusCode).toBe(201);
+    const all = (await t.app.inject({ method: 'GET', url: `/${profit.path}/getListAll`, headers: bearer(plain) })).json();
+    expect(all.length).toBeGreaterThan(0);
+    for (const r of all) expect(r.customerName).toBe(mask('name', r.customerName));
+    expect(JSON.stringify(all)).not.toContain(String(row.customerName));
+  });
+
   it('admin holds the key through its role, other roles do not', async () => {
     const row = await t.app.database.db.selectFrom('sys_menu').select('id').where('permission', '=', 'dbcMember:sensitive').executeTakeFirst();
     expect(row).toBeDefined();

@@ -29,6 +29,7 @@ import { checkCarTypePath } from './car-type.ts';
 import { runPreHandler, takeOverRoute } from './take-over.ts';
 import { bodyObject, memberValues, ownCustomer, queryObject } from './customers.ts';
 import { NOT_REGISTERED, type MemberProvider } from './members.ts';
+import { guardRecords } from '../../crud/personal-data.ts';
 
 export const REQUEST_NOT_FOUND = '用车需求不存在';
 export const AUDIT_REASON_REQUIRED = '请填写审核意见';
@@ -227,7 +228,9 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     if (!/^[A-Z0-9]{1,17}$/.test(vin)) throw badRequest('请输入正确的底盘号');
     delete query.vin;
     query.userVin = vin;
-    return listPage(database, spec(), parseListQuery(spec(), query));
+    const page = await listPage(database, spec(), parseListQuery(spec(), query));
+    guardRecords(request, spec(), page.content as Array<Record<string, unknown>>);
+    return page;
   };
   app.get('/api/other/otherSysDbx', { preHandler: app.requirePermission('dbcInfo:list') }, byVin);
   app.get(`/${spec().path}/queryQmbcByVin`, { preHandler: app.requirePermission('dbcInfo:list') }, byVin);

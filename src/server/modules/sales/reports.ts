@@ -16,6 +16,7 @@ import { isDateTimeText } from '../../crud/values.ts';
 import { sumValue } from '../../crud/capabilities.ts';
 import { idOf, objectBody } from './body.ts';
 import { col } from './lead-store.ts';
+import { guardRecords } from '../../crud/personal-data.ts';
 
 function listQueryOf(raw: unknown): Record<string, unknown> {
   const q = { ...(raw as Record<string, unknown>) };
@@ -32,7 +33,7 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
   app.get(`${base}/getListAll`, { preHandler: reader }, async (request) => {
     const params = parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) });
     const rows = await pageQuery(db(), spec, params).execute();
-    return rows.map((r) => rowToRecord(spec, r as Record<string, unknown>));
+    return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
   });
 
   async function grouped(query: unknown, keys: string[]) {

@@ -19,6 +19,7 @@ import { isMobile } from '../../../shared/validators.ts';
 import { badRequest } from '../../errors.ts';
 import { escapeLike, onlyKeys, queryValue, requiredId } from '../access/input.ts';
 import { allowedOrgIds, assertOrgInScope, StaffStatus } from './store.ts';
+import { guardRecords } from '../../crud/personal-data.ts';
 
 export const SEARCH_LIMIT = 20;
 
@@ -106,7 +107,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     if (!isMobile(mobile)) throw badRequest('请输入正确的11位手机号码');
     const q = await scoped(request, briefQuery().where('s.mobile', '=', mobile));
     const row = await q.orderBy('s.status', 'desc').orderBy('s.id', 'desc').limit(1).executeTakeFirst();
-    return row ? answer([row])[0] : null;
+    return row ? guardRecords(request, spec, answer([row]))[0] : null;
   });
 
   app.get(`${base}/getAllOnStaff`, list, async (request) => {
@@ -118,7 +119,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
       if (statusText !== '0' && statusText !== '1') throw badRequest('在职状态只能是1（在职）或0（离职）');
       status = Number(statusText);
     }
-    return answer(await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', status).execute());
+    return guardRecords(request, spec, answer(await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', status).execute()));
   });
 
   app.get(`${base}/search`, list, async (request) => {
@@ -134,7 +135,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
         .where(sql<boolean>`(s.name like ${like} escape '\\' or s.mobile like ${like} escape '\\')`),
     );
     const rows = await q.orderBy('s.id', 'desc').limit(SEARCH_LIMIT).execute();
-    return answer(rows);
+    return guardRecords(request, spec, answer(rows));
   });
 
   app.get(`${base}/getStaffByOrgIdAndPostType`, list, async (request) => {
@@ -149,7 +150,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
       .where(/^\d{1,12}$/.test(postType) ? 'id' : 'code', '=', /^\d{1,12}$/.test(postType) ? Number(postType) : postType)
       .executeTakeFirst();
     if (!type) throw badRequest(`岗位类型不存在：${postType}`);
-    return answer(await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', StaffStatus.onStaff).where('s.jp_type_id', '=', Number(type.id)).execute());
+    return guardRecords(request, spec, answer(await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', StaffStatus.onStaff).where('s.jp_type_id', '=', Number(type.id)).execute()));
   });
 
   app.get(`${base}/getStaffByOrgIdAndRoleName`, list, async (request) => {
@@ -160,8 +161,8 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     const role = await db().selectFrom('sys_role').select('id').where('name', '=', roleName).executeTakeFirst();
     if (!role) throw badRequest(`角色不存在：${roleName}`);
     const holders = db().selectFrom('sys_users_roles').select('user_id').where('role_id', '=', Number(role.id));
-    return answer(
+    return guardRecords(request, spec, answer(
       await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', StaffStatus.onStaff).where('s.user_id', 'in', holders).execute(),
-    );
+    ));
   });
 }
