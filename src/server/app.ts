@@ -36,6 +36,8 @@ import { registerDealerArea } from './modules/dealer/index.ts';
 import { registerWebStatic, WEB_DIST } from './web-static.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
+import { registerHealth } from './health.ts';
+import { acquireStartLock, type StartLock } from './db/start-lock.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
@@ -101,7 +103,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     await database.close();
   });
+  app.decorate('health', registerHealth(app));
+  // instances starting together take turns through tables and first-start data
+  let startLock: StartLock | undefined;
   try {
+    startLock = await acquireStartLock(config);
     await registerSubmitIdGuard(app);
 
     // 2. services
@@ -112,10 +118,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await registerResources(app, specs);
     for (const area of AREAS) await area.register(app, specs);
     await seedDemoData(app, specs);
+    await startLock.release();
+    startLock = undefined;
 
     // the built console on the same port
     if (config.serveWeb) await registerWebStatic(app);
   } catch (err) {
+    await startLock?.release();
     await database.close().catch(() => undefined);
     throw err;
   }

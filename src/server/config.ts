@@ -32,6 +32,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Strict-Transport-Security max-age in seconds; 0 sends none */
   hstsMaxAge: number;
+  /** most PostgreSQL connections this instance opens */
+  databasePoolSize: number;
   /** serve the built web app from dist/ */
   serveWeb: boolean;
   logLevel: string;
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 2, 500),
     serveWeb: bool(env, 'SERVE_WEB', true),
     logLevel: env.LOG_LEVEL || 'info',
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/rate-limit';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/unavailable.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -78,6 +79,7 @@ export function describeError(error: unknown): { status: number; message: string
     const message = (e.code && FRAMEWORK_MESSAGES[e.code]) || STATUS_MESSAGES[status] || STATUS_MESSAGES[400];
     return { status, message, internal: false };
   }
+  if (isDatabaseUnavailable(error)) return { status: 503, message: DATABASE_UNAVAILABLE, internal: false };
   return { status: 500, message: '服务器内部错误', internal: true };
 }
 

@@ -1,9 +1,19 @@
 /**
  * Starts the server: reads the configuration from the environment, builds the app and listens
- * on HOST:PORT. Stops cleanly on SIGINT/SIGTERM.
+ * on HOST:PORT.
+ * - A start that fails on the database prints one line naming DATABASE_URL and exits with 1.
+ * - A database that goes away later never ends the process: requests answer 503 and the pools
+ *   and listeners reconnect (a stray rejection from a background task is logged, not fatal).
+ * - SIGTERM/SIGINT: readiness turns 503 at once, the server stops taking connections, requests
+ *   in flight finish (at most SHUTDOWN_GRACE_MS), sockets close with 1001 (the console reconnects,
+ *   through the balancer, to another instance), job locks are handed back; then the process exits.
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { databaseStartError } from './start-errors.ts';
+
+const SHUTDOWN_GRACE_MS = 15_000;
 
 let config;
 try {
@@ -16,18 +26,46 @@ try {
   throw err;
 }
 
-const app = await buildApp(config, { logger: true });
-await app.listen({ port: config.port, host: config.host });
+let app;
+try {
+  app = await buildApp(config, { logger: true });
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  const line = databaseStartError(err, config.databaseUrl);
+  if (line) {
+    console.error(line);
+    process.exit(1);
+  }
+  throw err;
+}
 const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 app.log.info(`dealer console listening on http://${shownHost}:${port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`);
+
+process.on('unhandledRejection', (reason) => {
+  app.log.error({ err: reason }, isDatabaseUnavailable(reason) ? 'background task failed: database unavailable' : 'background task failed');
+});
+process.on('uncaughtException', (err) => {
+  if (isDatabaseUnavailable(err)) {
+    app.log.error({ err }, 'database connection error');
+    return;
+  }
+  app.log.fatal({ err }, 'uncaught exception');
+  process.exit(1);
+});
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    app.log.info(`${signal}: draining`);
+    app.health.stopping();
+    setTimeout(() => {
+      app.log.warn('requests still running after the grace period: exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -6,7 +6,8 @@
  *   (MUI's emotion writes <style> elements at run time); pictures from here, data: and blob:
  *   (captcha, previews) and https: (pictures in help pages and notices); connections to this
  *   origin (API and websockets); frames only of the WeCom sign-in page; framing by no one
- *   (`frame-ancestors 'none'`, and X-Frame-Options DENY for older browsers);
+ *   (`frame-ancestors 'none'`, and X-Frame-Options DENY for older browsers), except the WeCom
+ *   sign-in answer, which this origin's own QR frame loads (`'self'`);
  * - X-Content-Type-Options nosniff, Referrer-Policy strict-origin-when-cross-origin;
  * - Strict-Transport-Security only when HSTS_MAX_AGE is set (the server itself speaks plain
  *   HTTP; HSTS belongs to a TLS front end that the operator configures).
@@ -63,5 +64,17 @@ export async function registerSecurityHeaders(app: FastifyInstance, webRoot: str
     strictTransportSecurity: app.config.hstsMaxAge > 0 ? { maxAge: app.config.hstsMaxAge, includeSubDomains: true } : false,
     // the console opens pictures and files of this origin in new windows and loads no cross-origin scripts
     crossOriginEmbedderPolicy: false,
+  });
+  // The WeCom QR panel is a frame of the sign-in page; WeCom sends the scan's answer into that
+  // frame (`/?code=&state=`), and the page there moves the top window on. That one page may be
+  // framed by this origin itself, nothing else, and never by another site.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || request.url.split('?')[0] !== '/') return payload;
+    const q = request.query as Record<string, unknown>;
+    if (typeof q.code !== 'string' || typeof q.state !== 'string') return payload;
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('content-security-policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
   });
 }

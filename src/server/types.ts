@@ -55,6 +55,8 @@ declare module 'fastify' {
     requirePermission(key: string): preHandlerAsyncHookHandler;
     /** preHandler: authenticate, then any one of the keys is required (403 otherwise); admin passes */
     requireAnyPermission(keys: string[]): preHandlerAsyncHookHandler;
+    /** readiness: stopping() makes /api/health/ready answer 503 while the instance drains */
+    health: { stopping(): void };
     /**
      * The applicant of a request's bearer token when it is an applicant token (the applicant
      * area decorates it): null for any other token or none; 401 for an applicant token that

@@ -86,6 +86,12 @@ describe.each(testApps())('hostile input at the edge on %s', (_name, start) => {
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['strict-transport-security']).toBeUndefined();
+    // only the WeCom sign-in answer may be framed, and only by this origin's own QR frame
+    const callback = await t.app.inject({ method: 'GET', url: '/?code=C&state=S' });
+    expect(String(callback.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+    expect(callback.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const page = await t.app.inject({ method: 'GET', url: '/?code=C' });
+    expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
 });
 

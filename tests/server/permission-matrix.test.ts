@@ -34,6 +34,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/staffun',
   'GET /api/staffunZp/public',
   'GET /api/staffunZp/public/getZpById',
+  // liveness and readiness for load balancers
+  'GET /api/health',
+  'GET /api/health/ready',
   // dealer sign-in (the GET only says to use POST)
   'GET /comp/dbcCompany/auth/login',
   'POST /comp/dbcCompany/auth/login',

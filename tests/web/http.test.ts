@@ -53,3 +53,18 @@ describe('HTTP client error rules', () => {
     expect(REQUEST_TIMEOUT_MS).toBe(30000);
   });
 });
+
+describe('a storm of identical notices', () => {
+  it('shows the same notice once within a few seconds, and again after them', async () => {
+    const { onHttpProblem, reportHttpProblem, STORM_MS } = await import('../../src/web/staff/providers/httpEvents.ts');
+    const seen: string[] = [];
+    const off = onHttpProblem((p) => p.kind === 'notice' && seen.push(p.message));
+    const notice = (message: string) => ({ kind: 'notice' as const, message, duration: 30_000, closable: true, html: false });
+    const t0 = 1_000_000;
+    for (let i = 0; i < 20; i++) reportHttpProblem(notice('数据库暂时不可用，请稍后再试'), t0 + i * 10);
+    reportHttpProblem(notice('另一个错误'), t0 + 50);
+    reportHttpProblem(notice('数据库暂时不可用，请稍后再试'), t0 + STORM_MS + 1);
+    off();
+    expect(seen).toEqual(['数据库暂时不可用，请稍后再试', '另一个错误', '数据库暂时不可用，请稍后再试']);
+  });
+});

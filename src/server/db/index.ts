@@ -32,10 +32,20 @@ function setPgParsers(): void {
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     setPgParsers();
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
-    // An idle client losing its connection (server restart, database dropped) must not crash
-    // the process: the pool drops that client and the next query opens a new one.
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.databasePoolSize,
+      // while the database is down a request waits this long for a connection, then answers 503
+      connectionTimeoutMillis: 5000,
+    });
+    // A client losing its connection (server restart, failover, database dropped) must not end
+    // the process, whether it is idle in the pool or checked out by a query or a transaction:
+    // the pool listens on idle clients, and every client gets a listener of its own as it is
+    // made, so the error is logged; the query in flight fails (503) and the next one connects anew.
     pool.on('error', (err) => console.warn(`PostgreSQL idle connection lost: ${err.message}`));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+    });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

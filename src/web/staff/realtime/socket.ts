@@ -6,6 +6,8 @@
  */
 
 export const FIRST_RETRY_MS = 1000;
+/** Close code of a server instance that is stopping (1001 going away): reconnect quietly. */
+export const SERVER_STOPPING_CODE = 1001;
 export const MAX_RETRY_MS = 30_000;
 const NO_SESSION_POLL_MS = 2000;
 /** the server closes with this code when the socket's session ended (logout, lock, expiry) */
@@ -76,10 +78,14 @@ export class ReconnectingSocket {
     const fail = (event?: Event) => {
       if (failed || this.stopped || this.socket !== socket) return;
       failed = true;
-      const sessionEnded = (event as CloseEvent | undefined)?.code === SESSION_ENDED_CODE;
+      const code = (event as CloseEvent | undefined)?.code;
+      const sessionEnded = code === SESSION_ENDED_CODE;
       if (sessionEnded) {
         this.attempt = 0;
         this.endedUrl = url;
+      } else if (code === SERVER_STOPPING_CODE) {
+        // an instance going away (rolling restart): connect again, through the balancer, without a notice
+        this.attempt = 0;
       } else this.events.error?.();
       this.schedule();
     };
