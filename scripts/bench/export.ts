@@ -11,15 +11,13 @@
  * the same 200 MB. Figures only: exits 0 whatever they are, non-zero only when broken.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import {
-  BENCH_ADMIN_PASSWORD,
   benchEnv,
   buildBenchApp,
   cpuLine,
@@ -37,8 +35,8 @@ import {
   type BenchTarget,
 } from './common.ts';
 import { seedQuestions } from './seed.ts';
+import { freePort, memoryOf, signInOverHttp } from './server-process.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
-import { encryptPassword } from '../../tests/server/auth-helpers.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
 const TARGET_SECONDS = 3;
@@ -64,22 +62,6 @@ interface DownloadResult {
 }
 
 // ------------------------------------------------------------------ the server under test
-
-/** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-/** VmRSS and VmHWM (the kernel's peak RSS) of a process, in bytes. */
-function memoryOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
 
 /**
  * Starts the production server (`node build/server/main.js`, as `npm start` runs it) on the
@@ -144,38 +126,6 @@ async function serverDownload(entry: string, target: BenchTarget, out: string): 
     server.kill('SIGTERM');
     await exited;
   }
-}
-
-/** Waits for the server to answer, then signs in through the real routes (RSA-OAEP password). */
-async function signInOverHttp(base: string, exited: Promise<number | null>): Promise<string> {
-  let ended: number | null | undefined;
-  void exited.then((code) => (ended = code));
-  const deadline = Date.now() + 120_000;
-  let publicKey = '';
-  while (!publicKey) {
-    if (ended !== undefined) throw new Error(`the server ended with ${ended} before answering`);
-    if (Date.now() > deadline) throw new Error('the server did not answer within 2 minutes');
-    try {
-      const res = await fetch(`${base}/api/publicKey`);
-      if (res.ok) publicKey = ((await res.json()) as { publicKey: string }).publicKey;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  const res = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: 'admin',
-      password: encryptPassword(publicKey, BENCH_ADMIN_PASSWORD),
-      code: '',
-      uuid: '',
-      platTypeId: 100001,
-      rememberMe: false,
-    }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
 }
 
 // ------------------------------------------------------------------ parent

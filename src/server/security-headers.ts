@@ -53,7 +53,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, webRoot: str
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'font-src': ["'self'", 'data:'],
         'connect-src': ["'self'"],
-        'frame-src': wecom ? [wecom] : ["'none'"],
+        // the WeCom QR panel, and this origin: the panel's frame comes back here with the scan's answer
+        'frame-src': wecom ? ["'self'", wecom] : ["'none'"],
         'object-src': ["'none'"],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],

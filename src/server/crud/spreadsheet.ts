@@ -144,7 +144,7 @@ export type ImportResult = { ok: true; records: Record<string, unknown>[]; /** s
 
 export class UnreadableSheetError extends Error {}
 
-export const MAX_IMPORT_ROWS = 50_000;
+export const MAX_IMPORT_ROWS = 100_000;
 export const MAX_REPORTED_ERRORS = 100;
 
 function cellText(value: unknown): string | number | boolean | Date | null {

@@ -1,0 +1,190 @@
+/**
+ * npm run bench:import [-- --rows N --only sqlite|postgres]
+ *
+ * Writes an xlsx of N feedback rows (default 100,000) with the console's own column titles,
+ * then POSTs it to /api/sysQuestion/import as admin on a fresh production server (the bundle
+ * `npm start` runs), with the answer awaited in the request (IMPORT_ASYNC_THRESHOLD above N),
+ * sampling the server's RSS every 20 ms. Then the same file with one bad row near the end
+ * (position N-1): it must answer 400 naming that row and leave nothing stored.
+ * Targets (issue: hostile input): N = 100,000 stored all or nothing within 10 s, peak RSS at
+ * most 300 MB, on SQLite and on PostgreSQL. Figures only: exits non-zero only when broken.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { resourceByName } from '../../src/generated/resources.ts';
+import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
+import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
+import { benchEnv, createTarget, fmt, heading, mb, parseArgs, printTable, timed, usage, verdict, type BenchOptions } from './common.ts';
+import { freePort, memoryOf, signInOverHttp } from './server-process.ts';
+import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
+import type { Dialect } from '../../src/server/types.ts';
+
+const TARGET_SECONDS = 10;
+const TARGET_RSS = 300 * 1024 * 1024;
+const SAMPLE_MS = 20;
+const spec = resourceByName.sysQuestion;
+const MODELS = ['销售', '售后', '人事', '系统'];
+
+/** One valid feedback row as the sheet holds it (titles and labels as the export writes them). */
+function row(i: number, bad: boolean): CellValue[] {
+  const named = i % 3 === 0;
+  const values: Record<string, CellValue> = {
+    userType: '员工',
+    model: MODELS[i % MODELS.length],
+    title: `导入样本${i}`,
+    content: bad ? '' : `第${i}条问题：保养预约页面打不开，换了浏览器也一样，请尽快处理`,
+    remark: i % 2 ? '建议增加提醒' : null,
+    status: i % 5 === 0 ? '已处理' : '未处理',
+    username: named ? `客户${i % 1000}` : null,
+    mobile: named ? `139${String(10_000_000 + (i % 89_999_999)).padStart(8, '0')}` : null,
+  };
+  return sheetFields(spec).map((f) => {
+    const v = values[f.name];
+    if (v === undefined || v === null) return null;
+    return v;
+  });
+}
+
+async function writeSheet(file: string, rows: number, badAt?: number): Promise<void> {
+  async function* batches(): AsyncGenerator<CellValue[][]> {
+    for (let i = 1; i <= rows; i += 1000) {
+      const batch: CellValue[][] = [];
+      for (let j = i; j < Math.min(rows + 1, i + 1000); j++) batch.push(row(j, j === badAt));
+      yield batch;
+    }
+  }
+  const columns = sheetFields(spec).map((f) => ({ title: f.title, width: 20 }));
+  await pipeline(xlsxStream(spec.title, columns, batches(), (err) => console.error(err)), createWriteStream(file));
+}
+
+interface ImportRun {
+  status: number;
+  body: string;
+  seconds: number;
+  rssBefore: number;
+  peakRss: number;
+  stored: number;
+}
+
+async function serverImport(entry: string, env: Record<string, string>, file: string, rows: number): Promise<ImportRun> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      IMPORT_ASYNC_THRESHOLD: String(rows + 1),
+      IMPORT_MAX_BYTES: String(100 * 1024 * 1024),
+      REQUEST_TIMEOUT_SECONDS: '300',
+    },
+  });
+  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  try {
+    const token = await signInOverHttp(base, exited);
+    const pid = server.pid!;
+    const rssBefore = memoryOf(pid).rss;
+    let peak = rssBefore;
+    const timer = setInterval(() => {
+      try {
+        peak = Math.max(peak, memoryOf(pid).rss);
+      } catch {
+        /* ended: the request fails and says so */
+      }
+    }, SAMPLE_MS);
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'feedback.xlsx');
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const body = await res.text();
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(timer);
+    const mem = memoryOf(pid);
+    const count = await fetch(`${base}/api/sysQuestion?size=1`, { headers: { authorization: `Bearer ${token}` } });
+    const stored = ((await count.json()) as { totalElements: number }).totalElements;
+    return { status: res.status, body: body.slice(0, 200), seconds, rssBefore, peakRss: Math.max(peak, mem.rss, mem.hwm), stored };
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface Outcome {
+  dialect: Dialect;
+  good: ImportRun;
+  bad: ImportRun;
+}
+
+async function benchDialect(dialect: Dialect, rows: number, entry: string, goodFile: string, badFile: string): Promise<Outcome> {
+  heading(`${dialect}: import of ${fmt(rows)} rows`);
+  // the bad file first, on an empty table: nothing may be stored
+  const badTarget = await createTarget(dialect);
+  let bad: ImportRun;
+  try {
+    bad = await serverImport(entry, benchEnv(badTarget), badFile, rows);
+  } finally {
+    await badTarget.cleanup();
+  }
+  console.log(`bad row ${fmt(rows - 1)}: HTTP ${bad.status} in ${fmt(bad.seconds, 2)} s, ${fmt(bad.stored)} rows stored, peak RSS ${mb(bad.peakRss)}; ${bad.body}`);
+  const target = await createTarget(dialect);
+  let good: ImportRun;
+  try {
+    good = await serverImport(entry, benchEnv(target), goodFile, rows);
+  } finally {
+    await target.cleanup();
+  }
+  console.log(`valid file: HTTP ${good.status} in ${fmt(good.seconds, 2)} s (${fmt(rows / good.seconds)} rows/s), ${fmt(good.stored)} rows stored, RSS ${mb(good.rssBefore)} before, peak ${mb(good.peakRss)}; ${good.body}`);
+  return { dialect, good, bad };
+}
+
+async function main(): Promise<void> {
+  let opts: BenchOptions;
+  try {
+    opts = parseArgs(process.argv.slice(2), { rows: 100_000 });
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${usage('import')}`);
+    process.exit(2);
+  }
+  const rows = opts.rows;
+  console.log(`import benchmark: node ${process.version}, ${cpus().length} cores, dialects: ${opts.dialects.join(', ')}`);
+  const entry = await timed('bundle the server', () => buildServer());
+  const goodFile = join(tmpdir(), `bench-import-${process.pid}-good.xlsx`);
+  const badFile = join(tmpdir(), `bench-import-${process.pid}-bad.xlsx`);
+  try {
+    await timed(`write ${fmt(rows)} rows`, () => writeSheet(goodFile, rows));
+    await writeSheet(badFile, rows, rows - 1);
+    console.log(`file: ${mb(statSync(goodFile).size)}`);
+    const all: Outcome[] = [];
+    for (const d of opts.dialects) all.push(await benchDialect(d, rows, entry, goodFile, badFile));
+    heading('summary');
+    const table: string[][] = [['dialect', 'rows', 'seconds', 'rows/s', 'peak RSS', `time<=${TARGET_SECONDS}s`, 'RSS<=300MB', 'all stored', 'bad row: 400, none stored, named']];
+    for (const o of all) {
+      // the sheet's row number of the bad data row: the title row is row 1
+      const named = o.bad.body.includes(`第${rows}行`);
+      table.push([
+        o.dialect,
+        fmt(rows),
+        fmt(o.good.seconds, 2),
+        fmt(rows / o.good.seconds),
+        mb(o.good.peakRss),
+        verdict(o.good.seconds <= TARGET_SECONDS),
+        verdict(Math.max(o.good.peakRss, o.bad.peakRss) <= TARGET_RSS),
+        o.good.status === 200 && o.good.stored === rows ? 'ok' : 'WRONG',
+        o.bad.status === 400 && o.bad.stored === 0 && named ? 'ok' : 'WRONG',
+      ]);
+    }
+    printTable(table);
+    if (all.some((o) => o.good.status !== 200 || o.good.stored !== rows || o.bad.status !== 400 || o.bad.stored !== 0)) process.exitCode = 1;
+  } finally {
+    rmSync(goodFile, { force: true });
+    rmSync(badFile, { force: true });
+  }
+}
+
+await main();
