@@ -8,7 +8,7 @@
  *     the demo data (first start) and the built web app.
  * A later feature adds its area by appending a registration function to AREAS.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.ts';
@@ -16,7 +16,7 @@ import { resources } from '../generated/resources.ts';
 import type { ResourceSpec } from '../shared/resource-spec.ts';
 import { openDatabase } from './db/index.ts';
 import { ensureResourceTables } from './db/migrate.ts';
-import { installErrorHandling } from './errors.ts';
+import { describeError, errorBody, installErrorHandling } from './errors.ts';
 import { registerAuth } from './auth/index.ts';
 import { registerResources } from './crud/index.ts';
 import { registerSubmitIdGuard } from './submit-id.ts';
@@ -87,6 +87,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: typeof config.trustProxy === 'number' ? hopsOf(config.trustProxy) : config.trustProxy,
     // the spec's call list writes some paths with a closing slash (DELETE api/brandTree/, api/staff/)
     routerOptions: { ignoreTrailingSlash: true },
+    // errors the router meets before any handler (a path that is not valid UTF-8 once decoded)
+    // answer in the usual shape and in Chinese, like every other error
+    frameworkErrors: (error, _request, reply) => {
+      const { status, message } = describeError(error);
+      void (reply as unknown as FastifyReply).status(status).type('application/json; charset=utf-8').send(errorBody(status, message));
+    },
   });
   app.decorate('config', config);
 
