@@ -23,6 +23,7 @@ import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
 import { checkRecord } from './validation.ts';
 import { xlsxStream, type CellValue } from './xlsx-writer.ts';
+import { asciiXlsx } from './xlsx-ascii.ts';
 import { dateText, dateTimeText, fromColumnValue, idField } from './values.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -210,7 +211,8 @@ export async function readImport(spec: ResourceSpec, file: Buffer): Promise<Impo
   let firstError: string | undefined;
   let tooMany = false;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), {
+    // plain-ASCII XML: the reader then cannot split a character between its chunks (xlsx-ascii.ts)
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([await asciiXlsx(file)]), {
       sharedStrings: 'cache',
       styles: 'cache',
       hyperlinks: 'ignore',

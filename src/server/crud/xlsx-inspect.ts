@@ -32,6 +32,9 @@ export interface ZipEntry {
   flags: number;
   compressedSize: number;
   localOffset: number;
+  crc: number;
+  /** the size its header claims once unpacked (inspectXlsx counts the real one) */
+  size: number;
 }
 
 /** The entries of the zip's central directory; InspectError when there is none to read. */
@@ -63,6 +66,8 @@ export function zipEntries(file: Buffer): ZipEntry[] {
       flags: file.readUInt16LE(at + 8),
       method: file.readUInt16LE(at + 10),
       compressedSize: file.readUInt32LE(at + 20),
+      crc: file.readUInt32LE(at + 16),
+      size: file.readUInt32LE(at + 24),
       localOffset: file.readUInt32LE(at + 42),
       name: file.toString('utf8', at + 46, at + 46 + nameLength),
     };
