@@ -6,6 +6,8 @@
  * `npm start` runs), with the answer awaited in the request (IMPORT_ASYNC_THRESHOLD above N),
  * sampling the server's RSS every 20 ms. Then the same file with one bad row near the end
  * (position N-1): it must answer 400 naming that row and leave nothing stored.
+ * Then four zip bombs at once (512 MB unpacked each) on one server: each answered 400 within 2 s,
+ * the server's RSS rising by at most 150 MB.
  * Targets (issue: hostile input): N = 100,000 stored all or nothing within 10 s, peak RSS at
  * most 300 MB, on SQLite and on PostgreSQL. Figures only: exits non-zero only when broken.
  */
@@ -19,6 +21,7 @@ import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts
 import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
 import { benchEnv, createTarget, fmt, heading, mb, parseArgs, printTable, timed, usage, verdict, type BenchOptions } from './common.ts';
 import { freePort, memoryOf, signInOverHttp } from './server-process.ts';
+import { bombXlsx } from '../../tests/server/zip-fixtures.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
@@ -115,6 +118,53 @@ async function serverImport(entry: string, env: Record<string, string>, file: st
   }
 }
 
+interface BombRun {
+  statuses: number[];
+  messages: string[];
+  slowestSeconds: number;
+  rssBefore: number;
+  peakRss: number;
+}
+
+/** Four zip bombs (a 512 MB sheet in about 500 KB each) posted at once to one server. */
+async function serverBombs(entry: string, env: Record<string, string>): Promise<BombRun> {
+  const bomb = bombXlsx(512 * 1024 * 1024);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+  });
+  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  try {
+    const token = await signInOverHttp(base, exited);
+    const pid = server.pid!;
+    const rssBefore = memoryOf(pid).rss;
+    let peak = rssBefore;
+    const timer = setInterval(() => {
+      try {
+        peak = Math.max(peak, memoryOf(pid).rss);
+      } catch {
+        /* ended */
+      }
+    }, SAMPLE_MS);
+    const one = async () => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bomb)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'bomb.xlsx');
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const body = (await res.json()) as { message?: string };
+      return { status: res.status, message: String(body.message), seconds: (performance.now() - t0) / 1000 };
+    };
+    const runs = await Promise.all([one(), one(), one(), one()]);
+    clearInterval(timer);
+    return { statuses: runs.map((r) => r.status), messages: [...new Set(runs.map((r) => r.message))], slowestSeconds: Math.max(...runs.map((r) => r.seconds)), rssBefore, peakRss: Math.max(peak, memoryOf(pid).rss) };
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}
+
 interface Outcome {
   dialect: Dialect;
   good: ImportRun;
@@ -162,6 +212,18 @@ async function main(): Promise<void> {
     console.log(`file: ${mb(statSync(goodFile).size)}`);
     const all: Outcome[] = [];
     for (const d of opts.dialects) all.push(await benchDialect(d, rows, entry, goodFile, badFile));
+    heading('four zip bombs at once (512 MB unpacked each)');
+    const bombTarget = await createTarget('sqlite');
+    let bombs: BombRun;
+    try {
+      bombs = await serverBombs(entry, benchEnv(bombTarget));
+    } finally {
+      await bombTarget.cleanup();
+    }
+    const rise = bombs.peakRss - bombs.rssBefore;
+    console.log(`answers ${bombs.statuses.join(', ')} (${bombs.messages.join(' / ')}), slowest ${fmt(bombs.slowestSeconds, 2)} s; RSS ${mb(bombs.rssBefore)} before, peak ${mb(bombs.peakRss)} (+${mb(rise)}): ${verdict(rise <= 150 * 1024 * 1024)} (<= 150 MB), ${verdict(bombs.slowestSeconds <= 2)} (<= 2 s)`);
+    if (bombs.statuses.some((st) => st !== 400)) process.exitCode = 1;
+
     heading('summary');
     const table: string[][] = [['dialect', 'rows', 'seconds', 'rows/s', 'peak RSS', `time<=${TARGET_SECONDS}s`, 'RSS<=300MB', 'all stored', 'bad row: 400, none stored, named']];
     for (const o of all) {

@@ -22,6 +22,7 @@ import { takeListPrefetch } from './prefetchScreen.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
 import { themeFor } from './theme.ts';
+import { MOBILE_QUERY } from './shell/SidebarState.tsx';
 import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
 import { SYSTEM_SCREENS } from './pages/system/index.ts';
@@ -74,11 +75,23 @@ export default function StaffApp() {
   return <RouterProvider router={router} />;
 }
 
+/**
+ * react-admin's store. A console opened in the mobile layout starts with the sidebar closed:
+ * the remembered desktop "open" would otherwise render the mobile drawer open for the first
+ * frame, and closing it at once left its invisible backdrop over the page, taking every click
+ * (the desktop choice itself lives in the layout preferences and is kept).
+ */
+function openStore() {
+  const store = localStorageStore(undefined, 'staff');
+  if (typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches) store.setItem('sidebar.open', false);
+  return store;
+}
+
 function StaffAdmin() {
   const dataProvider = useMemo(createDataProvider, []);
   const authProvider = useMemo(createAuthProvider, []);
   const queryClient = useMemo(() => createConsoleQueryClient(peekSession(), takeListPrefetch()), []);
-  const store = useMemo(() => localStorageStore(undefined, 'staff'), []);
+  const store = useMemo(openStore, []);
   const prefs = usePreferences();
   const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);
   return (
