@@ -10,7 +10,6 @@
  * row per record. Targets: the 100,000-row export within 3 s and 200 MB; 1,000,000 rows under
  * the same 200 MB. Figures only: exits 0 whatever they are, non-zero only when broken.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,15 +34,13 @@ import {
   type BenchTarget,
 } from './common.ts';
 import { seedQuestions } from './seed.ts';
-import { freePort, memoryOf, signInOverHttp } from './server-process.ts';
+import { memoryOf, withBenchServer } from './server-process.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
 const TARGET_SECONDS = 3;
 const TARGET_RSS = 200 * 1024 * 1024;
 const TARGET_ROWS_FOR_TIME = 100_000;
-const SAMPLE_MS = 20;
-const RESULT_MARK = 'BENCH_EXPORT_RESULT ';
 const PATH = '/api/sysQuestion/download';
 
 interface DownloadResult {
@@ -69,31 +66,7 @@ interface DownloadResult {
  * the server's RSS, then stops the server.
  */
 async function serverDownload(entry: string, target: BenchTarget, out: string): Promise<DownloadResult> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...benchEnv(target),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-  try {
-    const token = await signInOverHttp(base, exited);
-    const pid = server.pid!;
-    const rssBefore = memoryOf(pid).rss;
-    let peak = rssBefore;
-    const timer = setInterval(() => {
-      try {
-        peak = Math.max(peak, memoryOf(pid).rss);
-      } catch {
-        // the server ended: the download below fails and says so
-      }
-    }, SAMPLE_MS);
+  return withBenchServer(entry, SERVER_NODE_FLAGS, benchEnv(target), async ({ base, token, pid, rss }) => {
     const cpu0 = cpuSnapshot([pid]);
     const t0 = performance.now();
     let firstByte = 0;
@@ -109,23 +82,19 @@ async function serverDownload(entry: string, target: BenchTarget, out: string): 
     });
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuLine(cpu0, cpuSnapshot([pid]), seconds);
-    clearInterval(timer);
-    const mem = memoryOf(pid);
+    const sampled = rss();
     return {
       status,
       contentType,
       bytes: statSync(out).size,
       seconds,
       firstByteSeconds: firstByte ? (firstByte - t0) / 1000 : NaN,
-      rssBefore,
-      peakRssSampled: Math.max(peak, mem.rss),
-      maxRss: mem.hwm,
+      rssBefore: sampled.before,
+      peakRssSampled: sampled.peak,
+      maxRss: memoryOf(pid).hwm,
       cpu,
     };
-  } finally {
-    server.kill('SIGTERM');
-    await exited;
-  }
+  });
 }
 
 // ------------------------------------------------------------------ parent

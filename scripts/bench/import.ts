@@ -11,7 +11,6 @@
  * Targets (issue: hostile input): N = 100,000 stored all or nothing within 10 s, peak RSS at
  * most 300 MB, on SQLite and on PostgreSQL. Figures only: exits non-zero only when broken.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,14 +19,14 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
 import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
 import { benchEnv, createTarget, fmt, heading, mb, parseArgs, printTable, timed, usage, verdict, type BenchOptions } from './common.ts';
-import { freePort, memoryOf, signInOverHttp } from './server-process.ts';
+import { withBenchServer } from './server-process.ts';
 import { bombXlsx } from '../../tests/server/zip-fixtures.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
 const TARGET_SECONDS = 10;
 const TARGET_RSS = 300 * 1024 * 1024;
-const SAMPLE_MS = 20;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const spec = resourceByName.sysQuestion;
 const MODELS = ['销售', '售后', '人事', '系统'];
 
@@ -73,49 +72,19 @@ interface ImportRun {
 }
 
 async function serverImport(entry: string, env: Record<string, string>, file: string, rows: number): Promise<ImportRun> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      IMPORT_ASYNC_THRESHOLD: String(rows + 1),
-      IMPORT_MAX_BYTES: String(100 * 1024 * 1024),
-      REQUEST_TIMEOUT_SECONDS: '300',
-    },
-  });
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-  try {
-    const token = await signInOverHttp(base, exited);
-    const pid = server.pid!;
-    const rssBefore = memoryOf(pid).rss;
-    let peak = rssBefore;
-    const timer = setInterval(() => {
-      try {
-        peak = Math.max(peak, memoryOf(pid).rss);
-      } catch {
-        /* ended: the request fails and says so */
-      }
-    }, SAMPLE_MS);
+  const settings = { ...env, IMPORT_ASYNC_THRESHOLD: String(rows + 1), IMPORT_MAX_BYTES: String(100 * 1024 * 1024), REQUEST_TIMEOUT_SECONDS: '300' };
+  return withBenchServer(entry, SERVER_NODE_FLAGS, settings, async ({ base, token, rss }) => {
     const form = new FormData();
-    form.append('file', new Blob([readFileSync(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'feedback.xlsx');
+    form.append('file', new Blob([readFileSync(file)], { type: XLSX_TYPE }), 'feedback.xlsx');
     const t0 = performance.now();
     const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     const body = await res.text();
     const seconds = (performance.now() - t0) / 1000;
-    clearInterval(timer);
-    const mem = memoryOf(pid);
+    const mem = rss();
     const count = await fetch(`${base}/api/sysQuestion?size=1`, { headers: { authorization: `Bearer ${token}` } });
     const stored = ((await count.json()) as { totalElements: number }).totalElements;
-    return { status: res.status, body: body.slice(0, 200), seconds, rssBefore, peakRss: Math.max(peak, mem.rss, mem.hwm), stored };
-  } finally {
-    server.kill('SIGTERM');
-    await exited;
-  }
+    return { status: res.status, body: body.slice(0, 200), seconds, rssBefore: mem.before, peakRss: mem.peak, stored };
+  });
 }
 
 interface BombRun {
@@ -128,41 +97,20 @@ interface BombRun {
 
 /** Four zip bombs (a 512 MB sheet in about 500 KB each) posted at once to one server. */
 async function serverBombs(entry: string, env: Record<string, string>): Promise<BombRun> {
-  const bomb = bombXlsx(512 * 1024 * 1024);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-  });
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-  try {
-    const token = await signInOverHttp(base, exited);
-    const pid = server.pid!;
-    const rssBefore = memoryOf(pid).rss;
-    let peak = rssBefore;
-    const timer = setInterval(() => {
-      try {
-        peak = Math.max(peak, memoryOf(pid).rss);
-      } catch {
-        /* ended */
-      }
-    }, SAMPLE_MS);
+  const bomb = new Uint8Array(bombXlsx(512 * 1024 * 1024));
+  return withBenchServer(entry, SERVER_NODE_FLAGS, env, async ({ base, token, rss }) => {
     const one = async () => {
       const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(bomb)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'bomb.xlsx');
+      form.append('file', new Blob([bomb], { type: XLSX_TYPE }), 'bomb.xlsx');
       const t0 = performance.now();
       const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
       const body = (await res.json()) as { message?: string };
       return { status: res.status, message: String(body.message), seconds: (performance.now() - t0) / 1000 };
     };
     const runs = await Promise.all([one(), one(), one(), one()]);
-    clearInterval(timer);
-    return { statuses: runs.map((r) => r.status), messages: [...new Set(runs.map((r) => r.message))], slowestSeconds: Math.max(...runs.map((r) => r.seconds)), rssBefore, peakRss: Math.max(peak, memoryOf(pid).rss) };
-  } finally {
-    server.kill('SIGTERM');
-    await exited;
-  }
+    const mem = rss();
+    return { statuses: runs.map((r) => r.status), messages: [...new Set(runs.map((r) => r.message))], slowestSeconds: Math.max(...runs.map((r) => r.seconds)), rssBefore: mem.before, peakRss: mem.peak };
+  });
 }
 
 interface Outcome {

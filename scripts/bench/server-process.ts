@@ -2,6 +2,7 @@
  * The production server as a benchmark measures it: a free port, the process's memory from
  * /proc, and a sign-in over HTTP through the real routes.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { BENCH_ADMIN_PASSWORD } from './common.ts';
@@ -55,3 +56,56 @@ export async function signInOverHttp(base: string, exited: Promise<number | null
   return ((await res.json()) as { token: string }).token;
 }
 
+
+export interface BenchServer {
+  base: string;
+  token: string;
+  pid: number;
+  /** RSS sampled every `SAMPLE_MS` since the call: its value then and the peak so far (kernel peak included) */
+  rss(): { before: number; peak: number };
+}
+
+const SAMPLE_MS = 20;
+
+/**
+ * Runs `fn` against the production server (`node <entry>`, as `npm start` runs it) on a free
+ * loopback port with `env`, signed in as admin, its RSS sampled from when `fn` starts; stops the
+ * server afterwards.
+ */
+export async function withBenchServer<T>(entry: string, nodeFlags: string[], env: Record<string, string>, fn: (server: BenchServer) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...nodeFlags, entry], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const token = await signInOverHttp(base, exited);
+    const pid = child.pid!;
+    const before = memoryOf(pid).rss;
+    let peak = before;
+    timer = setInterval(() => {
+      try {
+        peak = Math.max(peak, memoryOf(pid).rss);
+      } catch {
+        // the server ended: the caller's request fails and says so
+      }
+    }, SAMPLE_MS);
+    const rss = () => {
+      try {
+        const m = memoryOf(pid);
+        peak = Math.max(peak, m.rss, m.hwm);
+      } catch {
+        /* ended */
+      }
+      return { before, peak };
+    };
+    return await fn({ base, token, pid, rss });
+  } finally {
+    clearInterval(timer);
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
