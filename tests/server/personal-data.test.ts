@@ -147,6 +147,8 @@ describe.each(testApps())('demo roles on %s', (_name, start) => {
     const seen = (await t.app.inject({ method: 'GET', url: '/api/sysQuestion?size=100', headers: bearer(kf) })).json().content;
     expect(full.length).toBeGreaterThan(0);
     for (const r of full) expect(seen.find((s: any) => s.id === r.id).mobile).toBe(mask('phone', r.mobile));
+    // the pages every user opens: 操作文档 (header), 岗位说明, help pages and system messages
+    for (const url of ['/api/system/userCzwd', '/api/jobExplain?enabled=true', '/api/menuPage', '/api/sysSocket']) expect(await status(kf, url), url).toBe(200);
     const roles = await t.app.database.db.selectFrom('sys_role').select(['name', 'data_scope']).where('name', 'in', ['人事专员', '销售顾问', '客服']).orderBy('name').execute();
     expect(roles.length).toBe(3);
   }, 60_000);

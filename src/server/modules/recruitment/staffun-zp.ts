@@ -1,17 +1,20 @@
 /**
  * Recruitment postings beyond the generic routes: GET api/staffunZp/getZpById?id= answers one
- * posting (the recruitment-info page reads it by id). Signed-in staff only, inside their data scope.
+ * posting (the recruitment-info page and the applicant's detail page read it by id). The read
+ * access of the postings list (its key, or the key of a screen that picks postings), inside
+ * the caller's data scope.
  */
 import type { FastifyInstance } from 'fastify';
-import { resourceByName } from '../../../generated/resources.ts';
+import { resourceByName, resources } from '../../../generated/resources.ts';
 import { assertRecordsInScope, findById, positiveId } from '../../crud/index.ts';
-import { scopeField } from '../../../shared/resource-spec.ts';
+import { readAccess, scopeField } from '../../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../../errors.ts';
 
 export async function registerStaffunZpRoutes(app: FastifyInstance): Promise<void> {
   const spec = resourceByName.staffunZp;
   if (!spec) return;
-  app.get(`/${spec.path}/getZpById`, { preHandler: app.requirePermission(`${spec.permission}:list`) }, async (request) => {
+  const read = readAccess(spec, resources);
+  app.get(`/${spec.path}/getZpById`, { preHandler: app.requireAnyPermission(read.keys) }, async (request) => {
     const query = request.query as Record<string, unknown>;
     const raw = Array.isArray(query.id) ? undefined : query.id;
     const id = positiveId(raw);
