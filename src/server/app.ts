@@ -32,6 +32,7 @@ import { registerAccount } from './modules/account/index.ts';
 import { registerAccessAdmin } from './modules/access/index.ts';
 import { registerSalesRoutes } from './modules/sales/index.ts';
 import { registerUploads } from './modules/uploads/index.ts';
+import { registerSystemSettings } from './modules/system/settings.ts';
 import { registerDealerArea } from './modules/dealer/index.ts';
 import { registerWebStatic, WEB_DIST } from './web-static.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -68,6 +69,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'access-admin', register: (app, specs) => registerAccessAdmin(app, specs) },
   { name: 'sales', register: (app, specs) => registerSalesRoutes(app, specs) },
   { name: 'uploads', register: async (app) => void (await registerUploads(app)) },
+  { name: 'system-settings', register: (app) => registerSystemSettings(app) },
   { name: 'applicant', register: (app) => registerApplicantArea(app) },
   { name: 'dealer', register: (app) => registerDealerArea(app) },
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },

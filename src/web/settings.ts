@@ -22,13 +22,21 @@ export function usePublicSettings(): SysSettings {
 export function applyDocumentSettings(pageTitle: string, sys: SysSettings): void {
   const appTitle = sys.title || '后台管理系统';
   document.title = pageTitle ? `${pageTitle} - ${appTitle}` : appTitle;
-  if (sys.favicon) {
-    let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
-    if (!link) {
-      link = document.createElement('link');
-      link.rel = 'icon';
-      document.head.appendChild(link);
-    }
-    link.href = sys.favicon;
+  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.appendChild(link);
   }
+  const href = faviconHref(sys.favicon);
+  if (link.getAttribute('href') !== href) link.setAttribute('href', href);
+}
+
+/**
+ * The favicon's address: always /favicon.ico (the server answers the uploaded icon, else the
+ * default one), with the upload's key as a version so a new icon replaces a cached one at once.
+ */
+export function faviconHref(favicon: unknown): string {
+  const key = typeof favicon === 'string' ? /([0-9a-f]{32})$/.exec(favicon)?.[1] : undefined;
+  return key ? `/favicon.ico?v=${key.slice(0, 12)}` : '/favicon.ico';
 }

@@ -29,6 +29,8 @@ const PUBLIC_ROUTES = new Set([
   // pictures shown on public pages (avatars, uploaded images) and the image-to-bytes helper
   'GET /api/users/avatar/:id',
   'GET /api/files/:key',
+  // the browser's icon of every page (the system setting, else the default)
+  'GET /favicon.ico',
   'POST /api/public/imgToTByte',
   // the applicant's registration and the postings they choose from
   'POST /api/staffun',

@@ -26,6 +26,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { usePublicSettings } from '../settings.ts';
+import { RecordFooter } from '../components/RecordFooter.tsx';
 import { dealerFetch } from './http.ts';
 import { DEALER_SIDEBAR_KEY, DEALER_VIEW_KEY, dealerLabel, getDealerSession } from './session.ts';
 import { signOutToLogin } from './DealerApp.tsx';
@@ -140,6 +141,7 @@ export default function DealerLayout({ path }: { path: string }) {
         <Box component="main" sx={{ p: 2, flex: 1, minWidth: 0 }}>
           {view === '2' ? <CustomerList /> : view === '3' ? <RequestList mode="requests" /> : <RequestList mode="usage" />}
         </Box>
+        <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 1.5 }} />
       </Box>
       {accountDialog === 'password' ? <PasswordDialog onClose={() => setAccountDialog(null)} onChanged={signOutToLogin} /> : null}
       {accountDialog === 'phone' ? <PhoneDialog onClose={() => setAccountDialog(null)} /> : null}

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { encryptPassword } from '../staff/providers/rsa.ts';
 import { replaceRoute } from '../route.ts';
 import { usePublicSettings } from '../settings.ts';
+import { RecordFooter } from '../components/RecordFooter.tsx';
 import { suppressButtonKeys } from '../login/inputFilters.ts';
 import { dealerFetch } from './http.ts';
 import { setDealerSession, type DealerSession } from './session.ts';
@@ -49,7 +50,7 @@ export default function DealerLogin() {
   }
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#2d3a4b,#409EFF)' }}>
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#2d3a4b,#409EFF)' }}>
       <Paper component="form" onSubmit={submit} sx={{ width: 380, p: 4 }} elevation={6} data-testid="dealer-login">
         <Typography variant="h5" align="center" sx={{ mb: 1 }}>
           {title}
@@ -68,6 +69,7 @@ export default function DealerLogin() {
           {loading ? '登 录 中...' : '登 录'}
         </Button>
       </Paper>
+      <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} />
     </Box>
   );
 }

@@ -120,6 +120,8 @@ function StaffAdmin() {
         {/* 操作文档 (/UserCzwd) is the screen of the UserCzwd schema */}
         <Route path="/DecisionCenter/index" element={<DecisionCenterPage />} />
         <Route path="/usage" element={<UsageGuidePage />} />
+        {/* the spec's /explain (说明) is the usage guide */}
+        <Route path="/explain" element={<UsageGuidePage />} />
         <Route path="/content" element={<ContentPage />} />
         <Route path="/logs" element={<OperationLogsPage />} />
         <Route path="/outbox" element={<OutboxPage />} />

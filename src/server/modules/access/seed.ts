@@ -39,6 +39,8 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { title: '部门管理', path: 'system/dept', component: 'system/dept/index', icon: 'dept', sort: 6, module: 'dept', buttons: CRUD('部门') },
   { title: '字典管理', path: 'system/dict', component: 'system/dict/index', icon: 'dictionary', sort: 8, module: 'dict', buttons: CRUD('字典') },
   { title: '业务字典', path: 'system/busidict', component: 'system/busidict/index', icon: 'tree', sort: 9, module: 'busidict', buttons: CRUD('业务字典') },
+  // favicon, logo, company name, filing number and home image: `sys` of every session
+  { title: '系统设置', path: 'system/settings', component: 'system/settings/index', icon: 'system', sort: 10, module: 'sysConfig', buttons: [{ action: 'edit', title: '系统设置编辑' }] },
 ];
 
 export const SYSTEM_DIRECTORY = '系统管理';

@@ -36,13 +36,11 @@ import { HelpButton } from '../shell/HelpButton.tsx';
 import { PasswordReminder } from '../shell/PasswordReminder.tsx';
 import { useConsoleStarted } from '../shell/startup.ts';
 
-/** Logo and name from the system settings (its own component: settings arriving re-render only this). */
+/** The system name from the system settings (its own component: settings arriving re-render only this); the logo is in the sidebar. */
 function AppTitle() {
   const sys = useSessionSettings();
-  const prefs = usePreferences();
   return (
     <Box component={RouterLink} to="/" aria-label={sys.title || '后台管理系统'} sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
-      {prefs.sidebarLogo && sys.logo && <Box component="img" src={String(sys.logo)} alt="" sx={{ height: 28 }} />}
       <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
         {sys.title || '后台管理系统'}
       </Typography>

@@ -14,8 +14,11 @@ import Tooltip from '@mui/material/Tooltip';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import HomeIcon from '@mui/icons-material/Home';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
 import { Menu, useSidebarState } from 'react-admin';
-import { useLocation } from 'react-router-dom';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useSessionSettings } from './useSessionSettings.ts';
 import { menuIcon } from '../shell/menuIcons.tsx';
 import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
 import { usePreferences } from '../shell/preferences.ts';
@@ -88,10 +91,39 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
   );
 }
 
+/**
+ * The top of the sidebar (显示 Logo in the layout settings): the logo of 系统设置 (the favicon
+ * until one is set) and the company name, linking to /; folded, the logo alone.
+ */
+function SidebarBrand() {
+  const sys = useSessionSettings();
+  const prefs = usePreferences();
+  const [open] = useSidebarState();
+  if (!prefs.sidebarLogo) return null;
+  const name = sys.compName || sys.title || '后台管理系统';
+  return (
+    <Box
+      component={RouterLink}
+      to="/"
+      aria-label={name}
+      data-testid="sidebar-brand"
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, px: open ? 2 : 1.5, py: 1.5, color: 'inherit', textDecoration: 'none', minHeight: 48, overflow: 'hidden' }}
+    >
+      <Box component="img" src={sys.logo ? String(sys.logo) : '/favicon.ico'} alt="Logo" sx={{ width: 28, height: 28, objectFit: 'contain', flexShrink: 0 }} />
+      {open && (
+        <Typography variant="subtitle2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={name}>
+          {name}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
 export function StaffMenu() {
   const { tree, error } = useMenus();
   return (
     <Menu>
+      <SidebarBrand />
       <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
       {tree ? (
         <Entries entries={sidebarEntries(tree)} depth={0} />

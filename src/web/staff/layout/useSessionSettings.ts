@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { applyDocumentSettings } from '../../settings.ts';
-import { loadSession, peekSession, type SysSettings } from '../providers/session.ts';
+import { loadSession, onSysChange, peekSession, type SysSettings } from '../providers/session.ts';
 
 /**
  * System settings of the signed-in session (title, logo, home image...); also sets the page title.
@@ -20,8 +20,14 @@ export function useSessionSettings(): SysSettings {
       .catch(() => {
         /* the auth provider handles a dead session */
       });
+    // saved in 系统设置: shown at once, without signing in again
+    const stop = onSysChange((next) => {
+      setSys(next);
+      applyDocumentSettings('', next);
+    });
     return () => {
       live = false;
+      stop();
     };
   }, []);
   return sys;

@@ -1,4 +1,7 @@
-/** 使用说明: the usage guide with the tabs 人力行政 and 客服 (the latter has no content yet). */
+/**
+ * 使用说明 (/usage, and the spec's /explain): the usage guide with the tabs 人力行政 and 客服 (the
+ * latter has no content yet), pointing on to 操作文档 and each screen's own help page.
+ */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -6,7 +9,9 @@ import CardContent from '@mui/material/CardContent';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import Link from '@mui/material/Link';
 import { Title } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 
 const HR_SECTIONS: Array<[string, string]> = [
   ['个人中心', '右上角头像菜单进入个人中心，可修改头像、昵称、性别、手机号、邮箱、密码和锁屏时间，并查看自己的操作日志。'],
@@ -29,6 +34,13 @@ export function UsageGuidePage() {
         <Tab label="人力行政" />
         <Tab label="客服" />
       </Tabs>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        更多内容见{' '}
+        <Link component={RouterLink} to="/UserCzwd">
+          操作文档
+        </Link>
+        ；各页面顶栏的帮助按钮打开该页面的帮助说明。
+      </Typography>
       {tab === 0 ? (
         <Box sx={{ display: 'grid', gap: 2, mt: 2 }}>
           {HR_SECTIONS.map(([title, text]) => (

@@ -92,6 +92,20 @@ function normalise(info: Partial<SessionInfo> & { user: SessionUser }): SessionI
   };
 }
 
+const sysListeners = new Set<(sys: SysSettings) => void>();
+
+/** Called with the new settings whenever 系统设置 saves them (the header, sidebar, footer and dashboard follow). */
+export function onSysChange(listener: (sys: SysSettings) => void): () => void {
+  sysListeners.add(listener);
+  return () => void sysListeners.delete(listener);
+}
+
+/** The session's system settings changed (saved in 系统设置): kept for later reads and told to every listener. */
+export function updateSessionSys(sys: SysSettings): void {
+  if (settled) settled.sys = sys;
+  for (const listener of sysListeners) listener(sys);
+}
+
 export async function fetchCaptcha(): Promise<Captcha> {
   const { data } = await request<Partial<Captcha>>('/api/code', { quiet: true });
   return { img: data.img ?? '', uuid: data.uuid ?? '', enabled: data.enabled !== false };

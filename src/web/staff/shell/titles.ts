@@ -27,6 +27,8 @@ const FIXED: Record<string, string> = {
   '/system/dept': '部门管理',
   '/system/dict': '字典管理',
   '/system/busidict': '业务字典',
+  '/system/settings': '系统设置',
+  '/explain': '使用说明',
 };
 
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));

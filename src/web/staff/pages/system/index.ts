@@ -9,6 +9,7 @@ const MenuAdmin = lazyPage(() => import('./MenuAdmin.tsx'), 'MenuAdmin');
 const DeptAdmin = lazyPage(() => import('./DeptAdmin.tsx'), 'DeptAdmin');
 const DictAdmin = lazyPage(() => import('./DictAdmin.tsx'), 'DictAdmin');
 const BusiDictAdmin = lazyPage(() => import('./BusiDictAdmin.tsx'), 'BusiDictAdmin');
+const SettingsAdmin = lazyPage(() => import('./SettingsAdmin.tsx'), 'SettingsAdmin');
 
 export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: ComponentType }> = [
   { path: '/system/user', title: '用户管理', component: UserAdmin },
@@ -17,4 +18,5 @@ export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: Com
   { path: '/system/dept', title: '部门管理', component: DeptAdmin },
   { path: '/system/dict', title: '字典管理', component: DictAdmin },
   { path: '/system/busidict', title: '业务字典', component: BusiDictAdmin },
+  { path: '/system/settings', title: '系统设置', component: SettingsAdmin },
 ];
