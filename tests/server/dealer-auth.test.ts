@@ -45,13 +45,35 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(refused.statusCode).toBe(403);
   });
 
+  it('锁屏时间: the dealer sets its own idle lock (0-999 minutes), answered at sign-in and by auth/info', async () => {
+    const token = await dealerToken(t.app, 'dealerb');
+    const put = (payload: unknown, tok: string | null = token) =>
+      t.app.inject({ method: 'PUT', url: '/comp/dbcCompany/lockTime', headers: tok ? bearer(tok) : {}, payload: payload as object });
+    const ok = await put({ lockTime: 20 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ username: 'dealerb', lockTime: 20 });
+    const info = await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(token) });
+    expect(info.json().lockTime).toBe(20);
+    expect((await dealerLogin(t.app, 'dealerb')).json().user.lockTime).toBe(20);
+    // the other company is untouched
+    expect((await dealerLogin(t.app, 'dealera')).json().user.lockTime).toBe(0);
+    for (const bad of [{ lockTime: -1 }, { lockTime: 1000 }, { lockTime: 'abc' }, { lockTime: 1.5 }, {}]) {
+      const res = await put(bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(errorOf(res).message).toMatch(/锁屏时间/);
+    }
+    expect((await put({ lockTime: 0 })).json().lockTime).toBe(0);
+    expect((await put({ lockTime: 5 }, null)).statusCode).toBe(401);
+    expect((await put({ lockTime: 5 }, admin)).statusCode).toBe(401);
+  });
+
   it('signs in by POST only; a GET with credentials is refused', async () => {
     const get = await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/login?username=dealera&password=Dealer@123' });
     expect(get.statusCode).toBe(405);
     expect(errorOf(get).message).toBe('请使用POST方式提交账号和密码，账号和密码不能放在地址中');
     const ok = await dealerLogin(t.app, 'dealera');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().user).toEqual({ id: compA, compName: 'dealera公司', compCode: 'DEALERA', username: 'dealera', mobile: null });
+    expect(ok.json().user).toEqual({ id: compA, compName: 'dealera公司', compCode: 'DEALERA', username: 'dealera', mobile: null, lockTime: 0 });
     expect(ok.body).not.toContain('password');
     const wrong = await dealerLogin(t.app, 'dealera', 'nope-nope');
     expect(errorOf(wrong).message).toBe('账号或密码错误');

@@ -3,7 +3,7 @@
  * and 用车需求 (index 3); the chosen view and the sidebar state are remembered in session
  * storage. Header: collapse toggle, title, [user label], personal-centre dropdown with 退出登录
  * (confirm 确定注销并退出系统吗？; the server session is ended too), 修改密码, and 绑定手机号 or, with a
- * bound phone, 修改手机号 showing the number.
+ * bound phone, 修改手机号 showing the number, and 锁屏时间 (the idle lock, as for staff).
  */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
@@ -33,6 +33,7 @@ import { signOutToLogin } from './DealerApp.tsx';
 import CustomerList from './CustomerList.tsx';
 import RequestList from './RequestList.tsx';
 import { PasswordDialog, PhoneDialog } from './AccountDialogs.tsx';
+import { DealerIdleLock, DealerLockTimeDialog } from './DealerIdleLock.tsx';
 
 export const SIDEBAR_OPEN_PX = 205;
 export const SIDEBAR_CLOSED_PX = 50;
@@ -56,7 +57,8 @@ export default function DealerLayout({ path }: { path: string }) {
   const [open, setOpen] = useState(() => sessionStorage.getItem(DEALER_SIDEBAR_KEY) !== '0');
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [confirmLogout, setConfirmLogout] = useState(false);
-  const [accountDialog, setAccountDialog] = useState<'password' | 'phone' | null>(null);
+  const [accountDialog, setAccountDialog] = useState<'password' | 'phone' | 'lock' | null>(null);
+  const [lockMinutes, setLockMinutes] = useState(() => Number(session?.user.lockTime ?? 0));
   const boundMobile = session?.user.mobile ?? '';
   const width = open ? SIDEBAR_OPEN_PX : SIDEBAR_CLOSED_PX;
 
@@ -131,6 +133,14 @@ export default function DealerLayout({ path }: { path: string }) {
             <MenuItem
               onClick={() => {
                 setMenuAnchor(null);
+                setAccountDialog('lock');
+              }}
+            >
+              {lockMinutes ? `锁屏时间（${lockMinutes}分钟）` : '锁屏时间（永不）'}
+            </MenuItem>
+            <MenuItem
+              onClick={() => {
+                setMenuAnchor(null);
                 setConfirmLogout(true);
               }}
             >
@@ -145,6 +155,16 @@ export default function DealerLayout({ path }: { path: string }) {
       </Box>
       {accountDialog === 'password' ? <PasswordDialog onClose={() => setAccountDialog(null)} onChanged={signOutToLogin} /> : null}
       {accountDialog === 'phone' ? <PhoneDialog onClose={() => setAccountDialog(null)} /> : null}
+      <DealerLockTimeDialog
+        open={accountDialog === 'lock'}
+        value={lockMinutes}
+        onClose={() => setAccountDialog(null)}
+        onSaved={(user) => {
+          setLockMinutes(Number(user.lockTime ?? 0));
+          setAccountDialog(null);
+        }}
+      />
+      <DealerIdleLock lockMinutes={lockMinutes} username={session?.user.username ?? ''} />
       <Dialog open={confirmLogout} onClose={() => setConfirmLogout(false)}>
         <DialogTitle>提示</DialogTitle>
         <DialogContent>确定注销并退出系统吗？</DialogContent>

@@ -21,6 +21,15 @@ import { setDealerSession, type DealerSession } from './session.ts';
 
 export const DEALER_HOME = '/comp/jxs_comp';
 
+/** Signs the dealer in (the password RSA-OAEP encrypted) and keeps the session; errors are thrown with the server's message. */
+export async function dealerSignIn(username: string, password: string): Promise<DealerSession> {
+  const { publicKey } = await dealerFetch<{ publicKey: string }>('api/publicKey', { quiet: true });
+  const encrypted = await encryptPassword(password, publicKey);
+  const answer = await dealerFetch<DealerSession>('comp/dbcCompany/auth/login', { method: 'POST', body: { username, password: encrypted }, quiet: true });
+  setDealerSession(answer);
+  return answer;
+}
+
 export default function DealerLogin() {
   const sys = usePublicSettings();
   const [username, setUsername] = useState('');
@@ -37,10 +46,7 @@ export default function DealerLogin() {
     setError('');
     setLoading(true);
     try {
-      const { publicKey } = await dealerFetch<{ publicKey: string }>('api/publicKey', { quiet: true });
-      const encrypted = await encryptPassword(password, publicKey);
-      const answer = await dealerFetch<DealerSession>('comp/dbcCompany/auth/login', { method: 'POST', body: { username: username.trim(), password: encrypted }, quiet: true });
-      setDealerSession(answer);
+      await dealerSignIn(username.trim(), password);
       replaceRoute(DEALER_HOME);
     } catch (err) {
       setError((err as Error).message);

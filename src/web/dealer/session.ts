@@ -13,6 +13,8 @@ export interface DealerUser {
   compCode: string;
   username: string;
   mobile: string | null;
+  /** 锁屏时间: minutes without a click or key press before the portal locks (0: never) */
+  lockTime?: number;
 }
 
 export interface DealerSession {

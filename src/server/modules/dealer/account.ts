@@ -5,6 +5,7 @@
  *                                      -> {Code: "OK"} once sent
  *   PUT  comp/dbcCompany/updatePass    {code, oldPass, newPass, confirmPass} (the code goes to the bound phone)
  *   PUT  comp/dbcCompany/updateDbcCompany  {mobile, code} bind (no phone yet) or change (code sent to the new phone)
+ *   PUT  comp/dbcCompany/lockTime      {lockTime} minutes of inactivity before the portal locks (0 never, at most 999)
  * Codes are sent and checked by the SMS code service (app.dealerServices.sms): the account area's
  * verification codes (sms-codes.ts); without that area both answer 503 短信服务未配置.
  * A new password ends every session of the company.
@@ -15,6 +16,7 @@ import { nowText } from '../../db/index.ts';
 import { checkPassword, hashPassword } from '../../auth/passwords.ts';
 import { isMobile } from '../../../shared/validators.ts';
 import { DEALER_BASE, dealerAnswer } from './auth.ts';
+import { lockTimeOf } from '../access/users.ts';
 import { MOBILE_EMPTY, MOBILE_INVALID } from './customers.ts';
 import type { DealerSessions } from './sessions.ts';
 
@@ -143,5 +145,14 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     if (!(await sms().verify(mobile, type, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);
     await db.updateTable('dbc_company').set({ mobile }).where('id', '=', d.compId).execute();
     return dealerAnswer({ ...d, mobile });
+  });
+
+  // 锁屏时间: the portal's idle lock, the same choices (0 never, 1-999 minutes) as the staff's own
+  app.put(`${DEALER_BASE}/lockTime`, pre, async (request) => {
+    const body = await fieldsOf(request);
+    const lockTime = lockTimeOf(body);
+    const d = request.dealer!;
+    await db.updateTable('dbc_company').set({ lock_time: lockTime }).where('id', '=', d.compId).execute();
+    return dealerAnswer({ ...d, lockTime });
   });
 }

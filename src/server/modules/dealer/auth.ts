@@ -22,8 +22,8 @@ export const STAFF_TOKEN_REFUSED = '请使用经销商账号登录';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-export function dealerAnswer(d: Pick<DealerUser, 'compId' | 'compName' | 'compCode' | 'username' | 'mobile'>) {
-  return { id: d.compId, compName: d.compName, compCode: d.compCode, username: d.username, mobile: d.mobile };
+export function dealerAnswer(d: Pick<DealerUser, 'compId' | 'compName' | 'compCode' | 'username' | 'mobile' | 'lockTime'>) {
+  return { id: d.compId, compName: d.compName, compCode: d.compCode, username: d.username, mobile: d.mobile, lockTime: d.lockTime };
 }
 
 export async function registerDealerAuth(app: FastifyInstance, sessions: DealerSessions, now: () => number = Date.now): Promise<void> {
@@ -61,7 +61,7 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const plain = decryptPassword(keys, password);
     const company =
       username.length <= 64
-        ? await db.selectFrom('dbc_company').select(['id', 'comp_name', 'comp_code', 'username', 'mobile', 'enabled', 'password', 'locked_until']).where('username', '=', username).executeTakeFirst()
+        ? await db.selectFrom('dbc_company').select(['id', 'comp_name', 'comp_code', 'username', 'mobile', 'enabled', 'password', 'locked_until', 'lock_time']).where('username', '=', username).executeTakeFirst()
         : undefined;
     const at = now();
     const lock = company ? lockedUntil(company, at) : null;
@@ -85,7 +85,7 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const token = await sessions.create(compId, { ip, browser: request.headers['user-agent'] });
     return {
       token,
-      user: dealerAnswer({ compId, compName: company.comp_name, compCode: company.comp_code, username: company.username, mobile: company.mobile ?? null }),
+      user: dealerAnswer({ compId, compName: company.comp_name, compCode: company.comp_code, username: company.username, mobile: company.mobile ?? null, lockTime: Number(company.lock_time ?? 0) }),
     };
   });
 

@@ -48,7 +48,7 @@ export class DealerSessions {
     const row = await this.db
       .selectFrom('sys_session as s')
       .innerJoin('dbc_company as c', 'c.id', 's.user_id')
-      .select(['s.expires', 'c.id as comp_id', 'c.comp_name', 'c.comp_code', 'c.username', 'c.mobile', 'c.enabled'])
+      .select(['s.expires', 'c.id as comp_id', 'c.comp_name', 'c.comp_code', 'c.username', 'c.mobile', 'c.enabled', 'c.lock_time'])
       .where('s.id', '=', id)
       .where('s.kind', '=', DEALER_SESSION_KIND)
       .executeTakeFirst();
@@ -70,6 +70,7 @@ export class DealerSessions {
       compCode: String(row.comp_code ?? ''),
       username: String(row.username ?? ''),
       mobile: row.mobile ?? null,
+      lockTime: Number(row.lock_time ?? 0),
       sessionId: id,
     };
   }

@@ -17,6 +17,8 @@ export const DEALER_TABLES: TableDef[] = [
       { name: 'login_fail_since', type: 'bigint' },
       { name: 'locked_until', type: 'bigint' },
       { name: 'pwd_reset_time', type: 'time' },
+      /** the idle lock of the portal (锁屏时间), minutes; 0 never locks */
+      { name: 'lock_time', type: 'int', notNull: true, default: 0 },
     ],
   },
   {

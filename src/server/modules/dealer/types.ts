@@ -10,6 +10,8 @@ export interface DealerUser {
   compCode: string;
   username: string;
   mobile: string | null;
+  /** minutes of inactivity before the portal locks (0: never) */
+  lockTime: number;
   /** hash of the bearer token; the session row's key */
   sessionId: string;
 }

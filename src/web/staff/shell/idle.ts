@@ -5,6 +5,9 @@
 
 export const WARN_SECONDS = 30;
 
+/** The choices of the 锁屏时间 dialog (staff and dealers): minutes, 0 is 永不; 其他 takes up to 3 digits. */
+export const LOCK_CHOICES = [10, 20, 30, 40, 50, 60, 90, 0];
+
 export type IdlePhase = { phase: 'active' } | { phase: 'warning'; secondsLeft: number } | { phase: 'locked' };
 
 export function idlePhase(idleSeconds: number, lockMinutes: number | null | undefined): IdlePhase {

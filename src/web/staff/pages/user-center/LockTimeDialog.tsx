@@ -13,7 +13,9 @@ import { messages } from '../../../../shared/messages.ts';
 import { saveLockTime } from './api.ts';
 import { errorText, FormDialog } from './FormDialog.tsx';
 
-export const LOCK_CHOICES = [10, 20, 30, 40, 50, 60, 90, 0];
+import { LOCK_CHOICES } from '../../shell/idle.ts';
+
+export { LOCK_CHOICES };
 export const LOCK_STORAGE_KEY = 'lockTime';
 export const RELOAD_DELAY_MS = 1500;
 const OTHER = 'other';
