@@ -8,6 +8,7 @@ import { registerCrudRoutes } from './routes.ts';
 import { registerCapabilityRoutes } from './capabilities.ts';
 import { readAccess } from '../../shared/resource-spec.ts';
 import { dependentsOf } from './repository.ts';
+import { registerTemplateRoute } from './import-template.ts';
 
 export { registerCrudRoutes, positiveId } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
@@ -25,6 +26,7 @@ export async function registerResources(app: FastifyInstance, specs: ResourceSpe
     const read = readAccess(spec, specs);
     registerCrudRoutes(app, spec, dependentsOf(spec, specs), read);
     registerCapabilityRoutes(app, spec, read);
+    registerTemplateRoute(app, spec, specs);
   }
 }
 export { addRecordRule } from './record-rules.ts';

@@ -6,6 +6,7 @@
  *   DELETE path            JSON array of ids (`:del`)     -> 200
  *   GET    path/download   xlsx of the list (`:download`) -> 200 streamed
  *   POST   path/import     one xlsx, all or nothing (`:import`) -> 200 {count}
+ *   GET    path/template   the import template (`:import`), import-template.ts
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';

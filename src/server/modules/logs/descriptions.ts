@@ -37,6 +37,8 @@ export const ROUTE_DESCRIPTIONS: Record<string, string> = {
   'POST /api/dictDetail': '新增字典详情',
   'PUT /api/dictDetail': '修改字典详情',
   'DELETE /api/dictDetail': '删除字典详情',
+  'PUT /api/system/sysConfig': '修改系统设置',
+  'PUT /comp/dbcCompany/lockTime': '修改锁屏时间',
 };
 
 const VERBS: Record<string, string> = { POST: '新增', PUT: '修改', DELETE: '删除', GET: '查询' };

@@ -1,4 +1,7 @@
-/** 导入: choose an xlsx (checked before upload), upload with a progress bar, show the server's row errors. */
+/**
+ * 导入: 下载模板 (the import columns with an example row and drop-down lists), choose an xlsx
+ * (checked before upload), upload with a progress bar, show the server's row errors.
+ */
 import { useRef, useState, type ChangeEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,6 +16,7 @@ import { useNotify } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { checkImportFile, uploadImport, type ImportResult } from './importFile.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
+import { downloadTemplate } from './exportFile.ts';
 
 export interface ImportDialogProps {
   spec: ResourceSpec;
@@ -28,6 +32,17 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
   const [result, setResult] = useState<ImportResult | null>(null);
   const [fileName, setFileName] = useState('');
   const uploading = progress !== null && result === null;
+  const [fetching, setFetching] = useState(false);
+  const template = async () => {
+    setFetching(true);
+    try {
+      await downloadTemplate(spec);
+    } catch {
+      /* the HTTP client shows why */
+    } finally {
+      setFetching(false);
+    }
+  };
 
   const reset = () => {
     setProgress(null);
@@ -72,10 +87,16 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
           <Button variant="outlined" onClick={() => input.current?.click()} disabled={uploading}>
             选择文件
           </Button>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
             {fileName || '只能上传xlsx文件，且不超过10MB'}
           </Typography>
+          <Button onClick={template} disabled={fetching} data-testid="import-template">
+            下载模板
+          </Button>
         </Box>
+        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+          模板含示例行，带下拉框的列请从下拉列表中选择；导入前请删除或替换示例行。
+        </Typography>
         {progress !== null ? (
           <Box sx={{ mt: 2 }}>
             <LinearProgress variant="determinate" value={progress} aria-label="上传进度" />

@@ -22,6 +22,16 @@ export function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+export function templateFileName(spec: ResourceSpec): string {
+  return `${spec.title}导入模板.xlsx`;
+}
+
+/** 下载模板: GET {url}/template (the import columns, an example row, drop-down lists), saved as `${title}导入模板.xlsx`. */
+export async function downloadTemplate(spec: ResourceSpec): Promise<void> {
+  const response = await request<Blob>(`${resourceUrl(spec.name)}/template`, { responseType: 'blob' });
+  saveBlob(response.data, templateFileName(spec));
+}
+
 /** Downloads the export; resolves 'async' when the server answered 299. */
 export async function exportResource(
   spec: ResourceSpec,
