@@ -115,7 +115,7 @@ function drawDefaultIcon(): Buffer {
       set(x, y, colour);
     }
   }
-  return png(size, size, px);
+  return encodePng(size, size, px);
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -140,7 +140,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** An RGBA image as a PNG file. */
-function png(width: number, height: number, rgba: Buffer): Buffer {
+export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
