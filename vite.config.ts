@@ -18,6 +18,8 @@ export default defineConfig({
     proxy: {
       '/api': api,
       '/comp': api,
+      // the favicon of the system settings (or the default one) comes from the server
+      '/favicon.ico': api,
       '/webSocket': { target: api, ws: true },
     },
   },
