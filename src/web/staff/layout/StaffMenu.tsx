@@ -109,7 +109,7 @@ function SidebarBrand() {
       data-testid="sidebar-brand"
       sx={{ display: 'flex', alignItems: 'center', gap: 1, px: open ? 2 : 1.5, py: 1.5, color: 'inherit', textDecoration: 'none', minHeight: 48, overflow: 'hidden' }}
     >
-      <Box component="img" src={sys.logo ? String(sys.logo) : '/favicon.ico'} alt="Logo" sx={{ height: 28, width: open ? 'auto' : 28, maxWidth: open ? 96 : 28, objectFit: 'contain', flexShrink: 0 }} />
+      <Box component="img" src={sys.logo ? String(sys.logo) : '/favicon.ico'} alt="Logo" sx={{ height: 28, width: open ? 'auto' : 28, maxWidth: open ? 56 : 28, objectFit: 'contain', flexShrink: 0 }} />
       {open && (
         <Typography variant="subtitle2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={name}>
           {name}
