@@ -110,6 +110,7 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'POST /api/public/getVin': 'recognition of a picture the caller sends',
   'POST /api/public/getYhk': 'recognition of a picture the caller sends',
   'POST /api/public/uploadFileApi': 'uploads of any form',
+  'GET /api/kf/phoneToAddress': 'where a mobile the caller types was issued (public numbering-plan data)',
 };
 
 /** Routes that refuse admin on purpose. */
