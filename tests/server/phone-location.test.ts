@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseMobile, splitPlace } from '../../src/server/modules/kf/phone-location.ts';
-import { loginAs } from './auth-helpers.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 
 describe('mobile numbers and places', () => {
@@ -60,5 +60,28 @@ describe.each(testApps())('phone location on %s', (_dialect, start) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/kf/phoneToAddress', headers: bearer(token) })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/kf/phoneToAddress?phone=1&phone=2', headers: bearer(token) })).statusCode).toBe(400);
     expect((await ask('13800138000', null)).statusCode).toBe(401);
+  });
+
+  it('looks up the mobile of a feedback record, masked for callers without the sensitive key', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/sysQuestion',
+      headers: { ...bearer(token), submit_id: `${Date.now()}1234567890123456789` },
+      payload: { userType: '客户', model: '服务', title: '来电', content: '客户来电咨询保养', username: '王伟', mobile: '13912345678' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    const byRecord = (auth: string, query: string) => t.app.inject({ method: 'GET', url: `/api/kf/phoneToAddress?${query}`, headers: bearer(auth) });
+    expect((await byRecord(token, `resource=sysQuestion&id=${id}`)).json()).toEqual({ phone: '13912345678', province: '江苏省', city: '常州市', carrier: '中国移动', location: '江苏省常州市' });
+    await createStaff(t.app, { username: 'kfreader', password: 'Kf_reader1', permissions: ['sysQuestion:list'] });
+    const reader = await loginAs(t.app, 'kfreader', 'Kf_reader1');
+    expect((await byRecord(reader, `resource=sysQuestion&id=${id}`)).json()).toEqual({ phone: '139****5678', province: '江苏省', city: '常州市', carrier: '中国移动', location: '江苏省常州市' });
+    await createStaff(t.app, { username: 'kfnone', password: 'Kf_reader1', permissions: [] });
+    const none = await loginAs(t.app, 'kfnone', 'Kf_reader1');
+    expect((await byRecord(none, `resource=sysQuestion&id=${id}`)).statusCode).toBe(403);
+    expect((await byRecord(reader, 'resource=sysQuestion&id=999999')).statusCode).toBe(404);
+    expect((await byRecord(reader, 'resource=sysQuestion&id=x')).statusCode).toBe(400);
+    expect(errorOf(await byRecord(reader, 'resource=jpType&id=1')).message).toBe('该数据没有手机号码');
+    expect((await byRecord(reader, 'resource=__proto__&id=1')).statusCode).toBe(400);
   });
 });
