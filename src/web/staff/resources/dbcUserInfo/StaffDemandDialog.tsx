@@ -11,6 +11,7 @@ import PostAddIcon from '@mui/icons-material/PostAdd';
 import { usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import type { BrandNode } from '../../../../shared/brand-tree.ts';
 import { DemandDialog, EMPTY_DEMAND } from '../../../dealer/DemandForm.tsx';
+import type { OcrRecognise } from '../../../components/OcrButton.tsx';
 import { request } from '../../providers/http.ts';
 import { hasPermission } from '../../providers/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
@@ -22,6 +23,9 @@ export async function staffCarTypes(pid: number): Promise<BrandNode[]> {
   const { data } = await request<BrandNode[]>('/api/brandTree/getTreeByPid', { query: { pid, enabled: true } });
   return data;
 }
+
+/** Recognition with the staff member's token (the console's client shows failures). */
+export const staffRecognise: OcrRecognise = async (call, form) => (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
 
 export interface StaffDemandDialogProps {
   customer: { id: number; compId: number; surname: string };
@@ -49,6 +53,7 @@ export function StaffDemandDialog({ customer, onClose, onSaved, notify }: StaffD
       onClose={onClose}
       onSubmit={submit}
       loadCarTypes={staffCarTypes}
+      recognise={staffRecognise}
       onInvalid={(message) => notify(message, 'error')}
     />
   );
