@@ -2,7 +2,8 @@
  * Recognised pictures and phone locations in a real browser: the dealer's 用车需求 form fills
  * 车牌号 and 底盘号 from pictures sent to a local fake of Baidu's OCR API (configured only through
  * BAIDU_OCR_*), and shows the service's refusal; 问题反馈 shows where each caller's mobile was
- * issued beside it in the record's dialog.
+ * issued beside it in the record's dialog; the roster's 新增 dialog fills 工资卡号 and 开户银行 from a
+ * bank-card picture (the schema's x-ocr).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -96,6 +97,29 @@ describe('问题反馈 shows where a caller\'s mobile was issued', () => {
       await tag.waitFor();
       expect(await tag.innerText()).toBe(`${known.location} ${known.carrier}`);
       await shot(staff, 'ocr-03-feedback-dialog-phone-location', { fullPage: false });
+    } finally {
+      await staff.context().close();
+    }
+  });
+});
+
+describe('the roster fills 工资卡号 from a bank card picture (x-ocr)', () => {
+  it('shows 识别银行卡 beside 工资卡号 in the 新增 dialog and fills the card and its bank', async () => {
+    const staff = await newPage(browser);
+    staff.setDefaultTimeout(15000);
+    try {
+      await signInAs(staff, product, ADMIN);
+      await openFromMenu(staff, '员工花名册', 'api/staff');
+      await staff.getByRole('button', { name: '新增' }).first().click();
+      const dialog = staff.getByRole('dialog');
+      await dialog.getByRole('button', { name: '识别银行卡' }).waitFor();
+      const yhk = pending(staff.waitForResponse((r) => new URL(r.url()).pathname === '/api/public/getYhk'));
+      await dialog.locator('input[data-ocr-input="getYhk"]').setInputFiles(picture('card:6222 0212 3456 7890 123\nbank:中国工商银行', '工资卡.jpg'));
+      expect((await yhk).status()).toBe(200);
+      await expect.poll(() => dialog.getByLabel('工资卡号').inputValue()).toBe('6222021234567890123');
+      expect(await dialog.getByLabel('开户银行').inputValue()).toBe('中国工商银行');
+      await dialog.getByLabel('工资卡号').scrollIntoViewIfNeeded();
+      await shot(staff, 'ocr-04-roster-bank-card', { fullPage: false });
     } finally {
       await staff.context().close();
     }

@@ -8,7 +8,9 @@ import { useRef, useState } from 'react';
 import Button from '@mui/material/Button';
 import PhotoCameraOutlinedIcon from '@mui/icons-material/PhotoCameraOutlined';
 
-export type OcrCall = 'getCph' | 'getJz' | 'getXsz' | 'getVin' | 'getYhk';
+import type { OcrCall } from '../../shared/ocr.ts';
+
+export type { OcrCall };
 
 /** sends the picture (multipart field `file`) to `api/public/{call}` with the screen's own client */
 export type OcrRecognise = (call: OcrCall, form: FormData) => Promise<Record<string, string>>;

@@ -11,7 +11,7 @@ import PostAddIcon from '@mui/icons-material/PostAdd';
 import { usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import type { BrandNode } from '../../../../shared/brand-tree.ts';
 import { DemandDialog, EMPTY_DEMAND } from '../../../dealer/DemandForm.tsx';
-import type { OcrRecognise } from '../../../components/OcrButton.tsx';
+import { staffRecognise } from '../../schema/inputs.tsx';
 import { request } from '../../providers/http.ts';
 import { hasPermission } from '../../providers/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
@@ -23,9 +23,6 @@ export async function staffCarTypes(pid: number): Promise<BrandNode[]> {
   const { data } = await request<BrandNode[]>('/api/brandTree/getTreeByPid', { query: { pid, enabled: true } });
   return data;
 }
-
-/** Recognition with the staff member's token (the console's client shows failures). */
-export const staffRecognise: OcrRecognise = async (call, form) => (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
 
 export interface StaffDemandDialogProps {
   customer: { id: number; compId: number; surname: string };
