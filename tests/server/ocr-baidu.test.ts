@@ -13,6 +13,7 @@ import { loginAs } from './auth-helpers.ts';
 import { createCompany, dealerToken } from './dealer-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { multipartFile } from './multipart.ts';
+import { OCR_ANSWERS } from '../../src/shared/ocr.ts';
 import { FAKE_API_KEY, FAKE_SECRET_KEY, fakeImage, startFakeBaiduOcr, type FakeBaiduOcr } from '../support/fake-baidu-ocr.ts';
 
 describe('OCR configuration', () => {
@@ -73,6 +74,9 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
     const xsz = await recognise('getXsz', fakeImage('plate:豫A12345\nvin:LSVAU218XN2183294\nowner:王伟'));
     expect(xsz.json()).toMatchObject({ plate: '豫A12345', vin: 'LSVAU218XN2183294', owner: '王伟', model: '大众汽车牌SVW71513BM', registerDate: '2021-03-05', vehicleType: '小型轿车' });
 
+    // the answers carry exactly the fields the screens' x-ocr may name (src/shared/ocr.ts)
+    const answers = { getCph: plate, getVin: vin, getYhk: card, getJz: jz, getXsz: xsz };
+    for (const [call, res] of Object.entries(answers)) expect(Object.keys(res.json()), call).toEqual([...OCR_ANSWERS[call as keyof typeof OCR_ANSWERS]]);
     // the older paths answer the same
     expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), admin, '/api/ocr')).json()).toEqual({ vin: 'LSVAU218XN2183294' });
     // one token served every call; each recognition went to its documented endpoint with it
