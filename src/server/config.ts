@@ -192,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     baiduOcrApiKey: env.BAIDU_OCR_API_KEY ?? '',
     baiduOcrSecretKey: env.BAIDU_OCR_SECRET_KEY ?? '',
     baiduOcrApiBase: env.BAIDU_OCR_API_BASE || 'https://aip.baidubce.com',
-    ocrTimeoutMs: int(env, 'OCR_TIMEOUT_SECONDS', 15, 1, 120) * 1000,
+    ocrTimeoutMs: int(env, 'OCR_TIMEOUT_SECONDS', 10, 1, 120) * 1000,
     contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     ...overrides,
   };
