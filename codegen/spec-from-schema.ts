@@ -19,6 +19,7 @@ import { PERMISSION_ACTIONS, snakeCase } from '../src/shared/resource-spec.ts';
 import { ENTITY_KEYWORDS, PROPERTY_KEYWORDS } from '../src/shared/schema-ajv.ts';
 import { checkSchemaShape, compileOrThrow, compileSchema } from './ajv-check.ts';
 import { SchemaError } from './schema-error.ts';
+import { OCR_ANSWERS, OCR_CALL_NAMES, type OcrCall } from '../src/shared/ocr.ts';
 
 export { SchemaError, ENTITY_KEYWORDS, PROPERTY_KEYWORDS };
 
@@ -299,6 +300,20 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-mask`, MASKS.includes(mask), `must be one of ${MASKS.join(', ')}`, null);
     need(file, `${path}/x-mask`, type === 'string', 'a mask needs a string property', null);
   }
+  let ocr: FieldSpec['ocr'];
+  if (p['x-ocr'] !== undefined) {
+    const o = p['x-ocr'];
+    const shape = 'must be {call: "getCph"|"getJz"|"getXsz"|"getVin"|"getYhk", fill: {<property>: <answer field>}}';
+    need(file, `${path}/x-ocr`, isObject(o) && isObject(o.fill) && Object.keys(o).every((k) => k === 'call' || k === 'fill'), shape, null);
+    const oo = o as { call: unknown; fill: Json };
+    need(file, `${path}/x-ocr/call`, typeof oo.call === 'string' && (OCR_CALL_NAMES as string[]).includes(oo.call), `must be one of ${OCR_CALL_NAMES.join(', ')}`, null);
+    const answers: readonly string[] = OCR_ANSWERS[oo.call as OcrCall];
+    need(file, `${path}/x-ocr/fill`, Object.keys(oo.fill).length > 0, 'must name at least one property to fill', null);
+    for (const [k, v] of Object.entries(oo.fill)) {
+      need(file, `${path}/x-ocr/fill/${k}`, typeof v === 'string' && answers.includes(v), `must be a field of the ${oo.call} answer: ${answers.join(', ')}`, null);
+    }
+    ocr = { call: oo.call as OcrCall, fill: oo.fill as Record<string, string> };
+  }
   let list: FieldSpec['list'];
   const scope = p['x-scope'] as ScopeKind | undefined;
   if (scope !== undefined) {
@@ -359,6 +374,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     list,
     filter,
     mask,
+    ...(ocr ? { ocr } : {}),
     scope,
     form: auto === undefined && p.readOnly !== true && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
@@ -441,6 +457,12 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   const fields = Object.entries(props).map(([n, p]) => parseField(file, n, p, required.includes(n), reqMessages[n]));
   need(file, '/properties/id', fields.some((f) => f.auto === 'id'), 'an integer "id" with "x-auto": "id" is required', null);
   need(file, '/properties', fields.filter((f) => f.scope).length <= 1, 'at most one property may carry x-scope', null);
+  for (const f of fields) {
+    for (const target of Object.keys(f.ocr?.fill ?? {})) {
+      const t = fields.find((x) => x.name === target);
+      need(file, `/properties/${f.name}/x-ocr/fill/${target}`, !!t && t.form && t.type === 'string', 'must name a string property of the form', null);
+    }
+  }
   const columns = new Set<string>();
   for (const f of fields) {
     need(file, `/properties/${f.name}`, !columns.has(f.column), `column "${f.column}" is used twice`, null);

@@ -82,6 +82,13 @@ export interface Config {
   uploadMaxBytes: number;
   /** replacement-car daily price in yuan for self-paid days (countPrice = zfts × this + foregift) */
   dbcDailyPrice: number;
+  /** OCR (plate, licences, VIN, bank card): Baidu AI Cloud OCR API key and secret key; empty = not configured */
+  baiduOcrApiKey: string;
+  baiduOcrSecretKey: string;
+  /** base address of the Baidu OCR API (token and recognition endpoints) */
+  baiduOcrApiBase: string;
+  /** longest wait for the OCR service, ms */
+  ocrTimeoutMs: number;
   /** contract PDF: a TrueType/OpenType CJK font file (.ttf/.otf/.ttc) embedded in generated contracts */
   contractFontPath: string;
 }
@@ -182,6 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     storage: storageKind(env.STORAGE_PROVIDER),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     dbcDailyPrice: int(env, 'DBC_DAILY_PRICE', 200, 0, 100_000),
+    baiduOcrApiKey: env.BAIDU_OCR_API_KEY ?? '',
+    baiduOcrSecretKey: env.BAIDU_OCR_SECRET_KEY ?? '',
+    baiduOcrApiBase: env.BAIDU_OCR_API_BASE || 'https://aip.baidubce.com',
+    ocrTimeoutMs: int(env, 'OCR_TIMEOUT_SECONDS', 10, 1, 120) * 1000,
     contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     ...overrides,
   };
@@ -201,6 +212,10 @@ function checkProviders(config: Config): void {
   url('SMS_API_URL', config.smsApiUrl);
   url('WECOM_API_BASE', config.wecomApiBase);
   url('WECOM_LOGIN_URL', config.wecomLoginUrl);
+  url('BAIDU_OCR_API_BASE', config.baiduOcrApiBase);
+  if (!!config.baiduOcrApiKey !== !!config.baiduOcrSecretKey) {
+    throw new ConfigError('BAIDU_OCR_API_KEY and BAIDU_OCR_SECRET_KEY must be set together');
+  }
   if (config.smsApiUrl) {
     for (const [name, v] of [
       ['SMS_ACCESS_KEY_ID', config.smsAccessKeyId],

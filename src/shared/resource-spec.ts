@@ -4,6 +4,7 @@
  * them to `src/generated/resources.ts`; the server builds tables and routes from it, the web
  * app builds screens from it. Both sides use the same Chinese titles and messages.
  */
+import type { OcrFill } from './ocr.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean';
 export type FilterKind = 'eq' | 'like' | 'between' | 'in';
@@ -63,6 +64,8 @@ export interface FieldSpec {
   scope?: ScopeKind;
   filter?: FilterKind;
   mask?: MaskKind;
+  /** x-ocr: a 识别 button beside the input that fills properties from a recognised picture */
+  ocr?: OcrFill;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
   form: boolean;
   /** placeholder / help text */

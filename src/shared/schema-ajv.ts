@@ -23,6 +23,7 @@ export const PROPERTY_KEYWORDS = [
   'x-input',
   'x-list',
   'x-mask',
+  'x-ocr',
   'x-options',
   'x-placeholder',
   'x-ref',

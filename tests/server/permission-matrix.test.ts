@@ -104,6 +104,15 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'POST /api/ocr/getXsz': 'recognition of a picture the caller sends',
   'POST /api/ocr/getVin': 'recognition of a picture the caller sends',
   'POST /api/ocr/getYhk': 'recognition of a picture the caller sends',
+  // the spec's paths of the same recognitions and of the document upload; a dealer's or an
+  // applicant's token opens them too (their screens take the pictures)
+  'POST /api/public/getCph': 'recognition of a picture the caller sends',
+  'POST /api/public/getJz': 'recognition of a picture the caller sends',
+  'POST /api/public/getXsz': 'recognition of a picture the caller sends',
+  'POST /api/public/getVin': 'recognition of a picture the caller sends',
+  'POST /api/public/getYhk': 'recognition of a picture the caller sends',
+  'POST /api/public/uploadFileApi': 'uploads of any form',
+  'GET /api/kf/phoneToAddress': 'where a mobile the caller types was issued (public numbering-plan data)',
 };
 
 /** Routes that refuse admin on purpose. */

@@ -224,6 +224,14 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.amount['x-mask'] = 'phone'), '/properties/amount/x-mask', /string/);
     expectBad((s) => (s.properties.name['x-auto'] = 'createTime'), '/properties/name/x-auto', /date-time/);
   });
+  it('x-ocr: a known call, answer fields of that call, string properties of the form to fill', () => {
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getIdCard', fill: { name: 'name' } }), '/properties/name/x-ocr/call', /must be one of getCph/);
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { name: 'plate' } }), '/properties/name/x-ocr/fill/name', /cardNumber/);
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: {} }), '/properties/name/x-ocr/fill', /at least one/);
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk' }), '/properties/name/x-ocr', /must be \{call/);
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { nowhere: 'cardNumber' } }), '/properties/name/x-ocr/fill/nowhere', /string property of the form/);
+    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { amount: 'cardNumber' } }), '/properties/name/x-ocr/fill/amount', /string property of the form/);
+  });
   it('unsupported property type and format', () => {
     expectBad((s) => (s.properties.name.type = 'array'), '/properties/name/type', /must be one of integer, number, string, boolean/);
     expectBad((s) => (s.properties.name.format = 'ipv4'), '/properties/name/format', /format must be one of/);

@@ -7,6 +7,8 @@
  * brand-tree cascader down to the configuration (level 4); the form sends userCarType (brand/
  * series/model names joined by '/') and carTypeIds (the picked path), which the server checks.
  * Editing keeps the saved car type (sent without ids) until another one is picked.
+ * 识别车牌 / 识别行驶证 / 识别VIN send a picture to api/public/getCph|getXsz|getVin and fill 车牌号 and
+ * 底盘号 from the answer (the dealer's token by default; staff pass their own client).
  */
 import { useMemo, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
@@ -26,6 +28,11 @@ import type { BrandNode } from '../../shared/brand-tree.ts';
 import { CAR_TYPE_LEVEL, checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
 import { notify } from './notices.ts';
 import { dealerCarTypeLoader, savedCarType } from './car-types.ts';
+import { OcrButton, type OcrRecognise } from '../components/OcrButton.tsx';
+import { dealerFetch } from './http.ts';
+
+/** Recognition with the dealer's token (the portal's client shows failures). */
+export const dealerRecognise: OcrRecognise = (call, form) => dealerFetch<Record<string, string>>(`api/public/${call}`, { method: 'POST', body: form });
 
 export type DemandFormValues = Record<DemandField, string>;
 
@@ -76,9 +83,11 @@ export interface DemandDialogProps {
   loadCarTypes?: (pid: number) => Promise<BrandNode[]>;
   /** shows the form's first error; default: the dealer portal's notice */
   onInvalid?: (message: string) => void;
+  /** sends a picture to a recognition call; default: with the dealer's token */
+  recognise?: OcrRecognise;
 }
 
-export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit, loadCarTypes: carTypeLoader, onInvalid }: DemandDialogProps) {
+export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit, loadCarTypes: carTypeLoader, onInvalid, recognise = dealerRecognise }: DemandDialogProps) {
   const [values, setValues] = useState<DemandFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<DemandField, string>>>({});
   const [saving, setSaving] = useState(false);
@@ -89,6 +98,12 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
   const set = (f: DemandField, v: string) => {
     setValues((old) => ({ ...old, [f]: v }));
     if (errors[f]) setErrors((old) => ({ ...old, [f]: undefined }));
+  };
+
+  /** the recognised plate and VIN (each only when read) go into their fields */
+  const fill = (fields: Record<string, string>) => {
+    if (fields.plate) set('userCph', fields.plate.slice(0, 8));
+    if (fields.vin) set('userVin', fields.vin.slice(0, 17));
   };
 
   async function submit() {
@@ -142,6 +157,11 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
     <Dialog open={open} onClose={saving ? undefined : onClose} maxWidth={false} slotProps={{ paper: { sx: { width, maxWidth: '96vw' } } }}>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent dividers>
+        <Box sx={{ display: 'flex', gap: 1, mb: 2.5, flexWrap: 'wrap' }} data-testid="demand-ocr">
+          <OcrButton call="getCph" label="识别车牌" recognise={recognise} onResult={fill} disabled={saving} />
+          <OcrButton call="getXsz" label="识别行驶证" recognise={recognise} onResult={fill} disabled={saving} />
+          <OcrButton call="getVin" label="识别VIN" recognise={recognise} onResult={fill} disabled={saving} />
+        </Box>
         <Box sx={{ display: 'grid', gridTemplateColumns: width === 1300 ? 'repeat(4, 1fr)' : 'repeat(3, 1fr)', columnGap: 2, rowGap: 1.5 }}>
           <TextField label="客户" size="small" value={customerName} disabled helperText=" " />
           <Box data-field="userCarType">

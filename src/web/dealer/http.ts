@@ -30,6 +30,7 @@ function report(p: Problem) {
 export interface DealerRequest {
   method?: 'GET' | 'POST' | 'PUT';
   query?: Record<string, QueryValue>;
+  /** JSON-serialisable body, or FormData sent as multipart (a picture to recognise) */
   body?: unknown;
   /** the caller shows the failure itself */
   quiet?: boolean;
@@ -44,7 +45,8 @@ export async function dealerFetch<T = unknown>(path: string, opts: DealerRequest
     headers.Authorization = `Bearer ${session.token}`;
     headers.submit_id = submitId();
   }
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const form = opts.body instanceof FormData;
+  if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
   const qs = buildQuery(opts.query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), DEALER_TIMEOUT_MS);
@@ -53,7 +55,7 @@ export async function dealerFetch<T = unknown>(path: string, opts: DealerRequest
     res = await fetch(`/${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`, {
       method: opts.method ?? 'GET',
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : form ? (opts.body as FormData) : JSON.stringify(opts.body),
       signal: controller.signal,
     });
   } catch (err) {

@@ -62,7 +62,7 @@ export const RULES = {
   qywxFile: { kind: 'qywxFile', noun: '文件', exts: DOCUMENTS, maxBytes: 20 * MB },
   voice: { kind: 'voice', noun: '语音', exts: ['amr'], maxBytes: 2 * MB },
   video: { kind: 'video', noun: '视频', exts: ['mp4'], maxBytes: 10 * MB },
-  ocrImage: { kind: 'ocr', noun: '图片', exts: ['jpg', 'jpeg', 'png', 'bmp'], maxBytes: 5 * MB },
+  ocrImage: { kind: 'ocr', noun: '图片', exts: ['jpg', 'jpeg', 'png', 'bmp'], maxBytes: 4 * MB },
 } satisfies Record<string, UploadRule>;
 
 export function extOf(filename: string): string {

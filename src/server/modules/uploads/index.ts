@@ -6,14 +6,19 @@
  *   POST /api/qywxapp/media/{momentImage|sopImage|file|voice|video}  work-messaging media
  *   POST /api/public/imgToTByte                     picture -> {contentType, size, base64}, not stored; public, rate-limited
  *   GET  /api/files/{key}                           the stored file with its content type (the key is the capability)
- *   POST /api/ocr/{getCph|getJz|getXsz|getVin|getYhk}  image -> recognised fields; 503 OCR服务未配置 without a provider
+ *   POST /api/public/{getCph|getJz|getXsz|getVin|getYhk}  image (jpg/png/bmp, 4 MB) -> recognised fields
+ *        (see OcrResult in providers/ocr.ts); also at /api/ocr/*; 503 OCR服务未配置 without a provider;
+ *        a staff, dealer or applicant token; 20 a minute per address (each call is billed)
+ *   POST /api/public/uploadFileApi                 document, like /api/uploadFileApi, for a staff, dealer or applicant token
  * Upload answer: {id, key, name, url, size, contentType, kind}.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { ApiError, badRequest, notFound } from '../../errors.ts';
+import { ApiError, badRequest, notFound, unauthorized } from '../../errors.ts';
+import { markAuthenticated } from '../../auth/route-catalogue.ts';
+import { bearerOf, isApplicantToken } from '../applicant/tokens.ts';
 import { createStorage, type StorageProvider, type StoredFile } from '../../providers/storage.ts';
-import { ocrProviderOf, type OcrKind } from '../../providers/ocr.ts';
+import { OCR_UNAVAILABLE, ocrProviderOf, type OcrKind } from '../../providers/ocr.ts';
 import { checkType, inline, RULES, sizeMessage, typeMessage, type UploadRule } from './file-types.ts';
 
 const NO_FILE = '请选择要上传的文件';
@@ -105,17 +110,48 @@ export async function registerUploads(app: FastifyInstance): Promise<StorageProv
       .send(found.content);
   });
 
-  for (const [call, kind] of Object.entries(OCR_CALLS)) {
-    app.post(`/api/ocr/${call}`, signedIn, async (request) => {
-      const upload = await readUpload(request, RULES.ocrImage, RULES.ocrImage.maxBytes);
-      try {
-        return await ocrProviderOf(app).recognize(kind, upload.content, upload.contentType);
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        request.log.error({ err }, 'ocr failed');
-        throw new ApiError(502, '识别服务暂时不可用，请稍后重试');
+  /**
+   * The pictures of the dealer portal and the applicant form are recognised too: a staff token,
+   * a dealer's token or an applicant's token (not yet submitted) opens these routes.
+   */
+  const anyCaller = markAuthenticated(async function (request: FastifyRequest, reply: FastifyReply) {
+    if (isApplicantToken(bearerOf(request))) {
+      if (await app.resolveApplicant?.(request)) return;
+      throw unauthorized();
+    }
+    try {
+      await app.authenticate.call(app, request, reply);
+      return;
+    } catch (err) {
+      if (!app.hasDecorator('authenticateDealer')) throw err;
+    }
+    await app.authenticateDealer.call(app, request, reply);
+  });
+  const uploader = (request: FastifyRequest) => request.user?.username ?? request.dealer?.username ?? undefined;
+
+  app.post('/api/public/uploadFileApi', { preHandler: anyCaller }, async (request, reply) => {
+    const upload = await readUpload(request, RULES.file, limit(RULES.file));
+    const file = await storage.put({ ...upload, kind: RULES.file.kind, user: uploader(request) });
+    return reply.status(201).send({ id: file.id, key: file.key, name: file.name, url: fileUrl(file), size: file.size, contentType: file.contentType, kind: file.kind });
+  });
+
+  const recognise = (kind: OcrKind) => async (request: FastifyRequest) => {
+    const upload = await readUpload(request, RULES.ocrImage, RULES.ocrImage.maxBytes);
+    try {
+      return await ocrProviderOf(app).recognize(kind, upload.content, upload.contentType);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        if (err.status >= 500) request.log.warn({ kind, message: err.message }, 'ocr refused');
+        throw err;
       }
-    });
+      request.log.error({ err }, 'ocr failed');
+      throw new ApiError(503, OCR_UNAVAILABLE);
+    }
+  };
+  const ocrLimit = { rateLimit: { max: 20, timeWindow: 60_000 } };
+  for (const [call, kind] of Object.entries(OCR_CALLS)) {
+    app.post(`/api/public/${call}`, { preHandler: anyCaller, config: ocrLimit }, recognise(kind));
+    app.post(`/api/ocr/${call}`, { preHandler: anyCaller, config: ocrLimit }, recognise(kind));
   }
   return storage;
 }

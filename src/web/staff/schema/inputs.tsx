@@ -17,6 +17,11 @@ import { fieldValidator } from './validation.ts';
 import { MASKED_HELP, useIsMasked } from './maskedFields.tsx';
 import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
 import { restrictionFor } from '../../../shared/input-filters.ts';
+import Box from '@mui/material/Box';
+import { useFormContext } from 'react-hook-form';
+import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
+import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
+import { request } from '../providers/http.ts';
 
 
 export interface FieldInputProps {
@@ -39,7 +44,44 @@ export function formatDateTime(value: unknown): string {
   return String(value).replace(' ', 'T').slice(0, 19);
 }
 
-export function FieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
+/**
+ * The input, with a 识别 button beside it when the property has `x-ocr` (a recognised picture
+ * fills the named properties of the form).
+ */
+export function FieldInput(props: FieldInputProps) {
+  const input = <PlainFieldInput {...props} />;
+  const masked = useIsMasked(props.field.name);
+  if (!props.field.ocr || props.readOnly || masked) return input;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+      <Box sx={{ flex: 1, minWidth: 0 }}>{input}</Box>
+      <Box sx={{ pt: 0.75, flexShrink: 0 }}>
+        <FormOcrButton ocr={props.field.ocr} />
+      </Box>
+    </Box>
+  );
+}
+
+function FormOcrButton({ ocr }: { ocr: OcrFill }) {
+  const { setValue } = useFormContext();
+  return (
+    <OcrButton
+      call={ocr.call}
+      label={OCR_LABELS[ocr.call]}
+      recognise={staffRecognise}
+      onResult={(answer) => {
+        for (const [property, key] of Object.entries(ocr.fill)) {
+          if (answer[key]) setValue(property, answer[key], { shouldDirty: true, shouldValidate: true });
+        }
+      }}
+    />
+  );
+}
+
+/** Recognition with the staff member's token (the console's client shows failures). */
+export const staffRecognise: OcrRecognise = async (call, form) => (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
+
+function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
   // personal data that came masked is shown, never edited (the mask is not the value)
   const masked = useIsMasked(field.name);
   const readOnly = readOnlyForm || masked;

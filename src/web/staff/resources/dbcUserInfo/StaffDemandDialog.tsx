@@ -11,6 +11,7 @@ import PostAddIcon from '@mui/icons-material/PostAdd';
 import { usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import type { BrandNode } from '../../../../shared/brand-tree.ts';
 import { DemandDialog, EMPTY_DEMAND } from '../../../dealer/DemandForm.tsx';
+import { staffRecognise } from '../../schema/inputs.tsx';
 import { request } from '../../providers/http.ts';
 import { hasPermission } from '../../providers/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
@@ -49,6 +50,7 @@ export function StaffDemandDialog({ customer, onClose, onSaved, notify }: StaffD
       onClose={onClose}
       onSubmit={submit}
       loadCarTypes={staffCarTypes}
+      recognise={staffRecognise}
       onInvalid={(message) => notify(message, 'error')}
     />
   );

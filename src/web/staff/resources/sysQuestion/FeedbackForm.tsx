@@ -1,15 +1,18 @@
 /**
  * Feedback dialog (700 px): module, title, problem description, suggested optimisation,
  * identity 匿名/实名, and — only when named — contact name and phone. The identity choice is
- * UI-only: anonymous feedback carries no username or mobile.
+ * UI-only: anonymous feedback carries no username or mobile. A saved record shows where the
+ * mobile was issued (号码归属地) under it.
  */
 import { useEffect } from 'react';
+import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import { RadioButtonGroupInput, useGetIdentity } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { fieldByName } from '../../../../shared/resource-spec.ts';
 import { FieldInput } from '../../schema/inputs.tsx';
 import type { RecordFormProps } from '../../schema/overrides.ts';
+import { PhoneLocationTag } from './PhoneLocationTag.tsx';
 
 export const IDENTITY_FIELD = '_identity';
 export const ANONYMOUS = '匿名';
@@ -39,7 +42,7 @@ function ContactDefaults({ enabled }: { enabled: boolean }) {
   return null;
 }
 
-export function FeedbackForm({ spec, readOnly }: RecordFormProps) {
+export function FeedbackForm({ spec, record, readOnly }: RecordFormProps) {
   const named = useWatch({ name: IDENTITY_FIELD }) === NAMED;
   const field = (name: string) => {
     const spec_ = fieldByName(spec, name);
@@ -62,6 +65,11 @@ export function FeedbackForm({ spec, readOnly }: RecordFormProps) {
       />
       {named ? field('username') : null}
       {named ? field('mobile') : null}
+      {named && record?.id !== undefined && record.mobile ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, fontSize: 13, color: 'text.secondary' }}>
+          号码归属地 <PhoneLocationTag resource={spec.name} id={record.id} />
+        </Box>
+      ) : null}
       <ContactDefaults enabled={!readOnly} />
     </Stack>
   );
