@@ -42,6 +42,7 @@ import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
+import { registerTmsRoutes } from './modules/tms/index.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -71,6 +72,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'applicant', register: (app) => registerApplicantArea(app) },
   { name: 'dealer', register: (app) => registerDealerArea(app) },
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
+  { name: 'tms', register: async (app, specs) => registerTmsRoutes(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
