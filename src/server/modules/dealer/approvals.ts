@@ -108,7 +108,7 @@ export async function registerApprovalSync(app: FastifyInstance, table: string, 
     } else if (approval.spStatus === 2 || approval.spStatus === 3) {
       result = '用车需求已审核，未作更改';
     } else {
-      result = `审批${SP_STATUS_NAMES[approval.spStatus] ?? '状态未知'}，用车需求未作更改`;
+      result = `审批状态：${SP_STATUS_NAMES[approval.spStatus] ?? approval.spStatus}，用车需求未作更改`;
     }
     const values = {
       biz_type: BIZ_TYPE,
