@@ -33,6 +33,8 @@ export interface DeptNode {
   createTime: string | null;
   /** the department's WeCom id once synced (企业微信部门ID), else null */
   wecomDeptId: number | null;
+  /** the department note (部门备注) */
+  remark: string | null;
   /** shown only as the way down to departments in the scope: not selectable, not editable */
   disabled: boolean;
   children?: DeptNode[];
@@ -46,6 +48,7 @@ interface Row {
   enabled: boolean;
   createTime: string | null;
   wecomDeptId: number | null;
+  remark: string | null;
   /** outside the data scope (an ancestor shown for the way down) */
   outside?: boolean;
 }
@@ -56,7 +59,7 @@ export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联�
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
 async function allRows(db: Kysely<any>): Promise<Row[]> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id']).orderBy('sort').orderBy('id').execute();
+  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark']).orderBy('sort').orderBy('id').execute();
   return rows.map((r) => ({
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined || Number(r.pid) === 0 ? null : Number(r.pid),
@@ -65,6 +68,7 @@ async function allRows(db: Kysely<any>): Promise<Row[]> {
     enabled: Boolean(r.enabled),
     createTime: r.create_time ?? null,
     wecomDeptId: r.wecom_dept_id === null || r.wecom_dept_id === undefined ? null : Number(r.wecom_dept_id),
+    remark: r.remark ?? null,
   }));
 }
 
@@ -86,7 +90,7 @@ function visibleIds(rows: Row[], scope: DataScope): Set<number> | null {
 function toNode(r: Row, kids: Row[]): DeptNode {
   return {
     id: r.id, pid: r.pid ?? 0, name: r.name, label: r.name, sort: r.sort, enabled: r.enabled,
-    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, wecomDeptId: r.wecomDeptId, disabled: !!r.outside,
+    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, wecomDeptId: r.wecomDeptId, remark: r.remark, disabled: !!r.outside,
   };
 }
 
