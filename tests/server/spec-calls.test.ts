@@ -83,7 +83,7 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
     const page = (await call('GET', '/api/decision/sso?page=0&size=2&sort=id,desc', admin)).json();
     expect(page.totalElements).toBe(3);
     expect(page.content).toHaveLength(2);
-    expect(page.content[0]).toMatchObject({ username: 'analyst' });
+    expect(page.content[0]).toMatchObject({ username: 'analyst', createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
     expect(page.content[0].id).toBeGreaterThan(page.content[1].id);
     expect(JSON.stringify(page)).not.toContain('sign=');
     expect((await call('GET', '/api/decision/sso?username=nobody', admin)).json().totalElements).toBe(0);

@@ -319,7 +319,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
 
     const ok = await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010001', admin);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toMatchObject({ spNo: '202401010001', bizId: passed, spStatus: 2, spStatusName: '已通过', status: 2, shStatus: 2, result: '已按企业微信审批结果审核通过' });
+    expect(ok.json()).toMatchObject({ spNo: '202401010001', bizId: passed, spStatus: 2, spStatusName: '已通过', status: 2, shStatus: 2, result: '已按企业微信审批结果审核通过', syncTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
     expect(await status(passed)).toMatchObject({ status: 2, sh_status: 2 });
     const history = (await call('GET', `/api/dbc/dbcInfo/history?id=${passed}`, admin)).json();
     expect(history.at(-1)).toMatchObject({ action: 'approve', actor: 'admin（企业微信审批）' });

@@ -66,7 +66,7 @@ export async function registerApprovalSync(app: FastifyInstance, table: string, 
     applicant: r.applicant ?? null,
     result: String(r.result),
     syncUser: String(r.sync_user),
-    syncTime: r.sync_time,
+    syncTime: r.sync_time instanceof Date ? nowText(r.sync_time) : String(r.sync_time),
   });
 
   app.get('/api/qywxapp/approval/approvalBizSync/:id', { preHandler: app.requirePermission('dbcInfo:edit') }, async (request) => {

@@ -121,7 +121,7 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
     if (!sorts.some((s) => s.column === 'id')) list = list.orderBy('id', 'desc');
     const rows = await list.limit(size).offset(page * size).execute();
     return {
-      content: rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? null, ip: r.ip ?? null, createTime: r.create_time })),
+      content: rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? null, ip: r.ip ?? null, createTime: r.create_time instanceof Date ? nowText(r.create_time) : String(r.create_time) })),
       totalElements: Number(total?.n ?? 0),
     };
   });
