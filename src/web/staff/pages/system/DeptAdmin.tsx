@@ -268,8 +268,8 @@ export function DeptAdmin() {
         ) : null}
       </FormDialog>
       <ConfirmDialog open={!!deleting} busy={busy} content={messages.confirm.deleteOne} onConfirm={() => void remove()} onClose={() => setDeleting(null)} />
-      <Dialog open={!!ask} onClose={() => (working ? undefined : setAsk(null))} maxWidth="xs" fullWidth>
-        <DialogTitle>{ask?.title}</DialogTitle>
+      <Dialog open={!!ask} onClose={() => (working ? undefined : setAsk(null))} maxWidth="xs" fullWidth aria-labelledby="dept-wecom-ask">
+        <DialogTitle id="dept-wecom-ask">{ask?.title}</DialogTitle>
         <DialogContent>
           <Typography>{ask?.content}</Typography>
           {working ? (
@@ -287,8 +287,8 @@ export function DeptAdmin() {
           </Button>
         </DialogActions>
       </Dialog>
-      <Dialog open={!!outcome} onClose={() => setOutcome(null)} maxWidth="sm" fullWidth>
-        <DialogTitle>{outcome?.title}</DialogTitle>
+      <Dialog open={!!outcome} onClose={() => setOutcome(null)} maxWidth="sm" fullWidth aria-labelledby="dept-wecom-outcome">
+        <DialogTitle id="dept-wecom-outcome">{outcome?.title}</DialogTitle>
         <DialogContent>
           <Alert severity="success" role="alert">
             {outcome?.lines.map((l) => (
