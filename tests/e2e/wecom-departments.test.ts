@@ -69,6 +69,8 @@ describe('部门管理 and WeCom', () => {
     const done = page.getByRole('dialog', { name: '企业微信部门同步完成' });
     await done.getByText('新建（2）：企微销售中心、企微客服中心').waitFor();
     await done.getByText(/^关联（1）/).waitFor();
+    // WeCom's root is the enterprise: linked to the top company, which keeps its name
+    expect(await done.getByText(/^改名/).count()).toBe(0);
     await shot(page, 'dept-wecom-sync-result');
     await done.getByRole('button', { name: '知道了' }).click();
 

@@ -177,6 +177,9 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     expect(r.skipped).toBe(1);
     let all = await depts();
     expect(all.find((d) => d.id === rootId)!.wecomId).toBe(1);
+    // WeCom's root is the enterprise: the top company keeps its own name
+    expect(all.find((d) => d.id === rootId)!.name).not.toBe('某某汽车集团');
+    expect(r.renamed).toEqual([]);
     expect(all.find((d) => d.id === sales)!.wecomId).toBe(2);
     const after = await byName('售后服务部');
     expect(after).toMatchObject({ pid: rootId, wecomId: 3, sort: 1 }); // WeCom's larger order comes first

@@ -4,7 +4,8 @@
  *   GET    api/dept/syncQwDept        pulls WeCom's departments into the tree: a department already
  *                                     linked (sys_dept.wecom_dept_id) is renamed and moved as in WeCom,
  *                                     an unlinked one of the same name under the same parent is linked,
- *                                     any other is created; WeCom's root (parentid 0) is the top company.
+ *                                     any other is created; WeCom's root (parentid 0) is linked to the
+ *                                     top company (whose name it leaves as it is).
  *                                     A link to a department WeCom no longer has is cleared (the local
  *                                     department stays). Needs the 全部 data scope. One transaction.
  *   PUT    api/dept/synStaffs {id}    the department's WeCom members (cgi-bin/user/list) against the
@@ -171,7 +172,8 @@ export async function pullDepartments(db: Kysely<any>, remote: WecomDepartment[]
         }
       }
       const changes: Record<string, unknown> = {};
-      if (local.name !== d.name) {
+      // WeCom's root is the enterprise itself: it never renames the top company it is linked to
+      if (local.name !== d.name && d.parentid !== 0) {
         if (result.renamed.length < LIST_MAX) result.renamed.push(`${local.name} → ${d.name}`);
         changes.name = d.name;
         local.name = d.name;

@@ -206,7 +206,7 @@ export function DeptAdmin() {
             { title: '创建日期', width: 170, render: (d) => d.createTime ?? '' },
             {
               title: '操作',
-              width: 420,
+              width: 470,
               render: (d) => (
                 <Box sx={{ display: 'flex', gap: 0.5 }}>
                   {can('dept:edit') && !d.disabled ? (
