@@ -154,7 +154,7 @@ export interface ApprovalSync {
 }
 
 /** 企业微信审批: the approval of this demand, by its number; WeCom's answer updates the demand. */
-export function WecomApprovalSync({ id }: { id: unknown }) {
+export function WecomApprovalSync({ id, status }: { id: unknown; status: number }) {
   const refresh = useRefresh();
   const [spNo, setSpNo] = useState('');
   const [busy, setBusy] = useState(false);
@@ -183,6 +183,7 @@ export function WecomApprovalSync({ id }: { id: unknown }) {
       {done ? (
         <Alert severity="info" sx={{ mt: 1 }} role="status">
           审批单 {done.spNo}{done.spName ? `（${done.spName}）` : ''}：{done.spStatusName}。{done.result}。同步时间 {done.syncTime}，当前状态：{statusLabel(done.status)}
+          {done.status !== status ? '。用车需求已按审批结果更新，请关闭本窗口，列表已刷新' : ''}
         </Alert>
       ) : null}
     </Box>
@@ -228,7 +229,7 @@ function ProcessForm({ record }: RecordFormProps) {
         </Box>
       ) : null}
       <VinLookups vin={String(record?.userVin ?? '')} id={record?.id} />
-      <WecomApprovalSync id={record?.id} />
+      <WecomApprovalSync id={record?.id} status={status} />
       {status === 1 ? (
         <>
           <RadioButtonGroupInput
