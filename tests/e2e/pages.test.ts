@@ -145,8 +145,8 @@ describe('data decision centre', () => {
     await popup;
     await auditor.bringToFront();
     const records = auditor.getByTestId('sso-records');
-    await records.getByRole('cell', { name: 'analyst', exact: true }).waitFor();
-    await records.getByRole('cell', { name: 'auditor', exact: true }).waitFor();
+    await records.getByRole('cell', { name: 'analyst', exact: true }).first().waitFor();
+    await records.getByRole('cell', { name: 'auditor', exact: true }).first().waitFor();
     await shot(auditor, 'page-decision-sso-records');
     await ctx.close();
   });

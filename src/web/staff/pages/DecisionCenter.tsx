@@ -157,7 +157,8 @@ export function DecisionCenterPage() {
       <Alert severity="info" sx={{ maxWidth: 520, mx: 'auto', textAlign: 'left' }}>
         如看不到报表，请联系系统管理员开通数据中心权限；管理员账号不能进入数据决策中心。
       </Alert>
-      {can('DecisionCenter:sso') && identity?.username !== 'admin' ? <SsoLinkRecords /> : null}
+      {/* read again once this visit's own link is issued */}
+      {can('DecisionCenter:sso') && identity?.username !== 'admin' ? <SsoLinkRecords key={href ?? ''} /> : null}
     </Box>
   );
 }
