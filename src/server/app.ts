@@ -44,6 +44,7 @@ import { registerSystemMessageRoutes } from './modules/messages/system-messages.
 import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
+import { registerTmsRoutes } from './modules/tms/index.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -75,6 +76,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'dealer', register: (app) => registerDealerArea(app) },
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
   { name: 'kf', register: (app) => registerKfRoutes(app) },
+  { name: 'tms', register: async (app, specs) => registerTmsRoutes(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */

@@ -133,4 +133,21 @@ describe('data decision centre', () => {
     expect(await analyst.evaluate(() => document.cookie.includes('popped=yes'))).toBe(true);
     await ctx.close();
   });
+
+  it('a holder of DecisionCenter:sso also sees 登录记录, the sign-in links issued', async () => {
+    await createStaff(product.app, { username: 'auditor', password: 'Auditor@2024', permissions: ['DecisionCenter:list', 'DecisionCenter:sso'] });
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const auditor = await ctx.newPage();
+    await ctx.route('https://bi.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>BI</h1>' }));
+    await signInAs(auditor, product, { username: 'auditor', password: 'Auditor@2024' });
+    const popup = auditor.waitForEvent('popup');
+    await auditor.evaluate(() => (window.location.hash = '/DecisionCenter/index'));
+    await popup;
+    await auditor.bringToFront();
+    const records = auditor.getByTestId('sso-records');
+    await records.getByRole('cell', { name: 'analyst', exact: true }).first().waitFor();
+    await records.getByRole('cell', { name: 'auditor', exact: true }).first().waitFor();
+    await shot(auditor, 'page-decision-sso-records');
+    await ctx.close();
+  });
 });

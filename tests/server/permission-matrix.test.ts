@@ -23,6 +23,7 @@ const PUBLIC_ROUTES = new Set([
   // password recovery and WeCom sign-in
   'GET /api/findByPhone',
   'GET /api/sendMsg',
+  'POST /api/userWeb/getMsg',
   'POST /api/resetPassword',
   'GET /api/getQywxInfo',
   'GET /api/qywxLogin',
@@ -61,6 +62,8 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'GET /api/dept/getIdNameAndPid': 'department pickers',
   'GET /api/dept/getIdsByPid': 'department pickers',
   'GET /api/system/deptRemark/getBrandTree': 'brand and model pickers (catalogue data)',
+  'GET /api/system/deptRemark/getOrg': 'organisation selectors: the companies of the caller\'s data scope (names only)',
+  'GET /api/system/deptRemark/getDeptRemarkByOrgId': 'the department notes beside organisation selectors, within the caller\'s data scope',
   'GET /api/brandTree': 'brand and model pickers (catalogue data)',
   'GET /api/brandTree/getTreeByPid': 'brand and model pickers',
   'GET /api/brandTree/getTree': 'brand and model pickers',

@@ -216,7 +216,25 @@ export const SCREEN_MENUS: Array<{ title: string; path: string; component: strin
   { title: '数据决策中心', path: 'DecisionCenter/index', component: 'DecisionCenter/index', permission: 'DecisionCenter:list', icon: 'chart', sort: 900 },
 ];
 
+/** Buttons (keys) under a screen menu: who may read the screen's records beyond opening it. */
+export const SCREEN_BUTTONS: Array<{ parent: string; title: string; permission: string }> = [
+  { parent: 'DecisionCenter:list', title: '数据决策中心登录记录', permission: 'DecisionCenter:sso' },
+];
+
 async function seedScreenMenus(db: Kysely<any>): Promise<void> {
+  await seedScreenPages(db);
+  const now = nowText();
+  for (const [i, b] of SCREEN_BUTTONS.entries()) {
+    if (await db.selectFrom('sys_menu').select('id').where('permission', '=', b.permission).executeTakeFirst()) continue;
+    const parent = await db.selectFrom('sys_menu').select('id').where('permission', '=', b.parent).executeTakeFirst();
+    await db
+      .insertInto('sys_menu')
+      .values({ pid: parent ? Number(parent.id) : null, type: 2, title: b.title, menu_sort: i + 1, permission: b.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .execute();
+  }
+}
+
+async function seedScreenPages(db: Kysely<any>): Promise<void> {
   const now = nowText();
   for (const m of SCREEN_MENUS) {
     const have = await db.selectFrom('sys_menu').select('id').where('permission', '=', m.permission).executeTakeFirst();

@@ -47,6 +47,10 @@ export const AUTH_TABLES: TableDef[] = [
       { name: 'enabled', type: 'bool', notNull: true, default: true },
       { name: 'create_time', type: 'time' },
       { name: 'update_time', type: 'time' },
+      /** the department's id in WeCom contacts (企业微信部门ID), once synced or created there */
+      { name: 'wecom_dept_id', type: 'bigint' },
+      /** the department note (部门备注) administrators keep */
+      { name: 'remark', type: 'varchar(500)' },
     ],
     indexes: [{ name: 'sys_dept_pid', columns: ['pid'] }],
   },

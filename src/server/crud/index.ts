@@ -10,7 +10,7 @@ import { readAccess } from '../../shared/resource-spec.ts';
 import { dependentsOf } from './repository.ts';
 import { registerTemplateRoute } from './import-template.ts';
 
-export { registerCrudRoutes, positiveId } from './routes.ts';
+export { registerCrudRoutes, positiveId, crudWriteHandlers } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
 export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll, dependentsOf, type Dependent } from './repository.ts';
 export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './count.ts';

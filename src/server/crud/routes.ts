@@ -8,7 +8,7 @@
  *   POST   path/import     one xlsx, all or nothing (`:import`) -> 200 {count}
  *   GET    path/template   the import template (`:import`), import-template.ts
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../errors.ts';
@@ -76,52 +76,9 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
     return page;
   });
 
-  if (can('add')) {
-    app.post(base, { preHandler: perm('add') }, async (request, reply) => {
-      const result = checkRecord(spec, scopeBody(spec, callerOf(request), request.body), 'create');
-      if (!result.ok) throw badRequest(result.error.message);
-      if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
-      const hooks = recordHooks(spec.name);
-      await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
-      const record = await createRecord(database(), spec, result.values, actorOf(request));
-      await hooks?.afterWrite?.({ app, mode: 'create', ids: [Number(record.id)] });
-      return reply.status(201).send(record);
-    });
-  }
-
-  if (can('edit')) {
-    app.put(base, { preHandler: perm('edit') }, async (request, reply) => {
-      const body = request.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
-      const id = positiveId((body as Record<string, unknown>).id);
-      if (id === undefined) throw badRequest('ID不能为空');
-      const caller = callerOf(request);
-      if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
-      const existing = await findById(database(), spec, id);
-      if (!existing) throw notFound('数据不存在');
-      // a caller who saw the personal fields masked cannot write them (the mask is not the value)
-      const result = checkRecord(spec, scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)), 'update', existing);
-      if (!result.ok) throw badRequest(result.error.message);
-      if (scoped) {
-        const stored = await storedScopeValues(database(), spec, [id]);
-        if (!stored.length) throw notFound('数据不存在');
-        const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
-        await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
-      }
-      const hooks = recordHooks(spec.name);
-      if (hooks?.beforeWrite) {
-        const record: Record<string, unknown> = { ...existing, ...result.values };
-        for (const name of result.cleared) record[name] = null;
-        await hooks.beforeWrite({ app, mode: 'update', record });
-        // a hook may rewrite the body's own fields (e.g. sanitise HTML)
-        for (const name of Object.keys(result.values)) result.values[name] = record[name];
-      }
-      const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
-      if (!found) throw notFound('数据不存在');
-      await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
-      return reply.status(204).send();
-    });
-  }
+  const writes = crudWriteHandlers(app, spec);
+  if (can('add')) app.post(base, { preHandler: perm('add') }, writes.create);
+  if (can('edit')) app.put(base, { preHandler: perm('edit') }, writes.update);
 
   if (can('del')) {
     app.delete(base, { preHandler: perm('del') }, async (request, reply) => {
@@ -230,4 +187,56 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
       return reply.status(200).send({ count });
     });
   }
+}
+
+/**
+ * The create (201 with the record) and update (204) handlers of a resource: validation, data
+ * scope, record hooks. Its routes use them, and so may another path of the same writes (the
+ * scheduled tasks' spec base api/code beside api/dj), behind the same permission key.
+ */
+export function crudWriteHandlers(app: FastifyInstance, spec: ResourceSpec): { create: RouteHandlerMethod; update: RouteHandlerMethod } {
+  const database = () => app.database;
+  const scoped = scopeField(spec);
+  const create: RouteHandlerMethod = async (request, reply) => {
+    const result = checkRecord(spec, scopeBody(spec, callerOf(request), request.body), 'create');
+    if (!result.ok) throw badRequest(result.error.message);
+    if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
+    const hooks = recordHooks(spec.name);
+    await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
+    const record = await createRecord(database(), spec, result.values, actorOf(request));
+    await hooks?.afterWrite?.({ app, mode: 'create', ids: [Number(record.id)] });
+    return reply.status(201).send(record);
+  };
+  const update: RouteHandlerMethod = async (request, reply) => {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
+    const id = positiveId((body as Record<string, unknown>).id);
+    if (id === undefined) throw badRequest('ID不能为空');
+    const caller = callerOf(request);
+    if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
+    const existing = await findById(database(), spec, id);
+    if (!existing) throw notFound('数据不存在');
+    // a caller who saw the personal fields masked cannot write them (the mask is not the value)
+    const result = checkRecord(spec, scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)), 'update', existing);
+    if (!result.ok) throw badRequest(result.error.message);
+    if (scoped) {
+      const stored = await storedScopeValues(database(), spec, [id]);
+      if (!stored.length) throw notFound('数据不存在');
+      const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
+      await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
+    }
+    const hooks = recordHooks(spec.name);
+    if (hooks?.beforeWrite) {
+      const record: Record<string, unknown> = { ...existing, ...result.values };
+      for (const name of result.cleared) record[name] = null;
+      await hooks.beforeWrite({ app, mode: 'update', record });
+      // a hook may rewrite the body's own fields (e.g. sanitise HTML)
+      for (const name of Object.keys(result.values)) result.values[name] = record[name];
+    }
+    const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
+    if (!found) throw notFound('数据不存在');
+    await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
+    return reply.status(204).send();
+  };
+  return { create, update };
 }

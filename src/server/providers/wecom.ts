@@ -120,15 +120,20 @@ type ContactsConfig = Pick<Config, 'wecomCorpId' | 'wecomSecret' | 'wecomContact
 export class WecomContactsApi implements WecomContacts {
   private token: { value: string; until: number } | null = null;
   constructor(
-    private readonly config: ContactsConfig,
+    protected readonly config: ContactsConfig,
     private readonly now: () => number = Date.now,
   ) {}
 
-  get configured(): boolean {
-    return !!this.config.wecomCorpId && !!(this.config.wecomContactSecret || this.config.wecomSecret);
+  /** the secret whose access token the calls use (the contacts secret, else the app's) */
+  protected secret(): string {
+    return this.config.wecomContactSecret || this.config.wecomSecret;
   }
 
-  private async send(path: string, query: Record<string, string>, body?: unknown): Promise<Answer> {
+  get configured(): boolean {
+    return !!this.config.wecomCorpId && !!this.secret();
+  }
+
+  protected async send(path: string, query: Record<string, string>, body?: unknown): Promise<Answer> {
     const u = new URL(path, this.config.wecomApiBase.replace(/\/?$/, '/'));
     for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
     try {
@@ -146,20 +151,26 @@ export class WecomContactsApi implements WecomContacts {
 
   private async accessToken(): Promise<string> {
     if (this.token && this.token.until > this.now()) return this.token.value;
-    const secret = this.config.wecomContactSecret || this.config.wecomSecret;
-    const a = await this.send('cgi-bin/gettoken', { corpid: this.config.wecomCorpId, corpsecret: secret });
+    const a = await this.send('cgi-bin/gettoken', { corpid: this.config.wecomCorpId, corpsecret: this.secret() });
     if (a.errcode || !a.access_token) throw new WecomRefusal(a.errmsg || `errcode ${a.errcode}`, a.errcode);
     const lifetime = Math.max(60, Number(a.expires_in ?? 7200) - 300) * 1000;
     this.token = { value: a.access_token, until: this.now() + lifetime };
     return a.access_token;
   }
 
-  private async checked(path: string, query: Record<string, string>, body?: unknown): Promise<void> {
+  /** One call with the access token; WeCom's answer when errcode is 0, else WecomRefusal. */
+  protected async answer<T = Record<string, unknown>>(path: string, query: Record<string, string>, body?: unknown): Promise<T> {
     const token = await this.accessToken();
     const a = await this.send(path, { access_token: token, ...query }, body);
     // 40014 / 42001: the token went stale early; the next call gets a new one
     if (a.errcode === 40014 || a.errcode === 42001) this.token = null;
     if (a.errcode) throw new WecomRefusal(a.errmsg || `errcode ${a.errcode}`, a.errcode);
+    if (typeof a !== 'object' || Array.isArray(a)) throw new WecomRefusal('企业微信返回的内容无法识别');
+    return a as T;
+  }
+
+  private async checked(path: string, query: Record<string, string>, body?: unknown): Promise<void> {
+    await this.answer(path, query, body);
   }
 
   createMember(member: WecomMember): Promise<void> {
@@ -172,5 +183,148 @@ export class WecomContactsApi implements WecomContacts {
 
   deleteMember(userid: string): Promise<void> {
     return this.checked('cgi-bin/user/delete', { userid });
+  }
+}
+
+/**
+ * WeCom departments (通讯录部门) and the members of one, with the contacts secret:
+ *   GET  {base}/cgi-bin/department/list?access_token[&id]      -> {department: [{id, name, parentid, order}]}
+ *   POST {base}/cgi-bin/department/create?access_token  {name, parentid, order?}  -> {id}
+ *   POST {base}/cgi-bin/department/update?access_token  {id, name?, parentid?, order?}
+ *   GET  {base}/cgi-bin/department/delete?access_token&id
+ *   GET  {base}/cgi-bin/user/list?access_token&department_id   -> {userlist: [{userid, name, mobile?, department}]}
+ */
+export interface WecomDepartment {
+  id: number;
+  name: string;
+  /** 0 for WeCom's root department (id 1) */
+  parentid: number;
+  /** a larger order comes first among siblings (WeCom's rule) */
+  order: number;
+}
+
+export interface WecomDeptMember {
+  userid: string;
+  name: string;
+  mobile?: string;
+  department: number[];
+}
+
+export interface WecomDirectory {
+  readonly configured: boolean;
+  listDepartments(): Promise<WecomDepartment[]>;
+  createDepartment(d: { name: string; parentid: number; order?: number }): Promise<number>;
+  updateDepartment(d: { id: number; name?: string; parentid?: number; order?: number }): Promise<void>;
+  deleteDepartment(id: number): Promise<void>;
+  listMembers(departmentId: number): Promise<WecomDeptMember[]>;
+}
+
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null);
+const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
+
+export class WecomDirectoryApi extends WecomContactsApi implements WecomDirectory {
+  async listDepartments(): Promise<WecomDepartment[]> {
+    const a = await this.answer<{ department?: unknown }>('cgi-bin/department/list', {});
+    if (!Array.isArray(a.department)) throw new WecomRefusal('企业微信返回的部门列表无法识别');
+    const out: WecomDepartment[] = [];
+    for (const d of a.department.slice(0, 100_000) as Array<Record<string, unknown>>) {
+      const id = int(d?.id);
+      const name = str(d?.name, 100);
+      if (id === null || id < 1 || name === null) continue;
+      out.push({ id, name, parentid: int(d.parentid) ?? 0, order: int(d.order) ?? 0 });
+    }
+    return out;
+  }
+
+  async createDepartment(d: { name: string; parentid: number; order?: number }): Promise<number> {
+    const a = await this.answer<{ id?: unknown }>('cgi-bin/department/create', {}, d);
+    const id = int(a.id);
+    if (id === null || id < 1) throw new WecomRefusal('企业微信未返回新部门的ID');
+    return id;
+  }
+
+  async updateDepartment(d: { id: number; name?: string; parentid?: number; order?: number }): Promise<void> {
+    await this.answer('cgi-bin/department/update', {}, d);
+  }
+
+  async deleteDepartment(id: number): Promise<void> {
+    await this.answer('cgi-bin/department/delete', { id: String(id) });
+  }
+
+  async listMembers(departmentId: number): Promise<WecomDeptMember[]> {
+    const a = await this.answer<{ userlist?: unknown }>('cgi-bin/user/list', { department_id: String(departmentId) });
+    if (!Array.isArray(a.userlist)) throw new WecomRefusal('企业微信返回的成员列表无法识别');
+    const out: WecomDeptMember[] = [];
+    for (const u of a.userlist.slice(0, 100_000) as Array<Record<string, unknown>>) {
+      const userid = str(u?.userid, 64);
+      if (userid === null) continue;
+      const mobile = str(u.mobile, 20);
+      out.push({
+        userid,
+        name: str(u.name, 64) ?? userid,
+        ...(mobile ? { mobile } : {}),
+        department: Array.isArray(u.department) ? (u.department.map(int).filter((x) => x !== null) as number[]) : [],
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * One WeCom approval (审批单) by its number, with the app secret (WECOM_SECRET):
+ *   POST {base}/cgi-bin/oa/getapprovaldetail?access_token  {sp_no}
+ *     -> {info: {sp_no, sp_name, sp_status, apply_time, applyer: {userid}, sp_record: [{details: [{approver, speech, sp_status}]}],
+ *         apply_data: {contents: [{control, title: [{text, lang}], value: {text?, new_number?}}]}, comments: [{comment_content}]}}
+ * sp_status: 1 审批中, 2 已通过, 3 已驳回, 4 已撤销, 6 通过后撤销, 7 已删除, 10 已支付.
+ */
+export interface WecomApproval {
+  spNo: string;
+  spName: string;
+  spStatus: number;
+  applyTime: number | null;
+  applicant: string | null;
+  /** the values of the form's text and number controls, by their (Chinese) title */
+  fields: Record<string, string>;
+  /** the approvers' remarks and comments, oldest first */
+  remarks: string[];
+}
+
+export interface WecomApprovals {
+  readonly configured: boolean;
+  approvalDetail(spNo: string): Promise<WecomApproval>;
+}
+
+export class WecomApprovalApi extends WecomContactsApi implements WecomApprovals {
+  protected override secret(): string {
+    return this.config.wecomSecret;
+  }
+
+  async approvalDetail(spNo: string): Promise<WecomApproval> {
+    const a = await this.answer<{ info?: Record<string, any> }>('cgi-bin/oa/getapprovaldetail', {}, { sp_no: spNo });
+    const info = a.info;
+    const status = int(info?.sp_status);
+    if (!info || typeof info !== 'object' || status === null) throw new WecomRefusal('企业微信返回的审批详情无法识别');
+    const fields: Record<string, string> = {};
+    const contents = Array.isArray(info.apply_data?.contents) ? info.apply_data.contents : [];
+    for (const c of contents.slice(0, 500)) {
+      const titles = Array.isArray(c?.title) ? c.title : [];
+      const title = titles.find((t: any) => t?.lang === 'zh_CN')?.text ?? titles[0]?.text;
+      const value = c?.value?.text ?? c?.value?.new_number;
+      if (typeof title === 'string' && (typeof value === 'string' || typeof value === 'number')) fields[title.trim()] = String(value).trim();
+    }
+    const remarks: string[] = [];
+    for (const r of Array.isArray(info.sp_record) ? info.sp_record.slice(0, 100) : []) {
+      for (const d of Array.isArray(r?.details) ? r.details.slice(0, 100) : []) if (typeof d?.speech === 'string' && d.speech.trim()) remarks.push(d.speech.trim());
+    }
+    for (const c of Array.isArray(info.comments) ? info.comments.slice(0, 100) : []) if (typeof c?.comment_content === 'string' && c.comment_content.trim()) remarks.push(c.comment_content.trim());
+    return {
+      spNo: String(info.sp_no ?? spNo),
+      spName: typeof info.sp_name === 'string' ? info.sp_name.slice(0, 100) : '',
+      spStatus: status,
+      applyTime: int(info.apply_time),
+      applicant: typeof info.applyer?.userid === 'string' ? info.applyer.userid.slice(0, 64) : null,
+      fields,
+      remarks,
+    };
   }
 }

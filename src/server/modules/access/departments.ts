@@ -31,6 +31,10 @@ export interface DeptNode {
   leaf: boolean;
   subCount: number;
   createTime: string | null;
+  /** the department's WeCom id once synced (企业微信部门ID), else null */
+  wecomDeptId: number | null;
+  /** the department note (部门备注) */
+  remark: string | null;
   /** shown only as the way down to departments in the scope: not selectable, not editable */
   disabled: boolean;
   children?: DeptNode[];
@@ -43,6 +47,8 @@ interface Row {
   sort: number;
   enabled: boolean;
   createTime: string | null;
+  wecomDeptId: number | null;
+  remark: string | null;
   /** outside the data scope (an ancestor shown for the way down) */
   outside?: boolean;
 }
@@ -53,7 +59,7 @@ export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联�
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
 async function allRows(db: Kysely<any>): Promise<Row[]> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time']).orderBy('sort').orderBy('id').execute();
+  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark']).orderBy('sort').orderBy('id').execute();
   return rows.map((r) => ({
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined || Number(r.pid) === 0 ? null : Number(r.pid),
@@ -61,6 +67,8 @@ async function allRows(db: Kysely<any>): Promise<Row[]> {
     sort: Number(r.sort),
     enabled: Boolean(r.enabled),
     createTime: r.create_time ?? null,
+    wecomDeptId: r.wecom_dept_id === null || r.wecom_dept_id === undefined ? null : Number(r.wecom_dept_id),
+    remark: r.remark ?? null,
   }));
 }
 
@@ -82,7 +90,7 @@ function visibleIds(rows: Row[], scope: DataScope): Set<number> | null {
 function toNode(r: Row, kids: Row[]): DeptNode {
   return {
     id: r.id, pid: r.pid ?? 0, name: r.name, label: r.name, sort: r.sort, enabled: r.enabled,
-    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, disabled: !!r.outside,
+    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, wecomDeptId: r.wecomDeptId, remark: r.remark, disabled: !!r.outside,
   };
 }
 

@@ -36,7 +36,7 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { title: '用户管理', path: 'system/user', component: 'system/user/index', icon: 'peoples', sort: 2, module: 'user', buttons: CRUD('用户') },
   { title: '角色管理', path: 'system/role', component: 'system/role/index', icon: 'role', sort: 3, module: 'roles', buttons: CRUD('角色') },
   { title: '菜单管理', path: 'system/menu', component: 'system/menu/index', icon: 'menu', sort: 5, module: 'menu', buttons: CRUD('菜单') },
-  { title: '部门管理', path: 'system/dept', component: 'system/dept/index', icon: 'dept', sort: 6, module: 'dept', buttons: CRUD('部门') },
+  { title: '部门管理', path: 'system/dept', component: 'system/dept/index', icon: 'dept', sort: 6, module: 'dept', buttons: [...CRUD('部门'), { action: 'qywx', title: '部门企业微信同步' }, { action: 'remark', title: '部门备注编辑' }] },
   { title: '字典管理', path: 'system/dict', component: 'system/dict/index', icon: 'dictionary', sort: 8, module: 'dict', buttons: CRUD('字典') },
   { title: '业务字典', path: 'system/busidict', component: 'system/busidict/index', icon: 'tree', sort: 9, module: 'busidict', buttons: CRUD('业务字典') },
   // favicon, logo, company name, filing number and home image: `sys` of every session

@@ -5,6 +5,9 @@
  *   POST /api/code/resetPhone   {value | phone}   SMS code to a new phone number (signed in)
  *   GET  /api/findByPhone?phone=                   public: is the number on file (masked user name)
  *   GET  /api/sendMsg?phone=                       public: SMS code to a phone on file
+ *   POST /api/userWeb/getMsg?mobile=               public: the same for the web user's flows (the
+ *                                                  spec's POST with `mobile`): same checks, provider,
+ *                                                  outbox, per-address and per-number limits
  *   POST /api/resetPassword     {phone, code, password (encrypted)}  public
  * The public routes are rate-limited per address; codes to one target at most once a minute.
  */
@@ -69,6 +72,14 @@ export function registerCodeRoutes(app: FastifyInstance, deps: { keys: RsaKeys; 
 
   app.get('/api/sendMsg', open(10), async (request) => {
     const phone = text(fields(request).phone);
+    await userByPhone(phone);
+    await deps.codes.sendCode(phone, CODE_PURPOSE.password);
+    return { message: CODE_MESSAGES.sent };
+  });
+
+  app.post('/api/userWeb/getMsg', open(10), async (request) => {
+    const f = fields(request);
+    const phone = text(f.mobile ?? f.phone ?? f.value);
     await userByPhone(phone);
     await deps.codes.sendCode(phone, CODE_PURPOSE.password);
     return { message: CODE_MESSAGES.sent };

@@ -8,7 +8,7 @@
  */
 import { markIdentity } from '../../auth/route-catalogue.ts';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest, unauthorized } from '../../errors.ts';
+import { ApiError, badRequest, errorBody, unauthorized } from '../../errors.ts';
 import { checkPassword } from '../../auth/passwords.ts';
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import { clearFailures, lockedMessage, lockedUntil, recordFailure } from '../../auth/account-policy.ts';
@@ -46,8 +46,10 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
   };
   app.decorate('authenticateDealer', markIdentity(authenticateDealer, 'dealer'));
 
-  app.get(`${DEALER_BASE}/auth/login`, async () => {
-    throw new ApiError(405, DEALER_LOGIN_GET_REFUSED);
+  // the spec writes the sign-in as a GET with a body; a password must not travel in an address
+  // (logs, proxies, browser history), so only POST signs in and a GET is told so
+  app.get(`${DEALER_BASE}/auth/login`, async (_request, reply) => {
+    return reply.status(405).header('allow', 'POST').send(errorBody(405, DEALER_LOGIN_GET_REFUSED));
   });
 
   app.post(`${DEALER_BASE}/auth/login`, async (request) => {

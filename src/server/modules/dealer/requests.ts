@@ -43,7 +43,7 @@ interface Actor {
 
 const spec = () => resourceByName.dbcInfo;
 
-export function registerRequestRoutes(app: FastifyInstance, members: MemberProvider): void {
+export function registerRequestRoutes(app: FastifyInstance, members: MemberProvider): { transition: (id: number, action: DbcAction, actor: Actor, opts?: { compId?: number; reason?: string | null; extra?: Record<string, unknown> }) => Promise<void> } {
   const database = app.database;
   const dealerPre = { preHandler: app.authenticateDealer };
   const columns = () => spec().fields.map((f) => f.column);
@@ -234,6 +234,7 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
   };
   app.get('/api/other/otherSysDbx', { preHandler: app.requirePermission('dbcInfo:list') }, byVin);
   app.get(`/${spec().path}/queryQmbcByVin`, { preHandler: app.requirePermission('dbcInfo:list') }, byVin);
+  return { transition };
 }
 
 /** The staff audit: PUT api/dbc/dbcInfo {id, shStatus: 2 | 3, reason} (reason required to refuse). */

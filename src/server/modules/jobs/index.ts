@@ -2,6 +2,9 @@
  * Scheduled jobs (定时任务). The job rows are the generic resource `dj` (api/dj, keys
  * timing:add|edit|del|download); this area adds:
  *   - the save rules: cron expression parses (400 naming it), bean + method registered (400);
+ *   - POST api/code, PUT api/code   the spec's base of scheduled tasks: the same create (201) and
+ *                              update (204) as api/dj, same rules and keys (timing:add, timing:edit);
+ *                              GET api/code stays the sign-in captcha
  *   - PUT api/jobs/{id}        pause / resume (timing:edit) -> 200 {isPause}
  *   - PUT api/jobs/exec/{id}   run now (timing:edit) -> 200 {success, message, time, logId}
  *   - GET api/jobs/logs?jobId=&page=&size=   the run log of a job, newest first
@@ -12,7 +15,8 @@
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { positiveId, setRecordHooks, tableChanged } from '../../crud/index.ts';
+import { crudWriteHandlers, positiveId, setRecordHooks, tableChanged } from '../../crud/index.ts';
+import { permissionKey } from '../../../shared/resource-spec.ts';
 import { resourceByName } from '../../../generated/resources.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { ensureTables, flag } from '../../auth/tables.ts';
@@ -123,6 +127,10 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
       await schedulers.get(writer)?.reload();
     },
   });
+
+  const writes = crudWriteHandlers(app, spec);
+  app.post('/api/code', { preHandler: app.requirePermission(permissionKey(spec, 'add')) }, writes.create);
+  app.put('/api/code', { preHandler: app.requirePermission(permissionKey(spec, 'edit')) }, writes.update);
 
   const edit = app.requirePermission('timing:edit');
 

@@ -9,13 +9,14 @@ import { ensureTables } from '../../auth/tables.ts';
 import { addRecordRule, setRecordHooks, type RecordHooks } from '../../crud/index.ts';
 import { badRequest } from '../../errors.ts';
 import type { RecordRule } from '../../crud/record-rules.ts';
-import { WecomContactsApi, type WecomContacts } from '../../providers/wecom.ts';
+import { WecomContactsApi, WecomDirectoryApi, type WecomContacts, type WecomDirectory } from '../../providers/wecom.ts';
 import { registerStaffChanges } from './changes.ts';
 import { seedStaffDemo } from './demo.ts';
 import { registerStaffLookups } from './lookups.ts';
 import { staffRecordProblem, statusChangeProblem } from './rules.ts';
 import { STAFF_TABLES } from './tables.ts';
 import { registerWecomMemberRoutes } from './wecom-members.ts';
+import { registerWecomDepartmentRoutes } from './wecom-departments.ts';
 
 export { companyOf, STAFF_MESSAGES } from './rules.ts';
 
@@ -26,6 +27,8 @@ const updateHooks = new WeakMap<ResourceSpec, RecordHooks>();
 export interface StaffAreaOptions {
   /** WeCom member management (default: the WeCom API of the configuration) */
   wecom?: WecomContacts;
+  /** WeCom departments for 部门管理 (default: the WeCom API of the configuration) */
+  wecomDirectory?: WecomDirectory;
 }
 
 export async function registerStaffArea(app: FastifyInstance, specs: ResourceSpec[], options: StaffAreaOptions = {}): Promise<void> {
@@ -54,5 +57,6 @@ export async function registerStaffArea(app: FastifyInstance, specs: ResourceSpe
   registerStaffLookups(app, staff, jpType);
   registerStaffChanges(app, staff, jpType);
   registerWecomMemberRoutes(app, staff, options.wecom ?? new WecomContactsApi(app.config));
+  registerWecomDepartmentRoutes(app, staff, options.wecomDirectory ?? new WecomDirectoryApi(app.config));
   await seedStaffDemo(app, staff, jpType);
 }

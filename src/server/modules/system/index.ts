@@ -7,6 +7,7 @@ import '../../types.ts';
 import { getPublicSettings } from './public-settings.ts';
 import { listDepartments, parseDeptQuery } from './departments.ts';
 import { requestScope, scopeIds } from '../../auth/data-scope.ts';
+import { registerDeptRemark } from './dept-remark.ts';
 
 export { getPublicSettings, setPublicSetting, defaultPublicSettings, type PublicSettings } from './public-settings.ts';
 export { deptName, deptNamePath, departmentIds, listDepartments, parseDeptQuery, type DeptRow } from './departments.ts';
@@ -20,4 +21,6 @@ export async function registerSystem(app: FastifyInstance): Promise<void> {
     const scope = await requestScope(app.database.db, request);
     return listDepartments(app.database.db, q, scopeIds(scope, 'dept'));
   });
+
+  registerDeptRemark(app);
 }

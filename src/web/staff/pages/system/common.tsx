@@ -267,6 +267,10 @@ export interface DeptNode {
   sort: number;
   hasChildren: boolean;
   createTime: string | null;
+  /** the department's WeCom id once synced to WeCom contacts */
+  wecomDeptId?: number | null;
+  /** the department note (部门备注) */
+  remark?: string | null;
   /** outside the user's data scope (shown as the way down only) */
   disabled?: boolean;
   children?: DeptNode[];

@@ -3,7 +3,8 @@
  * filters, search, export) whose edit dialog is the processing dialog of the state machine
  * (src/shared/dbc-status.ts): while 审核中 it audits (通过 / 不通过 with 审核意见, required to
  * refuse), then offers the one next step (交车, 开始用车, 还车, 订单完结). PUT api/dbc/dbcInfo
- * answers an illegal step with its Chinese message.
+ * answers an illegal step with its Chinese message. 企业微信审批 fetches a WeCom approval by its
+ * number (api/qywxapp/approval/approvalBizSync/{spNo}?bizId=) and shows what it did to the demand.
  */
 import AssignmentIcon from '@mui/icons-material/Assignment';
 import Box from '@mui/material/Box';
@@ -16,7 +17,9 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { RadioButtonGroupInput, TextInput } from 'react-admin';
+import Alert from '@mui/material/Alert';
+import TextField from '@mui/material/TextField';
+import { RadioButtonGroupInput, TextInput, useRefresh } from 'react-admin';
 import { request } from '../../providers/http.ts';
 import { useWatch } from 'react-hook-form';
 import { DD_STATUS_LABELS, SH_STATUS_LABELS, staffActionsFrom, statusLabel } from '../../../../shared/dbc-status.ts';
@@ -141,6 +144,52 @@ function VinLookups({ vin, id }: { vin: string; id: unknown }) {
   );
 }
 
+export interface ApprovalSync {
+  spNo: string;
+  spName: string;
+  spStatusName: string;
+  result: string;
+  syncTime: string;
+  status: number;
+}
+
+/** 企业微信审批: the approval of this demand, by its number; WeCom's answer updates the demand. */
+export function WecomApprovalSync({ id, status }: { id: unknown; status: number }) {
+  const refresh = useRefresh();
+  const [spNo, setSpNo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<ApprovalSync | null>(null);
+  const sync = async () => {
+    setBusy(true);
+    try {
+      const res = await request<ApprovalSync>(`api/qywxapp/approval/approvalBizSync/${encodeURIComponent(spNo.trim())}`, { query: { bizId: String(id) } });
+      setDone(res.data);
+      refresh();
+    } catch {
+      // the HTTP client shows the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Box data-testid="wecom-approval">
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Typography sx={{ fontWeight: 600 }}>企业微信审批</Typography>
+        <TextField size="small" label="审批单号" value={spNo} onChange={(e) => setSpNo(e.target.value.replace(/\D/g, ''))} inputProps={{ maxLength: 64 }} />
+        <Button size="small" variant="outlined" disabled={busy || !spNo.trim()} onClick={() => void sync()}>
+          {busy ? '正在同步...' : '同步审批结果'}
+        </Button>
+      </Box>
+      {done ? (
+        <Alert severity="info" sx={{ mt: 1 }} role="status">
+          审批单 {done.spNo}{done.spName ? `（${done.spName}）` : ''}：{done.spStatusName}。{done.result}。同步时间 {done.syncTime}，当前状态：{statusLabel(done.status)}
+          {done.status !== status ? '。用车需求已按审批结果更新，请关闭本窗口，列表已刷新' : ''}
+        </Alert>
+      ) : null}
+    </Box>
+  );
+}
+
 /** The contract PDF (approved demands), fetched with the staff token. */
 async function openStaffContract(id: unknown, type: 'view' | 'download') {
   const res = await request<Blob>('api/dbc/dbcInfo/viewOrDownloadContract', { query: { contract_id: String(id), type }, responseType: 'blob' });
@@ -180,6 +229,7 @@ function ProcessForm({ record }: RecordFormProps) {
         </Box>
       ) : null}
       <VinLookups vin={String(record?.userVin ?? '')} id={record?.id} />
+      <WecomApprovalSync id={record?.id} status={status} />
       {status === 1 ? (
         <>
           <RadioButtonGroupInput
