@@ -123,6 +123,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   it('getOwn answers only the signed-in consultant\'s leads', async () => {
     const own = await call(gu, 'GET', `${F}/getOwn?page=0&size=10`);
     expect(own.json()).toMatchObject({ totalElements: 1, content: [{ id: leadId }] });
+    // the consultant's own leads are masked too without xsSubmersibleFile:sensitive
+    expect(own.json().content[0]).toMatchObject({ customerName: '张*', mobile: '139****5678' });
+    expect(own.body).not.toContain('13912345678');
     expect((await call(wang, 'GET', `${F}/getOwn`)).json().totalElements).toBe(0);
     // asking for someone else's does not widen it
     expect((await call(wang, 'GET', `${F}/getOwn?consultantId=${guId}`)).json().totalElements).toBe(0);
