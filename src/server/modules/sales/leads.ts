@@ -89,6 +89,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
     const orgId = orgIdOf(body.orgId);
+    await assertRecordsInScope(database(), file, request, [orgId]);
     const main = await openMainClue(database().db, file, database().dialect, mobile, orgId);
     return main
       ? { create: false, fileId: main.id, consultantName: main.consultantName ?? null, message: '该客户已有有效线索，请勿重复建档' }
