@@ -60,6 +60,8 @@ export const INPUTS: InputKind[] = [
 export const AUTOS: AutoKind[] = ['id', 'createTime', 'updateTime', 'createUser', 'updateUser'];
 export const MASKS: MaskKind[] = ['phone', 'name', 'id', 'email', 'bankCard', 'address', 'date'];
 export const SCOPES: ScopeKind[] = ['dept', 'org'];
+/** `x-scope: "none"`: the property looks like an organisation or department but is not one of ours (a $comment says why) */
+export const NO_SCOPE = 'none';
 export const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
 export const DIALOG_WIDTHS = [475, 500, 700, 1000, 1300];
 export const FORMATS = ['date', 'date-time', 'email', 'uri'];
@@ -315,11 +317,15 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     ocr = { call: oo.call as OcrCall, fill: oo.fill as Record<string, string> };
   }
   let list: FieldSpec['list'];
-  const scope = p['x-scope'] as ScopeKind | undefined;
-  if (scope !== undefined) {
-    need(file, `${path}/x-scope`, SCOPES.includes(scope), `must be one of ${SCOPES.join(', ')}`, null);
+  const rawScope = p['x-scope'] as ScopeKind | typeof NO_SCOPE | undefined;
+  if (rawScope === NO_SCOPE) {
+    // an explicit opt-out: the property names a department or company that is not one of ours
+    need(file, `${path}/$comment`, typeof p.$comment === 'string' && p.$comment.trim().length > 0, 'x-scope "none" needs a $comment saying why the data scope does not apply', null);
+  } else if (rawScope !== undefined) {
+    need(file, `${path}/x-scope`, SCOPES.includes(rawScope), `must be one of ${SCOPES.join(', ')}, or "${NO_SCOPE}" with a $comment`, null);
     need(file, `${path}/x-scope`, type === 'integer', 'x-scope needs an integer property (a department or organisation id)', null);
   }
+  const scope = rawScope === NO_SCOPE ? undefined : rawScope;
 
   if (p['x-list'] !== undefined) {
     const l = p['x-list'];

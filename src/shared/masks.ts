@@ -60,6 +60,26 @@ const MASKS: Record<MaskKind, (value: string) => string> = {
   date: maskDate,
 };
 
+const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+
+/** Whether an 18-character text is a mainland ID number with a right check digit (GB 11643). */
+export function isIdNumber(text: string): boolean {
+  if (!/^\d{17}[\dXx]$/.test(text)) return false;
+  const sum = ID_WEIGHTS.reduce((n, w, i) => n + w * Number(text[i]), 0);
+  return '10X98765432'[sum % 11] === text[17].toUpperCase();
+}
+
+/**
+ * Free text with the ID numbers and mobiles in it masked (for text that is not a marked
+ * property, such as the parameters the operation log records): a mobile is 1[3-9] and 9
+ * digits standing alone, an ID number 18 characters with a right check digit.
+ */
+export function maskPersonalText(text: string): string {
+  return text
+    .replace(/(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/g, (m) => (isIdNumber(m) ? maskIdNumber(m) : m))
+    .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (m) => maskPhone(m));
+}
+
 /** Masks a value for display; empty values (undefined, null, '') come back as ''. */
 export function mask(kind: MaskKind, value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { loginAs } from '../server/auth-helpers.ts';
+import { createStaff, loginAs } from '../server/auth-helpers.ts';
 import { ADMIN, api, launchBrowser, newPage, openFromMenu, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 import { DEFAULT_USER_PASSWORD } from '../../src/server/modules/access/index.ts';
 
@@ -138,6 +138,30 @@ describe('access administration in the browser', () => {
     await page.getByText('抱歉，您无权访问该页面').waitFor();
     await shot(page, 'access-limited-user-no-permission', { fullPage: false });
     await page.context().close();
+  });
+
+  it('without 用户查看完整个人信息 the user dialog shows the phone masked and read-only, and an edit keeps it', async () => {
+    await createStaff(product.app, { username: 'useredit01', password: 'UserEdit@2024', permissions: ['user:list', 'user:edit'], dataScope: '全部' });
+    page = await newPage(browser);
+    page.setDefaultTimeout(15000);
+    await signInAs(page, product, { username: 'useredit01', password: 'UserEdit@2024' });
+    await openFromMenu(page, '用户管理', 'api/users');
+    const row = page.getByRole('table', { name: '用户列表' }).locator('tr', { hasText: 'huabei01' });
+    await row.getByText('139****5678').waitFor();
+    await row.getByRole('button', { name: '编辑' }).click();
+    const dialog = page.getByRole('dialog');
+    const phone = dialog.getByLabel('电话');
+    expect(await phone.inputValue()).toBe('139****5678');
+    expect(await phone.isDisabled()).toBe(true);
+    await dialog.getByText('已脱敏显示，无权查看或修改完整信息').first().waitFor();
+    await dialog.getByLabel('昵称').fill('华北一号改');
+    await shot(page, 'access-user-dialog-masked', { fullPage: false });
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await page.getByText('编辑成功').waitFor();
+    await page.context().close();
+    const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
+    const stored = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as { content: Array<{ phone: string; nickName: string }> };
+    expect(stored.content[0]).toMatchObject({ phone: '13912345678', nickName: '华北一号改' });
   });
 
   it('admin: the menu tree table, the dictionaries and the business dictionary with the insurers', async () => {

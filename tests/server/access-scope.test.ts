@@ -103,7 +103,10 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
 
   it('a single posting by id follows the scope too', async () => {
     expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售部']}`)).statusCode).toBe(200);
-    expect((await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['乙公司']}`)).statusCode).toBe(403);
+    // outside the scope it is not there for the caller: 404, as for an id that does not exist
+    const outside = await api(tokens.own, 'GET', `/api/staffunZp/getZpById?id=${postings['乙公司']}`);
+    expect(outside.statusCode).toBe(404);
+    expect(errorOf(outside).message).toBe('数据不存在');
     expect((await api(tokens.custom, 'GET', `/api/staffunZp/getZpById?id=${postings['甲销售一组']}`)).statusCode).toBe(200);
   });
 

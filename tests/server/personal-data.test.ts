@@ -117,6 +117,37 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     expect(JSON.stringify(all)).not.toContain(String(row.customerName));
   });
 
+  it('staff phones and e-mails: masked to user:list without user:sensitive, never written back, full and logged with it', async () => {
+    const root = Number((await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id);
+    const plainId = await createStaff(t.app, { username: 'users_plain', password: PASSWORD, permissions: ['user:list', 'user:edit'], dataScope: '全部' });
+    const role = Number((await t.app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', plainId).executeTakeFirstOrThrow()).role_id);
+    const made = await t.app.inject({
+      method: 'POST', url: '/api/users', headers: { ...bearer(admin), submit_id: submitId() },
+      payload: { username: 'zhangsan_pd', nickName: '张三', phone: '13912340001', email: 'zhangsan@example.com', sex: 1, enabled: true, orgId: root, deptId: root, roles: [{ id: role }] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().id;
+    await createStaff(t.app, { username: 'users_full', password: PASSWORD, permissions: ['user:list', 'user:sensitive'], dataScope: '全部' });
+    const plain = await loginAs(t.app, 'users_plain', PASSWORD);
+    const full = await loginAs(t.app, 'users_full', PASSWORD);
+    const seen = await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(plain) });
+    const row = seen.json().content[0];
+    expect([row.phone, row.email]).toEqual(['139****0001', 'zha*****@example.com']);
+    expect(seen.body).not.toContain('13912340001');
+    expect(seen.body).not.toContain('zhangsan@example.com');
+    // the edit dialog sends back what it holds: the masks are not written
+    const put = await t.app.inject({ method: 'PUT', url: '/api/users', headers: { ...bearer(plain), submit_id: submitId() }, payload: { ...row, nickName: '张三丰' } });
+    expect(put.statusCode, put.body).toBe(204);
+    const stored = await t.app.database.db.selectFrom('sys_user').select(['phone', 'email', 'nick_name']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ phone: '13912340001', email: 'zhangsan@example.com', nick_name: '张三丰' });
+    // with the key: full, and the read is logged
+    const fullRow = (await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(full) })).json().content[0];
+    expect([fullRow.phone, fullRow.email]).toEqual(['13912340001', 'zhangsan@example.com']);
+    const logged = await t.app.database.db.selectFrom('sys_log').select(['username', 'description']).where('description', 'like', '查看完整个人信息：user%').execute();
+    expect(logged.some((l) => l.username === 'users_full' && String(l.description).includes(String(id)))).toBe(true);
+    expect(await t.app.database.db.selectFrom('sys_menu').select('id').where('permission', '=', 'user:sensitive').executeTakeFirst()).toBeDefined();
+  });
+
   it('admin holds the key through its role, other roles do not', async () => {
     const row = await t.app.database.db.selectFrom('sys_menu').select('id').where('permission', '=', 'dbcMember:sensitive').executeTakeFirst();
     expect(row).toBeDefined();

@@ -32,7 +32,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     guId = await createStaff(t.app, { username: 'gu_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
     await createStaff(t.app, { username: 'wang_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
-    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add'] });
+    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add'], dataScope: '全部' });
     gu = await loginAs(t.app, 'gu_xs', 'Consult@2024');
     wang = await loginAs(t.app, 'wang_xs', 'Consult@2024');
     clerk = await loginAs(t.app, 'clerk_xs', 'Clerk@20240');
@@ -90,8 +90,12 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json().create).toBe(true);
     expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000' })).statusCode).toBe(400);
     const main = await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${orgId}`);
-    expect(main.json()).toMatchObject({ id: leadId, customerName: '张三' });
+    // without xsSubmersibleFile:sensitive the clue's personal data comes masked
+    expect(main.json()).toMatchObject({ id: leadId, customerName: '张*', mobile: '139****5678' });
     expect((await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13800000000&orgId=${orgId}`)).json()).toBeNull();
+    // a 本级 consultant asks about a company outside the data scope: refused
+    expect((await call(gu, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).statusCode).toBe(403);
+    expect((await call(gu, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${otherOrg}`)).statusCode).toBe(403);
   });
 
   it('clueConvertSubmersibleFile turns clues into files once', async () => {
@@ -122,6 +126,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   it('getOwn answers only the signed-in consultant\'s leads', async () => {
     const own = await call(gu, 'GET', `${F}/getOwn?page=0&size=10`);
     expect(own.json()).toMatchObject({ totalElements: 1, content: [{ id: leadId }] });
+    // the consultant's own leads are masked too without xsSubmersibleFile:sensitive
+    expect(own.json().content[0]).toMatchObject({ customerName: '张*', mobile: '139****5678' });
+    expect(own.body).not.toContain('13912345678');
     expect((await call(wang, 'GET', `${F}/getOwn`)).json().totalElements).toBe(0);
     // asking for someone else's does not widen it
     expect((await call(wang, 'GET', `${F}/getOwn?consultantId=${guId}`)).json().totalElements).toBe(0);

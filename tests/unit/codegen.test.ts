@@ -232,6 +232,14 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { nowhere: 'cardNumber' } }), '/properties/name/x-ocr/fill/nowhere', /string property of the form/);
     expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { amount: 'cardNumber' } }), '/properties/name/x-ocr/fill/amount', /string property of the form/);
   });
+  it('x-scope: "none" opts out only with a $comment saying why, and leaves no scope', () => {
+    expectBad((s) => (s.properties.name['x-scope'] = 'none'), '/properties/name/$comment', /\$comment/);
+    expectBad((s) => (s.properties.name['x-scope'] = 'store'), '/properties/name/x-scope', /must be one of dept, org, or "none"/);
+    const s = tmpThingSchema();
+    s.properties.name['x-scope'] = 'none';
+    s.properties.name.$comment = 'a supplier name, not a department of the group';
+    expect(specFromSchema(FILE, s).fields.find((f) => f.name === 'name')!.scope).toBeUndefined();
+  });
   it('unsupported property type and format', () => {
     expectBad((s) => (s.properties.name.type = 'array'), '/properties/name/type', /must be one of integer, number, string, boolean/);
     expectBad((s) => (s.properties.name.format = 'ipv4'), '/properties/name/format', /format must be one of/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mask, maskEmail, maskIdNumber, maskName, maskPhone } from '../../src/shared/masks.ts';
+import { isIdNumber, mask, maskEmail, maskIdNumber, maskName, maskPersonalText, maskPhone } from '../../src/shared/masks.ts';
 
 describe('display masks', () => {
   it('phone keeps the first 3 and last 4 digits', () => {
@@ -31,5 +31,15 @@ describe('display masks', () => {
     expect(mask('phone', null)).toBe('');
     expect(mask('name', undefined)).toBe('');
     expect(mask('name', '')).toBe('');
+  });
+});
+
+describe('personal data in free text', () => {
+  it('masks mobiles and ID numbers with a right check digit, nothing else', () => {
+    expect(isIdNumber('11010519491231002X')).toBe(true);
+    expect(isIdNumber('110105194912310021')).toBe(false);
+    expect(maskPersonalText('{"phone":"13855556666","idno":"11010519491231002X"}')).toBe('{"phone":"138****6666","idno":"1101*********1002X"}');
+    // not a mobile (12 digits, a timestamp, 12x) nor an ID number (wrong check digit)
+    for (const text of ['138555566661', '1764041234567', '12855556666', '110105194912310021', '2026-11-25 10:00:00']) expect(maskPersonalText(text)).toBe(text);
   });
 });

@@ -80,4 +80,44 @@ describe('用户管理', () => {
     expect(await within(dialog).findByText('请输入正确的11位手机号码')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
+
+  it('without user:sensitive the masked phone and e-mail show read-only and are not sent back; the edit still saves', async () => {
+    const masked = { ...USER, phone: '138****8000', email: 'lis***@example.com' };
+    const { calls } = mockFetch({
+      'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
+      'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
+      'GET /api/roles/level': { body: { level: 3 } },
+      'GET /api/users': { body: { content: [masked], totalElements: 1 } },
+      'PUT /api/users': { status: 204 },
+    });
+    renderUsers(['user:list', 'user:edit']);
+    await screen.findByText('lisi');
+    fireEvent.click(await screen.findByRole('button', { name: '编辑' }));
+    const dialog = await screen.findByRole('dialog');
+    const phone = within(dialog).getByLabelText(/电话/) as HTMLInputElement;
+    expect(phone.value).toBe('138****8000');
+    expect(phone.disabled).toBe(true);
+    expect(within(dialog).getAllByText('已脱敏显示，无权查看或修改完整信息')).toHaveLength(2);
+    fireEvent.change(within(dialog).getByLabelText(/昵称/), { target: { value: '李四四' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await screen.findByText('编辑成功');
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.body).toMatchObject({ id: 7, nickName: '李四四' });
+    expect(put?.body).not.toHaveProperty('phone');
+    expect(put?.body).not.toHaveProperty('email');
+  });
+
+  it('with user:sensitive the phone and e-mail are editable and sent', async () => {
+    const { calls } = routes();
+    renderUsers(['user:list', 'user:edit', 'user:sensitive']);
+    await screen.findByText('lisi');
+    fireEvent.click(await screen.findByRole('button', { name: '编辑' }));
+    const dialog = await screen.findByRole('dialog');
+    const phone = within(dialog).getByLabelText(/电话/) as HTMLInputElement;
+    expect(phone.disabled).toBe(false);
+    fireEvent.change(phone, { target: { value: '13900139000' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await screen.findByText('编辑成功');
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ id: 7, phone: '13900139000' });
+  });
 });

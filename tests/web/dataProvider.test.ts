@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDataProvider, listQuery, resourceUrl } from '../../src/web/staff/providers/dataProvider.ts';
 import { buildQuery, submitId } from '../../src/web/staff/providers/http.ts';
 import { setToken } from '../../src/web/staff/providers/token.ts';
+import { onHttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
 import { mockFetch } from './fetchMock.ts';
 
 describe('list query mapping', () => {
@@ -112,6 +113,19 @@ describe('data provider over HTTP', () => {
     expect(calls[0].url.searchParams.getAll('id')).toEqual(['1', '2']);
     expect((await provider.getOne('staffunZp', { id: 2 })).data).toEqual({ id: 2 });
     await expect(provider.getOne('staffunZp', { id: 9 })).rejects.toThrow('数据不存在');
+  });
+
+  it('a read of one id that answers 404 (gone, or outside the data scope) is no record, without a notice', async () => {
+    mockFetch({ 'GET /api/staffunZp': { status: 404, body: { status: 404, message: '数据不存在', timestamp: '2026-01-01 00:00:00' } } });
+    const notices: unknown[] = [];
+    const stop = onHttpProblem((p) => notices.push(p));
+    const provider = createDataProvider();
+    expect((await provider.getMany('staffunZp', { ids: [5] })).data).toEqual([]);
+    await expect(provider.getOne('staffunZp', { id: 5 })).rejects.toThrow('数据不存在');
+    stop();
+    expect(notices).toEqual([]);
+    // a list of several ids still reports a failure
+    await expect(provider.getMany('staffunZp', { ids: [5, 6] })).rejects.toThrow('数据不存在');
   });
 
   it('submitId is 32 digits and random', () => {

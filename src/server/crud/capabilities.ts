@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { fieldByName, permissionKey, readAccess, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { accessFor, callerOf, scopeListQuery } from './owner-access.ts';
-import { scopedParams } from './scope.ts';
+import { oneIdRead, RECORD_NOT_FOUND, scopedParams } from './scope.ts';
 import { guardRecords } from './personal-data.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
@@ -65,6 +65,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
       if (query.size === undefined || query.size === '') query.size = String(MAX_PAGE_SIZE);
       const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query)));
       const rows = await pageQuery(app.database, spec, params).execute();
+      if (rows.length === 0 && oneIdRead(request.query as Record<string, unknown>) !== undefined) throw notFound(RECORD_NOT_FOUND);
       return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
     });
   }

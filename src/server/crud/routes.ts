@@ -31,7 +31,7 @@ import { countMatching } from './count.ts';
 import { filteredQuery } from './repository.ts';
 import { errorBody } from '../errors.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
-import { assertRecordsInScope, scopedParams, storedScopeValues } from './scope.ts';
+import { assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
 import { readAccess, scopeField, type ReadAccess } from '../../shared/resource-spec.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
@@ -72,6 +72,9 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
     const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
     const params = parseListQuery(spec, query);
     const page = await listPage(database(), spec, await scopedParams(database(), spec, request, params));
+    // a read by id (`?id=N`) of a record that is not there for the caller (none, outside the
+    // data scope, another applicant's) answers 404, not an empty page
+    if (page.content.length === 0 && oneIdRead(request.query as Record<string, unknown>) !== undefined) throw notFound(RECORD_NOT_FOUND);
     guardRecords(request, spec, page.content as Array<Record<string, unknown>>);
     return page;
   });

@@ -33,7 +33,8 @@ const CRUD = (noun: string) => [
 
 /** The administration screens and their permission keys (documented in the README). */
 export const ADMIN_SCREENS: AdminScreen[] = [
-  { title: '用户管理', path: 'system/user', component: 'system/user/index', icon: 'peoples', sort: 2, module: 'user', buttons: CRUD('用户') },
+  // 用户查看完整个人信息: staff phones and e-mails in full (masked without it)
+  { title: '用户管理', path: 'system/user', component: 'system/user/index', icon: 'peoples', sort: 2, module: 'user', buttons: [...CRUD('用户'), { action: 'sensitive', title: '用户查看完整个人信息' }] },
   { title: '角色管理', path: 'system/role', component: 'system/role/index', icon: 'role', sort: 3, module: 'roles', buttons: CRUD('角色') },
   { title: '菜单管理', path: 'system/menu', component: 'system/menu/index', icon: 'menu', sort: 5, module: 'menu', buttons: CRUD('菜单') },
   { title: '部门管理', path: 'system/dept', component: 'system/dept/index', icon: 'dept', sort: 6, module: 'dept', buttons: [...CRUD('部门'), { action: 'qywx', title: '部门企业微信同步' }, { action: 'remark', title: '部门备注编辑' }] },

@@ -10,8 +10,11 @@
  *   DELETE api/users                 [ids], never yourself or admin (user:del)
  *   POST   api/users/resetPass?userName&userid   back to the default password (user:edit)
  *   GET    api/users/option?orgId    the organisation's users inside the data scope, for selects
- *                                    (signed in)
+ *                                    (signed in; id, names, department only)
  * Every write checks the data scope (the user's department) and the role levels (levels.ts).
+ * Staff phones and e-mails are personal data: the list answers them masked unless the caller
+ * holds `user:sensitive` (用户查看完整个人信息) or is admin; a full read is written to the
+ * operation log; an edit by a caller who saw them masked keeps the stored values.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -23,6 +26,7 @@ import { invalidateAccess } from '../../auth/access.ts';
 import { markPermission } from '../../auth/route-catalogue.ts';
 import { inScope, requestScope, withDescendants, canChooseAnyOrganisation } from '../../auth/data-scope.ts';
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
+import { maskEmail, maskPhone } from '../../../shared/masks.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
 import {
   bool, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body,
@@ -89,6 +93,28 @@ function userSelect(db: Kysely<any>) {
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
     .leftJoin('sys_dept as o', 'o.id', 'u.org_id')
     .select(['u.id', 'u.username', 'u.nick_name', 'u.phone', 'u.email', 'u.wecom_user_id', 'u.sex', 'u.enabled', 'u.dept_id', 'u.org_id', 'u.lock_time', 'u.is_def_password', 'u.create_time', 'd.name as dept_name', 'o.name as org_name']);
+}
+
+/** The key that shows staff phones and e-mails in full (a button under 用户管理). */
+export const USER_SENSITIVE_KEY = 'user:sensitive';
+/** The personal data of a user record and its masks. */
+const USER_MASKS: Record<'phone' | 'email', (v: string) => string> = { phone: maskPhone, email: maskEmail };
+
+/** Whether the caller sees staff phones and e-mails in full. */
+export function seesUserContacts(request: FastifyRequest): boolean {
+  const user = request.user;
+  return !!user && (user.isAdmin || user.permissions.has(USER_SENSITIVE_KEY));
+}
+
+/** The users' phones and e-mails masked for a caller without the key; a full read is marked for the operation log. */
+export function guardUsers<T extends { id: number; phone: string | null; email: string | null }>(request: FastifyRequest, users: T[]): T[] {
+  if (!users.length) return users;
+  if (seesUserContacts(request)) {
+    request.personalDataRead = { resource: 'user', ids: [...(request.personalDataRead?.ids ?? []), ...users.map((u) => u.id)] };
+    return users;
+  }
+  for (const u of users) for (const k of ['phone', 'email'] as const) if (u[k]) u[k] = USER_MASKS[k](u[k]!);
+  return users;
 }
 
 const LOCK_TIME_KEYS = ['id', 'lockTime', 'orgId', 'deptId'];
@@ -209,7 +235,7 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     let list = userSelect(db).where('u.id', 'in', ids);
     for (const [col, dir] of sort) list = list.orderBy(col, dir);
     const rows = await list.limit(size).offset(page * size).execute();
-    return { content: await withRoles(db, rows), totalElements: Number(total?.n ?? 0) };
+    return { content: guardUsers(request, await withRoles(db, rows)), totalElements: Number(total?.n ?? 0) };
   });
 
   app.post('/api/users', { preHandler: app.requirePermission('user:add') }, async (request, reply) => {
@@ -257,7 +283,14 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       return reply.status(204).send();
     }
     const stored = await target(request, id);
-    const u = readUser(body);
+    // a caller who saw the phone and e-mail masked cannot write them: what their form holds is
+    // the mask, never the value; the stored ones stay
+    let given = body;
+    if (!seesUserContacts(request)) {
+      const contacts = await db.selectFrom('sys_user').select(['phone', 'email']).where('id', '=', id).executeTakeFirstOrThrow();
+      given = { ...body, phone: contacts.phone ?? null, email: contacts.email ?? null };
+    }
+    const u = readUser(given);
     const current = (await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', id).execute()).map((r) => Number(r.role_id));
     const rolesChange = current.length !== u.roleIds.length || current.some((r) => !u.roleIds.includes(r));
     if (id === user.id && rolesChange && !user.isAdmin) throw forbidden('不能修改自己的岗位');

@@ -5,12 +5,14 @@
  *                        (user name or description), logType INFO|ERROR (or error=true),
  *                        createTime=a&createTime=b (a date-only end covers the whole day)
  * Paging as everywhere: page from 0, size 1-1000 (default 10) -> {content, totalElements}.
+ * ID numbers and mobiles in the recorded parameters and errors are masked (for every reader).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import '../../types.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { likePattern } from '../../crud/query.ts';
+import { maskPersonalText } from '../../../shared/masks.ts';
 
 export const LOG_PERMISSION = 'log:list';
 
@@ -72,9 +74,11 @@ function view(row: Record<string, unknown>, full: boolean) {
     logType: row.log_type,
     createTime: row.create_time,
   };
+  // entries written before the log masked ID numbers and mobiles are masked as they are read
+  const text = (v: unknown) => (typeof v === 'string' ? maskPersonalText(v) : v);
   return full
-    ? { ...base, username: row.username, method: row.method, params: row.params, exceptionDetail: row.exception_detail ?? '' }
-    : { ...base, exceptionDetail: row.exception_detail ?? '' };
+    ? { ...base, username: row.username, method: row.method, params: text(row.params), exceptionDetail: text(row.exception_detail ?? '') }
+    : { ...base, exceptionDetail: text(row.exception_detail ?? '') };
 }
 
 async function page(

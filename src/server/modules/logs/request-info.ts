@@ -1,7 +1,9 @@
 /**
  * What the operation log records about a request besides its outcome: the parameters with
- * secrets masked, the address kind of the IP (no outside look-up) and the browser.
+ * secrets left out and ID numbers and mobiles masked (the log is no copy of personal data),
+ * the address kind of the IP (no outside look-up) and the browser.
  */
+import { maskPersonalText } from '../../../shared/masks.ts';
 
 /** Keys whose values are never written to the log (passwords, codes, tokens, secrets). */
 export const SECRET_KEY = /pass|pwd|code|token|secret|captcha|uuid/i;
@@ -16,7 +18,12 @@ function maskValue(value: unknown, depth: number): unknown {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEY.test(k) ? MASK : maskValue(v, depth + 1);
     return out;
   }
-  if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
+  if (typeof value === 'string') return maskPersonalText(value.length > 500 ? `${value.slice(0, 500)}…` : value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    // a mobile sent as a number
+    const text = String(value);
+    return maskPersonalText(text) === text ? value : maskPersonalText(text);
+  }
   return value;
 }
 

@@ -13,7 +13,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { listPage, parseListQuery, tableChanged } from '../../crud/index.ts';
+import { assertReadable, assertRecordsInScope, listPage, parseListQuery, scopedParams, tableChanged } from '../../crud/index.ts';
+import { guardRecords } from '../../crud/personal-data.ts';
 import type { Condition } from '../../crud/query.ts';
 import { nowText } from '../../db/index.ts';
 import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
@@ -22,6 +23,7 @@ import { insertRecord, LeadStage, LeadStatus, leadsByIds, openMainClue, OPEN_STA
 
 export const CONSULTANT_KEY = 'xsSubmersibleFile:own';
 export const ALLOT_KEY = 'xsSubmersibleFile:allot';
+export const LEAD_NOT_FOUND = '潜客档案不存在';
 
 const PROCESS_RESULTS = ['follow', 'defeat', 'won', 'sleep'] as const;
 const RESULT_STATUS: Record<(typeof PROCESS_RESULTS)[number], number> = {
@@ -48,9 +50,11 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   const userOf = (request: FastifyRequest) => request.user!;
   const may = (request: FastifyRequest, key: string) => userOf(request).isAdmin || userOf(request).permissions.has(key);
 
-  async function one(id: number): Promise<Lead> {
+  /** One lead by id: a lead outside the caller's data scope is not there for them (404). */
+  async function one(request: FastifyRequest, id: number): Promise<Lead> {
     const [lead] = await leadsByIds(database().db, file, [id]);
-    if (!lead) throw notFound('潜客档案不存在');
+    if (!lead) throw notFound(LEAD_NOT_FOUND);
+    await assertReadable(database(), file, request, lead.orgId, LEAD_NOT_FOUND);
     return lead;
   }
 
@@ -72,7 +76,12 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const params = parseListQuery(file, query);
     const field = fieldByName(file, 'consultantId')!;
     const own: Condition = { kind: 'eq', field, value: userOf(request).id };
-    return listPage(database(), file, { ...params, conditions: [...params.conditions, own], filterKey: `${params.filterKey}|own:${userOf(request).id}` });
+    // inside the data scope as the list is; personal data masked without xsSubmersibleFile:sensitive
+    // (a consultant's own leads are no exception: the rule is the key, see the README)
+    const scoped = await scopedParams(database(), file, request, { ...params, conditions: [...params.conditions, own], filterKey: `${params.filterKey}|own:${userOf(request).id}` });
+    const page = await listPage(database(), file, scoped);
+    guardRecords(request, file, page.content);
+    return page;
   });
 
   // POST isCreate {mobile, orgId}: may a new lead be created, or does an open main clue exist?
@@ -80,6 +89,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
     const orgId = orgIdOf(body.orgId);
+    await assertRecordsInScope(database(), file, request, [orgId]);
     const main = await openMainClue(database().db, file, database().dialect, mobile, orgId);
     return main
       ? { create: false, fileId: main.id, consultantName: main.consultantName ?? null, message: '该客户已有有效线索，请勿重复建档' }
@@ -91,12 +101,14 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const q = request.query as Record<string, unknown>;
     const mobile = mobileOf(q.mobile);
     const orgId = orgIdOf(q.orgId);
-    return (await openMainClue(database().db, file, database().dialect, mobile, orgId)) ?? null;
+    await assertRecordsInScope(database(), file, request, [orgId]);
+    const main = await openMainClue(database().db, file, database().dialect, mobile, orgId);
+    return main ? guardRecords(request, file, [main])[0] : null;
   });
 
   // GET isTjgc?id=: has the lead been submitted as a purchase (提交购车: status 已成交)?
   app.get(`${base}/isTjgc`, { preHandler: leadReader }, async (request) => {
-    const lead = await one(idOf((request.query as Record<string, unknown>).id));
+    const lead = await one(request, idOf((request.query as Record<string, unknown>).id));
     return { id: lead.id, tjgc: Number(lead.status) === LeadStatus.won };
   });
 
@@ -180,7 +192,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   // PUT processClue {id, result, content, defeatReason?, nextTime?}: the consultant's follow-up
   app.put(`${base}/processClue`, { preHandler: leadReader }, async (request) => {
     const body = objectBody(request.body);
-    const lead = await one(idOf(body.id));
+    const lead = await one(request, idOf(body.id));
     if (!may(request, CONSULTANT_KEY) && !may(request, ALLOT_KEY)) throw forbidden('只有销售顾问可以处理潜客');
     checkOwner(request, lead);
     const result = optionOf(body.result, PROCESS_RESULTS, '请选择处理结果');
@@ -210,7 +222,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
 
   // PUT activation {id}: a defeated or dormant lead is worked again (its consultant, or whoever may allot)
   app.put(`${base}/activation`, { preHandler: leadReader }, async (request) => {
-    const lead = await one(idOf(objectBody(request.body).id));
+    const lead = await one(request, idOf(objectBody(request.body).id));
     checkOwner(request, lead);
     if (Number(lead.status) !== LeadStatus.defeated && Number(lead.status) !== LeadStatus.dormant) throw badRequest('只有已战败或休眠的潜客可以激活');
     const status = lead.consultantId ? LeadStatus.following : LeadStatus.unassigned;

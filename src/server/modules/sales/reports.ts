@@ -1,6 +1,7 @@
 /**
  * Profit detail (利润数据明细, `api/xs/xsLrSjmx`) and vehicle settlements (整车结算, `api/xsZjs`):
- * the calls beyond the generic CRUD. Every call takes the list's filters.
+ * the calls beyond the generic CRUD. Every call takes the list's filters and stays inside the
+ * caller's data scope (x-scope on orgId), as the lists do.
  *   GET  xsLrSjmx/getListAll               every matching row (no paging, at most 99999), list sort
  *   GET  xsLrSjmx/findGroup                per brand: count, sales, profit (sum), average profit
  *   GET  xsLrSjmx/selectGroupBrandCxType   per brand, model and model class: count, sales, profit
@@ -8,10 +9,10 @@
  *   GET  xsZjs/getcx?brand=                the models settled so far (distinct brand + model)
  */
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { filteredQuery, MAX_PAGE_SIZE, pageQuery, parseListQuery, rowToRecord, updateRecord } from '../../crud/index.ts';
+import { assertRecordsInScope, filteredQuery, MAX_PAGE_SIZE, pageQuery, parseListQuery, rowToRecord, scopedParams, storedScopeValues, updateRecord } from '../../crud/index.ts';
 import { isDateTimeText } from '../../crud/values.ts';
 import { sumValue } from '../../crud/capabilities.ts';
 import { idOf, objectBody } from './body.ts';
@@ -31,15 +32,15 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
   const reader = app.requirePermission(permissionKey(spec, 'list'));
 
   app.get(`${base}/getListAll`, { preHandler: reader }, async (request) => {
-    const params = parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) });
+    const params = await scopedParams(db(), spec, request, parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) }));
     const rows = await pageQuery(db(), spec, params).execute();
     return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
   });
 
-  async function grouped(query: unknown, keys: string[]) {
-    const q = listQueryOf(query);
+  async function grouped(request: FastifyRequest, keys: string[]) {
+    const q = listQueryOf(request.query);
     delete q.sort;
-    const params = parseListQuery(spec, q, { paging: false });
+    const params = await scopedParams(db(), spec, request, parseListQuery(spec, q, { paging: false }));
     const keyCols = keys.map((k) => col(spec, k));
     const rows = await filteredQuery(db(), spec, params.conditions)
       .clearSelect()
@@ -61,8 +62,8 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
     });
   }
 
-  app.get(`${base}/findGroup`, { preHandler: reader }, async (request) => grouped(request.query, ['brand']));
-  app.get(`${base}/selectGroupBrandCxType`, { preHandler: reader }, async (request) => grouped(request.query, ['brand', 'cx', 'cxType']));
+  app.get(`${base}/findGroup`, { preHandler: reader }, async (request) => grouped(request, ['brand']));
+  app.get(`${base}/selectGroupBrandCxType`, { preHandler: reader }, async (request) => grouped(request, ['brand', 'cx', 'cxType']));
 }
 
 export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpec): void {
@@ -77,6 +78,9 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     if (!text) throw badRequest('创建时间不能为空');
     if (!isDateTimeText(text)) throw badRequest('创建时间格式错误，应为yyyy-MM-dd HH:mm:ss');
     if (Date.parse(text.replace(' ', 'T')) > Date.now() + 60_000) throw badRequest('创建时间不能晚于当前时间');
+    const stored = await storedScopeValues(db(), spec, [id]);
+    if (!stored.length) throw notFound('数据不存在');
+    await assertRecordsInScope(db(), spec, request, stored);
     // createTime is automatic in the schema, so it is written here directly
     const result = await db().db.transaction().execute((trx) =>
       trx.updateTable(spec.table).set({ [col(spec, 'createTime')]: text.replace('T', ' ') }).where(col(spec, 'id'), '=', id).executeTakeFirst(),
@@ -91,7 +95,8 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     const q = request.query as Record<string, unknown>;
     const brand = typeof q.brand === 'string' && q.brand.trim() ? q.brand.trim() : undefined;
     if (brand && brand.length > 50) throw badRequest('品牌长度不能超过50个字符');
-    let query = db().db.selectFrom(spec.table).select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')]).distinct();
+    const scoped = await scopedParams(db(), spec, request, parseListQuery(spec, {}, { paging: false }));
+    let query = filteredQuery(db(), spec, scoped.conditions).clearSelect().select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')]).distinct();
     if (brand) query = query.where(col(spec, 'brand'), '=', brand);
     const rows = await query.orderBy(col(spec, 'brand')).orderBy(col(spec, 'cx')).execute();
     return rows.map((r: Record<string, unknown>) => ({ brand: r.brand, cx: r.cx }));

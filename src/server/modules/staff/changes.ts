@@ -22,7 +22,7 @@ import { badRequest, forbidden } from '../../errors.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from '../access/levels.ts';
 import { idList, objectBody, onlyKeys, optionalText, queryValue, requiredId, requiredText, type Body } from '../access/input.ts';
 import { jpTypeExists, placementProblem, STAFF_MESSAGES } from './rules.ts';
-import { entryToChange, StaffStatus, type Entry } from './store.ts';
+import { entryToChange, entryToRead, StaffStatus, type Entry } from './store.ts';
 import { HistoryKind, JOB_HISTORY_TABLE } from './tables.ts';
 
 export const CHANGE_MESSAGES = {
@@ -178,7 +178,7 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
     onlyKeys(request.query, ['id']);
     const raw = queryValue(request.query, 'id');
     if (raw === undefined || raw === '') throw badRequest('ID不能为空');
-    const entry = await entryToChange(app, spec, request, requiredId(raw, 'ID必须是正整数'));
+    const entry = await entryToRead(app, spec, request, requiredId(raw, 'ID必须是正整数'));
     let q = db()
       .selectFrom(`${JOB_HISTORY_TABLE} as h`)
       .leftJoin('sys_dept as fd', 'fd.id', 'h.from_dept_id')

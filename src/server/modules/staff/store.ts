@@ -36,6 +36,14 @@ export async function entryById(db: Kysely<any>, spec: ResourceSpec, id: number)
   return row ? (rowToRecord(spec, row) as Entry) : undefined;
 }
 
+/** The entry a read by id is about: exists and inside the scope, else 404 (one outside the scope is not there for the caller). */
+export async function entryToRead(app: FastifyInstance, spec: ResourceSpec, request: FastifyRequest, id: number): Promise<Entry> {
+  const entry = await entryById(app.database.db, spec, id);
+  const ids = entry ? await allowedOrgIds(app, request) : null;
+  if (!entry || (ids !== null && !ids.includes(Number(entry.orgId)))) throw notFound(STAFF_MESSAGES.notFound);
+  return entry;
+}
+
 /** The entry a write is about: exists (404) and inside the scope (403). */
 export async function entryToChange(app: FastifyInstance, spec: ResourceSpec, request: FastifyRequest, id: number): Promise<Entry> {
   const entry = await entryById(app.database.db, spec, id);

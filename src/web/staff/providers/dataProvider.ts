@@ -5,7 +5,7 @@
  */
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
 import { resourceByName } from '../../../generated/resources.ts';
-import { request, type QueryValue } from './http.ts';
+import { HttpError, request, type QueryValue } from './http.ts';
 
 export interface Page<T> {
   content: T[];
@@ -40,9 +40,8 @@ export function listQuery(params: Partial<GetListParams>): Record<string, QueryV
   return query;
 }
 
-async function getPage<T>(resource: string, query: Record<string, QueryValue>, signal?: AbortSignal): Promise<Page<T>> {
-  void signal;
-  const { data } = await request<Page<T>>(resourceUrl(resource), { query });
+async function getPage<T>(resource: string, query: Record<string, QueryValue>, quiet = false): Promise<Page<T>> {
+  const { data } = await request<Page<T>>(resourceUrl(resource), { query, quiet });
   return { content: data?.content ?? [], totalElements: Number(data?.totalElements ?? 0) };
 }
 
@@ -59,8 +58,16 @@ async function findByIds(resource: string, ids: Identifier[]): Promise<RaRecord[
   const query: Record<string, QueryValue> = resourceByName[resource]
     ? { id: ids.map(String), page: 0, size: ids.length }
     : { page: 0, size: FULL_LIST_SIZE };
-  const page = await getPage<RaRecord>(resource, query);
-  return page.content.filter((r) => wanted.has(String(r.id)));
+  // a read of one id answers 404 when the record is not there for the caller (gone, or outside
+  // their data scope): no record, and no notice (getOne says 数据不存在; a reference shows none)
+  const one = !!resourceByName[resource] && ids.length === 1;
+  try {
+    const page = await getPage<RaRecord>(resource, query, one);
+    return page.content.filter((r) => wanted.has(String(r.id)));
+  } catch (err) {
+    if (one && err instanceof HttpError && err.status === 404) return [];
+    throw err;
+  }
 }
 
 export function createDataProvider(): DataProvider {

@@ -4,7 +4,9 @@
  * 创建时间 filters, paging 10/15/30/45/60/100, and by permission key: 新增 (user:add), 编辑 /
  * 重置密码 / 启用·禁用 switch (user:edit), 删除 (user:del). A new user gets the default password
  * and must change it at the first sign-in. The organisation can be changed only by a user
- * whose role has the 全部 data scope; otherwise it is fixed to the user's own.
+ * whose role has the 全部 data scope; otherwise it is fixed to the user's own. Phones and
+ * e-mails come masked from the server without 用户查看完整个人信息 (user:sensitive): the edit
+ * dialog then shows them read-only and does not send them (the stored values stay).
  */
 import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
@@ -32,6 +34,7 @@ import { formatMessage, messages } from '../../../../shared/messages.ts';
 import { isMobile, isEmail } from '../../../../shared/validators.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
 import { DateTextField } from '../../schema/DateTextField.tsx';
+import { MASKED_HELP } from '../../schema/maskedFields.tsx';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
 
 interface Role {
@@ -106,6 +109,9 @@ export function UserAdmin() {
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<{ content: string; run: () => Promise<boolean> } | null>(null);
   const reload = () => setVersion((v) => v + 1);
+  // without the key the phone and e-mail of an existing user came masked: shown, never sent back
+  const seesContacts = can('user:sensitive');
+  const contactsMasked = (f: Form | null) => !!f?.id && !seesContacts;
   const grantable = (roles.data ?? []).filter((r) => level.data?.level != null && r.level >= level.data.level);
 
   const openCreate = () => {
@@ -117,14 +123,16 @@ export function UserAdmin() {
     setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
   };
   const bodyOf = (f: Form) => ({
-    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(), phone: f.phone.trim() || null, email: f.email.trim() || null, wecomUserId: f.wecomUserId.trim() || null, sex: f.sex, enabled: f.enabled,
+    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(),
+    ...(contactsMasked(f) ? {} : { phone: f.phone.trim() || null, email: f.email.trim() || null }),
+    wecomUserId: f.wecomUserId.trim() || null, sex: f.sex, enabled: f.enabled,
     orgId: f.orgId || null, deptId: f.deptId || null, roles: f.roles.map((id) => ({ id })),
   });
   const validate = (f: Form): string => {
     if (!f.username.trim()) return '用户名不能为空';
     if (!f.nickName.trim()) return messages.contact.nickNameRequired;
-    if (f.phone.trim() && !isMobile(f.phone.trim())) return messages.contact.mobileInvalid;
-    if (f.email.trim() && !isEmail(f.email.trim())) return messages.contact.emailInvalid;
+    if (!contactsMasked(f) && f.phone.trim() && !isMobile(f.phone.trim())) return messages.contact.mobileInvalid;
+    if (!contactsMasked(f) && f.email.trim() && !isEmail(f.email.trim())) return messages.contact.emailInvalid;
     if (!f.orgId) return '请选择公司';
     if (!f.deptId) return '请选择部门';
     if (!f.roles.length) return '请选择岗位';
@@ -258,8 +266,8 @@ export function UserAdmin() {
             {formError ? <Chip color="error" variant="outlined" label={formError} role="alert" /> : null}
             <TextField label="用户名" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} inputProps={{ maxLength: 32 }} />
             <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} />
-            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} />
-            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} />
+            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} disabled={contactsMasked(form)} helperText={contactsMasked(form) ? MASKED_HELP : undefined} />
+            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} disabled={contactsMasked(form)} helperText={contactsMasked(form) ? MASKED_HELP : undefined} />
             <TextField
               label="企业微信账号"
               value={form.wecomUserId}
