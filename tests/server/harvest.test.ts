@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/generated/resources.ts';
 import { routeCatalogue, type RouteEntry } from '../../src/server/auth/index.ts';
 import { checkRecord, insertAll } from '../../src/server/crud/index.ts';
+import { PATTERN_SAMPLES } from '../../src/server/crud/import-template.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import { sampleBody } from './sample-records.ts';
@@ -82,7 +83,10 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
         if (res.statusCode >= 300) continue;
         const type = String(res.headers['content-type'] ?? '');
         const text = type.startsWith(XLSX) ? await sheetText(res.rawPayload) : res.rawPayload.toString('utf8');
-        const hits = personalValues(text);
+        // an import template is the same file for every caller: its example row is made of the
+        // product's fixed pattern samples, never of a stored record
+        const published = r.url.endsWith('/template') ? new Set(PATTERN_SAMPLES) : new Set<string>();
+        const hits = personalValues(text).filter((v) => !published.has(v));
         if (hits.length) found.set(`${key(r)}${q}`, [...new Set([...(found.get(`${key(r)}${q}`) ?? []), ...hits])]);
       }
     }

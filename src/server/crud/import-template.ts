@@ -45,7 +45,7 @@ type PropertySchema = {
 };
 
 /** Texts valid for the product's common patterns, tried in turn against a field's pattern. */
-const PATTERN_SAMPLES = [
+export const PATTERN_SAMPLES = [
   '13800138000', // mobile
   '11010519491231002X', // resident ID number (check digit valid)
   'LSVAU218XN2183294', // VIN (check character valid)
