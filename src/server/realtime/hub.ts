@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Database } from '../types.ts';
-import type { PubSub } from './pubsub.ts';
+import type { Delivery, PubSub } from './pubsub.ts';
 
 export type SocketKind = 'layout' | 'chat';
 
@@ -31,6 +31,8 @@ export interface Connection {
   nickName: string;
   sessionId: string;
   alive: boolean;
+  /** epoch ms when the socket opened: a message delivered late reaches only sockets open before it was published */
+  openedAt: number;
 }
 
 /** Who receives a push: every signed-in staff member, or some users; on one kind of socket. */
@@ -74,11 +76,11 @@ export class Hub {
 
   constructor(
     private readonly database: Database,
-    private readonly pubsub: PubSub,
+    readonly pubsub: PubSub,
     private readonly opts: HubOptions,
   ) {
     this.now = opts.now ?? Date.now;
-    pubsub.subscribe((message) => this.deliver(message));
+    pubsub.subscribe((message, delivery) => this.deliver(message, delivery));
     this.timer = setInterval(() => {
       this.heartbeat().catch((err) => opts.log.warn({ err }, 'websocket heartbeat failed'));
     }, opts.heartbeatMs);
@@ -91,8 +93,8 @@ export class Hub {
   }
 
   /** Registers an open socket and announces the user in the chat. */
-  async add(conn: Omit<Connection, 'id' | 'alive'>): Promise<Connection> {
-    const c: Connection = { ...conn, id: randomUUID(), alive: true };
+  async add(conn: Omit<Connection, 'id' | 'alive' | 'openedAt'>): Promise<Connection> {
+    const c: Connection = { ...conn, id: randomUUID(), alive: true, openedAt: this.now() };
     this.connections.set(c.id, c);
     c.socket.on('pong', () => {
       c.alive = true;
@@ -150,8 +152,12 @@ export class Hub {
     await this.pubsub.publish(JSON.stringify(envelope));
   }
 
-  /** A message from the pub/sub: hand it to the matching local sockets. */
-  private deliver(message: string): void {
+  /**
+   * A message from the pub/sub: hand it to the matching local sockets. One that arrives late
+   * (caught up after the listener was down) goes only to sockets that were open when it was
+   * published; a socket opened since read the current state when it connected.
+   */
+  private deliver(message: string, delivery: Delivery = { late: false, created: 0 }): void {
     let envelope: Envelope;
     try {
       envelope = JSON.parse(message) as Envelope;
@@ -163,6 +169,7 @@ export class Hub {
       const users = envelope.users ? new Set(envelope.users) : undefined;
       for (const c of this.connections.values()) {
         if (c.kind !== envelope.kind || (users && !users.has(c.userId))) continue;
+        if (delivery.late && c.openedAt > delivery.created) continue;
         this.sendText(c, text);
       }
     } else if (envelope.k === 'end') {
