@@ -10,6 +10,11 @@
  * list spans instances; each instance refreshes its rows at every heartbeat and rows of an
  * instance that stopped without closing are dropped after three missed heartbeats.
  *
+ * A push made while the database cannot be reached (the pub/sub stores every message there) is
+ * kept in an outbox, in order, and published as soon as the database answers again (retried
+ * every OUTBOX_RETRY_MS; at most OUTBOX_MAX messages, each at most OUTBOX_MAX_AGE_MS old), so
+ * the progress of a background export or a notice saved just before an outage is not lost.
+ *
  * Heartbeat: a ping to every socket each interval; a socket that did not answer the previous
  * ping is terminated (proxies keep a connection with traffic open). The same tick checks that
  * the sessions of the open sockets still exist (expiry, or an end this instance was not told of)
@@ -18,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Database } from '../types.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Delivery, PubSub } from './pubsub.ts';
 
 export type SocketKind = 'layout' | 'chat';
@@ -56,6 +62,9 @@ export const SESSION_ENDED_CODE = 4001;
 export const HIDDEN_STAFF = ['admin', 'deploy'];
 /** A client that does not read its socket is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const OUTBOX_MAX = 2000;
+const OUTBOX_MAX_AGE_MS = 5 * 60_000;
+const OUTBOX_RETRY_MS = 500;
 /** Presence announcements (CONNECT/CLOSE) are gathered over this many ms. */
 const PRESENCE_GATHER_MS = 200;
 
@@ -73,6 +82,10 @@ export class Hub {
   private presenceTimer?: NodeJS.Timeout;
   private pendingPresence: Array<{ type: 'CONNECT' | 'CLOSE'; sid: string; name: string }> = [];
   private closed = false;
+  /** messages waiting for the database, oldest first */
+  private readonly outbox: Array<{ text: string; at: number }> = [];
+  private outboxTimer?: NodeJS.Timeout;
+  private flushing = false;
 
   constructor(
     private readonly database: Database,
@@ -148,8 +161,69 @@ export class Hub {
     return [...seen.values()];
   }
 
+  /** Messages waiting for the database (for tests and the log). */
+  get waiting(): number {
+    return this.outbox.length;
+  }
+
   private async publish(envelope: Envelope): Promise<void> {
-    await this.pubsub.publish(JSON.stringify(envelope));
+    const text = JSON.stringify(envelope);
+    // behind messages already waiting, so that the order holds
+    if (this.outbox.length) return this.keep(text);
+    try {
+      await this.pubsub.publish(text);
+    } catch (err) {
+      if (this.closed || !isDatabaseUnavailable(err)) throw err;
+      this.keep(text);
+    }
+  }
+
+  private keep(text: string): void {
+    if (this.outbox.length >= OUTBOX_MAX) {
+      this.outbox.shift();
+      this.opts.log.warn({}, 'realtime outbox full: the oldest waiting message is dropped');
+    }
+    this.outbox.push({ text, at: this.now() });
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.outboxTimer || this.closed) return;
+    this.outboxTimer = setTimeout(() => {
+      this.outboxTimer = undefined;
+      void this.flush();
+    }, OUTBOX_RETRY_MS);
+    this.outboxTimer.unref();
+  }
+
+  /** Publishes the waiting messages in order; stops at the first failure and tries again later. */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.outbox.length) {
+        const item = this.outbox[0];
+        if (this.now() - item.at > OUTBOX_MAX_AGE_MS) {
+          this.outbox.shift();
+          this.opts.log.warn({}, 'realtime message dropped after waiting too long for the database');
+          continue;
+        }
+        try {
+          await this.pubsub.publish(item.text);
+        } catch (err) {
+          if (!isDatabaseUnavailable(err)) {
+            this.outbox.shift();
+            this.opts.log.warn({ err }, 'realtime message not published');
+            continue;
+          }
+          this.scheduleFlush();
+          return;
+        }
+        this.outbox.shift();
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /**
@@ -247,6 +321,9 @@ export class Hub {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.presenceTimer);
+    clearTimeout(this.outboxTimer);
+    // one last try for messages still waiting (the database may be back)
+    if (this.outbox.length) await Promise.race([this.flush(), new Promise((r) => setTimeout(r, 5000).unref())]);
     for (const c of this.connections.values()) c.socket.close(1001, 'server stopping');
     this.connections.clear();
     await this.database.db.deleteFrom('sys_socket_presence').where('instance', '=', this.instance).execute().catch(() => undefined);
