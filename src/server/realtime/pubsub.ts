@@ -23,6 +23,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /** How a message reached this instance: at once (live) or from the event table after a gap (late). */
 export interface Delivery {
@@ -98,6 +99,8 @@ export class PostgresPubSub implements PubSub {
   private queue: Promise<void> = Promise.resolve();
   private catchingUp = false;
   readonly stats: PubSubStats = { live: 0, late: 0, listenerConnects: 0 };
+  /** an outage is logged once, not at every retry and catch-up */
+  private outageLogged = false;
 
   private constructor(
     private readonly url: string,
@@ -135,7 +138,7 @@ export class PostgresPubSub implements PubSub {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 5000 });
     client.on('error', (err) => {
-      this.opts.onError(err);
+      this.report(err);
       this.dropListener(client);
     });
     client.on('end', () => this.dropListener(client));
@@ -157,6 +160,7 @@ export class PostgresPubSub implements PubSub {
     }
     this.client = client;
     this.stats.listenerConnects++;
+    this.outageLogged = false;
     // whatever was published while no one listened
     this.catchUp();
   }
@@ -175,7 +179,7 @@ export class PostgresPubSub implements PubSub {
       this.reconnectTimer = undefined;
       if (this.closed || this.client) return;
       this.connect().catch((err: Error) => {
-        this.opts.onError(err);
+        this.report(err);
         this.retry(Math.min(delayMs * 2, RECONNECT_MAX_MS));
       });
     }, delayMs);
@@ -184,7 +188,7 @@ export class PostgresPubSub implements PubSub {
 
   private enqueue(task: () => Promise<void>): void {
     this.queue = this.queue.then(task).catch((err: Error) => {
-      if (!this.closed) this.opts.onError(err);
+      if (!this.closed) this.report(err);
     });
   }
 
@@ -213,9 +217,18 @@ export class PostgresPubSub implements PubSub {
       try {
         h(message, delivery);
       } catch (err) {
-        this.opts.onError(err as Error);
+        this.report(err as Error);
       }
     }
+  }
+
+  /** Logs an error; while the database is away only the first one. */
+  private report(err: Error): void {
+    if (isDatabaseUnavailable(err)) {
+      if (this.outageLogged) return;
+      this.outageLogged = true;
+    }
+    this.opts.onError(err);
   }
 
   /** Reads the events this instance has not delivered yet (queued behind the notifications). */
