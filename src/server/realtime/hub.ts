@@ -123,6 +123,8 @@ export class Hub {
         session_id: c.sessionId,
         seen: this.now(),
       })
+      // a heartbeat may have written it already (restorePresence)
+      .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     this.announce('CONNECT', c);
     return c;
@@ -303,7 +305,8 @@ export class Hub {
       }
     }
     const { db } = this.database;
-    await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).execute();
+    const refreshed = await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).executeTakeFirst();
+    if (Number(refreshed.numUpdatedRows) < this.connections.size) await this.restorePresence(now);
     await db.deleteFrom('sys_socket_presence').where('seen', '<', now - 3 * this.opts.heartbeatMs).execute();
     const sessionIds = [...new Set([...this.connections.values()].map((c) => c.sessionId))];
     for (let i = 0; i < sessionIds.length; i += 500) {
@@ -314,6 +317,25 @@ export class Hub {
       if (!ended.size) continue;
       for (const c of this.connections.values()) if (ended.has(c.sessionId)) c.socket.close(SESSION_ENDED_CODE, 'session ended');
     }
+  }
+
+  /**
+   * Rows of this instance's open sockets that are missing (another instance dropped them as
+   * stale while the database was away for more than three heartbeats) are written again.
+   */
+  private async restorePresence(now: number): Promise<void> {
+    const { db } = this.database;
+    const rows = await db.selectFrom('sys_socket_presence').select('id').where('instance', '=', this.instance).execute();
+    const present = new Set(rows.map((r) => String(r.id)));
+    const missing = [...this.connections.values()].filter((c) => !present.has(c.id));
+    if (!missing.length) return;
+    await db
+      .insertInto('sys_socket_presence')
+      .values(
+        missing.map((c) => ({ id: c.id, instance: this.instance, user_id: c.userId, username: c.username, nick_name: c.nickName, session_id: c.sessionId, seen: now })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 
   async close(): Promise<void> {
