@@ -27,6 +27,7 @@ import { ADMIN_PASSWORD } from './helpers.ts';
 import { clusterUnavailableReason, startCluster, type Cluster } from './pg-cluster.ts';
 
 const reason = clusterUnavailableReason();
+if (reason) console.info(`chaos test skipped: ${reason}`);
 const INSTANCES = 3;
 const SOCKETS_PER_INSTANCE = 2;
 const WRITERS = 4;
