@@ -9,6 +9,8 @@
  *   those published while the instances' LISTEN connections were reconnecting;
  * - within 5 s of the cluster being back: all three ready, a message delivered to every socket,
  *   and the scheduled job (set to fire every 2 s) running again;
+ * - SIGTERM to one instance under requests lets those in flight finish, closes its sockets with
+ *   1001, and the other two carry on (a message still reaches their sockets);
  * - SIGTERM ends each process cleanly (exit code 0).
  * The test starts a cluster of its own on a free port (it must stop and start it); it runs when
  * TEST_DATABASE_URL is set and the PostgreSQL server binaries are installed, and is skipped
@@ -250,10 +252,31 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const twice = await query(`select fire_time from sys_job_log where job_id = $1 and fire_time is not null group by fire_time having count(*) > 1`, [job.id]);
     expect(twice).toEqual([]);
 
-    for (const s of sockets) s.ws.close();
-    // SIGTERM: each process drains and exits with 0
+    // rolling restart: SIGTERM to the first instance with requests in flight; they all finish,
+    // its sockets close with 1001 (the console reconnects elsewhere), the others carry on
     const exits = instances.map((inst) => new Promise<unknown>((res) => (inst.exit ? res(inst.exit) : inst.proc.once('exit', (code, signal) => res({ code, signal })))));
-    for (const inst of instances) inst.proc.kill('SIGTERM');
+    const draining = instances[0];
+    const inFlight = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${draining.base}/api/sysSocketChat?page=0&size=20&sort=id,desc`, { headers: headers(`10.9.3.${i + 1}`) }).then(
+        (r) => r.status,
+        (e: Error) => `dropped: ${String(e.cause ?? e)}`,
+      ),
+    );
+    await sleep(20);
+    draining.proc.kill('SIGTERM');
+    expect(await Promise.all(inFlight)).toEqual(inFlight.map(() => 200));
+    expect(await Promise.race([exits[0], sleep(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null });
+    await sleep(100);
+    expect(sockets.map((s) => s.closed ?? 'open')).toEqual(sockets.map((_, i) => (i < SOCKETS_PER_INSTANCE ? 1001 : 'open')));
+    const after = await fetch(`${instances[1].base}/api/sysSocketChat`, { method: 'POST', headers: headers('10.9.4.1'), body: JSON.stringify({ msg: 'after the rolling restart' }) });
+    expect(after.status).toBe(201);
+    const afterId = Number((await after.json()).id);
+    const open = sockets.slice(SOCKETS_PER_INSTANCE);
+    await expect.poll(() => open.every((s) => s.chats.has(afterId)), { timeout: 5000, interval: 50 }).toBe(true);
+
+    for (const s of sockets) s.ws.close();
+    // SIGTERM: the other processes drain and exit with 0
+    for (const inst of instances.slice(1)) inst.proc.kill('SIGTERM');
     expect(await Promise.race([Promise.all(exits), sleep(30_000).then(() => 'still running')])).toEqual(instances.map(() => ({ code: 0, signal: null })));
   }, 150_000);
 });
