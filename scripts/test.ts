@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCodegen } from '../codegen/main.ts';
+import { clusterUnavailableReason } from '../tests/server/pg-cluster.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const outDir = mkdtempSync(join(tmpdir(), 'dealer-console-test-'));
@@ -37,6 +38,8 @@ await runCodegen('schemas', 'src/generated');
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (!pgUrl) skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');
+const chaosSkipped = clusterUnavailableReason();
+if (chaosSkipped) skippedSuites.push(`chaos test (three instances while PostgreSQL restarts): ${chaosSkipped}`);
 vitest('unit, web and server', ['unit', 'web', 'server']);
 
 if (existsSync(CHROMIUM)) {

@@ -11,6 +11,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { SharedCounters, databaseRateLimitStore, ensureLimitTables } from './db/shared-limits.ts';
 import type { Config } from './config.ts';
 import { resources } from '../generated/resources.ts';
 import type { ResourceSpec } from '../shared/resource-spec.ts';
@@ -104,7 +105,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // 1. wiring
   await registerSecurityHeaders(app, WEB_DIST);
-  await app.register(rateLimit, { global: false });
+  // per-address limits: in the database on PostgreSQL, so that every instance shares them
+  let sharedCounters: SharedCounters | undefined;
+  const counters = () => (sharedCounters ??= new SharedCounters(app.database.db));
+  await app.register(rateLimit, { global: false, ...(config.databaseUrl ? { store: databaseRateLimitStore(counters) } : {}) });
   installErrorHandling(app);
   registerRequestDeadline(app, config.requestTimeoutMs);
   await app.register(multipart, {
@@ -121,6 +125,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   try {
     startLock = await acquireStartLock(config);
     await registerSubmitIdGuard(app);
+    await ensureLimitTables(database);
 
     // 2. services
     await registerAuth(app, { resources: specs });

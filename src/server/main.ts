@@ -4,7 +4,8 @@
  * - A start that fails on the database prints one line naming DATABASE_URL and exits with 1.
  * - A database that goes away later never ends the process: requests answer 503 and the pools
  *   and listeners reconnect (a stray rejection from a background task is logged, not fatal).
- * - SIGTERM/SIGINT: readiness turns 503 at once, the server stops taking connections, requests
+ * - SIGTERM/SIGINT: readiness turns 503 at once, requests are still served for DRAIN_DELAY_MS (the
+ *   balancer notices and moves away), then the server stops taking connections, requests
  *   in flight finish (at most SHUTDOWN_GRACE_MS), sockets close with 1001 (the console reconnects,
  *   through the balancer, to another instance), job locks are handed back; then the process exits.
  */
@@ -14,6 +15,9 @@ import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { databaseStartError } from './start-errors.ts';
 
 const SHUTDOWN_GRACE_MS = 15_000;
+/** Between answering not-ready and closing: the balancer's health check sees it and moves new
+ * requests away, while requests arriving meanwhile are still served. */
+const DRAIN_DELAY_MS = 1000;
 
 let config;
 try {
@@ -66,9 +70,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       app.log.warn('requests still running after the grace period: exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    setTimeout(() => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }, DRAIN_DELAY_MS);
   });
 }

@@ -377,4 +377,38 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       await second.close();
     }
   });
+
+  it('an instance that stops (SIGTERM closes the app) finishes its run in progress and holds nothing back: another instance takes the following firings', async () => {
+    const first = schedulerOf(app)!;
+    await first.stop(); // two other instances compete, so the one that stops can be chosen
+    const b = await t.reopen();
+    const c = await t.reopen();
+    try {
+      const id = (await create(job({ methodName: 'slow', cronExpression: '*/3 * * * * ?' }))).json().id;
+      const [sb, sc] = [schedulerOf(b)!, schedulerOf(c)!];
+      await expect.poll(() => sb.scheduledIds().includes(id) && sc.scheduledIds().includes(id), { timeout: 5000, interval: 100 }).toBe(true);
+      await expect.poll(() => sb.busy + sc.busy, { timeout: 8000, interval: 50 }).toBe(1);
+      const [stopping, staying] = sb.busy ? [b, c] : [c, b];
+      const started = Date.now();
+      await stopping.close();
+      // the close waited for the run, whose log row has its outcome
+      expect(Date.now() - started).toBeGreaterThan(500);
+      const rows = async () =>
+        (await staying.database.db.selectFrom('sys_job_log').select(['fire_time', 'time', 'is_success']).where('job_id', '=', id).orderBy('fire_time').execute()).map((r) => ({
+          fire: Number(r.fire_time),
+          time: r.time === null ? null : Number(r.time),
+          ok: Boolean(r.is_success),
+        }));
+      const run = (await rows())[0];
+      expect(run.time).toBeGreaterThanOrEqual(2400);
+      expect(run.ok).toBe(true);
+      // the next firing is run by the instance that stays
+      await expect.poll(async () => (await rows()).filter((r) => r.fire > started && r.time !== null).length, { timeout: 9000, interval: 250 }).toBeGreaterThanOrEqual(1);
+      await staying.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
+    } finally {
+      await b.close();
+      await c.close();
+      await first.start();
+    }
+  }, 30_000);
 });

@@ -103,6 +103,41 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
     onB.close();
   });
 
+  it('messages published while both LISTEN connections are down reach the sockets open then, once, in order', async () => {
+    const onB = await openSocket(`${baseB}/webSocket/${bob}/bob`);
+    const onA = await openSocket(`${baseA}/webSocket/${alice}/alice`);
+    await onB.next((m) => m.msgType === 'CONNECT' && m.formUser === 'alice');
+    const { sql } = await import('kysely');
+    // cut both listeners and publish before they can have reconnected: no NOTIFY reaches anyone
+    const cut = await sql<{ n: number }>`
+      select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+      where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`.execute(a.database.db);
+    expect(cut.rows[0].n).toBe(2);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: `断线期间${i}` } });
+      expect(sent.statusCode).toBe(201);
+      ids.push(sent.json().id);
+    }
+    // a socket opened after the messages were published does not get them late (it reads the history)
+    const later = await openSocket(`${baseB}/webSocket/${bob}/bob`);
+    for (const sock of [onA, onB]) {
+      for (const id of ids) await sock.next((m) => m.msgType === 'CHAT' && m.id === id, 8000);
+      const got = sock.messages.filter((m) => m.msgType === 'CHAT' && ids.includes(m.id)).map((m) => m.id);
+      expect(got).toEqual(ids);
+    }
+    const pubB = b.hub.pubsub as import('../../src/server/realtime/pubsub.ts').PostgresPubSub;
+    expect(pubB.stats.late).toBeGreaterThanOrEqual(3);
+    // a message after the listeners are back arrives live, to the later socket too
+    const after = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: '恢复后' } });
+    await later.next((m) => m.msgType === 'CHAT' && m.id === after.json().id, 8000);
+    expect(later.messages.some((m) => m.msgType === 'CHAT' && ids.includes(m.id))).toBe(false);
+    // the periodic catch-up does not send anything twice
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(onB.messages.filter((m) => m.msgType === 'CHAT' && ids.includes(m.id))).toHaveLength(3);
+    for (const sock of [onA, onB, later]) sock.close();
+  });
+
   it('a logout on A closes the sockets of that session on B', async () => {
     const token = await loginAs(a, 'bob', PASSWORD);
     const onB = await openSocket(`${baseB}/webSocket/${token}/bob`);

@@ -78,6 +78,17 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect((await s.closed).code).toBe(SESSION_ENDED_CODE);
   });
 
+  it('a socket whose presence row was dropped while the database was away is listed again at the next heartbeat', async () => {
+    const s = await openSocket(`${base}/webSocket/${reader}/reader`);
+    await expect.poll(async () => (await app.hub.onlineStaff()).some((o) => o.sid === 'reader'), { timeout: 3000 }).toBe(true);
+    // what another instance's heartbeat does to rows not refreshed for three beats
+    await app.database.db.deleteFrom('sys_socket_presence').where('username', '=', 'reader').execute();
+    expect((await app.hub.onlineStaff()).some((o) => o.sid === 'reader')).toBe(false);
+    await app.hub.heartbeat();
+    expect((await app.hub.onlineStaff()).some((o) => o.sid === 'reader')).toBe(true);
+    s.close();
+  });
+
   it('terminates a client that stops answering pings', async () => {
     const s = await openSocket(`${base}/webSocket/${reader}`);
     // a client whose pong never arrives: stop the automatic pong of the ws client

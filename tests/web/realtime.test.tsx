@@ -119,12 +119,16 @@ describe('ReconnectingSocket', () => {
 
 describe('RealtimeProvider in the console', () => {
   let unread = 2;
+  let chatHistory: Array<{ id: number; msg: string }> = [];
   beforeEach(() => {
     unread = 2;
+    chatHistory = [];
     vi.stubGlobal('WebSocket', FakeSocket);
     setToken('T'.repeat(43), false);
     mockFetch({
       'GET /api/sysSocket/getNotRead': () => ({ body: { content: [], totalElements: unread } }),
+      'GET /api/sysSocketChat': () => ({ body: { content: [...chatHistory].reverse().map((m) => ({ ...m, formUser: 'lisi', formName: '李四', msgType: 'CHAT', createTime: '2026-01-01 00:00:00' })), totalElements: chatHistory.length } }),
+      'GET /api/sysSocketChat/wssList': { body: [] },
       'GET /api/sysSocket': { body: { content: [], totalElements: 0 } },
     });
   });
@@ -215,5 +219,25 @@ describe('RealtimeProvider in the console', () => {
     } finally {
       clearTokenEnded();
     }
+  });
+
+  it('a socket that opens again after a drop re-reads the unread count and counts the chat messages it missed', async () => {
+    chatHistory = [{ id: 1, msg: '早' }, { id: 2, msg: '在吗' }];
+    renderConsole();
+    const { layout, chat } = await sockets();
+    await screen.findByLabelText('未读消息2条');
+    // while both sockets are down: a notice and two chat messages are published
+    act(() => {
+      layout.fail();
+      chat.fail();
+    });
+    unread = 5;
+    chatHistory.push({ id: 3, msg: '开会' }, { id: 4, msg: '收到' });
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThanOrEqual(4), { timeout: 3000 });
+    act(() => {
+      for (const s of FakeSocket.all.slice(2)) s.open();
+    });
+    await screen.findByLabelText('未读消息5条');
+    await screen.findByLabelText('未读聊天2条');
   });
 });

@@ -18,7 +18,7 @@ import { forbidden, unauthorized } from '../errors.ts';
 import { registerSystem } from '../modules/system/index.ts';
 import { cachedAccess } from './access.ts';
 import { CaptchaStore } from './captcha.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { loginThrottleFor } from './login-throttle.ts';
 import { loadOrCreateKeys } from './rsa.ts';
 import { registerAuthRoutes } from './routes.ts';
 import { ADMIN_USERNAME, seedAuth } from './seed.ts';
@@ -58,7 +58,7 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
   const keys = await loadOrCreateKeys(db);
   const sessions = new SessionStore(db, { idleMinutes: config.sessionIdleMinutes, rememberMeDays: config.rememberMeDays, now });
   const captchas = new CaptchaStore(db, { now });
-  const throttle = new LoginThrottle();
+  const throttle = loginThrottleFor(app.database, 'staff');
 
   if (!app.hasRequestDecorator('user')) app.decorateRequest('user', undefined);
 

@@ -9,7 +9,7 @@ import '../types.ts';
 import { ApiError, badRequest, unauthorized } from '../errors.ts';
 import { cachedAccess, invalidateAccess } from './access.ts';
 import type { CaptchaStore } from './captcha.ts';
-import type { LoginThrottle } from './login-throttle.ts';
+import type { FailureThrottle } from './login-throttle.ts';
 import { checkPassword } from './passwords.ts';
 import { clearFailures, lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DISABLE_DAYS, PASSWORD_EXPIRED, recordFailure } from './account-policy.ts';
 import { decryptPassword, type RsaKeys } from './rsa.ts';
@@ -22,7 +22,7 @@ export interface AuthServices {
   keys: RsaKeys;
   sessions: SessionStore;
   captchas: CaptchaStore;
-  throttle: LoginThrottle;
+  throttle: FailureThrottle;
   /** clock in epoch ms (tests) */
   now: () => number;
 }
@@ -55,7 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
 
   app.post('/api/login', async (request) => {
     const ip = request.ip;
-    if (s.throttle.blocked(ip)) throw new ApiError(429, '登录失败次数过多，请稍后再试');
+    if (await s.throttle.blocked(ip)) throw new ApiError(429, '登录失败次数过多，请稍后再试');
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
     const login = text(body.username).trim();
     const password = text(body.password).trim();
@@ -67,7 +67,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
       if (!code) throw badRequest('验证码不能为空');
       const result = await s.captchas.check(uuid, code);
       if (result !== 'ok') {
-        s.throttle.fail(ip);
+        await s.throttle.fail(ip);
         throw badRequest(result === 'missing' ? '验证码不存在或已过期' : '验证码错误');
       }
     }
@@ -79,7 +79,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     const ok = await checkPassword(plain ?? '', user?.password);
     if (lock !== null) throw new ApiError(423, lockedMessage(lock));
     if (!plain || !user || !ok) {
-      s.throttle.fail(ip);
+      await s.throttle.fail(ip);
       // a password that was tried counts against the account; an undecryptable one is no guess
       if (user && plain) {
         const until = await recordFailure(db, app.database.dialect, Number(user.id), now);

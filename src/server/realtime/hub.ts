@@ -10,6 +10,11 @@
  * list spans instances; each instance refreshes its rows at every heartbeat and rows of an
  * instance that stopped without closing are dropped after three missed heartbeats.
  *
+ * A push made while the database cannot be reached (the pub/sub stores every message there) is
+ * kept in an outbox, in order, and published as soon as the database answers again (retried
+ * every OUTBOX_RETRY_MS; at most OUTBOX_MAX messages, each at most OUTBOX_MAX_AGE_MS old), so
+ * the progress of a background export or a notice saved just before an outage is not lost.
+ *
  * Heartbeat: a ping to every socket each interval; a socket that did not answer the previous
  * ping is terminated (proxies keep a connection with traffic open). The same tick checks that
  * the sessions of the open sockets still exist (expiry, or an end this instance was not told of)
@@ -18,7 +23,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Database } from '../types.ts';
-import type { PubSub } from './pubsub.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import type { Delivery, PubSub } from './pubsub.ts';
 
 export type SocketKind = 'layout' | 'chat';
 
@@ -31,6 +37,8 @@ export interface Connection {
   nickName: string;
   sessionId: string;
   alive: boolean;
+  /** epoch ms when the socket opened: a message delivered late reaches only sockets open before it was published */
+  openedAt: number;
 }
 
 /** Who receives a push: every signed-in staff member, or some users; on one kind of socket. */
@@ -54,6 +62,9 @@ export const SESSION_ENDED_CODE = 4001;
 export const HIDDEN_STAFF = ['admin', 'deploy'];
 /** A client that does not read its socket is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const OUTBOX_MAX = 2000;
+const OUTBOX_MAX_AGE_MS = 5 * 60_000;
+const OUTBOX_RETRY_MS = 500;
 /** Presence announcements (CONNECT/CLOSE) are gathered over this many ms. */
 const PRESENCE_GATHER_MS = 200;
 
@@ -71,14 +82,18 @@ export class Hub {
   private presenceTimer?: NodeJS.Timeout;
   private pendingPresence: Array<{ type: 'CONNECT' | 'CLOSE'; sid: string; name: string }> = [];
   private closed = false;
+  /** messages waiting for the database, oldest first */
+  private readonly outbox: Array<{ text: string; at: number }> = [];
+  private outboxTimer?: NodeJS.Timeout;
+  private flushing = false;
 
   constructor(
     private readonly database: Database,
-    private readonly pubsub: PubSub,
+    readonly pubsub: PubSub,
     private readonly opts: HubOptions,
   ) {
     this.now = opts.now ?? Date.now;
-    pubsub.subscribe((message) => this.deliver(message));
+    pubsub.subscribe((message, delivery) => this.deliver(message, delivery));
     this.timer = setInterval(() => {
       this.heartbeat().catch((err) => opts.log.warn({ err }, 'websocket heartbeat failed'));
     }, opts.heartbeatMs);
@@ -91,8 +106,8 @@ export class Hub {
   }
 
   /** Registers an open socket and announces the user in the chat. */
-  async add(conn: Omit<Connection, 'id' | 'alive'>): Promise<Connection> {
-    const c: Connection = { ...conn, id: randomUUID(), alive: true };
+  async add(conn: Omit<Connection, 'id' | 'alive' | 'openedAt'>): Promise<Connection> {
+    const c: Connection = { ...conn, id: randomUUID(), alive: true, openedAt: this.now() };
     this.connections.set(c.id, c);
     c.socket.on('pong', () => {
       c.alive = true;
@@ -108,6 +123,8 @@ export class Hub {
         session_id: c.sessionId,
         seen: this.now(),
       })
+      // a heartbeat may have written it already (restorePresence)
+      .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     this.announce('CONNECT', c);
     return c;
@@ -146,12 +163,77 @@ export class Hub {
     return [...seen.values()];
   }
 
-  private async publish(envelope: Envelope): Promise<void> {
-    await this.pubsub.publish(JSON.stringify(envelope));
+  /** Messages waiting for the database (for tests and the log). */
+  get waiting(): number {
+    return this.outbox.length;
   }
 
-  /** A message from the pub/sub: hand it to the matching local sockets. */
-  private deliver(message: string): void {
+  private async publish(envelope: Envelope): Promise<void> {
+    const text = JSON.stringify(envelope);
+    // behind messages already waiting, so that the order holds
+    if (this.outbox.length) return this.keep(text);
+    try {
+      await this.pubsub.publish(text);
+    } catch (err) {
+      if (this.closed || !isDatabaseUnavailable(err)) throw err;
+      this.keep(text);
+    }
+  }
+
+  private keep(text: string): void {
+    if (this.outbox.length >= OUTBOX_MAX) {
+      this.outbox.shift();
+      this.opts.log.warn({}, 'realtime outbox full: the oldest waiting message is dropped');
+    }
+    this.outbox.push({ text, at: this.now() });
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.outboxTimer || this.closed) return;
+    this.outboxTimer = setTimeout(() => {
+      this.outboxTimer = undefined;
+      void this.flush();
+    }, OUTBOX_RETRY_MS);
+    this.outboxTimer.unref();
+  }
+
+  /** Publishes the waiting messages in order; stops at the first failure and tries again later. */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.outbox.length) {
+        const item = this.outbox[0];
+        if (this.now() - item.at > OUTBOX_MAX_AGE_MS) {
+          this.outbox.shift();
+          this.opts.log.warn({}, 'realtime message dropped after waiting too long for the database');
+          continue;
+        }
+        try {
+          await this.pubsub.publish(item.text);
+        } catch (err) {
+          if (!isDatabaseUnavailable(err)) {
+            this.outbox.shift();
+            this.opts.log.warn({ err }, 'realtime message not published');
+            continue;
+          }
+          this.scheduleFlush();
+          return;
+        }
+        this.outbox.shift();
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /**
+   * A message from the pub/sub: hand it to the matching local sockets. One that arrives late
+   * (caught up after the listener was down) goes only to sockets that were open when it was
+   * published; a socket opened since read the current state when it connected.
+   */
+  private deliver(message: string, delivery: Delivery = { late: false, created: 0 }): void {
     let envelope: Envelope;
     try {
       envelope = JSON.parse(message) as Envelope;
@@ -163,6 +245,7 @@ export class Hub {
       const users = envelope.users ? new Set(envelope.users) : undefined;
       for (const c of this.connections.values()) {
         if (c.kind !== envelope.kind || (users && !users.has(c.userId))) continue;
+        if (delivery.late && c.openedAt > delivery.created) continue;
         this.sendText(c, text);
       }
     } else if (envelope.k === 'end') {
@@ -222,7 +305,8 @@ export class Hub {
       }
     }
     const { db } = this.database;
-    await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).execute();
+    const refreshed = await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).executeTakeFirst();
+    if (Number(refreshed.numUpdatedRows) < this.connections.size) await this.restorePresence(now);
     await db.deleteFrom('sys_socket_presence').where('seen', '<', now - 3 * this.opts.heartbeatMs).execute();
     const sessionIds = [...new Set([...this.connections.values()].map((c) => c.sessionId))];
     for (let i = 0; i < sessionIds.length; i += 500) {
@@ -235,11 +319,33 @@ export class Hub {
     }
   }
 
+  /**
+   * Rows of this instance's open sockets that are missing (another instance dropped them as
+   * stale while the database was away for more than three heartbeats) are written again.
+   */
+  private async restorePresence(now: number): Promise<void> {
+    const { db } = this.database;
+    const rows = await db.selectFrom('sys_socket_presence').select('id').where('instance', '=', this.instance).execute();
+    const present = new Set(rows.map((r) => String(r.id)));
+    const missing = [...this.connections.values()].filter((c) => !present.has(c.id));
+    if (!missing.length) return;
+    await db
+      .insertInto('sys_socket_presence')
+      .values(
+        missing.map((c) => ({ id: c.id, instance: this.instance, user_id: c.userId, username: c.username, nick_name: c.nickName, session_id: c.sessionId, seen: now })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.presenceTimer);
+    clearTimeout(this.outboxTimer);
+    // one last try for messages still waiting (the database may be back)
+    if (this.outbox.length) await Promise.race([this.flush(), new Promise((r) => setTimeout(r, 5000).unref())]);
     for (const c of this.connections.values()) c.socket.close(1001, 'server stopping');
     this.connections.clear();
     await this.database.db.deleteFrom('sys_socket_presence').where('instance', '=', this.instance).execute().catch(() => undefined);

@@ -40,7 +40,9 @@ declare module 'fastify' {
 async function openPubSub(app: FastifyInstance): Promise<PubSub> {
   const { config, database } = app;
   if (database.dialect === 'postgres' && config.databaseUrl) {
-    return PostgresPubSub.open(config.databaseUrl, database.db, (err) => app.log.warn({ err }, 'realtime LISTEN connection'));
+    return PostgresPubSub.open(config.databaseUrl, database.db, {
+      onError: (err) => app.log.warn({ err }, 'realtime LISTEN connection'),
+    });
   }
   return new InProcessPubSub();
 }

@@ -1,7 +1,8 @@
 /**
  * Tables of the realtime area, created or extended additively like the auth tables:
  * - sys_socket_presence: one row per open websocket on any instance (online staff across instances);
- * - sys_realtime_payload: NOTIFY payloads too large to send inline (PostgreSQL);
+ * - sys_realtime_event: every message published to sockets, by sequence, kept a few minutes so
+ *   that an instance whose LISTEN connection was down catches up (PostgreSQL; see pubsub.ts);
  * - sys_socket_read: per-user read state of system messages;
  * - sys_socket_chat: the staff chat history;
  * - sys_download_file / sys_download_chunk: files of background exports, in the database so that
@@ -30,12 +31,14 @@ export const REALTIME_TABLES: TableDef[] = [
     ],
   },
   {
-    name: 'sys_realtime_payload',
+    name: 'sys_realtime_event',
     columns: [
       { name: 'id', type: 'id' },
       { name: 'body', type: 'text', notNull: true },
+      /** epoch ms when it was published */
       { name: 'created', type: 'bigint', notNull: true },
     ],
+    indexes: [{ name: 'sys_realtime_event_created', columns: ['created'] }],
   },
   {
     name: 'sys_socket_read',

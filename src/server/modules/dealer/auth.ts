@@ -10,7 +10,7 @@ import { markIdentity } from '../../auth/route-catalogue.ts';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest, errorBody, unauthorized } from '../../errors.ts';
 import { checkPassword } from '../../auth/passwords.ts';
-import { LoginThrottle } from '../../auth/login-throttle.ts';
+import { loginThrottleFor } from '../../auth/login-throttle.ts';
 import { clearFailures, lockedMessage, lockedUntil, recordFailure } from '../../auth/account-policy.ts';
 import { decryptPassword, loadOrCreateKeys } from '../../auth/rsa.ts';
 import type { DealerSessions } from './sessions.ts';
@@ -29,7 +29,7 @@ export function dealerAnswer(d: Pick<DealerUser, 'compId' | 'compName' | 'compCo
 export async function registerDealerAuth(app: FastifyInstance, sessions: DealerSessions, now: () => number = Date.now): Promise<void> {
   const db = app.database.db;
   const keys = await loadOrCreateKeys(db);
-  const throttle = new LoginThrottle();
+  const throttle = loginThrottleFor(app.database, 'dealer');
   if (!app.hasRequestDecorator('dealer')) app.decorateRequest('dealer', undefined);
 
   const authenticateDealer: preHandlerAsyncHookHandler = async function (request) {
@@ -54,7 +54,7 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
 
   app.post(`${DEALER_BASE}/auth/login`, async (request) => {
     const ip = request.ip;
-    if (throttle.blocked(ip)) throw new ApiError(429, '登录失败次数过多，请稍后再试');
+    if (await throttle.blocked(ip)) throw new ApiError(429, '登录失败次数过多，请稍后再试');
     const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
     const username = text(body.username).trim();
     const password = text(body.password).trim();
@@ -70,11 +70,11 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const ok = await checkPassword(plain ?? '', company?.password);
     if (lock !== null) throw new ApiError(423, lockedMessage(lock));
     if (!plain) {
-      throttle.fail(ip);
+      await throttle.fail(ip);
       throw badRequest('密码格式不正确，请刷新登录页后重试');
     }
     if (!company || !ok) {
-      throttle.fail(ip);
+      await throttle.fail(ip);
       if (company) {
         const until = await recordFailure(db, app.database.dialect, Number(company.id), at, 'dbc_company');
         if (until !== null) throw new ApiError(423, lockedMessage(until));

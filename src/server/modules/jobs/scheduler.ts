@@ -6,13 +6,24 @@
  * elsewhere counts at once) and then claims the firing in the run log (see runner.ts), so with
  * several instances on one database each firing runs exactly once. A firing that comes while
  * the job's previous run on this instance is still going is skipped (runs never pile up).
+ *
+ * The database going away stops nothing: the timers keep running, and a firing that meets an
+ * unreachable database tries again every FIRING_RETRY_MS until it can claim and run (or until
+ * the job's next firing is due), so the firings of an outage run within a second or so of the
+ * database coming back, still once across instances (the claim decides).
+ * Stopping (SIGTERM, app close) clears the timers and waits for runs in progress (at most
+ * STOP_WAIT_MS) so their log rows get their outcome. No lock is held between firings: the other
+ * instances' timers take every following firing.
  */
 import type { FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { nextFiring } from './cron.ts';
 import { runJob, type JobRow } from './runner.ts';
 
 export const JOB_TABLE = 'sys_job';
 const MAX_TIMER_MS = 2 ** 31 - 1;
+export const FIRING_RETRY_MS = 1000;
+const STOP_WAIT_MS = 10_000;
 
 interface Entry {
   signature: string;
@@ -45,8 +56,9 @@ export class JobScheduler {
   private reloading: Promise<void> = Promise.resolve();
   /** firings this instance ran, those another instance had claimed first, and those skipped
    * because the job's previous run on this instance had not finished */
-  readonly stats = { ran: 0, claimedElsewhere: 0, skippedBusy: 0 };
+  readonly stats = { ran: 0, claimedElsewhere: 0, skippedBusy: 0, retried: 0 };
   private running = new Set<number>();
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -62,11 +74,26 @@ export class JobScheduler {
     this.poller.unref();
   }
 
-  stop(): void {
+  /** Clears the timers, then waits for runs in progress (bounded). */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.poller) clearInterval(this.poller);
     for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
     this.entries.clear();
+    if (!this.runs.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.runs]),
+      new Promise((r) => {
+        timer = setTimeout(r, STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Runs in progress on this instance. */
+  get busy(): number {
+    return this.runs.size;
   }
 
   /** Jobs with a timer now (for tests and the log). */
@@ -132,16 +159,41 @@ export class JobScheduler {
       return;
     }
     this.running.add(job.id);
-    try {
-      const current = await readJob(this.app, job.id);
-      if (!current || current.paused || current.cron !== job.cron) return;
-      const outcome = await runJob(this.app, current, fireTime);
-      if (outcome) this.stats.ran++;
-      else this.stats.claimedElsewhere++;
-    } catch (err) {
-      if (!this.stopped) this.app.log.error({ err, job: job.id }, 'scheduled job could not run');
-    } finally {
+    const run = this.runFiring(job, fireTime).finally(() => {
       this.running.delete(job.id);
+      this.runs.delete(run);
+    });
+    this.runs.add(run);
+    await run;
+  }
+
+  private async runFiring(job: JobRow, fireTime: number): Promise<void> {
+    let following = Infinity;
+    try {
+      following = nextFiring(job.cron, new Date(fireTime))?.getTime() ?? Infinity;
+    } catch {
+      /* armed from a valid expression */
+    }
+    for (;;) {
+      try {
+        const current = await readJob(this.app, job.id);
+        if (!current || current.paused || current.cron !== job.cron) return;
+        const outcome = await runJob(this.app, current, fireTime);
+        if (outcome) this.stats.ran++;
+        else this.stats.claimedElsewhere++;
+        return;
+      } catch (err) {
+        if (this.stopped) return;
+        if (isDatabaseUnavailable(err) && Date.now() + FIRING_RETRY_MS < following) {
+          // the database is away: try this firing again shortly (the claim keeps it to one run)
+          this.stats.retried++;
+          await new Promise((r) => setTimeout(r, FIRING_RETRY_MS));
+          if (this.stopped) return;
+          continue;
+        }
+        this.app.log.error({ err, job: job.id }, 'scheduled job could not run');
+        return;
+      }
     }
   }
 }

@@ -5,6 +5,11 @@
  * - /webSocket/{token}/{nickName}: CHAT appends to the open chat or raises its unread counter,
  *   CONNECT / CLOSE replace the online list.
  * A socket error shows the persistent notice WebSocket连接发生错误 (once until a socket opens again).
+ * A socket that opens again after a drop (server restart, database outage, another instance)
+ * re-syncs what it may have missed meanwhile: the console socket re-reads the unread count and
+ * the marquee; the chat socket re-reads the latest history (merged into the open chat, or
+ * counted into the chat's unread badge: messages newer than the newest one seen) and the
+ * online list.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useGetIdentity, useNotify } from 'react-admin';
@@ -100,6 +105,10 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const [online, setOnline] = useState<OnlineStaff[]>([]);
   const [chatLoading, setChatLoading] = useState(false);
   const chatOpenRef = useRef(false);
+  /** newest chat message id this console has seen (0: not known yet) */
+  const lastChatId = useRef(0);
+  /** whether the chat's history has been read once (before that there is nothing to count against) */
+  const chatSynced = useRef(false);
   const errorShown = useRef(false);
   const excelKey = useRef(0);
 
@@ -157,9 +166,36 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
     [refreshUnread, refreshLatest],
   );
 
+  /** The chat's latest page: the open chat merges it, a closed one counts what is newer than seen. */
+  const resyncChat = useCallback(async (count: boolean) => {
+    try {
+      const [history, list] = await Promise.all([
+        request<{ content: ChatMessage[] }>('/api/sysSocketChat', { query: { page: 0, size: CHAT_PAGE_SIZE, sort: 'id,desc' }, quiet: true }),
+        request<OnlineStaff[]>('/api/sysSocketChat/wssList', { quiet: true }),
+      ]);
+      const latest = [...history.data.content].reverse();
+      const seen = lastChatId.current;
+      const synced = chatSynced.current;
+      chatSynced.current = true;
+      const newer = latest.filter((m) => m.id > seen);
+      for (const m of latest) lastChatId.current = Math.max(lastChatId.current, m.id);
+      if (Array.isArray(list.data)) setOnline(list.data);
+      if (!count) return;
+      if (chatOpenRef.current) {
+        setMessages((current) => {
+          const ids = new Set(current.map((m) => m.id));
+          return [...current, ...latest.filter((m) => !ids.has(m.id))].sort((a, b) => a.id - b.id);
+        });
+      } else if (synced && newer.length) setChatUnread((n) => n + newer.length);
+    } catch {
+      /* the next message or reconnection tries again */
+    }
+  }, []);
+
   const onChatMessage = useCallback((data: Record<string, unknown>) => {
     if (data.msgType === 'CHAT') {
       const m = data as unknown as ChatMessage;
+      lastChatId.current = Math.max(lastChatId.current, Number(m.id) || 0);
       if (chatOpenRef.current) setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
       else setChatUnread((n) => n + 1);
     } else if ((data.msgType === 'CONNECT' || data.msgType === 'CLOSE') && Array.isArray(data.chats)) {
@@ -176,17 +212,36 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
       const token = getToken();
       return token && !tokenEnded(token) ? socketUrl(`/webSocket/${encodeURIComponent(token)}${suffix}`) : null;
     };
-    const layout = new ReconnectingSocket(() => tokenPath(), { message: onLayoutMessage, error: socketError, open: socketOpen });
+    let layoutOpened = false;
+    let chatOpened = false;
+    const layout = new ReconnectingSocket(() => tokenPath(), {
+      message: onLayoutMessage,
+      error: socketError,
+      open: () => {
+        socketOpen();
+        // opened again after a drop: what was pushed meanwhile is re-read
+        if (layoutOpened) {
+          void refreshUnread();
+          void refreshLatest();
+          setNoticeVersion((v) => v + 1);
+        }
+        layoutOpened = true;
+      },
+    });
     const chat = new ReconnectingSocket(() => tokenPath(`/${encodeURIComponent(nickName.slice(0, 64))}`), {
       message: onChatMessage,
       error: socketError,
-      open: socketOpen,
+      open: () => {
+        socketOpen();
+        void resyncChat(chatOpened);
+        chatOpened = true;
+      },
     });
     return () => {
       layout.close();
       chat.close();
     };
-  }, [nickName, live, onLayoutMessage, onChatMessage, socketError, socketOpen, refreshUnread, refreshLatest]);
+  }, [nickName, live, onLayoutMessage, onChatMessage, socketError, socketOpen, refreshUnread, refreshLatest, resyncChat]);
 
   const setChatOpen = useCallback((open: boolean) => {
     chatOpenRef.current = open;
@@ -200,6 +255,7 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
     ])
       .then(([history, list]) => {
         setMessages([...history.data.content].reverse());
+        for (const m of history.data.content) lastChatId.current = Math.max(lastChatId.current, m.id);
         setOnline(list.data);
       })
       .catch(() => undefined)
@@ -209,6 +265,7 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const send = useCallback(async (text: string) => {
     const res = await request<ChatMessage>('/api/sysSocketChat', { method: 'POST', body: { msg: text } });
     const m = res.data;
+    lastChatId.current = Math.max(lastChatId.current, m.id);
     setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
   }, []);
 
