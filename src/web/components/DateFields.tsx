@@ -4,7 +4,7 @@
  * page. Until it has arrived a plain box shows the value in the same format and place.
  * See ./pickers/PickerFields.tsx for the behaviour.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode, type Ref } from 'react';
 import TextField from '@mui/material/TextField';
 import type { SxProps, Theme } from '@mui/material/styles';
 
@@ -30,6 +30,8 @@ export interface PickerFieldProps {
   disableFuture?: boolean;
   clearable?: boolean;
   sx?: SxProps<Theme>;
+  /** the input element (forms focus their first error) */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 const load = () => import('./pickers/PickerFields.tsx');
@@ -53,6 +55,7 @@ function Placeholder(props: PickerFieldProps) {
       size={props.size}
       disabled={props.disabled}
       sx={props.sx}
+      inputRef={props.inputRef}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { readOnly: true, 'data-field': props.dataField } }}
     />
   );

@@ -81,6 +81,7 @@ function fieldSlotProps(props: PickerFieldProps, invalid: boolean) {
       fullWidth: props.fullWidth,
       size: props.size,
       onBlur: props.onBlur,
+      inputRef: props.inputRef,
       sx: props.sx,
       inputProps: { 'data-field': props.dataField, 'aria-invalid': props.error || invalid, inputMode: 'numeric' as const },
       InputLabelProps: { shrink: true },
