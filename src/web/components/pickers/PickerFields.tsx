@@ -35,6 +35,9 @@ const localeText = {
 /** Below 600 px or on a touch screen the picker opens as a full dialog. */
 const DESKTOP_QUERY = '@media (pointer: fine) and (min-width: 600px)';
 
+/** The calendar's month heading as 2026年11月 (zh-cn alone gives 十一月 2026). */
+const CHINESE_HEADINGS = { calendarHeader: { format: 'YYYY年M月' } };
+
 function Provider({ children }: { children: ReactNode }) {
   return (
     <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale="zh-cn" localeText={localeText}>
@@ -108,7 +111,7 @@ export function DatePickerField(props: PickerFieldProps) {
         desktopModeMediaQuery={DESKTOP_QUERY}
         views={['year', 'month', 'day']}
         openTo="day"
-        slotProps={{ ...fieldSlotProps(props, invalid), openPickerButton: { 'aria-label': `选择${props.label}` } }}
+        slotProps={{ ...fieldSlotProps(props, invalid), ...CHINESE_HEADINGS, toolbar: { toolbarFormat: 'YYYY年M月D日' }, openPickerButton: { 'aria-label': `选择${props.label}` } }}
       />
     </Provider>
   );
@@ -134,7 +137,7 @@ export function DateTimePickerField(props: PickerFieldProps) {
         views={['year', 'month', 'day', 'hours', 'minutes', 'seconds']}
         openTo="day"
         timeSteps={{ hours: 1, minutes: 1, seconds: 1 }}
-        slotProps={{ ...fieldSlotProps(props, invalid), openPickerButton: { 'aria-label': `选择${props.label}` } }}
+        slotProps={{ ...fieldSlotProps(props, invalid), ...CHINESE_HEADINGS, openPickerButton: { 'aria-label': `选择${props.label}` } }}
       />
     </Provider>
   );
