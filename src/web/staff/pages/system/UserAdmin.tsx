@@ -169,8 +169,8 @@ export function UserAdmin() {
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
             <TextField size="small" placeholder="输入名称或者邮箱搜索" value={blurry} onChange={(e) => setBlurry(e.target.value)} inputProps={{ 'aria-label': '搜索' }} />
-            <Box sx={{ width: 170 }}><DateTextField label="创建时间(开始)" value={from} onChange={setFrom} /></Box>
-            <Box sx={{ width: 170 }}><DateTextField label="创建时间(结束)" value={to} onChange={setTo} /></Box>
+            <DateTextField label="创建时间(开始)" value={from} onChange={setFrom} />
+            <DateTextField label="创建时间(结束)" value={to} onChange={setTo} />
             <TextField size="small" select label="状态" value={enabled} onChange={(e) => setEnabled(e.target.value)} sx={{ width: 110 }}>
               <MenuItem value="">全部</MenuItem>
               <MenuItem value="true">启用</MenuItem>
