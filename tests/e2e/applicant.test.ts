@@ -101,7 +101,7 @@ describe('applicant onboarding on a phone', () => {
     await page.getByRole('textbox', { name: '身份证号码' }).fill(CARD.slice(0, 17) + (CARD[17] === '0' ? '1' : '0'));
     await expect.poll(() => page.getByText('身份证号码不正确').first().isVisible()).toBe(true);
     await page.getByRole('textbox', { name: '身份证号码' }).fill(CARD);
-    await expect.poll(() => page.getByLabel('出生日期').inputValue()).toBe('1996-08-15');
+    await expect.poll(() => page.getByRole('textbox', { name: '出生日期' }).inputValue()).toBe('1996-08-15');
     await expect.poll(() => page.getByRole('radio', { name: '女' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('textbox', { name: '户籍所在地', exact: true }).inputValue()).toBe('河南省/郑州市/金水区');
   });
@@ -136,7 +136,7 @@ describe('applicant onboarding on a phone', () => {
     await page.getByRole('textbox', { name: '工作年限（年）' }).fill('4');
     await page.getByRole('textbox', { name: '试用期期望薪资（元/月）' }).fill('6000');
     await page.getByRole('textbox', { name: '转正期望薪资（元/月）' }).fill('8000');
-    await page.getByLabel('预计到岗日期').fill('2026-12-15');
+    await page.getByRole('textbox', { name: '预计到岗日期' }).fill('2026-12-15');
     await page.getByRole('radio', { name: '是' }).check();
     await shot(page, 'applicant-04-register-filled');
     const created = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/staffun' && r.request().method() === 'POST'));
@@ -159,8 +159,8 @@ describe('applicant onboarding on a phone', () => {
     await page.getByRole('option', { name: '本科', exact: true }).click();
     await section.getByRole('textbox', { name: '毕业学院' }).fill('郑州大学#');
     await section.getByRole('textbox', { name: '所学专业' }).fill('市场营销');
-    await section.getByLabel('开始日期').fill('2014-09-01');
-    await section.getByLabel('毕业日期').fill('2018-07-01');
+    await section.getByRole('textbox', { name: '开始日期' }).fill('2014-09-01');
+    await section.getByRole('textbox', { name: '毕业日期' }).fill('2018-07-01');
     await section.getByRole('textbox', { name: '证明人', exact: true }).fill('张老师');
     await section.getByRole('textbox', { name: '证明人电话' }).fill(MOBILE);
     await section.getByRole('button', { name: '保存教育信息' }).click();
@@ -169,10 +169,10 @@ describe('applicant onboarding on a phone', () => {
     await section.getByRole('button', { name: '保存教育信息' }).click();
     await expectNotice('信息保存失败，毕业日期必须大于开始日期或证明人电话不能是自己本人');
     await section.getByRole('textbox', { name: '证明人电话' }).fill('13800001111');
-    await section.getByLabel('毕业日期').fill('2013-07-01');
+    await section.getByRole('textbox', { name: '毕业日期' }).fill('2013-07-01');
     await section.getByRole('button', { name: '保存教育信息' }).click();
     await expectNotice('信息保存失败，毕业日期必须大于开始日期或证明人电话不能是自己本人');
-    await section.getByLabel('毕业日期').fill('2018-07-01');
+    await section.getByRole('textbox', { name: '毕业日期' }).fill('2018-07-01');
     await section.getByRole('button', { name: '保存教育信息' }).click();
     await expectNotice('教育信息保存成功');
     await expect.poll(() => section.getByTestId('staffunEducation-card').count()).toBe(1);
@@ -189,8 +189,8 @@ describe('applicant onboarding on a phone', () => {
     await fill('培训标题', '新车型产品培训');
     await fill('培训部门', '人事部');
     await fill('培训地址', '郑州培训中心');
-    await section.getByLabel('开始日期').fill('2019-03-01');
-    await section.getByLabel('结束时间').fill('2019-03-03');
+    await section.getByRole('textbox', { name: '开始日期' }).fill('2019-03-01');
+    await section.getByRole('textbox', { name: '结束时间' }).fill('2019-03-03');
     await fill('培训人', '赵讲师');
     await fill('培训性质', '内部培训');
     await fill('培训类型', '产品知识');
@@ -212,8 +212,8 @@ describe('applicant onboarding on a phone', () => {
     const section = page.locator('[data-entity="staffunWork"]');
     const fill = async (label: string, value: string) => section.getByRole('textbox', { name: label, exact: true }).fill(value);
     await fill('公司名称', '郑州某汽车销售服务有限公司');
-    await section.getByLabel('开始日期').fill('2018-08-01');
-    await section.getByLabel('结束日期').fill('2022-06-30');
+    await section.getByRole('textbox', { name: '开始日期' }).fill('2018-08-01');
+    await section.getByRole('textbox', { name: '结束日期' }).fill('2022-06-30');
     await fill('职务', '销售顾问');
     await fill('薪资', '8000元');
     await fill('离职原因', '个人发展');
@@ -280,7 +280,7 @@ describe('staff side: applicant detail with scroll tabs, and the move into the r
   it('办理入职 adds the applicant to the roster', async () => {
     await staff.getByRole('button', { name: '办理入职' }).click();
     const dialog = staff.getByRole('dialog');
-    await dialog.getByLabel('入职日期').fill('2026-12-15');
+    await dialog.getByRole('textbox', { name: '入职日期' }).fill('2026-12-15');
     const joined = pending(staff.waitForResponse((r) => new URL(r.url()).pathname === '/api/staffjlk/staffJoin'));
     await dialog.getByRole('button', { name: '确定' }).click();
     expect((await joined).status()).toBe(201);
@@ -301,8 +301,8 @@ describe('staff side: applicant detail with scroll tabs, and the move into the r
     await chooseOption(staff, dialog.getByRole('combobox', { name: /^学历/ }), '硕士');
     await dialog.getByRole('textbox', { name: /^毕业学院/ }).fill('河南大学');
     await dialog.getByRole('textbox', { name: /^所学专业/ }).fill('工商管理');
-    await dialog.getByLabel(/^开始日期/).fill('2018-09-01');
-    await dialog.getByLabel(/^毕业日期/).fill('2021-07-01');
+    await dialog.getByRole('textbox', { name: /^开始日期/ }).fill('2018-09-01');
+    await dialog.getByRole('textbox', { name: /^毕业日期/ }).fill('2021-07-01');
     await dialog.getByRole('textbox', { name: /^证明人\s*\*?$/ }).fill('王导师');
     await dialog.getByRole('textbox', { name: /^证明人电话/ }).fill(MOBILE);
     let response = waitForCall(staff, 'POST', 'api/staffunEducation');

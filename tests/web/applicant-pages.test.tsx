@@ -34,7 +34,7 @@ describe('registration page', () => {
   });
 });
 
-describe('education step', () => {
+describe('education step', { timeout: 60000 }, () => {
   it('without the applicant token it says the registration has ended', () => {
     mockFetch({});
     render(<EducationPage query={new URLSearchParams('staffunId=3&phoneNum=13912345678')} />);
@@ -58,8 +58,10 @@ describe('education step', () => {
     const box = (name: RegExp) => within(section).getByRole('textbox', { name });
     fireEvent.change(box(/毕业学院/), { target: { value: '河南大学' } });
     fireEvent.change(box(/所学专业/), { target: { value: '会计' } });
-    fireEvent.change(within(section).getByLabelText(/开始日期/), { target: { value: '2010-09-01' } });
-    fireEvent.change(within(section).getByLabelText(/毕业日期/), { target: { value: '2014-07-01' } });
+    // the date pickers arrive lazily (until then read-only boxes stand in)
+    await waitFor(() => expect((within(section).getByRole('textbox', { name: /毕业日期/ }) as HTMLInputElement).readOnly).toBe(false), { timeout: 15000 });
+    fireEvent.change(within(section).getByRole('textbox', { name: /开始日期/ }), { target: { value: '2010-09-01' } });
+    fireEvent.change(within(section).getByRole('textbox', { name: /毕业日期/ }), { target: { value: '2014-07-01' } });
     fireEvent.change(box(/^证明人\s*\*?$/), { target: { value: '李' } });
     fireEvent.change(box(/证明人电话/), { target: { value: '13912345678' } });
     fireEvent.mouseDown(within(section).getByRole('combobox', { name: /学历/ }));

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { AdminContext, memoryStore } from 'react-admin';
@@ -30,10 +30,12 @@ describe('operation-log screen', { timeout: 60000 }, () => {
     expect(within(table).getByText('4200ms').closest('[data-colour]')!.getAttribute('data-colour')).toBe('error');
     fireEvent.change(screen.getByLabelText('关键字'), { target: { value: ' 登录 ' } });
     fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'clerk' } });
-    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '20260101' } });
+    // the date picker arrives lazily (until then a read-only box stands in)
+    await waitFor(() => expect((screen.getByLabelText('开始日期') as HTMLInputElement).readOnly).toBe(false), { timeout: 15000 });
+    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-01-01' } });
     fireEvent.click(screen.getByRole('button', { name: '搜索' }));
     expect(await screen.findByText('请选择完整的日期范围（yyyy-MM-dd）')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '20260131' } });
+    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-01-31' } });
     fireEvent.click(screen.getByLabelText('只看异常'));
     fireEvent.click(screen.getByRole('button', { name: '搜索' }));
     await within(await screen.findByRole('table', { name: '操作日志' })).findByText('clerk');

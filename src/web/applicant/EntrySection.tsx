@@ -4,6 +4,7 @@
  * The form checks the entity schema's rules and the step's cross-field rule before sending;
  * the server checks them again.
  */
+import { DateField } from '../components/DateFields.tsx';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
@@ -179,7 +180,22 @@ export function EntrySection(props: EntrySectionProps) {
         </TextField>
       );
     }
-    if (f.kind === 'date') return <TextField key={f.name} type="date" slotProps={{ inputLabel: { shrink: true } }} {...common} />;
+    if (f.kind === 'date')
+      return (
+        <DateField
+          key={f.name}
+          name={f.name}
+          label={spec_.title}
+          value={common.value}
+          onChange={(v) => common.onChange({ target: { value: v } })}
+          error={common.error}
+          helperText={common.helperText}
+          required={common.required}
+          fullWidth
+          size="small"
+          sx={{ mt: 1, mb: 0.5 }}
+        />
+      );
     if (f.kind === 'textarea') return <TextField key={f.name} multiline minRows={3} placeholder={spec_.placeholder} {...common} />;
     return <TextField key={f.name} placeholder={spec_.placeholder} {...common} />;
   };

@@ -16,6 +16,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { ID_CARD_WRONG, idCardAutofill } from '../../shared/applicant-rules.ts';
+import { DateField } from '../components/DateFields.tsx';
 import { regionText, resolveRegion } from '../../shared/regions.ts';
 import { api, ApiProblem, setApplicantToken, type Posting } from './api.ts';
 import { AreaPicker, type AreaValue } from './AreaPicker.tsx';
@@ -148,6 +149,22 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       {...extra}
     />
   );
+  /** 出生日期 / 预计到岗日期: 'yyyy-MM-dd' pickers whatever the browser's language */
+  const date = (name: string, label: string) => (
+    <DateField
+      name={name}
+      label={label}
+      value={String(values[name] ?? '')}
+      onChange={(v) => set({ [name]: v })}
+      onBlur={() => check(name)}
+      error={!!errors[name]}
+      helperText={errors[name]}
+      required={spec.fields.find((f) => f.name === name)?.required}
+      fullWidth
+      size="small"
+      sx={{ mt: 1, mb: 0.5 }}
+    />
+  );
   const select = (name: string, label: string, options: Array<{ value: unknown; label: string }>) =>
     text(name, label, {
       select: true,
@@ -208,7 +225,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       {text('mobile', '手机号码', { slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 11 } } })}
       {text('card', '身份证号码', { onChange: onCard, placeholder: '15位或18位，填写后自动带出出生日期、性别和户籍' })}
       {radios('sex', '性别')}
-      {text('birthday', '出生日期', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
+      {date('birthday', '出生日期')}
       {select('hyzk', '婚姻状况', optionsOf('hyzk'))}
       {text('email', '电子邮箱', { type: 'email' })}
       {region('card', '户籍所在地')}
@@ -219,7 +236,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       {text('work', '工作年限（年）', { slotProps: { htmlInput: { inputMode: 'numeric' } } })}
       {text('syMoney', '试用期期望薪资（元/月）', { slotProps: { htmlInput: { inputMode: 'decimal' } } })}
       {text('zsMoney', '转正期望薪资（元/月）', { slotProps: { htmlInput: { inputMode: 'decimal' } } })}
-      {text('yjdg', '预计到岗日期', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
+      {date('yjdg', '预计到岗日期')}
       {radios('outWork', '是否接受外派')}
       {text('remark', '备注', { multiline: true, minRows: 2 })}
       <Button variant="contained" fullWidth size="large" sx={{ mt: 2 }} onClick={submit} disabled={saving}>

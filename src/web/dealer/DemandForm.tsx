@@ -23,6 +23,7 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
+import { DateTimeField } from '../components/DateFields.tsx';
 import { ModelCascader, type ModelValue } from '../components/ModelCascader.tsx';
 import type { BrandNode } from '../../shared/brand-tree.ts';
 import { CAR_TYPE_LEVEL, checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
@@ -49,14 +50,6 @@ export const EMPTY_DEMAND: DemandFormValues = {
   zfts: '',
   foregiftPrice: '2000',
   createUser: '',
-};
-
-/** 'YYYY-MM-DD HH:mm:ss' <-> the datetime-local input's 'YYYY-MM-DDTHH:mm:ss'. */
-const toInput = (v: string) => (v ? v.replace(' ', 'T') : '');
-const fromInput = (v: string) => {
-  if (!v) return '';
-  const t = v.replace('T', ' ');
-  return t.length === 16 ? `${t}:00` : t;
 };
 
 export function demandFromRecord(r: Record<string, unknown>): DemandFormValues {
@@ -129,7 +122,27 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
     }
   }
 
-  const text = (f: DemandField, extra: { type?: string; maxLength?: number } = {}) => (
+  /** 开始时间 / 结束时间: 'yyyy-MM-dd HH:mm:ss' pickers whatever the browser's language */
+  const dateTime = (f: DemandField) => (
+    <DateTimeField
+      key={f}
+      label={DEMAND_LABELS[f]}
+      name={f}
+      required
+      size="small"
+      fullWidth
+      value={values[f]}
+      onChange={(v) => set(f, v)}
+      error={!!errors[f]}
+      helperText={errors[f] ?? ' '}
+      dataField={f}
+      inputRef={(el: HTMLInputElement | null) => {
+        refs.current[f] = el;
+      }}
+    />
+  );
+
+  const text = (f: DemandField, extra: { maxLength?: number } = {}) => (
     <TextField
       key={f}
       label={DEMAND_LABELS[f]}
@@ -137,9 +150,8 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
       required
       size="small"
       fullWidth
-      type={extra.type ?? 'text'}
-      value={extra.type === 'datetime-local' ? toInput(values[f]) : values[f]}
-      onChange={(e) => set(f, extra.type === 'datetime-local' ? fromInput(e.target.value) : e.target.value)}
+      value={values[f]}
+      onChange={(e) => set(f, e.target.value)}
       error={!!errors[f]}
       helperText={errors[f] ?? ' '}
       placeholder={PLACEHOLDERS[f]}
@@ -147,8 +159,7 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
         refs.current[f] = el;
       }}
       slotProps={{
-        htmlInput: { maxLength: extra.maxLength, step: extra.type === 'datetime-local' ? 1 : undefined, 'data-field': f },
-        inputLabel: extra.type === 'datetime-local' ? { shrink: true } : undefined,
+        htmlInput: { maxLength: extra.maxLength, 'data-field': f },
       }}
     />
   );
@@ -183,8 +194,8 @@ export function DemandDialog({ open, title, width, customerName, initial, onClos
           {text('bah', { maxLength: 64 })}
           {text('wxgsf', { maxLength: 11 })}
           {text('wxts', { maxLength: 4 })}
-          {text('startTime', { type: 'datetime-local' })}
-          {text('endTime', { type: 'datetime-local' })}
+          {dateTime('startTime')}
+          {dateTime('endTime')}
           {text('mfts', { maxLength: 4 })}
           {text('zfts', { maxLength: 4 })}
           {text('createUser', { maxLength: 32 })}

@@ -17,7 +17,8 @@ import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
-import { deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
+import { assertForm, deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
+import { DEPT_FORM } from '../../../shared/admin-forms.ts';
 
 export interface DeptNode {
   id: number;
@@ -167,7 +168,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
     return withDescendants(db, [id]);
   });
 
-  const readDept = async (body: Record<string, unknown>) => ({
+  const readDept = async (body: Record<string, unknown>) => (assertForm(DEPT_FORM, body), {
     name: requiredText(body, 'name', '部门名称', 100),
     pid: optionalId(body.pid, '上级部门不正确'),
     sort: integer(body, body.deptSort !== undefined && body.sort === undefined ? 'deptSort' : 'sort', '排序', 0, 999999, 999),

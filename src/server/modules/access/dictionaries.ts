@@ -26,7 +26,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import { assertForm, bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import { BUSI_DICT_FORM, DICT_DETAIL_FORM, DICT_FORM } from '../../../shared/admin-forms.ts';
 
 export const DICT_NOT_FOUND = '字典不存在';
 export const BUSIDICT_HAS_CHILDREN = '所选字典存在下级，请先删除下级';
@@ -93,14 +94,14 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   });
 
   const readDict = async (body: Body, id?: number) => {
+    assertForm(DICT_FORM, body);
     const d = {
       name: requiredText(body, 'name', '字典名称', 64),
       description: optionalText(body, 'description', '描述', 255),
       isPublic: bool(body, 'isPublic', '公开', false),
     };
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(d.name)) throw badRequest('字典名称只能包含字母、数字和下划线，以字母开头');
     const clash = await dictIdByName(db, d.name);
-    if (clash !== undefined && clash !== id) throw badRequest('字典名称已存在');
+    if (clash !== undefined && clash !== id) throw badRequest('字典名称已存在', { field: 'name' });
     return d;
   };
 
@@ -152,6 +153,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   });
 
   const readDetail = async (body: Body) => {
+    assertForm(DICT_DETAIL_FORM, body);
     let dictId: number | undefined;
     if (typeof body.dictName === 'string' && body.dictName) dictId = await dictIdByName(db, body.dictName);
     else if (body.dict !== undefined) dictId = requiredId(typeof body.dict === 'object' && body.dict !== null ? (body.dict as Body).id : body.dict, '请选择字典');
@@ -174,7 +176,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   const valueFree = async (dictId: number, value: string, exceptId?: number) => {
     let q = db.selectFrom('sys_dict_detail').select('id').where('dict_id', '=', dictId).where('value', '=', value);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw badRequest('字典值已存在');
+    if (await q.executeTakeFirst()) throw badRequest('字典值已存在', { field: 'value' });
   };
 
   app.post('/api/dictDetail', { preHandler: app.requirePermission('dict:add') }, async (request, reply) => {
@@ -263,6 +265,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   });
 
   const readBusi = async (body: Body, id?: number) => {
+    assertForm(BUSI_DICT_FORM, body);
     const b = {
       pid: optionalId(body.pid, '上级不正确'),
       code: requiredText(body, 'code', '编码', 64),
@@ -289,7 +292,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     let q = db.selectFrom('sys_busidict').select('id').where('code', '=', b.code);
     q = b.pid === null ? q.where('pid', 'is', null) : q.where('pid', '=', b.pid);
     if (id !== undefined) q = q.where('id', '!=', id);
-    if (await q.executeTakeFirst()) throw badRequest('同一上级下编码已存在');
+    if (await q.executeTakeFirst()) throw badRequest('同一上级下编码已存在', { field: 'code' });
     return b;
   };
 

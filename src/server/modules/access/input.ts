@@ -4,6 +4,7 @@
  */
 import { badRequest } from '../../errors.ts';
 import { positiveId } from '../../crud/routes.ts';
+import { firstFormError, integerError, textError, type FormRules } from '../../../shared/admin-forms.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -12,31 +13,36 @@ export function objectBody(body: unknown): Body {
   return body as Body;
 }
 
+/**
+ * The form's field checks (src/shared/admin-forms.ts, the definition the browser checks with):
+ * the first field in error is a 400 naming it, `{message, field}`, so the screen marks it.
+ */
+export function assertForm(rules: FormRules, body: Body): void {
+  const e = firstFormError(rules, body);
+  if (e) throw badRequest(e.message, { field: e.field });
+}
+
 /** A required text: trimmed, 1..max characters. */
 export function requiredText(body: Body, key: string, label: string, max: number): string {
-  const v = body[key];
-  if (typeof v !== 'string' || v.trim() === '') throw badRequest(`${label}不能为空`);
-  const t = v.trim();
-  if (t.length > max) throw badRequest(`${label}长度不能超过${max}个字符`);
-  if (t.includes('\u0000')) throw badRequest(`${label}包含非法字符`);
-  return t;
+  const m = textError(body[key], label, max, true);
+  if (m) throw badRequest(m, { field: key });
+  return (body[key] as string).trim();
 }
 
 /** An optional text: null when missing or blank. */
 export function optionalText(body: Body, key: string, label: string, max: number): string | null {
+  const m = textError(body[key], label, max, false);
+  if (m) throw badRequest(m, { field: key });
   const v = body[key];
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
-  if (typeof v !== 'string') throw badRequest(`${label}格式不正确`);
-  return requiredText(body, key, label, max);
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
 export function integer(body: Body, key: string, label: string, min: number, max: number, dflt?: number): number {
   const v = body[key];
   if ((v === undefined || v === null || v === '') && dflt !== undefined) return dflt;
-  const n = typeof v === 'string' && /^-?\d{1,10}$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw badRequest(`${label}必须是整数`);
-  if (n < min || n > max) throw badRequest(`${label}必须在${min}到${max}之间`);
-  return n;
+  const m = integerError(v, label, min, max, true);
+  if (m) throw badRequest(m, { field: key });
+  return typeof v === 'string' ? Number(v) : (v as number);
 }
 
 export function bool(body: Body, key: string, label: string, dflt?: boolean): boolean {

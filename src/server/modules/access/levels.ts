@@ -5,12 +5,13 @@
  * edit, grant, take away or delete only roles at their own level or below (number >= theirs),
  * and edit, reset or delete only users whose level is at or below their own.
  */
+import { ROLE_LEVEL_MAX, ROLE_LEVEL_MIN } from '../../../shared/admin-forms.ts';
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../types.ts';
 import { forbidden } from '../../errors.ts';
 
-export const MIN_LEVEL = 1;
-export const MAX_LEVEL = 999;
+export const MIN_LEVEL = ROLE_LEVEL_MIN;
+export const MAX_LEVEL = ROLE_LEVEL_MAX;
 export const NO_LEVEL = Number.POSITIVE_INFINITY;
 
 export function actorLevel(user: SessionUser): number {

@@ -16,10 +16,10 @@ import { sql, type Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
-import { bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, queryValue, requiredId, requiredText, type Body } from './input.ts';
+import { assertForm, bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, queryValue, requiredId, requiredText, type Body } from './input.ts';
 
 export const MENU_CYCLE = '上级菜单不能为自己或自己的下级';
-export const PERMISSION_PATTERN = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z][A-Za-z0-9_]*$/;
+import { MENU_FORM } from '../../../shared/admin-forms.ts';
 
 export interface MenuView {
   id: number;
@@ -169,6 +169,8 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
 
   const readMenu = async (body: Body, id?: number) => {
     const type = integer(body, 'type', '菜单类型', 0, 2, 1);
+    // the form's fields, as the screen checks them (路由地址 and 权限标识 by type, 外链 http(s))
+    assertForm(MENU_FORM, body);
     const iFrame = bool(body, 'iFrame', '外链', false);
     const m = {
       type,
@@ -184,14 +186,10 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
       cache: bool(body, 'cache', '菜单缓存', false),
       iFrame: type === 2 ? false : iFrame,
     };
-    if (type !== 2 && !m.path) throw badRequest('路由地址不能为空');
-    if (m.iFrame && !/^https?:\/\//i.test(m.path ?? '')) throw badRequest('外链必须以http://或者https://开头');
-    if (type === 2 && !m.permission) throw badRequest('权限标识不能为空');
-    if (m.permission !== null && !PERMISSION_PATTERN.test(m.permission)) throw badRequest('权限标识格式应为 模块:操作，例如 user:add');
     if (m.permission !== null) {
       let q = db.selectFrom('sys_menu').select('id').where('permission', '=', m.permission);
       if (id !== undefined) q = q.where('id', '!=', id);
-      if (await q.executeTakeFirst()) throw badRequest('权限标识已存在');
+      if (await q.executeTakeFirst()) throw badRequest('权限标识已存在', { field: 'permission' });
     }
     if (m.pid !== null) {
       const parent = await db.selectFrom('sys_menu').select(['id', 'type']).where('id', '=', m.pid).executeTakeFirst();

@@ -21,7 +21,8 @@ import { DATA_SCOPES } from '../../auth/tables.ts';
 import { ADMIN_ROLE } from '../../auth/seed.ts';
 import { requestScope } from '../../auth/data-scope.ts';
 import { actorLevel, assertLevel, MAX_LEVEL, MIN_LEVEL } from './levels.ts';
-import { deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import { assertForm, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import { ROLE_FORM } from '../../../shared/admin-forms.ts';
 
 export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
 
@@ -57,6 +58,7 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
 
   const readRole = async (request: FastifyRequest, body: Body) => {
     const dataScope = body.dataScope;
+    assertForm(ROLE_FORM, body);
     if (typeof dataScope !== 'string' || !(DATA_SCOPES as readonly string[]).includes(dataScope)) throw badRequest('数据范围只能是全部、本级或自定义');
     const role = {
       name: requiredText(body, 'name', '角色名称', 64),
@@ -90,7 +92,7 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
   const nameFree = async (name: string, exceptId?: number) => {
     let q = db.selectFrom('sys_role').select('id').where('name', '=', name);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw badRequest('角色名称已存在');
+    if (await q.executeTakeFirst()) throw badRequest('角色名称已存在', { field: 'name' });
   };
 
   app.get('/api/roles', { preHandler: app.requirePermission('roles:list') }, async (request) => {

@@ -18,7 +18,6 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { isEmail, isMobile } from '../../../shared/validators.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -29,17 +28,15 @@ import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { maskEmail, maskPhone } from '../../../shared/masks.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
 import {
-  bool, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body,
+  assertForm, bool, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body,
 } from './input.ts';
+import { USER_FORM } from '../../../shared/admin-forms.ts';
 
 /** Password of a new user and of a reset; the user must change it at the next sign-in. */
 export const DEFAULT_USER_PASSWORD = 'Abc123456';
 export const LOCK_TIME_MAX = 999;
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9_]{2,32}$/;
 const USER_SORT: Record<string, string> = { id: 'u.id', username: 'u.username', createTime: 'u.create_time', enabled: 'u.enabled' };
-/** WeCom user ids: letters, digits and _ . @ - (as WeCom allows) */
-const WECOM_USER_ID = /^[A-Za-z0-9_.@-]{1,64}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 
 export interface UserRow {
@@ -133,15 +130,13 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
 
   const readUser = (body: Body) => {
+    // the form's fields, as the screen checks them
+    assertForm(USER_FORM, body);
     const username = requiredText(body, 'username', '用户名', 32);
-    if (!USERNAME_PATTERN.test(username)) throw badRequest('用户名只能包含字母、数字和下划线，长度2到32个字符');
     const phone = optionalText(body, 'phone', '电话号码', 20);
-    if (phone !== null && !isMobile(phone)) throw badRequest('请输入正确的11位手机号码');
     const email = optionalText(body, 'email', '邮箱', 100);
-    if (email !== null && !isEmail(email)) throw badRequest('邮箱格式错误');
     // left out: unchanged (the binding is kept); null or '' unbinds
     const wecomUserId = 'wecomUserId' in body ? optionalText(body, 'wecomUserId', '企业微信账号', 64) : undefined;
-    if (wecomUserId && !WECOM_USER_ID.test(wecomUserId)) throw badRequest('企业微信账号只能包含字母、数字和 _ . @ -');
     const sexValue = body.sex === '男' ? 1 : body.sex === '女' ? 0 : body.sex;
     return {
       username,
@@ -165,10 +160,10 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     const have = new Set(depts.map((d) => Number(d.id)));
     if (!have.has(u.deptId)) throw badRequest('部门不存在');
     if (!have.has(u.orgId)) throw badRequest('公司不存在');
-    if (!(await withDescendants(db, [u.orgId])).includes(u.deptId)) throw badRequest('部门不属于所选公司');
+    if (!(await withDescendants(db, [u.orgId])).includes(u.deptId)) throw badRequest('部门不属于所选公司', { field: 'deptId' });
     if (!inScope(scope, 'dept', u.deptId)) throw forbidden('没有权限操作该部门的用户');
     if (!canChooseAnyOrganisation(user) && u.orgId !== user.orgId) throw forbidden('只能选择本公司');
-    if (!u.roleIds.length) throw badRequest('请选择岗位');
+    if (!u.roleIds.length) throw badRequest('请选择岗位', { field: 'roles' });
     const roles = await db.selectFrom('sys_role').select(['id', 'level']).where('id', 'in', u.roleIds).execute();
     if (roles.length !== u.roleIds.length) throw badRequest('岗位不存在');
     assertLevel(user, await highestLevelOf(db, u.roleIds));
@@ -178,13 +173,13 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     if (u.wecomUserId) {
       let w = db.selectFrom('sys_user').select('id').where('wecom_user_id', '=', u.wecomUserId);
       if (exceptId !== undefined) w = w.where('id', '!=', exceptId);
-      if (await w.executeTakeFirst()) throw badRequest('该企业微信账号已绑定其他用户');
+      if (await w.executeTakeFirst()) throw badRequest('该企业微信账号已绑定其他用户', { field: 'wecomUserId' });
     }
     let q = db.selectFrom('sys_user').select(['id', 'username', 'phone']).where((eb) => eb.or([eb('username', '=', u.username), ...(u.phone ? [eb('phone', '=', u.phone)] : [])]));
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     const clash = await q.executeTakeFirst();
-    if (clash?.username === u.username) throw badRequest('用户名已存在');
-    if (clash) throw badRequest('手机号已存在');
+    if (clash?.username === u.username) throw badRequest('用户名已存在', { field: 'username' });
+    if (clash) throw badRequest('手机号已存在', { field: 'phone' });
   };
 
   /** The stored user an actor wants to change: exists, in scope, not above the actor. */

@@ -1,8 +1,6 @@
 /** The dialog input for a FieldSpec, chosen by FieldSpec.input. */
 import {
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   NumberInput,
   RadioButtonGroupInput,
   Offline,
@@ -22,6 +20,7 @@ import { useFormContext } from 'react-hook-form';
 import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
 import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
 import { request } from '../providers/http.ts';
+import { PickerInput } from './PickerInput.tsx';
 
 
 export interface FieldInputProps {
@@ -30,18 +29,6 @@ export interface FieldInputProps {
   readOnly?: boolean;
   /** a required marker is shown unless false */
   label?: string;
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' <-> the browser's datetime-local value. */
-export function parseDateTime(value: string | null): string | null {
-  if (!value) return null;
-  const text = value.replace('T', ' ');
-  return text.length === 16 ? `${text}:00` : text;
-}
-
-export function formatDateTime(value: unknown): string {
-  if (!value) return '';
-  return String(value).replace(' ', 'T').slice(0, 19);
 }
 
 /**
@@ -142,9 +129,8 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
     case 'switch':
       return <BooleanInput {...common} disabled={readOnly} />;
     case 'date':
-      return <DateInput {...common} />;
     case 'datetime':
-      return <DateTimeInput {...common} format={formatDateTime} parse={parseDateTime} />;
+      return <PickerInput source={common.source} label={common.label} kind={field.input} validate={common.validate} readOnly={readOnly} helperText={common.helperText} />;
     case 'hidden':
       return null;
     default:

@@ -13,6 +13,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
+import { BUSI_DICT_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad, type Page } from './common.tsx';
 
 interface Entry {
@@ -35,10 +36,13 @@ export function BusiDictAdmin() {
   const [version, setVersion] = useState(0);
   const roots = useLoad(() => children(0), [version]);
   const reload = () => setVersion((v) => v + 1);
-  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, Entry>({
-    send: (f) => send('POST', f.id ? '/api/busidict/update' : '/api/busidict/add', { id: f.id, pid: f.pid, code: f.code, name: f.name, value: f.value || null, sort: f.sort, enabled: f.enabled }),
+  const toBody = (f: Form) => ({ id: f.id, pid: f.pid, code: f.code, name: f.name, value: f.value || null, sort: f.sort, enabled: f.enabled });
+  const { form, setForm, deleting, setDeleting, busy, save, remove, check } = useEditing<Form, Entry>({
+    send: (f) => send('POST', f.id ? '/api/busidict/update' : '/api/busidict/add', toBody(f)),
     deletePath: '/api/busidict',
     done: reload,
+    rules: BUSI_DICT_FORM,
+    toBody,
   });
 
 
@@ -83,10 +87,10 @@ export function BusiDictAdmin() {
       <FormDialog open={!!form} title={form?.id ? '编辑' : `新增（上级：${form?.parentName ?? ''}）`} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
         {form ? (
           <>
-            <TextField label="名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value, code: form.id || form.code ? form.code : '' })} inputProps={{ maxLength: 100 }} />
-            <TextField label="编码" required value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} helperText="同一上级下唯一；类别的编码用于 options 接口" inputProps={{ maxLength: 64 }} />
-            <TextField label="值" value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} inputProps={{ maxLength: 255 }} />
-            <TextField label="排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} />
+            <TextField label="名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value, code: form.id || form.code ? form.code : '' })} inputProps={{ maxLength: 100 }} {...check.field('name')} />
+            <TextField label="编码" required value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} {...check.field('code', '同一上级下唯一；类别的编码用于 options 接口')} inputProps={{ maxLength: 64 }} />
+            <TextField label="值" value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} inputProps={{ maxLength: 255 }} {...check.field('value')} />
+            <TextField label="排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} {...check.field('sort')} />
             <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />} label={form.enabled ? '启用' : '禁用'} />
           </>
         ) : null}

@@ -28,6 +28,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
+import { DEPT_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad, type DeptNode } from './common.tsx';
 
 interface Form {
@@ -84,10 +85,11 @@ export function DeptAdmin() {
   const roots = useLoad(() => getJson<DeptNode[]>('/api/dept/lazy', { pid: 0 }), [version]);
   const tree = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), [version]);
   const changed = () => setVersion((v) => v + 1);
-  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, DeptNode>({
+  const { form, setForm, deleting, setDeleting, busy, save, remove, check } = useEditing<Form, DeptNode>({
     send: (f) => send(f.id ? 'PUT' : 'POST', '/api/dept', f),
     deletePath: '/api/dept',
     done: changed,
+    rules: DEPT_FORM,
   });
 
   const parents = flattenDepts(tree.data).filter((d) => d.id !== form?.id);
@@ -253,7 +255,7 @@ export function DeptAdmin() {
       <FormDialog open={!!form} title={form?.id ? '编辑部门' : '新增部门'} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
         {form ? (
           <>
-            <TextField label="部门名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 100 }} autoFocus />
+            <TextField label="部门名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 100 }} autoFocus {...check.field('name')} />
             <TextField select label="上级部门" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
               <MenuItem value={0}>顶级部门</MenuItem>
               {parents.map((p) => (
@@ -262,7 +264,7 @@ export function DeptAdmin() {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField label="排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} />
+            <TextField label="排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} {...check.field('sort')} />
             <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />} label={form.enabled ? '启用' : '禁用'} />
           </>
         ) : null}

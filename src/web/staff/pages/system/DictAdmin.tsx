@@ -19,7 +19,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
-import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TableState, useAction, useCan, useLoad, type Page } from './common.tsx';
+import { DICT_DETAIL_FORM, DICT_FORM } from '../../../../shared/admin-forms.ts';
+import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TableState, useAction, useCan, useLoad, type Page, useFormCheck } from './common.tsx';
 
 interface Dict {
   id: number;
@@ -50,6 +51,9 @@ export function DictAdmin() {
   const [busy, setBusy] = useState(false);
   const reload = () => setVersion((v) => v + 1);
 
+  const dictCheck = useFormCheck(DICT_FORM, dictForm);
+  const detailBody = (f: NonNullable<typeof detailForm>) => ({ ...f, dict: { id: selected?.id } });
+  const detailCheck = useFormCheck(DICT_DETAIL_FORM, detailForm && detailBody(detailForm));
   const run = async (work: () => Promise<boolean>, close: () => void) => {
     setBusy(true);
     const ok = await work();
@@ -127,21 +131,21 @@ export function DictAdmin() {
           )}
         </Paper>
       </Box>
-      <FormDialog open={!!dictForm} title={dictForm?.id ? '编辑字典' : '新增字典'} busy={busy} onClose={() => setDictForm(null)} onSubmit={() => dictForm && void run(() => act(() => send(dictForm.id ? 'PUT' : 'POST', '/api/dict', dictForm), dictForm.id ? messages.notice.updated : messages.notice.created), () => setDictForm(null))}>
+      <FormDialog open={!!dictForm} title={dictForm?.id ? '编辑字典' : '新增字典'} busy={busy} onClose={() => setDictForm(null)} onSubmit={() => dictForm && dictCheck.valid() && void run(() => act(() => send(dictForm.id ? 'PUT' : 'POST', '/api/dict', dictForm), dictForm.id ? messages.notice.updated : messages.notice.created, dictCheck.failed), () => setDictForm(null))}>
         {dictForm ? (
           <>
-            <TextField label="字典名称" required value={dictForm.name} onChange={(e) => setDictForm({ ...dictForm, name: e.target.value })} helperText="字母、数字和下划线，以字母开头" inputProps={{ maxLength: 64 }} />
-            <TextField label="描述" value={dictForm.description} onChange={(e) => setDictForm({ ...dictForm, description: e.target.value })} inputProps={{ maxLength: 255 }} />
+            <TextField label="字典名称" required value={dictForm.name} onChange={(e) => setDictForm({ ...dictForm, name: e.target.value })} {...dictCheck.field('name', '字母、数字和下划线，以字母开头')} inputProps={{ maxLength: 64 }} />
+            <TextField label="描述" value={dictForm.description} onChange={(e) => setDictForm({ ...dictForm, description: e.target.value })} inputProps={{ maxLength: 255 }} {...dictCheck.field('description')} />
             <FormControlLabel control={<Switch checked={dictForm.isPublic} onChange={(e) => setDictForm({ ...dictForm, isPublic: e.target.checked })} />} label="公开（无需登录即可读取）" />
           </>
         ) : null}
       </FormDialog>
-      <FormDialog open={!!detailForm} title={detailForm?.id ? '编辑字典详情' : '新增字典详情'} busy={busy} onClose={() => setDetailForm(null)} onSubmit={() => detailForm && selected && void run(() => act(() => send(detailForm.id ? 'PUT' : 'POST', '/api/dictDetail', { ...detailForm, dict: { id: selected.id } }), detailForm.id ? messages.notice.updated : messages.notice.created), () => setDetailForm(null))}>
+      <FormDialog open={!!detailForm} title={detailForm?.id ? '编辑字典详情' : '新增字典详情'} busy={busy} onClose={() => setDetailForm(null)} onSubmit={() => detailForm && selected && detailCheck.valid() && void run(() => act(() => send(detailForm.id ? 'PUT' : 'POST', '/api/dictDetail', detailBody(detailForm)), detailForm.id ? messages.notice.updated : messages.notice.created, detailCheck.failed), () => setDetailForm(null))}>
         {detailForm ? (
           <>
-            <TextField label="字典标签" required value={detailForm.label} onChange={(e) => setDetailForm({ ...detailForm, label: e.target.value })} inputProps={{ maxLength: 100 }} />
-            <TextField label="字典值" required value={detailForm.value} onChange={(e) => setDetailForm({ ...detailForm, value: e.target.value })} inputProps={{ maxLength: 100 }} />
-            <TextField label="排序" type="number" value={detailForm.sort} onChange={(e) => setDetailForm({ ...detailForm, sort: Number(e.target.value) })} />
+            <TextField label="字典标签" required value={detailForm.label} onChange={(e) => setDetailForm({ ...detailForm, label: e.target.value })} inputProps={{ maxLength: 100 }} {...detailCheck.field('label')} />
+            <TextField label="字典值" required value={detailForm.value} onChange={(e) => setDetailForm({ ...detailForm, value: e.target.value })} inputProps={{ maxLength: 100 }} {...detailCheck.field('value')} />
+            <TextField label="排序" type="number" value={detailForm.sort} onChange={(e) => setDetailForm({ ...detailForm, sort: Number(e.target.value) })} {...detailCheck.field('sort')} />
             <FormControlLabel control={<Switch checked={detailForm.enabled} onChange={(e) => setDetailForm({ ...detailForm, enabled: e.target.checked })} />} label={detailForm.enabled ? '启用' : '禁用'} />
           </>
         ) : null}

@@ -14,6 +14,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
+import { MENU_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad } from './common.tsx';
 
 interface MenuRow {
@@ -67,10 +68,13 @@ export function MenuAdmin() {
   const all = useLoad(() => getJson<MenuRow[]>('/api/menus/list'), [version]);
   const parents = useMemo(() => flatten(all.data), [all.data]);
   const reload = () => setVersion((v) => v + 1);
-  const { form, setForm, deleting, setDeleting, busy, save, remove } = useEditing<Form, MenuRow>({
-    send: (f) => send(f.id ? 'PUT' : 'POST', '/api/menus', { ...f, name: f.name || null, component: f.component || null, path: f.path || null, icon: f.icon || null, permission: f.permission || null }),
+  const toBody = (f: Form) => ({ ...f, name: f.name || null, component: f.component || null, path: f.path || null, icon: f.icon || null, permission: f.permission || null });
+  const { form, setForm, deleting, setDeleting, busy, save, remove, check } = useEditing<Form, MenuRow>({
+    send: (f) => send(f.id ? 'PUT' : 'POST', '/api/menus', toBody(f)),
     deletePath: '/api/menus',
     done: reload,
+    rules: MENU_FORM,
+    toBody,
   });
 
   const edit = (m: MenuRow) => setForm({ id: m.id, pid: m.pid, type: m.type, title: m.title, name: m.name ?? '', component: m.component ?? '', path: m.path ?? '', icon: m.icon ?? '', sort: m.sort, permission: m.permission ?? '', hidden: m.hidden, cache: m.cache, iFrame: m.iFrame });
@@ -124,7 +128,7 @@ export function MenuAdmin() {
                 <FormControlLabel key={t} value={i} control={<Radio size="small" />} label={t} />
               ))}
             </RadioGroup>
-            <TextField label={form.type === 2 ? '按钮名称' : '菜单标题'} required value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} inputProps={{ maxLength: 100 }} />
+            <TextField label={form.type === 2 ? '按钮名称' : '菜单标题'} required value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} inputProps={{ maxLength: 100 }} {...check.field('title')} />
             <TextField select label="上级类目" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
               <MenuItem value={0}>顶级类目</MenuItem>
               {parents.filter((p) => p.type !== 2 && p.id !== form.id).map((p) => (
@@ -133,14 +137,14 @@ export function MenuAdmin() {
             </TextField>
             {form.type !== 2 ? (
               <>
-                <TextField label="路由地址" required value={form.path ?? ''} onChange={(e) => setForm({ ...form, path: e.target.value })} helperText={form.iFrame ? '外链以http://或者https://开头' : '例如 system/user'} />
-                {form.type === 1 ? <TextField label="组件路径" value={form.component ?? ''} onChange={(e) => setForm({ ...form, component: e.target.value })} /> : null}
-                <TextField label="组件名称" value={form.name ?? ''} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-                <TextField label="菜单图标" value={form.icon ?? ''} onChange={(e) => setForm({ ...form, icon: e.target.value })} />
+                <TextField label="路由地址" required value={form.path ?? ''} onChange={(e) => setForm({ ...form, path: e.target.value })} {...check.field('path', form.iFrame ? '外链以http://或者https://开头' : '例如 system/user')} />
+                {form.type === 1 ? <TextField label="组件路径" value={form.component ?? ''} onChange={(e) => setForm({ ...form, component: e.target.value })} {...check.field('component')} /> : null}
+                <TextField label="组件名称" value={form.name ?? ''} onChange={(e) => setForm({ ...form, name: e.target.value })} {...check.field('name')} />
+                <TextField label="菜单图标" value={form.icon ?? ''} onChange={(e) => setForm({ ...form, icon: e.target.value })} {...check.field('icon')} />
               </>
             ) : null}
-            <TextField label="权限标识" required={form.type === 2} value={form.permission ?? ''} onChange={(e) => setForm({ ...form, permission: e.target.value })} helperText="格式 模块:操作，例如 user:add" />
-            <TextField label="菜单排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} />
+            <TextField label="权限标识" required={form.type === 2} value={form.permission ?? ''} onChange={(e) => setForm({ ...form, permission: e.target.value })} {...check.field('permission', '格式 模块:操作，例如 user:add')} />
+            <TextField label="菜单排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} {...check.field('sort')} />
             {form.type !== 2 ? (
               <Box sx={{ display: 'flex', gap: 3, flexWrap: 'wrap' }}>
                 {yesNo('外链菜单', form.iFrame, (v) => setForm({ ...form, iFrame: v }))}

@@ -22,7 +22,8 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import SaveIcon from '@mui/icons-material/Save';
 import { messages } from '../../../../shared/messages.ts';
-import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
+import { ROLE_FORM } from '../../../../shared/admin-forms.ts';
+import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page, useFormCheck } from './common.tsx';
 import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
 
 interface RoleRow {
@@ -74,11 +75,13 @@ export function RoleAdmin() {
   useEffect(() => setChecked(new Set(selected?.menus.map((m) => m.id) ?? [])), [selected]);
 
   const reload = () => setVersion((v) => v + 1);
+  const bodyOf = (f: Form) => ({ ...f, description: f.description.trim() || null, depts: f.dataScope === '自定义' ? f.depts.map((id) => ({ id })) : [] });
+  const check = useFormCheck(ROLE_FORM, form && bodyOf(form));
   const save = async () => {
-    if (!form) return;
+    if (!form || !check.valid()) return;
     setBusy(true);
-    const body = { ...form, description: form.description.trim() || null, depts: form.dataScope === '自定义' ? form.depts.map((id) => ({ id })) : [] };
-    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/roles', body), form.id ? messages.notice.updated : messages.notice.created);
+    const body = bodyOf(form);
+    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/roles', body), form.id ? messages.notice.updated : messages.notice.created, check.failed);
     setBusy(false);
     if (ok) {
       setForm(null);
@@ -171,18 +174,20 @@ export function RoleAdmin() {
       <FormDialog open={!!form} title={form?.id ? '编辑角色' : '新增角色'} width={520} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
         {form ? (
           <>
-            <TextField label="角色名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 64 }} />
-            <TextField label="角色级别" type="number" required value={form.level} helperText={`1 最高；你的级别为 ${myLevel}，只能设置 ${myLevel} 及以下`} onChange={(e) => setForm({ ...form, level: Number(e.target.value) })} inputProps={{ min: myLevel, max: 999 }} />
+            <TextField label="角色名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 64 }} {...check.field('name')} />
+            <TextField label="角色级别" type="number" required value={form.level} {...check.field('level', `1 最高；你的级别为 ${myLevel}，只能设置 ${myLevel} 及以下`)} onChange={(e) => setForm({ ...form, level: Number(e.target.value) })} inputProps={{ min: myLevel, max: 999 }} />
             <TextField select label="数据范围" value={form.dataScope} onChange={(e) => setForm({ ...form, dataScope: e.target.value })}>
               {DATA_SCOPES.map((s) => (
                 <MenuItem key={s} value={s}>{s}</MenuItem>
               ))}
             </TextField>
             {form.dataScope === '自定义' ? (
-              <Typography variant="caption" sx={{ color: 'text.secondary', mb: -1.5 }}>数据权限：所选部门及其全部下级</Typography>
+              <Typography variant="caption" sx={{ color: check.errors.depts ? 'error.main' : 'text.secondary', mb: -1.5 }} role={check.errors.depts ? 'alert' : undefined}>
+                {check.errors.depts ?? '数据权限：所选部门及其全部下级'}
+              </Typography>
             ) : null}
             {form.dataScope === '自定义' ? (
-              <Box sx={{ maxHeight: 200, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1, p: 1 }} aria-label="数据权限">
+              <Box sx={{ maxHeight: 200, overflow: 'auto', border: 1, borderColor: check.errors.depts ? 'error.main' : 'divider', borderRadius: 1, p: 1 }} aria-label="数据权限" aria-invalid={!!check.errors.depts}>
                 {flat.map((d) => (
                   <FormControlLabel
                     key={d.id}
@@ -193,7 +198,7 @@ export function RoleAdmin() {
                 ))}
               </Box>
             ) : null}
-            <TextField label="描述信息" multiline minRows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} inputProps={{ maxLength: 255 }} />
+            <TextField label="描述信息" multiline minRows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} inputProps={{ maxLength: 255 }} {...check.field('description')} />
           </>
         ) : null}
       </FormDialog>

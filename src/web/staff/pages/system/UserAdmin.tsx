@@ -31,11 +31,11 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { useGetIdentity } from 'react-admin';
 import { formatMessage, messages } from '../../../../shared/messages.ts';
-import { isMobile, isEmail } from '../../../../shared/validators.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
 import { DateTextField } from '../../schema/DateTextField.tsx';
 import { MASKED_HELP } from '../../schema/maskedFields.tsx';
-import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
+import { USER_FORM } from '../../../../shared/admin-forms.ts';
+import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page, useFormCheck } from './common.tsx';
 
 interface Role {
   id: number;
@@ -105,7 +105,6 @@ export function UserAdmin() {
   );
   const flat = useMemo(() => flattenDepts(depts.data), [depts.data]);
   const [form, setForm] = useState<Form | null>(null);
-  const [formError, setFormError] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<{ content: string; run: () => Promise<boolean> } | null>(null);
   const reload = () => setVersion((v) => v + 1);
@@ -115,11 +114,9 @@ export function UserAdmin() {
   const grantable = (roles.data ?? []).filter((r) => level.data?.level != null && r.level >= level.data.level);
 
   const openCreate = () => {
-    setFormError('');
     setForm({ username: '', nickName: '', phone: '', email: '', wecomUserId: '', sex: 1, enabled: true, orgId: anyOrg ? '' : (me?.orgId ?? ''), deptId: deptId ?? '', roles: [] });
   };
   const openEdit = (u: UserRow) => {
-    setFormError('');
     setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
   };
   const bodyOf = (f: Form) => ({
@@ -128,23 +125,11 @@ export function UserAdmin() {
     wecomUserId: f.wecomUserId.trim() || null, sex: f.sex, enabled: f.enabled,
     orgId: f.orgId || null, deptId: f.deptId || null, roles: f.roles.map((id) => ({ id })),
   });
-  const validate = (f: Form): string => {
-    if (!f.username.trim()) return '用户名不能为空';
-    if (!f.nickName.trim()) return messages.contact.nickNameRequired;
-    if (!contactsMasked(f) && f.phone.trim() && !isMobile(f.phone.trim())) return messages.contact.mobileInvalid;
-    if (!contactsMasked(f) && f.email.trim() && !isEmail(f.email.trim())) return messages.contact.emailInvalid;
-    if (!f.orgId) return '请选择公司';
-    if (!f.deptId) return '请选择部门';
-    if (!f.roles.length) return '请选择岗位';
-    return '';
-  };
+  const check = useFormCheck(USER_FORM, form && bodyOf(form));
   const save = async () => {
-    if (!form) return;
-    const problem = validate(form);
-    setFormError(problem);
-    if (problem) return;
+    if (!form || !check.valid()) return;
     setBusy(true);
-    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)), form.id ? messages.notice.updated : messages.notice.created);
+    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)), form.id ? messages.notice.updated : messages.notice.created, check.failed);
     setBusy(false);
     if (ok) {
       setForm(null);
@@ -192,8 +177,8 @@ export function UserAdmin() {
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
             <TextField size="small" placeholder="输入名称或者邮箱搜索" value={blurry} onChange={(e) => setBlurry(e.target.value)} inputProps={{ 'aria-label': '搜索' }} />
-            <Box sx={{ width: 170 }}><DateTextField label="创建时间(开始)" value={from} onChange={setFrom} /></Box>
-            <Box sx={{ width: 170 }}><DateTextField label="创建时间(结束)" value={to} onChange={setTo} /></Box>
+            <DateTextField label="创建时间(开始)" value={from} onChange={setFrom} />
+            <DateTextField label="创建时间(结束)" value={to} onChange={setTo} />
             <TextField size="small" select label="状态" value={enabled} onChange={(e) => setEnabled(e.target.value)} sx={{ width: 110 }}>
               <MenuItem value="">全部</MenuItem>
               <MenuItem value="true">启用</MenuItem>
@@ -263,19 +248,18 @@ export function UserAdmin() {
       <FormDialog open={!!form} title={form?.id ? '编辑用户' : '新增用户'} width={570} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
         {form ? (
           <>
-            {formError ? <Chip color="error" variant="outlined" label={formError} role="alert" /> : null}
-            <TextField label="用户名" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} inputProps={{ maxLength: 32 }} />
-            <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} />
-            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} disabled={contactsMasked(form)} helperText={contactsMasked(form) ? MASKED_HELP : undefined} />
-            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} disabled={contactsMasked(form)} helperText={contactsMasked(form) ? MASKED_HELP : undefined} />
+            <TextField label="用户名" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} inputProps={{ maxLength: 32 }} {...check.field('username')} />
+            <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} {...check.field('nickName')} />
+            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} {...check.field('phone')} disabled={contactsMasked(form)} {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})} />
+            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} {...check.field('email')} disabled={contactsMasked(form)} {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})} />
             <TextField
               label="企业微信账号"
               value={form.wecomUserId}
-              helperText="企业微信里的账号（UserID），绑定后可扫码登录"
+              {...check.field('wecomUserId', '企业微信里的账号（UserID），绑定后可扫码登录')}
               onChange={(e) => setForm({ ...form, wecomUserId: e.target.value.replace(/[^A-Za-z0-9_.@-]/g, '') })}
               inputProps={{ maxLength: 64 }}
             />
-            <TextField select label="公司" required value={form.orgId} disabled={!anyOrg} helperText={anyOrg ? '' : '只能选择本公司'} onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}>
+            <TextField select label="公司" required value={form.orgId} disabled={!anyOrg} {...check.field('orgId', anyOrg ? '' : '只能选择本公司')} onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}>
               {anyOrg ? <MenuItem value="">请选择公司</MenuItem> : null}
               {flat.map((d) => (
                 <MenuItem key={d.id} value={d.id}>
@@ -283,7 +267,7 @@ export function UserAdmin() {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select label="部门" required value={form.deptId} onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}>
+            <TextField select label="部门" required value={form.deptId} {...check.field('deptId')} onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}>
               <MenuItem value="">请选择部门</MenuItem>
               {flat.map((d) => (
                 <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
@@ -295,6 +279,7 @@ export function UserAdmin() {
               select
               label="岗位"
               required
+              {...check.field('roles')}
               SelectProps={{ multiple: true, renderValue: (v) => (roles.data ?? []).filter((r) => (v as number[]).includes(r.id)).map((r) => r.name).join('、') }}
               value={form.roles}
               onChange={(e) => setForm({ ...form, roles: (e.target.value as unknown as number[]).map(Number) })}

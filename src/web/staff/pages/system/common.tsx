@@ -3,7 +3,7 @@
  * loading a server answer with its loading and error state, the permission check, a form
  * dialog with 确定/取消, a confirm dialog, a lazily expanded tree table and department options.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -22,7 +22,8 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Confirm, useNotify, usePermissions } from 'react-admin';
 import { hasPermission } from '../../providers/session.ts';
-import { request, type QueryValue } from '../../providers/http.ts';
+import { HttpError, request, type QueryValue } from '../../providers/http.ts';
+import { checkForm, type FormBody, type FormRules } from '../../../../shared/admin-forms.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { messages } from '../../../../shared/messages.ts';
 
@@ -75,15 +76,25 @@ export function useCan(): (key: string) => boolean {
  * (notice 新增成功 or 编辑成功 by whether it has an id), `remove` deletes the confirmed row by
  * id; after a success the dialog closes and `done` reloads. `busy` covers both.
  */
-export function useEditing<F extends { id?: number | null }, R extends { id: number }>(opts: { send: (form: F) => Promise<unknown>; deletePath: string; done: () => void }) {
+export function useEditing<F extends { id?: number | null }, R extends { id: number }>(opts: {
+  send: (form: F) => Promise<unknown>;
+  deletePath: string;
+  done: () => void;
+  /** the form's shared field checks (nothing is sent while a field is in error) */
+  rules?: FormRules;
+  /** what is checked: the body sent (default the form itself) */
+  toBody?: (form: F) => object;
+}) {
   const act = useAction();
   const [form, setForm] = useState<F | null>(null);
+  const check = useFormCheck(opts.rules ?? NO_RULES, form && (opts.toBody ? opts.toBody(form) : form));
   const [deleting, setDeleting] = useState<R | null>(null);
   const [busy, setBusy] = useState(false);
   const save = async () => {
     if (!form) return;
+    if (!check.valid()) return;
     setBusy(true);
-    const ok = await act(() => opts.send(form), form.id ? messages.notice.updated : messages.notice.created);
+    const ok = await act(() => opts.send(form), form.id ? messages.notice.updated : messages.notice.created, check.failed);
     setBusy(false);
     if (ok) {
       setForm(null);
@@ -98,20 +109,70 @@ export function useEditing<F extends { id?: number | null }, R extends { id: num
     setDeleting(null);
     if (ok) opts.done();
   };
-  return { form, setForm, deleting, setDeleting, busy, save, remove };
+  return { form, setForm, deleting, setDeleting, busy, save, remove, check };
 }
 
-/** Runs a write and shows its success notice; failures are shown by the HTTP client. */
-export function useAction(): (work: () => Promise<unknown>, notice: string) => Promise<boolean> {
+/** Runs a write and shows its success notice; failures are shown by the HTTP client (and handed to `failed`). */
+export function useAction(): (work: () => Promise<unknown>, notice: string, failed?: (error: unknown) => void) => Promise<boolean> {
   const notify = useNotify();
-  return async (work, notice) => {
+  return async (work, notice, failed) => {
     try {
       await work();
       notify(notice, { type: 'success', autoHideDuration: SUCCESS_NOTICE_MS });
       return true;
-    } catch {
+    } catch (error) {
+      failed?.(error);
       return false;
     }
+  };
+}
+
+export interface FormCheck {
+  /** {field: message} of the fields to mark */
+  errors: Record<string, string>;
+  /** checks every field and marks those in error: true when the form may be sent */
+  valid: () => boolean;
+  /** a refused write: the field the server names is marked with its message */
+  failed: (error: unknown) => void;
+  /** error and helperText of a field (helperText falls back to `help`) */
+  field: (name: string, help?: ReactNode) => { error: boolean; helperText: ReactNode };
+}
+
+/**
+ * Field checks of an admin form against its shared definition (src/shared/admin-forms.ts, the
+ * one the server checks with): nothing is marked until the first 确定; from then on every field
+ * is checked as it changes. The field a server 400 names ({message, field}) is marked until the
+ * form changes. `body` is what would be sent, null while the dialog is closed (which resets).
+ */
+const NO_RULES: FormRules = {};
+
+export function useFormCheck(rules: FormRules, form: object | null): FormCheck {
+  const body = form as FormBody | null;
+  const [tried, setTried] = useState(false);
+  const [server, setServer] = useState<{ field: string; message: string; sent: string } | null>(null);
+  const current = body === null ? null : JSON.stringify(body);
+  const latest = useRef(current);
+  latest.current = current;
+  useEffect(() => {
+    if (current === null) {
+      setTried(false);
+      setServer(null);
+    }
+  }, [current]);
+  const errors: Record<string, string> = { ...(tried && body ? checkForm(rules, body) : {}) };
+  if (server && server.sent === current && !errors[server.field]) errors[server.field] = server.message;
+  return {
+    errors,
+    valid: () => {
+      setTried(true);
+      setServer(null);
+      return !body || Object.keys(checkForm(rules, body)).length === 0;
+    },
+    failed: (error) => {
+      const b = error instanceof HttpError ? (error.body as { field?: unknown; message?: unknown } | undefined) : undefined;
+      if (b && typeof b.field === 'string' && typeof b.message === 'string') setServer({ field: b.field, message: b.message, sent: latest.current ?? '' });
+    },
+    field: (name, help) => ({ error: !!errors[name], helperText: errors[name] ?? help }),
   };
 }
 

@@ -4,6 +4,7 @@
  * staff roster (POST /api/staffjlk/staffJoin) after a confirmation that asks the entry date.
  * Region names come from the region tables, loaded only when this page opens.
  */
+import { DateField } from '../../../components/DateFields.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Title, useNotify, usePermissions } from 'react-admin';
@@ -20,7 +21,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { resourceByName } from '../../../../generated/resources.ts';
 import { mask } from '../../../../shared/masks.ts';
@@ -191,7 +191,7 @@ export function ApplicantDetail() {
         <DialogTitle>提示</DialogTitle>
         <DialogContent>
           <Typography sx={{ mb: 2 }}>确定将 {String(applicant.name)} 加入员工花名册吗？</Typography>
-          <TextField label="入职日期" type="date" value={entryDate} onChange={(e) => setEntryDate(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} size="small" fullWidth />
+          <DateField label="入职日期" value={entryDate} onChange={setEntryDate} size="small" fullWidth />
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setJoining(false)}>取消</Button>
