@@ -63,6 +63,8 @@ export interface FieldSpec {
   scope?: ScopeKind;
   filter?: FilterKind;
   mask?: MaskKind;
+  /** `x-money`: an amount in yuan with at most two decimals, stored as integer cents */
+  money?: true;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
   form: boolean;
   /** placeholder / help text */
