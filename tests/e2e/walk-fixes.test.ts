@@ -166,4 +166,34 @@ describe('the walk through the staff console', () => {
     expect(new Set(titles).size).toBe(titles.length);
     await shot(page, 'walk-applicant-detail-1280', { fullPage: false });
   });
+
+  it('money: 费用支出 keeps two decimals while typing; a signed amount with three decimals is marked 最多只能输入两位小数 before sending', async () => {
+    await page.goto(`${product.url}/#/expense`);
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    const money = dialog.getByRole('textbox', { name: '金额(元)' });
+    await money.pressSequentially('12.345');
+    await expect.poll(() => money.inputValue()).toBe('12.34');
+    await shot(page, 'walk-money-expense-1280', { fullPage: false });
+    await dialog.getByRole('button', { name: '取消' }).click();
+    // 单车毛利 may be negative, so typing is free: the form check says it before any request
+    await page.goto(`${product.url}/#/xsLrSjmx`);
+    await page.getByRole('button', { name: '新增' }).click();
+    const form = page.getByRole('dialog');
+    const profit = form.getByLabel('单车毛利(元)');
+    await profit.fill('-12.345');
+    await profit.blur();
+    let posted = false;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/xs/xsLrSjmx') posted = true;
+    });
+    await form.getByRole('button', { name: '确认' }).click();
+    await form.getByText('最多只能输入两位小数').first().waitFor();
+    expect(posted).toBe(false);
+    await shot(page, 'walk-money-profit-1280', { fullPage: false });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await shot(page, 'walk-money-profit-375', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await form.getByRole('button', { name: '取消' }).click();
+  });
 });
