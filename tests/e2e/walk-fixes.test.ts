@@ -45,6 +45,14 @@ describe('the walk through the staff console', () => {
     const b = (await lastButton.boundingBox())!;
     expect(b.x + b.width).toBeLessThanOrEqual(1280);
     await shot(page, 'walk-dj-1280', { fullPage: false });
+    // on a phone the table scrolls sideways and the 操作 column stays at the right edge
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect.poll(async () => {
+      const small = (await page.getByRole('row').nth(1).getByRole('button').last().boundingBox())!;
+      return small.x + small.width <= 375;
+    }).toBe(true);
+    await shot(page, 'walk-dj-375', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('list filters are kept per user: the next user signing in on the same browser starts clean, the first finds theirs again', async () => {
@@ -165,6 +173,10 @@ describe('the walk through the staff console', () => {
     expect(titles).toContain('应聘人员信息详情');
     expect(new Set(titles).size).toBe(titles.length);
     await shot(page, 'walk-applicant-detail-1280', { fullPage: false });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect.poll(() => heading.innerText()).toBe('欧**月');
+    await shot(page, 'walk-applicant-detail-375', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('money: 费用支出 keeps two decimals while typing; a signed amount with three decimals is marked 最多只能输入两位小数 before sending', async () => {
