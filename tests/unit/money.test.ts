@@ -23,6 +23,13 @@ describe('money amounts', () => {
     const v = ajv.compile({ type: 'number', 'x-money': true });
     expect(v(12.34)).toBe(true);
     expect(v(12.345)).toBe(false);
+    // too large for exact cents: the record check says 数值过大 (not a decimals message)
+    const huge = checkRecord(resourceByName.xsSubmersibleActivity, { budget: 1e14 }, 'create');
+    if (!huge.ok) expect(huge.error.message).not.toBe(MONEY_MESSAGE);
+    const spec = resourceByName.expense;
+    const big = checkRecord({ ...spec, schema: { ...spec.schema, properties: { ...(spec.schema.properties as object), money: { type: 'number', 'x-money': true } } } }, { project: '差旅', money: 1e14, onTime: '2026-01-02' }, 'create');
+    expect(big.ok).toBe(false);
+    if (!big.ok) expect(big.error.message).toBe('金额(元)数值过大');
     const res = checkRecord(resourceByName.expense, { project: '差旅', money: 12.345, onTime: '2026-01-02' }, 'create');
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.message).toBe(MONEY_MESSAGE);

@@ -13,7 +13,7 @@ import addFormats from 'ajv-formats';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { isDateText, isDateTimeText } from './values.ts';
 import { addMoneyKeyword } from '../../shared/money-keyword.ts';
-import { MONEY_MESSAGE } from '../../shared/money.ts';
+import { MONEY_LIMIT, MONEY_MESSAGE } from '../../shared/money.ts';
 
 type AjvInstance = Ajv;
 type AjvCtor = new (opts: Record<string, unknown>) => AjvInstance;
@@ -155,7 +155,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   for (const f of spec.fields) {
     const v = values[f.name];
     // JSON allows integers beyond what a 64-bit column or a JS number holds exactly
-    if ((f.type === 'integer' || f.type === 'number') && typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+    if ((f.type === 'integer' || f.type === 'number') && typeof v === 'number' && Math.abs(v) > (f.money ? MONEY_LIMIT : Number.MAX_SAFE_INTEGER)) {
       return { ok: false, error: { field: f, message: `${f.title}数值过大` } };
     }
     // PostgreSQL cannot store NUL in text; no form produces it

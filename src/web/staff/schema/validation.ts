@@ -3,7 +3,7 @@
  * (FieldSpec.messages), so the dialog says the same as the server would.
  */
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
-import { isMoneyAmount, MONEY_MESSAGE } from '../../../shared/money.ts';
+import { isMoneyAmount, MONEY_LIMIT, MONEY_MESSAGE } from '../../../shared/money.ts';
 
 interface PropertyRules {
   minLength?: number;
@@ -38,6 +38,7 @@ export function checkField(spec: ResourceSpec, field: FieldSpec, value: unknown)
     if (rules.maximum !== undefined && n > rules.maximum) return m.maximum || `${field.title}不能大于${rules.maximum}`;
     if (rules.exclusiveMaximum !== undefined && n >= rules.exclusiveMaximum) return m.exclusiveMaximum || `${field.title}必须小于${rules.exclusiveMaximum}`;
     // money: the server's x-money keyword, same message
+    if (field.money && Math.abs(n) > MONEY_LIMIT) return `${field.title}数值过大`;
     if (field.money && !isMoneyAmount(n)) return MONEY_MESSAGE;
     return undefined;
   }
