@@ -224,7 +224,8 @@ function parseMessages(file: string, path: string, p: Json): Record<string, stri
 function validationSchema(p: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(p)) {
-    if (k.startsWith('x-') || k === 'title' || k === 'default') continue;
+    // x-money validates (at most two decimals); the other x- keywords say how to store and show
+    if ((k.startsWith('x-') && k !== 'x-money') || k === 'title' || k === 'default') continue;
     out[k] = v;
   }
   return out;
@@ -342,6 +343,11 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     }
     list = lo as FieldSpec['list'];
   }
+  if (p['x-money'] !== undefined) {
+    need(file, `${path}/x-money`, p['x-money'] === true, 'must be true (or left out)', null);
+    need(file, `${path}/x-money`, type === 'number', 'x-money belongs on a number property (an amount in yuan)', null);
+    need(file, `${path}/x-money`, p.multipleOf === undefined, 'x-money already allows at most two decimals; drop multipleOf', null);
+  }
   if (p['x-column'] !== undefined) need(file, `${path}/x-column`, typeof p['x-column'] === 'string' && IDENT.test(p['x-column'] as string), 'must be a column identifier', null);
   if (p['x-form'] !== undefined) need(file, `${path}/x-form`, typeof p['x-form'] === 'boolean', 'must be true or false', null);
   if (p['x-placeholder'] !== undefined) need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);
@@ -382,6 +388,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     mask,
     ...(ocr ? { ocr } : {}),
     scope,
+    ...(p['x-money'] === true ? { money: true as const } : {}),
     form: auto === undefined && p.readOnly !== true && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
     messages,

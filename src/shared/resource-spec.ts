@@ -66,6 +66,8 @@ export interface FieldSpec {
   mask?: MaskKind;
   /** x-ocr: a 识别 button beside the input that fills properties from a recognised picture */
   ocr?: OcrFill;
+  /** `x-money`: an amount in yuan with at most two decimals, stored as integer cents */
+  money?: true;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
   form: boolean;
   /** placeholder / help text */

@@ -2,13 +2,15 @@
  * The one ajv configuration the entity schemas are written for, used by codegen to check them
  * and available to the server and the web app to validate bodies with the same rules:
  * JSON Schema draft 2020-12, strict mode, every error collected, ajv-errors messages,
- * ajv-formats, our `x-` keywords declared (they carry no validation), and the API's date
+ * ajv-formats, our `x-` keywords declared (they carry no validation but `x-money`: at most two
+ * decimals, 最多只能输入两位小数), and the API's date
  * formats: `date` is 'YYYY-MM-DD', `date-time` is 'YYYY-MM-DD HH:mm:ss' (no 'T', no zone).
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import { isApiDate, isApiDateTime } from './date-text.ts';
+import { addMoneyKeyword } from './money-keyword.ts';
 
 /** Entity-level keyword (at the root of a schema). */
 export const ENTITY_KEYWORDS = ['x-entity'] as const;
@@ -24,6 +26,7 @@ export const PROPERTY_KEYWORDS = [
   'x-list',
   'x-mask',
   'x-ocr',
+  'x-money',
   'x-options',
   'x-placeholder',
   'x-ref',
@@ -43,7 +46,8 @@ export function createSchemaAjv(): SchemaAjv {
   addErrors(ajv);
   ajv.addFormat('date', { type: 'string', validate: isApiDate });
   ajv.addFormat('date-time', { type: 'string', validate: isApiDateTime });
-  for (const keyword of X_KEYWORDS) ajv.addKeyword({ keyword });
+  for (const keyword of X_KEYWORDS) if (keyword !== 'x-money') ajv.addKeyword({ keyword });
+  addMoneyKeyword(ajv);
   return ajv;
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** The public applicant pages (their own app, no sign-in). */
-export const APPLICANT_PATHS = ['/staffun', '/staffun/list', '/staffun/view', '/staffun/education', '/staffun/success'];
+export const APPLICANT_PATHS = ['/staffun', '/staffun/list', '/staffun/view', '/staffun/education', '/staffun/resume', '/staffun/success'];
 
 /** Paths that need no sign-in. */
 export const PUBLIC_PATHS = ['/login', '/forgetpass', ...APPLICANT_PATHS];

@@ -90,6 +90,27 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-04-customer-added');
   });
 
+  it('搜索 asks again even when the text has not changed', async () => {
+    const asks: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/comp/dbcCompany/getDbcUserInfos') asks.push(url.searchParams.get('mobile') ?? '');
+    };
+    page.on('request', onRequest);
+    await page.getByLabel('手机号搜索').fill('13800000001');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await expect.poll(() => asks.length).toBe(1);
+    await page.getByRole('button', { name: '搜索' }).click();
+    await expect.poll(() => asks.length).toBe(2);
+    await page.getByLabel('手机号搜索').press('Enter');
+    await expect.poll(() => asks.length).toBe(3);
+    expect(asks).toEqual(['13800000001', '13800000001', '13800000001']);
+    page.off('request', onRequest);
+    await page.getByLabel('手机号搜索').fill('');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('cell', { name: '张伟' }).waitFor();
+  });
+
   it('submits a demand after the form has shown its messages', async () => {
     await page.getByRole('button', { name: '提交用车需求' }).first().click();
     const dialog = page.getByRole('dialog');

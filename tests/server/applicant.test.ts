@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import { codeFromOutbox } from './account-helpers.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 
 /** An 18-digit ID with its GB 11643 check digit. */
 export function idNumber(region: string, birthday: string, seq: string): string {
@@ -17,6 +19,13 @@ export function idNumber(region: string, birthday: string, seq: string): string 
 
 const MALE_ID = idNumber('410102', '1995-03-12', '123'); // 3rd sequence digit 3: odd, male
 const FEMALE_ID = idNumber('410105', '1998-11-02', '024'); // 2: even, female
+
+/** A new ID number on each call (one record per ID number): a man born 1995-03-12 or a woman born 1998-11-02. */
+let cardCount = 0;
+export function freshCard(sex: 0 | 1 = 1): string {
+  const seq = String(10 + (cardCount++ % 89)).padStart(2, '0');
+  return sex === 1 ? idNumber('410102', '1995-03-12', `${seq}5`) : idNumber('410105', '1998-11-02', `${seq}6`);
+}
 
 function registration(postingId: number, overrides: Record<string, unknown> = {}) {
   return {
@@ -105,10 +114,11 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     });
 
   async function register(overrides: Record<string, unknown> = {}) {
-    const res = await call('POST', '/api/staffun', {}, registration(postingId, overrides));
+    const card = (overrides.card as string | undefined) ?? freshCard(1);
+    const res = await call('POST', '/api/staffun', {}, registration(postingId, { ...overrides, card }));
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
-    return { id: body.id as number, headers: bearer(body.token) };
+    return { id: body.id as number, headers: bearer(body.token), token: body.token as string, card };
   }
 
   beforeAll(async () => {
@@ -225,7 +235,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
 
     beforeAll(async () => {
       a = await register({ mobile: '13800000001' });
-      b = await register({ mobile: '13800000002', card: FEMALE_ID, birthday: '1998-11-02', sex: 0, name: '王五' });
+      b = await register({ mobile: '13800000002', card: freshCard(0), birthday: '1998-11-02', sex: 0, name: '王五' });
       const res = await call('POST', '/api/staffunEducation', b.headers, education());
       expect(res.statusCode, res.body).toBe(201);
       bEducationId = res.json().id;
@@ -416,7 +426,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const res = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id, entryDate: '2026-12-01' });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
-        name: '赵六', mobile: '13400134000', sex: 1, card: MALE_ID, birthday: '1995-03-12', email: 'zhangsan@example.com', edu: 3,
+        name: '赵六', mobile: '13400134000', sex: 1, card: me.card, birthday: '1995-03-12', email: 'zhangsan@example.com', edu: 3,
         orgId: 1, deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
       });
       expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0].status).toBe(3);
@@ -438,6 +448,73 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const viewer = bearer(await loginAs(app, 'viewer', 'Viewer@1234'));
       const me = await register({ mobile: '13400134002' });
       expect((await call('POST', '/api/staffjlk/staffJoin', viewer, { id: me.id })).statusCode).toBe(403);
+    });
+  });
+
+  describe('coming back: one record per ID number, resumed with ID number + mobile + SMS code', () => {
+    const count = async (card: string) => Number((await app.database.db.selectFrom('staffun').select((eb) => eb.fn.countAll().as('n')).where('card', '=', card).executeTakeFirstOrThrow()).n);
+
+    it('a second registration with the same ID number creates nothing and asks for the code (409 resume)', async () => {
+      const me = await register({ mobile: '13300133000' });
+      const again = await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133000', name: '张三再来' }));
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ message: '该身份证号码已登记，请输入手机验证码继续填写', resume: true });
+      // lower-case x and spaces name the same ID number
+      const spaced = await call('POST', '/api/staffun', {}, registration(postingId, { card: ` ${me.card.toLowerCase()} ` }));
+      expect(spaced.statusCode).toBe(409);
+      expect(await count(me.card)).toBe(1);
+    });
+
+    it('two registrations of one new ID number at once make one record', async () => {
+      const card = freshCard(1);
+      const both = await Promise.all([0, 1].map((i) => call('POST', '/api/staffun', {}, registration(postingId, { card, mobile: `1330013310${i}` }))));
+      expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      expect(await count(card)).toBe(1);
+    });
+
+    it('the SMS code goes only to the registered mobile; the right code gives a new token for the same record', async () => {
+      const me = await register({ mobile: '13300133002' });
+      expect((await call('POST', '/api/staffunEducation', me.headers, education())).statusCode).toBe(201);
+      // a mobile that is not the registered one: the same answer, and no SMS
+      const wrong = await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133999' });
+      expect(wrong.statusCode).toBe(200);
+      expect(wrong.json().message).toBe('发送成功，验证码有效期5分钟');
+      expect(await latestOutbox(app.database.db, '13300133999')).toBeFalsy();
+      expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: '123', mobile: '13300133002' })).statusCode).toBe(400);
+      expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '123' })).statusCode).toBe(400);
+
+      const sent = await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card.toLowerCase(), mobile: '13300133002' });
+      expect(sent.statusCode, sent.body).toBe(200);
+      // once a minute per number
+      expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133002' })).statusCode).toBe(429);
+      const code = await codeFromOutbox(app, '13300133002');
+      const bad = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code: code === '000000' ? '111111' : '000000' });
+      expect(bad.statusCode).toBe(400);
+      expect(errorOf(bad).message).toBe('验证码错误');
+      const ok = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ id: me.id, mobile: '13300133002' });
+      const token = bearer(ok.json().token);
+      // the new token sees what was entered before, and continues
+      expect((await call('GET', `/api/staffunEducation?staffunId=${me.id}`, token)).json().totalElements).toBe(1);
+      expect((await call('POST', '/api/staffunWork', token, work())).statusCode).toBe(201);
+      // a code is used once
+      expect((await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code })).statusCode).toBe(400);
+      expect(await count(me.card)).toBe(1);
+    });
+
+    it('a submitted application cannot be resumed nor registered again', async () => {
+      const me = await register({ mobile: '13300133003' });
+      await call('POST', '/api/staffunEducation', me.headers, education());
+      expect((await call('POST', '/api/staffun/staffJoin', me.headers, { id: me.id })).statusCode).toBe(200);
+      expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133003' })).statusCode).toBe(200);
+      const code = await codeFromOutbox(app, '13300133003');
+      const res = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133003', code });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('您的应聘登记已提交，不能再修改');
+      expect(res.json()).not.toHaveProperty('token');
+      expect((await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133003' }))).statusCode).toBe(409);
+      expect(await count(me.card)).toBe(1);
     });
   });
 

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { bearer } from './helpers.ts';
+import { idCardCheckDigit } from '../../src/shared/validators.ts';
 
 export interface FixtureContext {
   app: FastifyInstance;
@@ -34,6 +35,16 @@ const ID_CARDS = [
   { card: '11010519491231002X', birthday: '1949-12-31', sex: 0 },
   { card: '440524188001010014', birthday: '1880-01-01', sex: 1 },
 ];
+
+/** One registration per ID number: each applicant the walk makes gets a new number of the variant's person. */
+let cardCount = 0;
+function freshIdCard(variant: number): { card: string; birthday: string; sex: number } {
+  const person = ID_CARDS[variant % ID_CARDS.length];
+  // the 15th-16th digits are free; the 17th keeps the sex (odd man, even woman)
+  const seq = String(10 + (cardCount++ % 89)).padStart(2, '0') + (person.sex === 1 ? '1' : '2');
+  const first17 = person.card.slice(0, 14) + seq;
+  return { ...person, card: first17 + idCardCheckDigit(first17) };
+}
 
 async function created(ctx: FixtureContext, resource: string): Promise<{ id: number; mobile?: string }> {
   const spec = ctx.specs.find((s) => s.name === resource)!;
@@ -68,7 +79,7 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   },
   applicant: {
     values: ({ variant }) => ({
-      ...ID_CARDS[variant],
+      ...freshIdCard(variant),
       cardProvince: '410000', cardCity: '410100', cardCounty: '410102',
       nowProvince: '410000', nowCity: '410100', nowCounty: variant === 0 ? '410102' : '410103',
     }),

@@ -146,4 +146,33 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     await Promise.all([1, 2, 3].map(() => ensureResourceTables(app.database, [extended])));
     expect(await columnsOf(app.database, 'sys_question')).toHaveProperty('weight');
   });
+
+  it('a money column made before money was exact (floating-point yuan) becomes integer cents once, keeping every amount', async () => {
+    const money = structuredClone(resourceByName.expense);
+    money.table = 'expense_legacy_money';
+    // the same entity as an older schema described it: a plain number column of yuan
+    const legacy = structuredClone(money);
+    for (const f of legacy.fields) delete f.money;
+    await ensureResourceTables(app.database, [legacy]);
+    const pg = app.database.dialect === 'postgres';
+    expect((await columnsOf(app.database, money.table)).money).toBe(pg ? 'double precision' : 'real');
+    const amounts = [12.34, 0.29, 0.1, 999999999.99, 1.005, null];
+    for (const [i, m] of amounts.entries()) {
+      await app.database.db.insertInto(money.table).values({ project: `旧数据${i}`, money: m, on_time: '2026-01-01' }).execute();
+    }
+    // the start with x-money converts; a second start (and concurrent ones) change nothing more
+    await Promise.all([1, 2].map(() => ensureResourceTables(app.database, [money])));
+    await ensureResourceTables(app.database, [money]);
+    const rows = await app.database.db.selectFrom(money.table).select(['project', 'money']).orderBy('id').execute();
+    // 1.005 as a double is 1.00499999999999989...: stored as the nearest cent of its shortest text
+    expect(rows.map((r) => (r.money === null ? null : Number(r.money)))).toEqual([1234, 29, 10, 99999999999, pg ? 101 : 100, null]);
+    if (pg) expect((await columnsOf(app.database, money.table)).money).toBe('bigint');
+    const { rowToRecord } = await import('../../src/server/crud/values.ts');
+    const read = (await app.database.db.selectFrom(money.table).selectAll().orderBy('id').execute()).map((r) => rowToRecord(money, r as Record<string, unknown>).money);
+    expect(read).toEqual([12.34, 0.29, 0.1, 999999999.99, pg ? 1.01 : 1, null]);
+    // new rows written as cents next to converted ones, and the sum is exact
+    await app.database.db.insertInto(money.table).values({ project: '新数据', money: 20, on_time: '2026-01-02' }).execute();
+    const sum = await sql<{ s: unknown }>`select sum(money) as s from ${sql.table(money.table)} where money < 100000`.execute(app.database.db);
+    expect(Number(sum.rows[0].s)).toBe(1234 + 29 + 10 + (pg ? 101 : 100) + 20);
+  });
 });

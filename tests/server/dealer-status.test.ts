@@ -100,8 +100,10 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     const after = (await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, dealer)).json();
     expect(after).toMatchObject({ status: 1, shStatus: 1, ddStatus: 0, bah: 'BA-NEW', auditReason: null });
     const history = (await inject('GET', `/api/dbc/dbcInfo/history?id=${id}`, staff)).json();
-    expect(history.map((h: any) => h.action)).toEqual(['submit', 'resubmit', 'reject', 'resubmit']);
-    expect(history[2].reason).toBe('底盘号与保单不符');
+    // the edit while 审核中 moved nothing: no record 用车申请审核中 -> 用车申请审核中
+    expect(history.map((h: any) => h.action)).toEqual(['submit', 'reject', 'resubmit']);
+    expect(history.every((h: any) => h.fromStatus !== h.toStatus)).toBe(true);
+    expect(history[1].reason).toBe('底盘号与保单不符');
   });
 
   it('keeps audit and status moves to staff with dbcInfo:edit', async () => {

@@ -35,6 +35,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/public/imgToTByte',
   // the applicant's registration and the postings they choose from
   'POST /api/staffun',
+  // an applicant coming back: ID number + mobile + SMS code
+  'POST /api/staffun/resume/sendCode',
+  'POST /api/staffun/resume',
   'GET /api/staffunZp/public',
   'GET /api/staffunZp/public/getZpById',
   // liveness and readiness for load balancers

@@ -329,3 +329,20 @@ describe('loading a schemas folder', () => {
     expect(err.problem).toMatch(/table "tmp_thing" is already used by/);
   });
 });
+
+describe('x-money', () => {
+  it('marks a number property as money: the spec says so, the column is integer cents, the body schema keeps the check', () => {
+    const s = tmpThingSchema();
+    s.properties.amount['x-money'] = true;
+    const spec = specFromSchema(FILE, s);
+    expect(fieldByName(spec, 'amount')!.money).toBe(true);
+    expect((spec.schema.properties as Record<string, Record<string, unknown>>).amount['x-money']).toBe(true);
+    expect(fieldByName(spec, 'name')!.money).toBeUndefined();
+  });
+
+  it('refuses it on a non-number, with a value other than true, and beside multipleOf', () => {
+    expectBad((s) => (s.properties.name['x-money'] = true), '/properties/name/x-money', /number property/);
+    expectBad((s) => (s.properties.amount['x-money'] = 'yes'), '/properties/amount/x-money', /must be true/);
+    expectBad((s) => Object.assign(s.properties.amount, { 'x-money': true, multipleOf: 0.01 }), '/properties/amount/x-money', /multipleOf/);
+  });
+});

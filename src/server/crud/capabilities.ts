@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { fieldByName, permissionKey, readAccess, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { fieldByName, permissionKey, readAccess, type FieldSpec, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { accessFor, callerOf, scopeListQuery } from './owner-access.ts';
 import { oneIdRead, RECORD_NOT_FOUND, scopedParams } from './scope.ts';
 import { guardRecords } from './personal-data.ts';
@@ -18,6 +18,7 @@ import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
 import { filteredQuery, findById, pageQuery, updateRecord } from './repository.ts';
 import { rowToRecord } from './values.ts';
 import { positiveId } from './routes.ts';
+import { fromCents } from '../../shared/money.ts';
 
 export const ENABLED_NOT_BOOLEAN = '状态只能是启用(true)或禁用(false)';
 
@@ -25,6 +26,11 @@ export const ENABLED_NOT_BOOLEAN = '状态只能是启用(true)或禁用(false)'
 export function sumValue(raw: unknown): number {
   const n = raw === null || raw === undefined ? 0 : Number(raw);
   return Number.isFinite(n) ? Math.round(n * 1e6) / 1e6 : 0;
+}
+
+/** Sum of a column as a JSON number: money sums are integer cents (exact) shown in yuan. */
+export function fieldSum(field: Pick<FieldSpec, 'money'>, raw: unknown): number {
+  return field.money ? fromCents(raw ?? 0) : sumValue(raw);
 }
 
 export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpec, read: ReadAccess = readAccess(spec, [spec])): void {
@@ -87,7 +93,8 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
         ])
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       const out: Record<string, number> = {};
-      for (const f of fields) out[f.name] = sumValue(row?.[f.name]);
+      // money sums are integer cents: exact, then shown in yuan
+      for (const f of fields) out[f.name] = fieldSum(f, row?.[f.name]);
       out.count = Number(row?.count ?? 0);
       return out;
     });

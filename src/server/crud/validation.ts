@@ -12,6 +12,8 @@ import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { isDateText, isDateTimeText } from './values.ts';
+import { addMoneyKeyword } from '../../shared/money-keyword.ts';
+import { MONEY_LIMIT, MONEY_MESSAGE } from '../../shared/money.ts';
 
 type AjvInstance = Ajv;
 type AjvCtor = new (opts: Record<string, unknown>) => AjvInstance;
@@ -27,6 +29,8 @@ function makeAjv(): AjvInstance {
   // dates travel as 'YYYY-MM-DD HH:mm:ss' and 'YYYY-MM-DD' (not RFC 3339) and must name real days
   ajv.addFormat('date-time', { type: 'string', validate: isDateTimeText });
   ajv.addFormat('date', { type: 'string', validate: isDateText });
+  // money: at most two decimals (stored as integer cents)
+  addMoneyKeyword(ajv);
   return ajv;
 }
 
@@ -76,6 +80,8 @@ function fallbackMessage(field: FieldSpec, error: ErrorObject): string {
       return `${field.title}不能小于${p.limit}`;
     case 'enum':
       return `${field.title}取值不正确`;
+    case 'x-money':
+      return MONEY_MESSAGE;
     default:
       return `${field.title}格式不正确`;
   }
@@ -149,7 +155,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   for (const f of spec.fields) {
     const v = values[f.name];
     // JSON allows integers beyond what a 64-bit column or a JS number holds exactly
-    if ((f.type === 'integer' || f.type === 'number') && typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+    if ((f.type === 'integer' || f.type === 'number') && typeof v === 'number' && Math.abs(v) > (f.money ? MONEY_LIMIT : Number.MAX_SAFE_INTEGER)) {
       return { ok: false, error: { field: f, message: `${f.title}数值过大` } };
     }
     // PostgreSQL cannot store NUL in text; no form produces it

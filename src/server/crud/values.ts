@@ -1,10 +1,11 @@
 /**
  * Values between JSON, the database and spreadsheets: date texts, booleans stored as 0/1 in
- * SQLite, JSON property names to columns and back.
+ * SQLite, money (yuan in JSON) stored as integer cents, JSON property names to columns and back.
  */
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Dialect } from '../types.ts';
 import { isApiDate, isApiDateTime } from '../../shared/schema-ajv.ts';
+import { fromCents, toCents } from '../../shared/money.ts';
 
 /** 'YYYY-MM-DD' naming a real calendar day. */
 export const isDateText = isApiDate;
@@ -33,6 +34,8 @@ export function dateTimeText(d: Date): string {
 export function toColumnValue(field: FieldSpec, value: unknown, dialect: Dialect): unknown {
   if (value === undefined || value === null) return null;
   if (field.type === 'boolean') return dialect === 'sqlite' ? (value ? 1 : 0) : Boolean(value);
+  // money is stored as integer cents
+  if (field.money && typeof value === 'number') return toCents(value);
   if (field.type === 'string' && field.format === 'date-time' && typeof value === 'string') return normalizeDateTime(value);
   return value;
 }
@@ -41,6 +44,7 @@ export function toColumnValue(field: FieldSpec, value: unknown, dialect: Dialect
 export function fromColumnValue(field: FieldSpec, value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (field.type === 'boolean') return value === true || value === 1 || value === '1' || value === 't';
+  if (field.money) return fromCents(value);
   if ((field.type === 'integer' || field.type === 'number') && typeof value !== 'number') return Number(value);
   if (field.type === 'string' && value instanceof Date) {
     return field.format === 'date' ? dateText(value) : dateTimeText(value);

@@ -1,11 +1,14 @@
 /**
  * Tables from resource specs, additively: a missing table is created, a missing column is
- * added, missing indexes are created. Nothing is ever dropped, altered or rewritten, so a start
- * on an existing database keeps every row (a column removed from a schema simply stays).
+ * added, missing indexes are created. Nothing is ever dropped, so a start on an existing database
+ * keeps every row (a column removed from a schema simply stays). The one rewrite: a money column
+ * (`x-money`) made before money was exact holds floating-point yuan; it is converted once, in
+ * place and atomically, to integer cents (see convertMoneyColumns).
  *
  * Storage types (same meaning on both databases):
  *   integer            -> bigint (the id: autoincrement primary key / identity on PostgreSQL)
  *   number             -> double precision (PostgreSQL) / real (SQLite)
+ *   number, x-money    -> bigint (PostgreSQL) / integer (SQLite): cents
  *   string             -> varchar(maxLength), or text without a maxLength
  *   string date-time   -> timestamp(0) (PostgreSQL) / text 'YYYY-MM-DD HH:mm:ss' (SQLite)
  *   string date        -> date (PostgreSQL) / text 'YYYY-MM-DD' (SQLite)
@@ -38,8 +41,59 @@ async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string)
   return r.rows.length ? new Set(r.rows.map((x) => x.name)) : null;
 }
 
+/** Marks the SQLite money columns already holding cents (SQLite cannot change a declared type). */
+export const MONEY_MARKER_TABLE = 'schema_money_cents';
+
+/**
+ * Money columns of an existing table that still hold floating-point yuan become integer cents:
+ * on PostgreSQL the column type changes (`double precision` -> `bigint`, rounding to the cent)
+ * in one statement, so the type is the marker; on SQLite, whose declared type cannot change, the
+ * values are rewritten and the column is recorded in schema_money_cents in the same transaction.
+ * A column created as integer cents needs nothing. Values keep their meaning: 12.34 yuan reads
+ * back as 12.34.
+ */
+async function convertMoneyColumns(db: Kysely<any>, dialect: Dialect, spec: ResourceSpec, have: Set<string>): Promise<void> {
+  const money = spec.fields.filter((f) => f.money && have.has(f.column));
+  if (!money.length) return;
+  if (dialect === 'postgres') {
+    const r = await sql<{ column_name: string; data_type: string }>`select column_name, data_type from information_schema.columns
+      where table_schema = current_schema() and table_name = ${spec.table}`.execute(db);
+    const types = new Map(r.rows.map((x) => [x.column_name, x.data_type]));
+    for (const f of money) {
+      const type = types.get(f.column);
+      if (type === 'bigint' || type === 'integer' || type === 'smallint') continue;
+      const col = sql.ref(f.column);
+      const d = columnDefault(f, dialect);
+      // one transaction: the type, the values and the default change together or not at all
+      await sql`begin`.execute(db);
+      try {
+        await sql`alter table ${sql.table(spec.table)} alter column ${col} drop default`.execute(db);
+        await sql`alter table ${sql.table(spec.table)} alter column ${col} type bigint using round((${col})::numeric * 100)::bigint`.execute(db);
+        if (d !== undefined) await sql`alter table ${sql.table(spec.table)} alter column ${col} set default ${d}`.execute(db);
+        await sql`commit`.execute(db);
+      } catch (e) {
+        await sql`rollback`.execute(db);
+        throw e;
+      }
+    }
+    return;
+  }
+  await sql`create table if not exists ${sql.table(MONEY_MARKER_TABLE)} (table_name text not null, column_name text not null, primary key (table_name, column_name))`.execute(db);
+  const declared = await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${spec.table})`.execute(db);
+  const types = new Map(declared.rows.map((x) => [x.name, x.type.toLowerCase()]));
+  const done = await sql<{ column_name: string }>`select column_name from ${sql.table(MONEY_MARKER_TABLE)} where table_name = ${spec.table}`.execute(db);
+  const converted = new Set(done.rows.map((x) => x.column_name));
+  for (const f of money) {
+    if (types.get(f.column) === 'integer' || converted.has(f.column)) continue;
+    const col = sql.ref(f.column);
+    await sql`update ${sql.table(spec.table)} set ${col} = cast(round(${col} * 100) as integer) where ${col} is not null`.execute(db);
+    await sql`insert into ${sql.table(MONEY_MARKER_TABLE)} (table_name, column_name) values (${spec.table}, ${f.column})`.execute(db);
+  }
+}
+
 async function ensureOne(db: Kysely<any>, dialect: Dialect, spec: ResourceSpec): Promise<void> {
   const have = await existingColumns(db, dialect, spec.table);
+  if (have) await convertMoneyColumns(db, dialect, spec, have);
   if (!have) {
     let builder = db.schema.createTable(spec.table).ifNotExists();
     for (const f of spec.fields) {

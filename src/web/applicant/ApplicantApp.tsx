@@ -1,6 +1,7 @@
 /**
  * The public applicant pages (no sign-in), a bundle of their own picked by Root for the
- * /staffun paths: registration, the education step, success and the recruitment information.
+ * /staffun paths: registration, the education step, 继续填写 (resume), success and the
+ * recruitment information.
  * The region tables are part of this bundle only.
  */
 import CssBaseline from '@mui/material/CssBaseline';
@@ -9,6 +10,7 @@ import { loginTheme } from '../login/theme.ts';
 import RegisterPage from './RegisterPage.tsx';
 import EducationPage from './EducationPage.tsx';
 import SuccessPage from './SuccessPage.tsx';
+import ResumePage from './ResumePage.tsx';
 import { PostingListPage, PostingViewPage } from './PostingPages.tsx';
 
 export default function ApplicantApp({ path, query }: { path: string; query: URLSearchParams }) {
@@ -16,6 +18,9 @@ export default function ApplicantApp({ path, query }: { path: string; query: URL
   switch (path) {
     case '/staffun/education':
       page = <EducationPage key={query.toString()} query={query} />;
+      break;
+    case '/staffun/resume':
+      page = <ResumePage />;
       break;
     case '/staffun/success':
       page = <SuccessPage />;

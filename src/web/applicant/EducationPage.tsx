@@ -2,7 +2,7 @@
  * /staffun/education?staffunId=&phoneNum=: the second step. Three collapsible sections,
  * 教育信息 / 培训信息 / 工作信息, each with its cards and add form; 确认填写完毕 finishes
  * (POST api/staffun/staffJoin) and opens /staffun/success. Needs the applicant token that
- * the registration gave this browser tab.
+ * the registration (or 继续填写) gave this browser; without it the page offers 继续填写.
  */
 import { useCallback, useState } from 'react';
 import Button from '@mui/material/Button';
@@ -46,7 +46,10 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
     return (
       <PageFrame title="应聘人员信息登记表">
         <Typography sx={{ my: 3, textAlign: 'center', color: '#606266' }}>{expired}</Typography>
-        <Button variant="contained" fullWidth href="#/staffun">
+        <Button variant="contained" fullWidth href="#/staffun/resume">
+          继续填写（短信验证）
+        </Button>
+        <Button fullWidth sx={{ mt: 1 }} href="#/staffun">
           重新登记
         </Button>
       </PageFrame>

@@ -2,9 +2,12 @@
  * /staffun: 应聘人员信息登记表, the public registration (no sign-in, phone-sized first).
  * The ID number (15 or 18 digits, GB 11643 check digit) fills birthday, sex and the household
  * region. A valid submit creates the applicant (POST api/staffun -> id and the applicant token)
- * and opens /staffun/education?staffunId=&phoneNum=.
+ * and opens /staffun/education?staffunId=&phoneNum=. An ID number already registered is not
+ * registered twice: the server answers 409 and the page asks for the SMS code (ResumeForm).
+ * A zpId naming no open posting says 招聘信息不存在或已停止招聘, as the posting page does.
  */
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -24,6 +27,10 @@ import { formProblems, specOf, toBody, type Errors, type Values } from './formCh
 import { go } from './nav.ts';
 import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
+import { ResumeForm } from './ResumeForm.tsx';
+
+/** the posting page's own words for a posting that is missing or closed */
+export const POSTING_GONE = '招聘信息不存在或已停止招聘';
 
 const spec = specOf('applicant');
 const optionsOf = (name: string) => spec.fields.find((f) => f.name === name)?.options ?? [];
@@ -51,11 +58,21 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
   const [postings, setPostings] = useState<Posting[] | null>(null);
   const [picker, setPicker] = useState<'card' | 'now' | null>(null);
   const [saving, setSaving] = useState(false);
+  const [resumeWith, setResumeWith] = useState<{ card: string; mobile: string; reason: string } | null>(null);
+  const [postingGone, setPostingGone] = useState(false);
   const notice = useNotice();
 
   useEffect(() => {
     api<{ content: Posting[] }>('GET', 'api/staffunZp/public')
-      .then((page) => setPostings(page.content))
+      .then((page) => {
+        setPostings(page.content);
+        // a link to a posting that is missing or closed: say so, and let the applicant choose
+        const wanted = query.get('zpId');
+        if (wanted && !page.content.some((p) => String(p.id) === wanted)) {
+          setPostingGone(true);
+          setValues((v) => ({ ...v, staffunZpId: '' }));
+        }
+      })
       .catch((err: ApiProblem) => {
         setPostings([]);
         notice.show({ type: 'error', text: err.message });
@@ -119,7 +136,11 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       setApplicantToken(created.token);
       go(`/staffun/education?staffunId=${created.id}&phoneNum=${encodeURIComponent(String(values.mobile).trim())}`);
     } catch (err) {
-      notice.show({ type: 'error', text: (err as Error).message });
+      // the ID number is registered already: continue that registration with an SMS code
+      if (err instanceof ApiProblem && err.status === 409) {
+        setResumeWith({ card: String(values.card ?? ''), mobile: String(values.mobile ?? '').trim(), reason: err.message });
+        window.scrollTo(0, 0);
+      } else notice.show({ type: 'error', text: (err as Error).message });
     } finally {
       setSaving(false);
     }
@@ -205,9 +226,29 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     />
   );
 
+  if (resumeWith) {
+    return (
+      <PageFrame title="应聘人员信息登记表">
+        {notice.element}
+        <ResumeForm initial={resumeWith} reason={resumeWith.reason} notify={notice.show} />
+        <Button fullWidth sx={{ mt: 1 }} onClick={() => setResumeWith(null)}>
+          返回登记表
+        </Button>
+      </PageFrame>
+    );
+  }
+
   return (
     <PageFrame title="应聘人员信息登记表">
       {notice.element}
+      {postingGone ? (
+        <Alert severity="warning" sx={{ mb: 1 }} onClose={() => setPostingGone(false)}>
+          {POSTING_GONE}
+        </Alert>
+      ) : null}
+      <Box sx={{ fontSize: 13, textAlign: 'right', mb: 0.5 }}>
+        <a href="#/staffun/resume">已登记过？继续填写</a>
+      </Box>
       {select(
         'staffunZpId',
         '应聘岗位',

@@ -1,6 +1,7 @@
 /**
- * The applicant pages' HTTP client: JSON, the applicant token (kept in session storage for
- * this tab only; a staff token is never sent from these pages) and a submit_id on writes.
+ * The applicant pages' HTTP client: JSON, the applicant token (kept in local storage, so another
+ * tab of this browser continues; another device resumes with ID number, mobile and an SMS code;
+ * a staff token is never sent from these pages) and a submit_id on writes.
  * Failures throw ApiProblem with the server's Chinese message.
  */
 import { submitId } from '../staff/providers/http.ts';
@@ -20,7 +21,7 @@ export class ApiProblem extends Error {
 
 export function applicantToken(): string | null {
   try {
-    return sessionStorage.getItem(TOKEN_KEY);
+    return localStorage.getItem(TOKEN_KEY);
   } catch {
     return null;
   }
@@ -28,8 +29,8 @@ export function applicantToken(): string | null {
 
 export function setApplicantToken(token: string | null): void {
   try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-    else sessionStorage.removeItem(TOKEN_KEY);
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
   } catch {
     /* storage unavailable: the token lives as long as the page */
   }

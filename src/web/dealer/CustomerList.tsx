@@ -203,8 +203,11 @@ export default function CustomerList() {
   }, [load]);
 
   const search = () => {
+    const next = mobile.trim();
+    // 搜索 always asks again: with the same text and page nothing would change state, so load now
+    if (next === query && page === 0) void load();
     setPage(0);
-    setQuery(mobile.trim());
+    setQuery(next);
   };
   const openDemand = (c: Customer) => {
     if (Number(c.subscribe) !== 1) notify('warning', DEMAND_MESSAGES.notFollowing);

@@ -27,6 +27,7 @@ import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
 import { SYSTEM_SCREENS } from './pages/system/index.ts';
 import { lazyPage } from './lazyPart.tsx';
+import { storeAppKey } from './providers/token.ts';
 
 // screens most visits never open: their code comes when first shown
 const DecisionCenterPage = lazyPage(() => import('./pages/DecisionCenter.tsx'), 'DecisionCenterPage');
@@ -82,7 +83,8 @@ export default function StaffApp() {
  * (the desktop choice itself lives in the layout preferences and is kept).
  */
 function openStore() {
-  const store = localStorageStore(undefined, 'staff');
+  // one store per user: the list filters of the last user do not greet the next one
+  const store = localStorageStore(undefined, storeAppKey());
   if (typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches) store.setItem('sidebar.open', false);
   return store;
 }

@@ -12,11 +12,17 @@ import type { GetListResult } from 'react-admin';
 import { resourceByName } from '../../generated/resources.ts';
 import { listQuery, resourceUrl, type Page } from './providers/dataProvider.ts';
 import { request } from './providers/http.ts';
+import { storeAppKey } from './providers/token.ts';
 import { prefetchDictionaries } from './schema/dictionaries.ts';
 import { defaultSort } from './schema/listDefaults.ts';
 
-/** Where react-admin keeps a list's remembered parameters (localStorageStore with the app key 'staff'). */
+/** Where react-admin keeps a list's remembered parameters (localStorageStore with the app key 'staff'), before anyone signed in. */
 export const STORE_PREFIX = 'RaStorestaff.';
+
+/** The same for the signed-in user's store (app key `staff:<username>`, see storeAppKey). */
+export function storePrefix(): string {
+  return `RaStore${storeAppKey()}.`;
+}
 
 export interface ListPrefetch {
   /** react-admin's useGetList query key for the page */
@@ -34,7 +40,7 @@ export function resourceOfPath(path: string): string | undefined {
 
 /** Whether earlier visits left list parameters other than the defaults (react-admin's hasCustomParams). */
 export function rememberedListParams(name: string, storage: Storage = localStorage): boolean {
-  const raw = storage.getItem(`${STORE_PREFIX}${name}.listParams`);
+  const raw = storage.getItem(`${storePrefix()}${name}.listParams`);
   if (!raw) return false;
   try {
     const p = JSON.parse(raw) as { filter?: object; order?: unknown; page?: unknown; perPage?: unknown; sort?: unknown } | null;

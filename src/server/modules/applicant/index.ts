@@ -3,6 +3,10 @@
  *   POST /api/staffun                 public, rate-limited: registers an applicant (schema
  *                                     `applicant` + ID / region / posting rules) and answers
  *                                     201 {id, token}: the applicant token for the next steps
+ *                                     (an ID number already registered: 409 {resume: true}, no
+ *                                     second record; see resume.ts)
+ *   POST /api/staffun/resume/sendCode, POST /api/staffun/resume   public: come back with ID
+ *                                     number + mobile + SMS code on any device (resume.ts)
  *   POST /api/staffun/staffJoin       applicant token: 确认填写完毕, status 已提交, token ended
  *   GET  /api/staffunZp/public        public, rate-limited: enabled postings, public fields only
  *   GET  /api/staffunZp/public/getZpById?id=   one enabled posting, public fields only
@@ -17,7 +21,9 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { sql } from 'kysely';
+import { applicantByCard, lockCard, registerResumeRoutes, RESUME_MESSAGES } from './resume.ts';
 import { addEntryRules, registrationProblem } from './rules.ts';
 import { APPLICANT_TABLES, ApplicantTokens, bearerOf, isApplicantToken } from './tokens.ts';
 import { registerStaffJoin } from './staff-join.ts';
@@ -46,6 +52,9 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
   const tokens = new ApplicantTokens(database.db);
   app.decorate('resolveApplicant', (request) => tokens.resolve(request));
   addEntryRules(applicantSpec.table);
+  // the ID number finds the applicant (registration, resume)
+  await sql`create index if not exists ${sql.id(`idx_${applicantSpec.table}_card`)} on ${sql.table(applicantSpec.table)} (card)`.execute(database.db);
+  registerResumeRoutes(app, applicantSpec, tokens);
 
   app.post(`/${applicantSpec.path}`, { config: { rateLimit: REGISTER_LIMIT } }, async (request, reply) => {
     const body = request.body;
@@ -61,6 +70,10 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
     const values = { ...result.values, status: 1, createTime: now, updateTime: now };
     const row = recordToRow(applicantSpec, values, database.dialect);
     const { id, token } = await database.db.transaction().execute(async (trx) => {
+      // one record per ID number: a second registration resumes the first (SMS code) instead
+      const card = String(result.values.card);
+      await lockCard(trx, database.dialect, card);
+      if (await applicantByCard(trx, applicantSpec.table, card)) throw new ApiError(409, RESUME_MESSAGES.registered, { resume: true });
       const inserted = await trx.insertInto(applicantSpec.table).values(row).returning('id').executeTakeFirstOrThrow();
       const newId = Number(inserted.id);
       return { id: newId, token: await tokens.issue(trx, newId) };

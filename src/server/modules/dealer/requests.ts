@@ -117,7 +117,8 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
       const values: Record<string, unknown> = { ...(opts.extra ?? {}), status: plan.to, ...STATUS_FLAGS[plan.to], updateTime: now };
       if (opts.reason !== undefined) values.auditReason = opts.reason;
       await trx.updateTable(spec().table).set(recordToRow(spec(), values, database.dialect)).where('id', '=', id).execute();
-      await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
+      // a status record says where the request moved: an edit while 审核中 stays 审核中 and moves nowhere
+      if (plan.to !== from) await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
     });
     tableChanged(database, spec().table);
   }

@@ -14,7 +14,8 @@ import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.
 import { badRequest, notFound } from '../../errors.ts';
 import { assertRecordsInScope, filteredQuery, MAX_PAGE_SIZE, pageQuery, parseListQuery, rowToRecord, scopedParams, storedScopeValues, updateRecord } from '../../crud/index.ts';
 import { isDateTimeText } from '../../crud/values.ts';
-import { sumValue } from '../../crud/capabilities.ts';
+import { fieldSum } from '../../crud/capabilities.ts';
+import { fieldByName } from '../../../shared/resource-spec.ts';
 import { idOf, objectBody } from './body.ts';
 import { col } from './lead-store.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
@@ -55,10 +56,11 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
       .execute();
     return rows.map((r: Record<string, unknown>) => {
       const count = Number(r.count);
-      const profit = sumValue(r.profit);
+      // money columns hold cents: fieldSum answers yuan, exactly
+      const profit = fieldSum(fieldByName(spec, 'profit')!, r.profit);
       const out: Record<string, unknown> = {};
       for (const k of keys) out[k] = r[k] ?? null;
-      return { ...out, count, salePrice: sumValue(r.salePrice), profit, avgProfit: count ? Math.round((profit / count) * 100) / 100 : 0 };
+      return { ...out, count, salePrice: fieldSum(fieldByName(spec, 'salePrice')!, r.salePrice), profit, avgProfit: count ? Math.round((profit / count) * 100) / 100 : 0 };
     });
   }
 

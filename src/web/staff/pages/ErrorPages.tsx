@@ -2,12 +2,13 @@
  * Error and notice pages: 401 (no access: contact the leader, back, 返回首页), 403 (forbidden),
  * 404 (ERROR!, return home, feedback), and the placeholder of a screen still being built.
  */
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Title } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { markNotATab } from '../shell/tags.ts';
 
 function Notice({ code, title, hint, children }: { code: string; title: string; hint: string; children: ReactNode }) {
   return (
@@ -54,6 +55,9 @@ export function ForbiddenPage() {
 }
 
 export function NotFoundPage() {
+  const { pathname } = useLocation();
+  // the address it stands in for is no screen: no tab for it
+  useEffect(() => markNotATab(pathname), [pathname]);
   return (
     <Box sx={{ py: 8, textAlign: 'center' }}>
       <Title title="404" />

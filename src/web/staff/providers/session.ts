@@ -4,7 +4,7 @@
  */
 import { request, HttpError } from './http.ts';
 import { encryptPassword } from './rsa.ts';
-import { getToken, removeToken, setRemembered, setToken } from './token.ts';
+import { getToken, removeToken, setRemembered, setStoreOwner, setToken } from './token.ts';
 import { dropEarly, takeEarly } from './early.ts';
 
 export const PLAT_TYPE_ID = 100001;
@@ -142,6 +142,7 @@ export async function signIn(form: LoginForm): Promise<SessionInfo> {
   setToken(data.token, form.rememberMe, days);
   setRemembered(form.username, form.rememberMe);
   const info = normalise(data);
+  setStoreOwner(info.user.username || form.username);
   remember(Promise.resolve(info));
   return info;
 }
@@ -174,6 +175,7 @@ export async function signInWithWecom(code: string, state: string): Promise<Sess
   if (!data?.token) throw new HttpError('登录失败', 500, data);
   setToken(data.token, false);
   const info = normalise(data);
+  setStoreOwner(info.user.username);
   remember(Promise.resolve(info));
   return info;
 }

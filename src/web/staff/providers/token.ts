@@ -73,3 +73,29 @@ export function tokenEnded(token: string | null = getToken()): boolean {
 export function clearTokenEnded(): void {
   endedToken = null;
 }
+
+/**
+ * Whose screen preferences (remembered list filters, pages, hidden columns, sidebar) react-admin's
+ * store keeps: the user who signed in last in this browser. The store's key carries the name, so
+ * the next user to sign in on a shared browser starts from their own, not from the last user's.
+ */
+const STORE_OWNER_KEY = 'staff.storeOwner';
+
+export function setStoreOwner(username: string): void {
+  try {
+    localStorage.setItem(STORE_OWNER_KEY, username);
+  } catch {
+    /* storage unavailable: the store lives with the page */
+  }
+}
+
+/** react-admin's store app key: `staff` plus the signed-in user's name. */
+export function storeAppKey(): string {
+  let owner: string | null = null;
+  try {
+    owner = localStorage.getItem(STORE_OWNER_KEY);
+  } catch {
+    owner = null;
+  }
+  return owner ? `staff:${owner}` : 'staff';
+}

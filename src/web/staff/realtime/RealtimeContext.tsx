@@ -102,7 +102,10 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const [chatOpen, setChatOpenState] = useState(false);
   const [chatUnread, setChatUnread] = useState(0);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
-  const [online, setOnline] = useState<OnlineStaff[]>([]);
+  const [everyoneOnline, setOnline] = useState<OnlineStaff[]>([]);
+  // the list is the same for everyone: each user sees the others, not themselves
+  const myName = identity ? String(identity.username ?? '') : '';
+  const online = useMemo(() => everyoneOnline.filter((u) => u.sid !== myName), [everyoneOnline, myName]);
   const [chatLoading, setChatLoading] = useState(false);
   const chatOpenRef = useRef(false);
   /** newest chat message id this console has seen (0: not known yet) */

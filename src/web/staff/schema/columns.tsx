@@ -229,6 +229,8 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     columns.push(
       <RowActions
         key="__actions"
+        source={ACTIONS_COLUMN}
+        sortable={false}
         label="操作"
         canEdit={options.canEdit}
         canDelete={options.canDelete}
@@ -241,6 +243,9 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
   return columns;
 }
 
+/** The 操作 column's class name part (react-admin tags cells with `column-{source}`). */
+export const ACTIONS_COLUMN = '__actions';
+
 /** Column widths from FieldSpec.list.width (react-admin tags cells with `column-{source}`). */
 export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
   const sx: Record<string, unknown> = {};
@@ -250,6 +255,17 @@ export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
   // long text wraps, but a narrow window does not squeeze a column to one character a line:
   // the table scrolls sideways inside its card instead (wider columns in the mobile layout)
   sx['& .RaDatagrid-rowCell'] = { wordBreak: 'break-word', minWidth: '5em', [`@media ${MOBILE_QUERY}`]: { minWidth: '8em' } };
+  // the 操作 column stays in view at the right edge while a wide table scrolls sideways
+  // (at 1280 px, 定时任务's columns are wider than its card)
+  sx[`& .column-${ACTIONS_COLUMN}`] = {
+    position: 'sticky',
+    right: 0,
+    zIndex: 1,
+    bgcolor: 'background.paper',
+    whiteSpace: 'nowrap',
+    boxShadow: '-4px 0 6px -4px rgba(0,0,0,0.18)',
+  };
+  sx[`& thead .column-${ACTIONS_COLUMN}`] = { zIndex: 3 };
   // times and dates read badly when broken across lines
   for (const field of listFields(spec)) {
     if (field.format === 'date-time' || field.format === 'date') sx[`& td.column-${field.name}`] = { whiteSpace: 'nowrap' };

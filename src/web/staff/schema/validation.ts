@@ -3,13 +3,16 @@
  * (FieldSpec.messages), so the dialog says the same as the server would.
  */
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
+import { isMoneyAmount, MONEY_LIMIT, MONEY_MESSAGE } from '../../../shared/money.ts';
 
 interface PropertyRules {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
   minimum?: number;
+  exclusiveMinimum?: number;
   maximum?: number;
+  exclusiveMaximum?: number;
   enum?: unknown[];
 }
 
@@ -31,7 +34,12 @@ export function checkField(spec: ResourceSpec, field: FieldSpec, value: unknown)
     const n = typeof value === 'number' ? value : Number(value);
     if (Number.isNaN(n) || (field.type === 'integer' && !Number.isInteger(n))) return m.type || '请输入数字';
     if (rules.minimum !== undefined && n < rules.minimum) return m.minimum || `${field.title}不能小于${rules.minimum}`;
+    if (rules.exclusiveMinimum !== undefined && n <= rules.exclusiveMinimum) return m.exclusiveMinimum || `${field.title}必须大于${rules.exclusiveMinimum}`;
     if (rules.maximum !== undefined && n > rules.maximum) return m.maximum || `${field.title}不能大于${rules.maximum}`;
+    if (rules.exclusiveMaximum !== undefined && n >= rules.exclusiveMaximum) return m.exclusiveMaximum || `${field.title}必须小于${rules.exclusiveMaximum}`;
+    // money: the server's x-money keyword, same message
+    if (field.money && Math.abs(n) > MONEY_LIMIT) return `${field.title}数值过大`;
+    if (field.money && !isMoneyAmount(n)) return MONEY_MESSAGE;
     return undefined;
   }
   if (field.type === 'string') {

@@ -4,15 +4,15 @@
  * 刷新 / 关闭 / 关闭其他 / 关闭全部. Refresh goes through /redirect/<path> so the screen
  * remounts with its query kept. Tabs survive a reload (session storage).
  */
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useNotify } from 'react-admin';
-import { addTag, closeAllTags, closeOtherTags, closeTag, loadTags, refreshPath, saveTags, TOO_MANY_TAGS, type CloseResult, type Tag } from './tags.ts';
-import { titleOf } from './titles.ts';
+import { addTag, closeAllTags, closeOtherTags, closeTag, dropTag, loadTags, NOT_A_TAB_EVENT, refreshPath, saveTags, TOO_MANY_TAGS, type CloseResult, type Tag } from './tags.ts';
+import { NOT_FOUND_TITLE, titleOf } from './titles.ts';
 
 export function TagsView() {
   const location = useLocation();
@@ -22,13 +22,40 @@ export function TagsView() {
   const [menu, setMenu] = useState<{ x: number; y: number; tag: Tag } | null>(null);
   const active = location.pathname;
 
+  /** the path last refused for want of room: warned once, not again on its every query change */
+  const refusedPath = useRef<string | null>(null);
+  /** addresses the 404 page stood in for this session */
+  const notTabs = useRef(new Set<string>());
+  const tagsRef = useRef(tags);
+  tagsRef.current = tags;
+
   useEffect(() => {
-    setTags((current) => {
-      const { tags: next, refused } = addTag(current, { path: location.pathname, search: location.search, title: titleOf(location.pathname, location.search) });
-      if (refused) notify(TOO_MANY_TAGS, { type: 'warning' });
-      return next;
-    });
+    const path = location.pathname;
+    const title = titleOf(path, location.search);
+    // an address with no screen shows the 404 page: it is no tab (and no reason to warn)
+    if (title === NOT_FOUND_TITLE || notTabs.current.has(path)) return;
+    const { tags: next, refused } = addTag(tagsRef.current, { path, search: location.search, title });
+    tagsRef.current = next;
+    setTags(next);
+    if (!refused) {
+      refusedPath.current = null;
+      return;
+    }
+    if (refusedPath.current === path) return;
+    refusedPath.current = path;
+    notify(TOO_MANY_TAGS, { type: 'warning' });
   }, [location.pathname, location.search, notify]);
+
+  useEffect(() => {
+    const onNotATab = (e: Event) => {
+      const path = String((e as CustomEvent<string>).detail);
+      notTabs.current.add(path);
+      tagsRef.current = dropTag(tagsRef.current, path);
+      setTags(tagsRef.current);
+    };
+    window.addEventListener(NOT_A_TAB_EVENT, onNotATab);
+    return () => window.removeEventListener(NOT_A_TAB_EVENT, onNotATab);
+  }, []);
 
   useEffect(() => saveTags(tags), [tags]);
 

@@ -24,6 +24,18 @@ export function isTaggable(path: string): boolean {
   return !path.startsWith('/redirect') && !['/401', '/403', '/404', '/login'].includes(path);
 }
 
+/** Sent by the 404 page for the path it stands in for: that address is no screen, so no tab. */
+export const NOT_A_TAB_EVENT = 'shell:not-a-tab';
+
+export function markNotATab(path: string): void {
+  window.dispatchEvent(new CustomEvent(NOT_A_TAB_EVENT, { detail: path }));
+}
+
+/** Removes the (unpinned) tab of `path`. */
+export function dropTag(tags: Tag[], path: string): Tag[] {
+  return tags.some((t) => t.path === path && !t.affix) ? tags.filter((t) => t.affix || t.path !== path) : tags;
+}
+
 export type AddResult = { tags: Tag[]; refused: boolean };
 
 /** Adds or updates the tab of `tag` (same path: the query and title are refreshed). */

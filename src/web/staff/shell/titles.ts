@@ -31,6 +31,9 @@ const FIXED: Record<string, string> = {
   '/explain': '使用说明',
 };
 
+/** The title of the 404 page, also of any address the console has no screen for. */
+export const NOT_FOUND_TITLE = '页面不存在';
+
 const byResource = new Map(resources.map((r) => [`/${r.name}`, r.title]));
 const registered = new Map<string, string>();
 
@@ -55,6 +58,9 @@ export function titleOf(path: string, search = ''): string {
     if (title) return `${safeDecode(first.slice(colon + 1))}${title}`;
   }
   const parent = registered.get(first) ?? byResource.get(first);
+  // a record's page is not the list: its own title, so the two tabs tell themselves apart
+  if (parent && clean.split('/').length === 4 && clean.endsWith('/show')) return `${parent}详情`;
+  if (parent && clean.endsWith('/create')) return `新增${parent}`;
   if (parent) return parent;
   // an address the console has no screen for (it shows the 404 page): not its raw path
   return clean === '/' ? '首页' : FIXED['/404'];

@@ -168,12 +168,15 @@ export function ApplicantDetail() {
   ];
 
   const canJoin = hasPermission(permissions, 'staff:add') && applicant.status !== 3;
+  // the name as the page body shows it (masked where the schema masks it), in the heading too
+  const nameField = APPLICANT.fields.find((f) => f.name === 'name');
+  const name = nameField ? String(shown(nameField, applicant.name)) : String(applicant.name);
   return (
     <Paper sx={{ p: 2, mt: 1 }}>
-      <Title title={`应聘人员详情 - ${String(applicant.name)}`} />
+      <Title title={`应聘人员详情 - ${name}`} />
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 2 }}>
         <Typography component="h2" sx={{ fontSize: 18, fontWeight: 600 }}>
-          {String(applicant.name)}
+          {name}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1 }}>
           <Button href="#/applicant" size="small">
@@ -190,7 +193,7 @@ export function ApplicantDetail() {
       <Dialog open={joining} onClose={() => setJoining(false)}>
         <DialogTitle>提示</DialogTitle>
         <DialogContent>
-          <Typography sx={{ mb: 2 }}>确定将 {String(applicant.name)} 加入员工花名册吗？</Typography>
+          <Typography sx={{ mb: 2 }}>确定将 {name} 加入员工花名册吗？</Typography>
           <DateField label="入职日期" value={entryDate} onChange={setEntryDate} size="small" fullWidth />
         </DialogContent>
         <DialogActions>
