@@ -64,7 +64,7 @@ async function fillRegistration(page: Page) {
   await page.getByRole('textbox', { name: '工作年限（年）' }).fill('3');
   await page.getByRole('textbox', { name: '试用期期望薪资（元/月）' }).fill('6000');
   await page.getByRole('textbox', { name: '转正期望薪资（元/月）' }).fill('8000.5');
-  await page.getByLabel('预计到岗日期').fill('2026-12-15');
+  await page.getByRole('textbox', { name: '预计到岗日期' }).fill('2026-12-15');
   await page.getByRole('radio', { name: '是' }).check();
 }
 
@@ -120,8 +120,8 @@ describe('an applicant who stops halfway resumes on another device', () => {
     await page.getByRole('option', { name: '本科', exact: true }).click();
     await section.getByRole('textbox', { name: '毕业学院' }).fill('郑州大学');
     await section.getByRole('textbox', { name: '所学专业' }).fill('市场营销');
-    await section.getByLabel('开始日期').fill('2015-09-01');
-    await section.getByLabel('毕业日期').fill('2019-07-01');
+    await section.getByRole('textbox', { name: '开始日期' }).fill('2015-09-01');
+    await section.getByRole('textbox', { name: '毕业日期' }).fill('2019-07-01');
     await section.getByRole('textbox', { name: '证明人', exact: true }).fill('张老师');
     await section.getByRole('textbox', { name: '证明人电话' }).fill('13800001111');
     await section.getByRole('button', { name: '保存教育信息' }).click();
