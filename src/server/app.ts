@@ -42,6 +42,9 @@ import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
+import { registerApiDocs, registerApiDocsRoutes } from './api-docs.ts';
+import { trackRoutes } from './auth/route-catalogue.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import './types.ts';
 
 export interface BuildOptions {
@@ -95,11 +98,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
   app.decorate('config', config);
+  // the route catalogue (who may call what) sees every route, the first ones included
+  trackRoutes(app);
 
   // 1. wiring
   await registerSecurityHeaders(app, WEB_DIST);
   await app.register(rateLimit, { global: false });
   installErrorHandling(app);
+  // the OpenAPI document collects every route registered from here on
+  if (config.apiDocsEnabled) await registerApiDocs(app, { specs, version: pkg.version });
   registerRequestDeadline(app, config.requestTimeoutMs);
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, parts: 12 },
@@ -123,6 +130,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // 3. areas
     await registerResources(app, specs);
     for (const area of AREAS) await area.register(app, specs);
+    if (config.apiDocsEnabled) await registerApiDocsRoutes(app);
     await seedDemoData(app, specs);
     await startLock.release();
     startLock = undefined;
