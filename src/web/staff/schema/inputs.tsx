@@ -16,6 +16,7 @@ import { choicesOf, fromChoice, toChoice } from './records.ts';
 import { fieldValidator } from './validation.ts';
 import { MASKED_HELP, useIsMasked } from './maskedFields.tsx';
 import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
+import { UploadInput } from './UploadInput.tsx';
 import { restrictionFor } from '../../../shared/input-filters.ts';
 
 
@@ -105,6 +106,8 @@ export function FieldInput({ spec, field, readOnly: readOnlyForm = false, label 
       return <DateTimeInput {...common} format={formatDateTime} parse={parseDateTime} />;
     case 'hidden':
       return null;
+    case 'upload':
+      return <UploadInput {...common} />;
     default:
       return <TextInput {...common} />;
   }
