@@ -176,6 +176,8 @@ export function benchConfig(target: Pick<BenchTarget, 'dataDir' | 'databaseUrl'>
       host: '127.0.0.1',
       port: 0,
       logLevel: 'warn',
+      // API_DOCS_ENABLED=false measures the server without the OpenAPI document's route collection
+      apiDocsEnabled: process.env.API_DOCS_ENABLED !== 'false',
       // the benchmarks measure the streamed export, not the background one
       exportAsyncThreshold: 100_000_000,
     },

@@ -46,6 +46,9 @@ import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
 import { registerTmsRoutes } from './modules/tms/index.ts';
+import { registerApiDocs, registerApiDocsRoutes } from './api-docs.ts';
+import { trackRoutes } from './auth/route-catalogue.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import './types.ts';
 
 export interface BuildOptions {
@@ -102,6 +105,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
   app.decorate('config', config);
+  // the route catalogue (who may call what) sees every route, the first ones included
+  trackRoutes(app);
 
   // 1. wiring
   await registerSecurityHeaders(app, WEB_DIST);
@@ -110,6 +115,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const counters = () => (sharedCounters ??= new SharedCounters(app.database.db));
   await app.register(rateLimit, { global: false, ...(config.databaseUrl ? { store: databaseRateLimitStore(counters) } : {}) });
   installErrorHandling(app);
+  // the OpenAPI document collects every route registered from here on
+  if (config.apiDocsEnabled) await registerApiDocs(app, { specs, version: pkg.version });
   registerRequestDeadline(app, config.requestTimeoutMs);
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, parts: 12 },
@@ -134,6 +141,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // 3. areas
     await registerResources(app, specs);
     for (const area of AREAS) await area.register(app, specs);
+    if (config.apiDocsEnabled) await registerApiDocsRoutes(app);
     await seedDemoData(app, specs);
     await startLock.release();
     startLock = undefined;

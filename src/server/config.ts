@@ -36,6 +36,8 @@ export interface Config {
   databasePoolSize: number;
   /** serve the built web app from dist/ */
   serveWeb: boolean;
+  /** serve the OpenAPI document (/api/docs/openapi.json) and its interactive page (/api/docs) */
+  apiDocsEnabled: boolean;
   logLevel: string;
   /** filing (ICP record) number shown in footers; also editable in public settings */
   recordNumber: string;
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 2, 500),
     serveWeb: bool(env, 'SERVE_WEB', true),
+    apiDocsEnabled: bool(env, 'API_DOCS_ENABLED', true),
     logLevel: env.LOG_LEVEL || 'info',
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',

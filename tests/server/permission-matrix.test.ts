@@ -43,6 +43,13 @@ const PUBLIC_ROUTES = new Set([
   // liveness and readiness for load balancers
   'GET /api/health',
   'GET /api/health/ready',
+  // the API's OpenAPI description and its page (routes and schemas, no data; API_DOCS_ENABLED=false removes them)
+  'GET /api/docs',
+  'GET /api/docs/openapi.json',
+  'GET /api/docs/json',
+  'GET /api/docs/yaml',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
   // dealer sign-in (the GET only says to use POST)
   'GET /comp/dbcCompany/auth/login',
   'POST /comp/dbcCompany/auth/login',

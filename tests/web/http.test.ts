@@ -68,3 +68,40 @@ describe('a storm of identical notices', () => {
     expect(seen).toEqual(['数据库暂时不可用，请稍后再试', '另一个错误', '数据库暂时不可用，请稍后再试']);
   });
 });
+
+describe('one axios instance per app', () => {
+  it('staff, dealer and applicant clients are separate instances carrying their own token and submit_id rules', async () => {
+    const { staffHttp } = await import('../../src/web/staff/providers/http.ts');
+    const { dealerHttp } = await import('../../src/web/dealer/http.ts');
+    const { applicantHttp, setApplicantToken } = await import('../../src/web/applicant/api.ts');
+    const { setToken, removeToken } = await import('../../src/web/staff/providers/token.ts');
+    expect(new Set([staffHttp, dealerHttp, applicantHttp]).size).toBe(3);
+    for (const client of [staffHttp, dealerHttp, applicantHttp]) expect(client.defaults.adapter).toBe('fetch');
+    const { calls } = mockFetch({ '/api/x': { body: { ok: true } } });
+    setToken('staff-tok', false);
+    setApplicantToken('ap.tok');
+    await staffHttp.get('/api/x');
+    await applicantHttp.get('/api/x');
+    await applicantHttp.post('/api/x', { a: 1 });
+    expect(calls[0].headers.Authorization).toBe('Bearer staff-tok');
+    expect(calls[0].headers.submit_id).toMatch(/^[1-9]\d{31}$/);
+    expect(calls[1].headers.Authorization).toBe('Bearer ap.tok');
+    expect(calls[1].headers.submit_id).toBeUndefined();
+    expect(calls[2].headers.submit_id).toMatch(/^\d{32}$/);
+    expect(calls[2].body).toEqual({ a: 1 });
+    removeToken();
+    setApplicantToken(null);
+  });
+
+  it('a cancelled request rejects with 已取消 and reports nothing', async () => {
+    const problems: HttpProblem[] = [];
+    const off = onHttpProblem((p) => problems.push(p));
+    mockFetch({ 'GET /api/slow': { body: {}, delayMs: 1000 } });
+    const controller = new AbortController();
+    const pending = request('/api/slow', { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ message: '已取消', status: 0 });
+    off();
+    expect(problems).toEqual([]);
+  });
+});

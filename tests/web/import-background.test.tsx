@@ -6,25 +6,13 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { i18nProvider } from '../../src/web/i18n/index.ts';
 import { ImportDialog } from '../../src/web/staff/schema/ImportDialog.tsx';
 import { setToken } from '../../src/web/staff/providers/token.ts';
-
-class BackgroundXhr {
-  status = 0;
-  responseText = '';
-  timeout = 0;
-  upload: { onprogress?: (e: unknown) => void } = {};
-  onload?: () => void;
-  open() {}
-  setRequestHeader() {}
-  send() {
-    this.status = 299;
-    this.responseText = JSON.stringify({ status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 5000 });
-    this.onload?.();
-  }
-}
+import { mockFetch } from './fetchMock.ts';
 
 describe('import dialog', () => {
   it('shows the 299 answer as information and does not count it as imported', async () => {
-    vi.stubGlobal('XMLHttpRequest', BackgroundXhr);
+    mockFetch({
+      'POST /api/sysQuestion/import': { status: 299, body: { status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 5000 } },
+    });
     setToken('tok', false);
     const imported = vi.fn();
     render(

@@ -46,8 +46,9 @@ export function markAuthenticated<T extends object>(handler: T): T {
 
 const catalogues = new WeakMap<FastifyInstance, RouteEntry[]>();
 
-/** Starts recording the routes registered on `app` from now on. */
+/** Starts recording the routes registered on `app` from now on (once: a second call changes nothing). */
 export function trackRoutes(app: FastifyInstance): void {
+  if (catalogues.has(app)) return;
   const list: RouteEntry[] = [];
   catalogues.set(app, list);
   app.addHook('onRoute', (route) => {

@@ -1,10 +1,10 @@
 /**
- * The dealer portal's HTTP client: JSON, the dealer's bearer token and a random 32-digit
- * submit_id header. Failures are reported to the portal's listeners: 401 opens the
+ * The dealer portal's HTTP client (an axios instance of createHttpClient): JSON, the dealer's
+ * bearer token and a random 32-digit submit_id header. Failures are reported to the portal's listeners: 401 opens the
  * session-expired confirm (重新登录 signs the dealer out and goes to /jxsLogin), others show the
  * server's message; time-out 网络请求超时, no answer 接口请求失败.
  */
-import { buildQuery, submitId, type QueryValue } from '../staff/providers/http.ts';
+import { createHttpClient, HttpError, request, type QueryValue, type TransferProgress } from '../staff/providers/http.ts';
 import { messages } from '../../shared/messages.ts';
 import { getDealerSession } from './session.ts';
 
@@ -36,48 +36,46 @@ export interface DealerRequest {
   quiet?: boolean;
   /** answer as a Blob (contract PDF) */
   blob?: boolean;
+  onProgress?: (progress: TransferProgress) => void;
+  signal?: AbortSignal;
 }
 
+/** The dealer portal's client: the dealer's token and a submit_id with every signed-in request. */
+export const dealerHttp = createHttpClient({
+  token: () => getDealerSession()?.token,
+  submitId: 'withToken',
+  timeoutMs: DEALER_TIMEOUT_MS,
+  report: (problem) => {
+    // a 401 only means the session expired when the dealer was signed in (the sign-in form shows its own)
+    if (problem.kind === 'unauthorized') {
+      if (getDealerSession()) report({ kind: 'expired' });
+    } else if (problem.kind === 'notice') report({ kind: 'message', message: problem.message });
+  },
+  // the portal has no /401 page: a refusal shows the server's message
+  forbidden: 'notice',
+});
+
 export async function dealerFetch<T = unknown>(path: string, opts: DealerRequest = {}): Promise<T> {
-  const session = getDealerSession();
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (session) {
-    headers.Authorization = `Bearer ${session.token}`;
-    headers.submit_id = submitId();
-  }
-  const form = opts.body instanceof FormData;
-  if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
-  const qs = buildQuery(opts.query);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), DEALER_TIMEOUT_MS);
-  let res: Response;
   try {
-    res = await fetch(`/${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`, {
+    const res = await request<T>(`/${path.replace(/^\//, '')}`, {
       method: opts.method ?? 'GET',
-      headers,
-      body: opts.body === undefined ? undefined : form ? (opts.body as FormData) : JSON.stringify(opts.body),
-      signal: controller.signal,
-    });
+      query: opts.query,
+      body: opts.body,
+      responseType: opts.blob ? 'blob' : 'json',
+      timeoutMs: DEALER_TIMEOUT_MS,
+      quiet: opts.quiet,
+      onProgress: opts.onProgress,
+      signal: opts.signal,
+    }, dealerHttp);
+    return (res.data ?? undefined) as T;
   } catch (err) {
-    const message = (err as Error).name === 'AbortError' ? messages.error.timeout : messages.error.requestFailed;
-    if (!opts.quiet) report({ kind: 'message', message });
-    throw new DealerHttpError(message, 0);
-  } finally {
-    clearTimeout(timer);
+    if (err instanceof HttpError) {
+      // a 401 of a signed-in dealer opens the expired dialog even for quiet calls
+      if (err.status === 401 && opts.quiet && getDealerSession()) report({ kind: 'expired' });
+      // without a session a 401 is an answer like any other (a refused sign-in)
+      if (err.status === 401 && !opts.quiet && !getDealerSession()) report({ kind: 'message', message: err.message });
+      throw new DealerHttpError(err.message, err.status);
+    }
+    throw err;
   }
-  if (res.status >= 200 && res.status < 300) {
-    if (opts.blob) return (await res.blob()) as T;
-    const text = await res.text();
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
-  let message = messages.error.requestFailed as string;
-  try {
-    const body = await res.json();
-    if (typeof body?.message === 'string') message = body.message;
-  } catch {
-    /* not JSON */
-  }
-  if (res.status === 401 && session) report({ kind: 'expired' });
-  else if (!opts.quiet) report({ kind: 'message', message });
-  throw new DealerHttpError(message, res.status);
 }

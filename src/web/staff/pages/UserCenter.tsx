@@ -35,6 +35,8 @@ import { PasswordDialog } from './user-center/PasswordDialog.tsx';
 import { PhoneDialog } from './user-center/PhoneDialog.tsx';
 import { ResetBySmsDialog } from './user-center/ResetBySmsDialog.tsx';
 import { UserLogs } from './user-center/UserLogs.tsx';
+import { TransferDialog } from '../../components/TransferProgress.tsx';
+import { MSG_CANCELED, type TransferProgress } from '../providers/http.ts';
 
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -64,6 +66,8 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
   const [formError, setFormError] = useState('');
   const [saving, setSaving] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [avatarProgress, setAvatarProgress] = useState<TransferProgress | null>(null);
+  const avatarUpload = useRef<AbortController | null>(null);
 
   useEffect(() => {
     setDialog(dialogForType(type));
@@ -123,12 +127,20 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
       notify('头像大小不能超过 2MB', { type: 'error' });
       return;
     }
+    const controller = new AbortController();
+    avatarUpload.current = controller;
+    setAvatarProgress({ percent: 0, loaded: 0, total: file.size });
     try {
-      await uploadAvatar(file);
+      await uploadAvatar(file, { onProgress: setAvatarProgress, signal: controller.signal });
+      setAvatarProgress(null);
       notify(messages.notice.avatarChanged, { type: 'success' });
       await reload();
     } catch (err) {
-      notify(err instanceof Error ? err.message : '头像上传失败', { type: 'error' });
+      setAvatarProgress(null);
+      const message = err instanceof Error ? err.message : '头像上传失败';
+      notify(message, { type: message === MSG_CANCELED ? 'info' : 'error' });
+    } finally {
+      avatarUpload.current = null;
     }
   };
 
@@ -150,6 +162,7 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
   return (
     <Box sx={{ mt: 2, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
       <Title title="个人中心" />
+      <TransferDialog open={avatarProgress !== null} title="上传头像" progress={avatarProgress} label="上传进度" onCancel={() => avatarUpload.current?.abort()} />
       <Card sx={{ width: 360, maxWidth: '100%' }}>
         <CardHeader title="个人信息" slotProps={{ title: { variant: 'subtitle1' } }} />
         <CardContent>

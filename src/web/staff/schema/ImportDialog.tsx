@@ -1,6 +1,6 @@
 /**
  * 导入: 下载模板 (the import columns with an example row and drop-down lists), choose an xlsx
- * (checked before upload), upload with a progress bar, show the server's row errors.
+ * (checked before upload), upload with a progress bar (percentage, 取消), show the server's row errors.
  */
 import { useRef, useState, type ChangeEvent } from 'react';
 import Alert from '@mui/material/Alert';
@@ -10,13 +10,13 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useNotify } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { checkImportFile, uploadImport, type ImportResult } from './importFile.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { downloadTemplate } from './exportFile.ts';
+import { TransferProgressBar } from '../../components/TransferProgress.tsx';
 
 export interface ImportDialogProps {
   spec: ResourceSpec;
@@ -31,6 +31,7 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [fileName, setFileName] = useState('');
+  const upload = useRef<AbortController | null>(null);
   const uploading = progress !== null && result === null;
   const [fetching, setFetching] = useState(false);
   const template = async () => {
@@ -62,7 +63,15 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
     setFileName(file.name);
     setResult(null);
     setProgress(0);
-    const answer = await uploadImport(spec, file, setProgress);
+    const controller = new AbortController();
+    upload.current = controller;
+    const answer = await uploadImport(spec, file, setProgress, controller.signal);
+    upload.current = null;
+    if (answer.canceled) {
+      reset();
+      notify(answer.message, { type: 'info', autoHideDuration: SUCCESS_NOTICE_MS });
+      return;
+    }
     setResult(answer);
     if (answer.ok) {
       notify(answer.message || '导入成功', { type: 'success', autoHideDuration: SUCCESS_NOTICE_MS });
@@ -99,8 +108,11 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
         </Typography>
         {progress !== null ? (
           <Box sx={{ mt: 2 }}>
-            <LinearProgress variant="determinate" value={progress} aria-label="上传进度" />
-            <Typography variant="caption">{progress}%</Typography>
+            <TransferProgressBar
+              progress={{ percent: progress, loaded: 0, total: undefined }}
+              label="上传进度"
+              onCancel={uploading ? () => upload.current?.abort() : undefined}
+            />
           </Box>
         ) : null}
         {result && result.status === 299 ? (

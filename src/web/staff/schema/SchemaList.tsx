@@ -3,7 +3,7 @@
  * spec.pageSize by default, sort id desc), toolbar, create/edit dialog, delete with the
  * spec's confirms, export and import. Resource folders adjust it through ResourceOverrides.
  */
-import { memo, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import {
   Confirm,
   Datagrid,
@@ -20,6 +20,8 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { columnWidths, listColumns } from './columns.tsx';
 import { EditorContext, type EditorApi } from './editor.tsx';
 import { exportResource } from './exportFile.ts';
+import { TransferDialog } from '../../components/TransferProgress.tsx';
+import type { TransferProgress } from '../providers/http.ts';
 import { filterInputs } from './filters.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
@@ -171,18 +173,29 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
   const list = useListContext();
   const notify = useNotify();
   const [exporting, setExporting] = useState(false);
+  const [progress, setProgress] = useState<TransferProgress | null>(null);
+  const transfer = useRef<AbortController | null>(null);
   const exportList = async () => {
     setExporting(true);
+    setProgress(null);
+    const controller = new AbortController();
+    transfer.current = controller;
     try {
-      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort);
+      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort, { onProgress: setProgress, signal: controller.signal });
       if (outcome === 'async') notify('导出任务已提交，完成后将通知您', { type: 'info', autoHideDuration: SUCCESS_NOTICE_MS });
     } catch {
-      /* shown by the HTTP client */
+      /* shown by the HTTP client (a cancelled export shows nothing) */
     } finally {
+      transfer.current = null;
       setExporting(false);
     }
   };
-  return <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} extra={<ColumnPicker spec={spec} />} />;
+  return (
+    <>
+      <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} extra={<ColumnPicker spec={spec} />} />
+      <TransferDialog open={exporting} title={`导出${spec.title}`} progress={progress} label="下载进度" onCancel={() => transfer.current?.abort()} />
+    </>
+  );
 }
 
 export interface SchemaListProps {

@@ -1,8 +1,8 @@
-/** Export: GET {url}/download with the list's filters and sort, saved as `${title}数据.xlsx`. */
+/** Export: GET {url}/download with the list's filters and sort, saved as `${title}数据.xlsx`; download progress and cancel. */
 import type { SortPayload } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { listQuery, resourceUrl } from '../providers/dataProvider.ts';
-import { request } from '../providers/http.ts';
+import { request, type TransferProgress } from '../providers/http.ts';
 
 /** Status 299: the export runs in the background; the result arrives as a message. */
 export const ASYNC_EXPORT_STATUS = 299;
@@ -37,11 +37,12 @@ export async function exportResource(
   spec: ResourceSpec,
   filter: Record<string, unknown>,
   sort?: SortPayload,
+  transfer: { onProgress?: (progress: TransferProgress) => void; signal?: AbortSignal } = {},
 ): Promise<'saved' | 'async'> {
   const query = listQuery({ filter, sort });
   delete query.page;
   delete query.size;
-  const response = await request<Blob>(`${resourceUrl(spec.name)}/download`, { query, responseType: 'blob', timeoutMs: 600_000 });
+  const response = await request<Blob>(`${resourceUrl(spec.name)}/download`, { query, responseType: 'blob', timeoutMs: 600_000, ...transfer });
   if (response.status === ASYNC_EXPORT_STATUS) return 'async';
   saveBlob(response.data, exportFileName(spec));
   return 'saved';

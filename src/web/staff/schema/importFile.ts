@@ -1,12 +1,12 @@
 /**
  * Import: one xlsx of at most 10 MB, POSTed as multipart field `file` to {url}/import with
- * upload progress. The answer on failure carries the server's message and, when given,
+ * upload progress and cancel. The answer on failure carries the server's message and, when given,
  * row/column errors.
  */
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { resourceUrl } from '../providers/dataProvider.ts';
 import { reportHttpProblem } from '../providers/httpEvents.ts';
-import { authHeaders, messageOf, MSG_NO_ANSWER, MSG_TIMEOUT, REQUEST_TIMEOUT_MS } from '../providers/http.ts';
+import { HttpError, messageOf, MSG_CANCELED, REQUEST_TIMEOUT_MS, request } from '../providers/http.ts';
 import { messages } from '../../../shared/messages.ts';
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
@@ -32,6 +32,8 @@ export interface ImportResult {
   message: string;
   errors: ImportRowError[];
   body: unknown;
+  /** the user cancelled the upload */
+  canceled?: boolean;
 }
 
 function rowErrors(body: unknown): ImportRowError[] {
@@ -47,42 +49,54 @@ function rowErrors(body: unknown): ImportRowError[] {
     }));
 }
 
-export function uploadImport(spec: ResourceSpec, file: File, onProgress: (percent: number) => void): Promise<ImportResult> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${resourceUrl(spec.name)}/import`);
-    xhr.timeout = REQUEST_TIMEOUT_MS * 10;
-    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+/**
+ * Uploads the file through the console's HTTP client (its XMLHttpRequest adapter, for the upload
+ * progress). Every answer resolves: the dialog shows failures itself; 401 and 403 still open the
+ * session-expired dialog and /401. `signal` cancels the upload (message 已取消).
+ */
+export async function uploadImport(
+  spec: ResourceSpec,
+  file: File,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<ImportResult> {
+  const url = `${resourceUrl(spec.name)}/import`;
+  const form = new FormData();
+  form.append('file', file);
+  try {
+    const { status, data: body } = await request<unknown>(url, {
+      method: 'POST',
+      body: form,
+      timeoutMs: REQUEST_TIMEOUT_MS * 10,
+      quiet: true,
+      signal,
+      onProgress: (p) => onProgress(p.percent ?? 0),
+    });
+    onProgress(100);
+    const ok = status !== 299;
+    return {
+      ok,
+      status,
+      message: ok && body && typeof (body as { count?: unknown }).count === 'number'
+        ? `导入成功，共${(body as { count: number }).count}条`
+        : messageOf(body, ok ? '导入成功' : '导入失败'),
+      errors: rowErrors(body),
+      body,
     };
-    const fail = (message: string) => resolve({ ok: false, status: 0, message, errors: [], body: null });
-    xhr.onerror = () => fail(MSG_NO_ANSWER);
-    xhr.ontimeout = () => fail(MSG_TIMEOUT);
-    xhr.onload = () => {
-      let body: unknown = xhr.responseText;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        /* keep the text */
-      }
-      if (xhr.status === 401) reportHttpProblem({ kind: 'unauthorized', url: resourceUrl(spec.name) });
-      if (xhr.status === 403) reportHttpProblem({ kind: 'forbidden', url: resourceUrl(spec.name) });
-      const ok = xhr.status >= 200 && xhr.status < 300 && xhr.status !== 299;
-      onProgress(100);
-      resolve({
-        ok,
-        status: xhr.status,
-        message: ok && body && typeof (body as { count?: unknown }).count === 'number'
-          ? `导入成功，共${(body as { count: number }).count}条`
-          : messageOf(body, ok ? '导入成功' : '导入失败'),
-        errors: rowErrors(body),
-        body,
-      });
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    // an answer came: the whole file was sent
+    if (err.status > 0) onProgress(100);
+    if (err.status === 401) reportHttpProblem({ kind: 'unauthorized', url: resourceUrl(spec.name) });
+    if (err.status === 403) reportHttpProblem({ kind: 'forbidden', url: resourceUrl(spec.name) });
+    const canceled = err.message === MSG_CANCELED && err.status === 0;
+    return {
+      ok: false,
+      status: err.status,
+      message: err.status === 0 ? err.message : messageOf(err.body, '导入失败'),
+      errors: rowErrors(err.body),
+      body: err.body ?? null,
+      ...(canceled ? { canceled: true } : {}),
     };
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
+  }
 }

@@ -14,6 +14,7 @@ import { choicesOf, fromChoice, toChoice } from './records.ts';
 import { fieldValidator } from './validation.ts';
 import { MASKED_HELP, useIsMasked } from './maskedFields.tsx';
 import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
+import { UploadInput } from './UploadInput.tsx';
 import { restrictionFor } from '../../../shared/input-filters.ts';
 import Box from '@mui/material/Box';
 import { useFormContext } from 'react-hook-form';
@@ -133,6 +134,8 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
       return <PickerInput source={common.source} label={common.label} kind={field.input} validate={common.validate} readOnly={readOnly} helperText={common.helperText} />;
     case 'hidden':
       return null;
+    case 'upload':
+      return <UploadInput {...common} />;
     default:
       return <TextInput {...common} />;
   }

@@ -1,5 +1,5 @@
 /** Calls of the personal centre. Passwords are RSA-encrypted like at sign-in. */
-import { request } from '../../providers/http.ts';
+import { request, type TransferProgress } from '../../providers/http.ts';
 import { encryptPassword } from '../../providers/rsa.ts';
 import { fetchPublicKey } from '../../providers/session.ts';
 
@@ -42,10 +42,10 @@ export async function saveLockTime(body: { id: number; lockTime: number; orgId: 
   await request('/api/users', { method: 'PUT', body, ...quiet });
 }
 
-export async function uploadAvatar(file: File): Promise<string> {
+export async function uploadAvatar(file: File, transfer: { onProgress?: (progress: TransferProgress) => void; signal?: AbortSignal } = {}): Promise<string> {
   const form = new FormData();
   form.append('avatar', file);
-  const { data } = await request<{ avatar: string }>('/api/users/updateAvatar', { method: 'POST', body: form, ...quiet });
+  const { data } = await request<{ avatar: string }>('/api/users/updateAvatar', { method: 'POST', body: form, ...quiet, ...transfer });
   return data.avatar;
 }
 
