@@ -19,6 +19,7 @@ import { openDatabase } from './db/index.ts';
 import { ensureResourceTables } from './db/migrate.ts';
 import { describeError, errorBody, installErrorHandling } from './errors.ts';
 import { registerAuth } from './auth/index.ts';
+import { registerSystem } from './modules/system/index.ts';
 import { registerResources } from './crud/index.ts';
 import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
@@ -46,7 +47,7 @@ import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
 import { registerTmsRoutes } from './modules/tms/index.ts';
-import './types.ts';
+import './decorations.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
     // 2. services
     await registerAuth(app, { resources: specs });
+    await registerSystem(app);
     await ensureResourceTables(database, specs);
 
     // 3. areas
