@@ -19,6 +19,7 @@ import { openDatabase } from './db/index.ts';
 import { ensureResourceTables } from './db/migrate.ts';
 import { describeError, errorBody, installErrorHandling } from './errors.ts';
 import { registerAuth } from './auth/index.ts';
+import { registerSystem } from './modules/system/index.ts';
 import { registerResources } from './crud/index.ts';
 import { registerSubmitIdGuard } from './submit-id.ts';
 import { registerStaffunZpRoutes } from './modules/recruitment/staffun-zp.ts';
@@ -49,7 +50,7 @@ import { registerTmsRoutes } from './modules/tms/index.ts';
 import { registerApiDocs, registerApiDocsRoutes } from './api-docs.ts';
 import { trackRoutes } from './auth/route-catalogue.ts';
 import pkg from '../../package.json' with { type: 'json' };
-import './types.ts';
+import './decorations.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
     // 2. services
     await registerAuth(app, { resources: specs });
+    await registerSystem(app);
     await ensureResourceTables(database, specs);
 
     // 3. areas

@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import { nowText, openDatabase } from '../../src/server/db/index.ts';
 import { installErrorHandling } from '../../src/server/errors.ts';
 import { hashPassword, registerAuth, type AuthOptions } from '../../src/server/auth/index.ts';
+import { registerSystem } from '../../src/server/modules/system/index.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
 /** RSA-OAEP(SHA-256) of a password under the server's public key, base64, as the sign-in page sends it. */
@@ -170,6 +171,7 @@ export async function authTestApp(dialect: Dialect, opts: AuthTestOptions = {}):
     app.decorate('database', await openDatabase(config));
     installErrorHandling(app);
     await registerAuth(app, opts);
+    await registerSystem(app);
     app.addHook('onClose', async () => app.database.close());
     await app.ready();
     apps.push(app);

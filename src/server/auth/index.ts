@@ -5,17 +5,18 @@
  *   permission keys of every resource), under a lock so that several instances can start at once;
  * - loads or creates the RSA key pair;
  * - decorates app.authenticate and app.requirePermission(key);
- * - serves the sign-in routes and the system area (public settings, department list).
+ * - serves the sign-in routes.
+ * The system area (public settings, department list) is registered right after it
+ * (registerSystem), and fills in the user directory the sign-in answer reads.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import '../types.ts';
+import '../decorations.ts';
 import type { Database, SessionUser } from '../types.ts';
 import type { Config } from '../config.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { resources as generatedResources } from '../../generated/resources.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import { registerSystem } from '../modules/system/index.ts';
 import { cachedAccess } from './access.ts';
 import { CaptchaStore } from './captcha.ts';
 import { loginThrottleFor } from './login-throttle.ts';
@@ -105,5 +106,4 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
   });
 
   registerAuthRoutes(app, { keys, sessions, captchas, throttle, now });
-  await registerSystem(app);
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type {} from '@fastify/rate-limit';
-import '../types.ts';
+import '../decorations.ts';
 import { ApiError, badRequest, unauthorized } from '../errors.ts';
 import { cachedAccess, invalidateAccess } from './access.ts';
 import type { CaptchaStore } from './captcha.ts';
@@ -15,7 +15,7 @@ import { clearFailures, lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DI
 import { decryptPassword, type RsaKeys } from './rsa.ts';
 import { ADMIN_USERNAME } from './seed.ts';
 import { infoAnswer } from './session-user.ts';
-import { setLogUser } from '../modules/logs/identity.ts';
+import { setLogUser } from './acting-user.ts';
 import type { SessionStore } from './sessions.ts';
 
 export interface AuthServices {

@@ -4,8 +4,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import { deptName, deptNamePath, getPublicSettings, type PublicSettings } from '../modules/system/index.ts';
 import type { RoleInfo } from './access.ts';
+import { userDirectory } from './user-directory.ts';
 
 /** Permission given to a user without any role. */
 export const ROLE_SYSTEM_DEFAULT = 'ROLE_SYSTEM_DEFAULT';
@@ -34,7 +34,8 @@ export interface UserView {
 export interface InfoAnswer {
   user: UserView;
   permissions: string[];
-  sys: PublicSettings;
+  /** the public settings (filled in by the system area) */
+  sys: object;
 }
 
 export function permissionList(isAdmin: boolean, roles: RoleInfo[], permissions: Iterable<string>): string[] {
@@ -51,6 +52,7 @@ export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[
   const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const orgId = optionalId(u.org_id);
   const deptId = optionalId(u.dept_id);
+  const { deptName, deptNamePath } = userDirectory();
   return {
     id: Number(u.id),
     username: u.username,
@@ -84,6 +86,6 @@ export async function infoAnswer(
   return {
     user: await userView(db, userId, roles),
     permissions: permissionList(isAdmin, roles, permissions),
-    sys: await getPublicSettings(db, config),
+    sys: await userDirectory().publicSettings(db, config),
   };
 }

@@ -20,20 +20,14 @@ import { ThemeProvider, createTheme } from '@mui/material/styles';
 import { motionOptions, rippleOptions } from '../motion.ts';
 import { replaceRoute } from '../route.ts';
 import { onDealerProblem } from './http.ts';
-import { clearDealerSession, getDealerSession } from './session.ts';
+import { DEALER_LOGIN, getDealerSession, signOutToLogin } from './session.ts';
 import DealerLogin from './DealerLogin.tsx';
 import DealerLayout from './DealerLayout.tsx';
 import { onNotice, type Notice } from './notices.ts';
 
-export const DEALER_LOGIN = '/jxsLogin';
 export const SESSION_EXPIRED = '登录状态已过期，您可以继续留在该页面，或者重新登录';
 
 const theme = createTheme({ palette: { primary: { main: '#409EFF' } }, typography: { fontSize: 13 }, ...motionOptions(), components: rippleOptions() });
-
-export function signOutToLogin(): void {
-  clearDealerSession();
-  replaceRoute(DEALER_LOGIN);
-}
 
 function Notices() {
   const [notice, setNotice] = useState<Notice | null>(null);

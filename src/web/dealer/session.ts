@@ -3,6 +3,9 @@
  * storage under `authorization`, so it ends with the browser tab and never mixes with the staff
  * token. The chosen view (用车客户 2 / 用车需求 3) and the sidebar state live there too.
  */
+import { replaceRoute } from '../route.ts';
+
+export const DEALER_LOGIN = '/jxsLogin';
 export const DEALER_SESSION_KEY = 'authorization';
 export const DEALER_VIEW_KEY = 'jxsActiveIndex';
 export const DEALER_SIDEBAR_KEY = 'jxsSidebarStatus';
@@ -45,4 +48,10 @@ export function clearDealerSession(): void {
 /** The label shown in brackets in the header and as the watermark. */
 export function dealerLabel(user: DealerUser | undefined | null): string {
   return user ? user.compName || user.username : '';
+}
+
+/** Ends the dealer's session in this tab and shows the sign-in page. */
+export function signOutToLogin(): void {
+  clearDealerSession();
+  replaceRoute(DEALER_LOGIN);
 }

@@ -12,7 +12,7 @@
  * The public routes are rate-limited per address; codes to one target at most once a minute.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import { badRequest } from '../../errors.ts';
 import { maskName } from '../../../shared/masks.ts';
 import { messages } from '../../../shared/messages.ts';

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { loadOrCreateKeys } from '../../auth/rsa.ts';

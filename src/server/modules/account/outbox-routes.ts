@@ -3,7 +3,7 @@
  *   GET /api/outbox?channel=sms|email&target=...&page&size -> {content, totalElements, provider}
  */
 import type { FastifyInstance } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import { badRequest } from '../../errors.ts';
 import { paging } from '../logs/log-routes.ts';
 

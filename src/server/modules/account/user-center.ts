@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import '../../types.ts';
+import '../../decorations.ts';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { checkPassword } from '../../auth/passwords.ts';

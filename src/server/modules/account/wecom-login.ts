@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import { ApiError, badRequest } from '../../errors.ts';
 import { cachedAccess, invalidateAccess } from '../../auth/access.ts';
 import { lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DISABLE_DAYS, PASSWORD_EXPIRED } from '../../auth/account-policy.ts';

@@ -1,15 +1,2 @@
-/**
- * Who a request acted as, for the operation log, when it is not the signed-in user of the
- * request (a sign-in by WeCom QR knows its user only after the exchange).
- */
-import type { FastifyRequest } from 'fastify';
-
-const identities = new WeakMap<FastifyRequest, { username: string; id: number | null }>();
-
-export function setLogUser(request: FastifyRequest, username: string, id: number | null = null): void {
-  identities.set(request, { username, id });
-}
-
-export function logUserOf(request: FastifyRequest): { username: string; id: number | null } | undefined {
-  return identities.get(request);
-}
+/** Who a request acted as, for the operation log: recorded by sign-in (auth/acting-user.ts). */
+export { logUserOf, setLogUser } from '../../auth/acting-user.ts';

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import '../../types.ts';
+import '../../decorations.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { likePattern } from '../../crud/query.ts';
 import { maskPersonalText } from '../../../shared/masks.ts';

@@ -6,7 +6,7 @@
  * client that got its answer finds the log. A failed log write never fails the request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import { nowText } from '../../db/index.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { describeRoute, resourceDescriptions } from './descriptions.ts';

@@ -1,18 +1,22 @@
 /**
  * System area: public settings (before sign-in) and the department list.
- * Registered by registerAuth, which owns the tables these read.
+ * Registered right after registerAuth, which owns the tables these read; gives sign-in the
+ * department names and public settings of its answer (auth/user-directory.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import '../../types.ts';
+import '../../decorations.ts';
 import { getPublicSettings } from './public-settings.ts';
 import { listDepartments, parseDeptQuery } from './departments.ts';
 import { requestScope, scopeIds } from '../../auth/data-scope.ts';
 import { registerDeptRemark } from './dept-remark.ts';
+import { provideUserDirectory } from '../../auth/user-directory.ts';
+import { deptName, deptNamePath } from './departments.ts';
 
 export { getPublicSettings, setPublicSetting, defaultPublicSettings, type PublicSettings } from './public-settings.ts';
 export { deptName, deptNamePath, departmentIds, listDepartments, parseDeptQuery, type DeptRow } from './departments.ts';
 
 export async function registerSystem(app: FastifyInstance): Promise<void> {
+  provideUserDirectory({ deptName, deptNamePath, publicSettings: getPublicSettings });
   app.get('/api/system/sysConfigInit/anon/pc', async () => getPublicSettings(app.database.db, app.config));
 
   app.get('/api/dept', { preHandler: app.authenticate }, async (request) => {

@@ -150,6 +150,3 @@ export function ChatDrawer() {
     </Drawer>
   );
 }
-
-/** the header button lives in ChatButton.tsx (loaded with the console; this drawer on first open) */
-export { ChatButton } from './ChatButton.tsx';

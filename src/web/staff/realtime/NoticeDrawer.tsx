@@ -125,6 +125,3 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
     </Drawer>
   );
 }
-
-/** the header button lives in NoticeButton.tsx (loaded with the console; this drawer on first open) */
-export { NoticeButton } from './NoticeButton.tsx';
