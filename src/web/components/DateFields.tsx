@@ -5,35 +5,11 @@
  * arrived a plain read-only box shows the value in the same format and place.
  * See ./pickers/PickerFields.tsx for the behaviour.
  */
-import { useEffect, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useState } from 'react';
 import TextField from '@mui/material/TextField';
-import type { SxProps, Theme } from '@mui/material/styles';
+import type { PickerFieldProps } from './pickers/picker-props.ts';
 
-export interface PickerFieldProps {
-  label: string;
-  /** 'YYYY-MM-DD' (DateField) or 'YYYY-MM-DD HH:mm:ss' (DateTimeField), '' when empty */
-  value: string;
-  onChange: (value: string) => void;
-  onBlur?: () => void;
-  name?: string;
-  /** data-field attribute of the input (forms that scroll to their first error find it by it) */
-  dataField?: string;
-  required?: boolean;
-  error?: boolean;
-  helperText?: ReactNode;
-  fullWidth?: boolean;
-  size?: 'small' | 'medium';
-  disabled?: boolean;
-  readOnly?: boolean;
-  /** earliest and latest choosable value, in the same format as value */
-  min?: string;
-  max?: string;
-  disableFuture?: boolean;
-  clearable?: boolean;
-  sx?: SxProps<Theme>;
-  /** the input element (forms focus their first error) */
-  inputRef?: Ref<HTMLInputElement>;
-}
+export type { PickerFieldProps } from './pickers/picker-props.ts';
 
 type Pickers = typeof import('./pickers/PickerFields.tsx');
 let loaded: Pickers | null = null;
