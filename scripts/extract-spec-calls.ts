@@ -85,13 +85,13 @@ export function extract(text: string): Array<[string, string]> {
       last = f;
     };
     let end = 0;
-    let last: Found | null = null;
+    let last = null as Found | null;
     for (const m of rawLine.matchAll(TOKEN)) {
       const g = m.groups!;
       const c = ctx[depth];
       // any other words between two tokens end the running list (`GET /api/qywxLogin with code and state`)
       const gap = rawLine.slice(end, m.index).trim();
-      const follows = !gap ? last : null;
+      const follows: Found | null = !gap ? (last as Found | null) : null;
       last = null;
       if (gap && !(gap === 'to' && c.methods.length)) { c.open = false; c.plus = false; }
       end = m.index + m[0].length;
