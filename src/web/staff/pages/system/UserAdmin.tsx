@@ -289,8 +289,8 @@ export function UserAdmin() {
               label="公司"
               required
               value={form.orgId === '' || orgList.some((o) => o.id === form.orgId) ? form.orgId : ''}
-              disabled={orgList.length <= 1}
-              helperText={orgList.length <= 1 ? '只能选择本公司' : ''}
+              disabled={!anyOrg && orgList.length <= 1}
+              helperText={!anyOrg && orgList.length <= 1 ? '只能选择本公司' : ''}
               onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}
             >
               <MenuItem value="">请选择公司</MenuItem>
