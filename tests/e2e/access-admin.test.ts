@@ -76,7 +76,10 @@ describe('access administration in the browser', () => {
     await dialog.getByLabel('用户名').fill('huabei01');
     await dialog.getByLabel('昵称').fill('华北一号');
     await dialog.getByLabel('电话').fill('13912345678');
-    await choose(page, '公司', /总公司/);
+    // 公司 lists the companies (api/system/deptRemark/getOrg), not the departments inside them
+    await dialog.getByRole('combobox', { name: '公司' }).click();
+    expect((await page.getByRole('option').allTextContents()).map((t) => t.trim())).toEqual(['请选择公司', '总公司']);
+    await page.getByRole('option', { name: '总公司' }).click();
     await choose(page, '部门', /华北公司/);
     await dialog.getByRole('combobox', { name: '岗位' }).click();
     await page.getByRole('option', { name: /华北顾问/ }).click();
@@ -130,6 +133,7 @@ describe('access administration in the browser', () => {
     // the organisation is fixed to its own
     await page.getByRole('button', { name: '新增' }).click();
     expect(await page.getByRole('dialog').getByRole('combobox', { name: '公司' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await page.getByRole('dialog').getByRole('combobox', { name: '公司' }).textContent()).toBe('总公司');
     await shot(page, 'access-limited-user-dialog', { fullPage: false });
     await page.getByRole('dialog').getByRole('button', { name: '取消' }).click();
     await shot(page, 'access-limited-user', { fullPage: false });

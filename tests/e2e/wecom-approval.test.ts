@@ -1,7 +1,7 @@
 /**
  * 企业微信审批 in the 用车需求 processing dialog, in a real browser against a fake WeCom server
  * (cgi-bin/gettoken and cgi-bin/oa/getapprovaldetail as WeCom documents them): the approval number
- * is synced, the demand is audited as WeCom decided, and the dialog shows what the sync did.
+ * is synced, the demand is audited as WeCom decided, and the open dialog shows the demand as stored now.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -86,7 +86,13 @@ describe('企业微信审批 of a car-use demand', () => {
     await panel.getByRole('textbox', { name: '审批单号' }).fill('202611250001');
     await panel.getByRole('button', { name: '同步审批结果' }).click();
     await panel.getByText(/审批单 202611250001（代步车用车审批）：已通过。已按企业微信审批结果审核通过/).waitFor();
-    await panel.getByText(/当前状态：用车申请已通过。用车需求已按审批结果更新，请关闭本窗口/).waitFor();
+    await panel.getByText(/当前状态：用车申请已通过。用车需求已按审批结果更新$/).waitFor();
+    // the open dialog shows the demand as stored now: its status, its audit state, the contract of an approved demand, no audit choice
+    const summary = dialog.getByTestId('dbc-summary');
+    await summary.getByText('用车申请已通过').waitFor();
+    await summary.getByText('用车申请审核中').waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: '查看合同' }).waitFor();
+    expect(await dialog.getByText('审核结果').count()).toBe(0);
     await shot(page, 'dbc-wecom-approval', { fullPage: false });
     const row2 = await product.app.database.db.selectFrom('dbc_info').select(['status', 'sh_status']).where('id', '=', demandId).executeTakeFirstOrThrow();
     expect([Number(row2.status), Number(row2.sh_status)]).toEqual([2, 2]);

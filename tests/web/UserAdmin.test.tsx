@@ -22,6 +22,7 @@ const USER = {
 function routes() {
   return mockFetch({
     'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
+    'GET /api/system/deptRemark/getOrg': { body: [{ id: 1, name: '总公司', enabled: true, remark: null }] },
     'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
     'GET /api/roles/level': { body: { level: 3 } },
     'GET /api/users': { body: { content: [USER], totalElements: 1 } },
@@ -71,6 +72,9 @@ describe('用户管理', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('combobox', { name: /公司/ }).getAttribute('aria-disabled')).toBe('true');
     expect(within(dialog).getByText('只能选择本公司')).toBeTruthy();
+    // the companies of the caller's data scope (deptRemark/getOrg): here only its own, chosen already
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /公司/ }).textContent).toBe('总公司'));
+    expect(calls.some((c) => c.url.pathname === '/api/system/deptRemark/getOrg')).toBe(true);
     fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     expect(await within(dialog).findByText('用户名不能为空')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/用户名/), { target: { value: 'wangwu' } });
@@ -85,7 +89,8 @@ describe('用户管理', () => {
     const masked = { ...USER, phone: '138****8000', email: 'lis***@example.com' };
     const { calls } = mockFetch({
       'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
-      'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
+      'GET /api/system/deptRemark/getOrg': { body: [{ id: 1, name: '总公司', enabled: true, remark: null }] },
+    'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
       'GET /api/roles/level': { body: { level: 3 } },
       'GET /api/users': { body: { content: [masked], totalElements: 1 } },
       'PUT /api/users': { status: 204 },

@@ -3,7 +3,7 @@
  * FieldSpecs (or the resource's own Form), the spec's messages, the first error shown in a
  * notice and its field focused. 新增成功 / 编辑成功 on success; on failure the dialog stays open.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
@@ -98,7 +98,11 @@ function FirstErrorNotice() {
   return null;
 }
 
-export function RecordDialog({ spec, overrides = {}, open, record, defaults, onClose, onSaved }: RecordDialogProps) {
+export function RecordDialog({ spec, overrides = {}, open, record: given, defaults, onClose, onSaved }: RecordDialogProps) {
+  // the record as stored now: the one the list gave, or a newer one a form part fetched after changing it
+  const [fresh, setFresh] = useState<{ of: RaRecord | undefined; data: RaRecord } | null>(null);
+  const record = fresh && fresh.of === given ? fresh.data : given;
+  const replaceRecord = useCallback((data: RaRecord) => setFresh({ of: given, data }), [given]);
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const [status, setStatus] = useState<EditorStatus>('normal');
@@ -166,7 +170,7 @@ export function RecordDialog({ spec, overrides = {}, open, record, defaults, onC
           <DialogTitle id={`${spec.name}-dialog-title`}>{title}</DialogTitle>
           <DialogContent dividers ref={content}>
             <MaskedFieldsProvider value={masked}>
-              <Body spec={spec} record={record} readOnly={readOnly} />
+              <Body spec={spec} record={record} readOnly={readOnly} replaceRecord={record ? replaceRecord : undefined} />
             </MaskedFieldsProvider>
           </DialogContent>
           <FirstErrorNotice />

@@ -11,6 +11,8 @@ export interface RecordFormProps {
   /** the record being edited, undefined when creating */
   record?: RaRecord;
   readOnly: boolean;
+  /** shows the stored record after an action outside the form changed it (a WeCom approval sync): the form's values follow */
+  replaceRecord?: (record: RaRecord) => void;
 }
 
 export interface ResourceOverrides {

@@ -93,6 +93,8 @@ export function UserAdmin() {
   const [to, setTo] = useState('');
   const [query, setQuery] = useState({ blurry: '', enabled: '', from: '', to: '' });
   const depts = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), [version]);
+  // the companies of the caller's data scope (every company for 全部), for the 公司 selector
+  const orgs = useLoad(() => getJson<Array<{ id: number; name: string; enabled: boolean }>>('/api/system/deptRemark/getOrg'), [version]);
   const roles = useLoad(() => getJson<Role[]>('/api/roles/all'), []);
   const level = useLoad(() => getJson<{ level: number | null }>('/api/roles/level'), []);
   const users = useLoad(
@@ -113,8 +115,15 @@ export function UserAdmin() {
   const contactsMasked = (f: Form | null) => !!f?.id && !seesContacts;
   const grantable = (roles.data ?? []).filter((r) => level.data?.level != null && r.level >= level.data.level);
 
+  const orgList = orgs.data ?? [];
+  /** a new user's company: the only one in scope, else the caller's own when not 全部, else to choose */
+  const defaultOrg = (): number | '' => {
+    if (orgList.length === 1) return orgList[0].id;
+    if (!anyOrg && me?.orgId && orgList.some((o) => o.id === me.orgId)) return me.orgId;
+    return '';
+  };
   const openCreate = () => {
-    setForm({ username: '', nickName: '', phone: '', email: '', wecomUserId: '', sex: 1, enabled: true, orgId: anyOrg ? '' : (me?.orgId ?? ''), deptId: deptId ?? '', roles: [] });
+    setForm({ username: '', nickName: '', phone: '', email: '', wecomUserId: '', sex: 1, enabled: true, orgId: defaultOrg(), deptId: deptId ?? '', roles: [] });
   };
   const openEdit = (u: UserRow) => {
     setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
@@ -259,11 +268,19 @@ export function UserAdmin() {
               onChange={(e) => setForm({ ...form, wecomUserId: e.target.value.replace(/[^A-Za-z0-9_.@-]/g, '') })}
               inputProps={{ maxLength: 64 }}
             />
-            <TextField select label="公司" required value={form.orgId} disabled={!anyOrg} {...check.field('orgId', anyOrg ? '' : '只能选择本公司')} onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}>
-              {anyOrg ? <MenuItem value="">请选择公司</MenuItem> : null}
-              {flat.map((d) => (
-                <MenuItem key={d.id} value={d.id}>
-                  {indentLabel(d.name, d.depth)}
+            <TextField
+              select
+              label="公司"
+              required
+              value={form.orgId === '' || orgList.some((o) => o.id === form.orgId) ? form.orgId : ''}
+              disabled={!anyOrg && orgList.length <= 1}
+              {...check.field('orgId', !anyOrg && orgList.length <= 1 ? '只能选择本公司' : '')}
+              onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}
+            >
+              <MenuItem value="">请选择公司</MenuItem>
+              {orgList.map((o) => (
+                <MenuItem key={o.id} value={o.id} disabled={!o.enabled && o.id !== form.orgId}>
+                  {o.name}
                 </MenuItem>
               ))}
             </TextField>

@@ -19,7 +19,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
-import { RadioButtonGroupInput, TextInput, useRefresh } from 'react-admin';
+import { RadioButtonGroupInput, TextInput, useDataProvider, useRefresh, type RaRecord } from 'react-admin';
 import { request } from '../../providers/http.ts';
 import { useWatch } from 'react-hook-form';
 import { DD_STATUS_LABELS, SH_STATUS_LABELS, staffActionsFrom, statusLabel } from '../../../../shared/dbc-status.ts';
@@ -153,17 +153,20 @@ export interface ApprovalSync {
   status: number;
 }
 
-/** 企业微信审批: the approval of this demand, by its number; WeCom's answer updates the demand. */
-export function WecomApprovalSync({ id, status }: { id: unknown; status: number }) {
+/** 企业微信审批: the approval of this demand, by its number; WeCom's answer updates the demand, and the dialog shows the demand as stored now. */
+export function WecomApprovalSync({ resource, id, status, onSynced }: { resource: string; id: unknown; status: number; onSynced?: (record: RaRecord) => void }) {
   const refresh = useRefresh();
+  const dataProvider = useDataProvider();
   const [spNo, setSpNo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<ApprovalSync | null>(null);
+  const [done, setDone] = useState<(ApprovalSync & { changed: boolean }) | null>(null);
   const sync = async () => {
     setBusy(true);
     try {
       const res = await request<ApprovalSync>(`api/qywxapp/approval/approvalBizSync/${encodeURIComponent(spNo.trim())}`, { query: { bizId: String(id) } });
-      setDone(res.data);
+      setDone({ ...res.data, changed: res.data.status !== status });
+      // the demand as stored now (status, audit fields): the open dialog shows it, the list behind it too
+      if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne(resource, { id: id as string })).data);
       refresh();
     } catch {
       // the HTTP client shows the server's message
@@ -183,7 +186,7 @@ export function WecomApprovalSync({ id, status }: { id: unknown; status: number 
       {done ? (
         <Alert severity="info" sx={{ mt: 1 }} role="status">
           审批单 {done.spNo}{done.spName ? `（${done.spName}）` : ''}：{done.spStatusName}。{done.result}。同步时间 {done.syncTime}，当前状态：{statusLabel(done.status)}
-          {done.status !== status ? '。用车需求已按审批结果更新，请关闭本窗口，列表已刷新' : ''}
+          {done.changed ? '。用车需求已按审批结果更新' : ''}
         </Alert>
       ) : null}
     </Box>
@@ -204,7 +207,7 @@ async function openStaffContract(id: unknown, type: 'view' | 'download') {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-function ProcessForm({ record }: RecordFormProps) {
+function ProcessForm({ spec, record, replaceRecord }: RecordFormProps) {
   const audit = useWatch({ name: AUDIT_FIELD });
   const status = Number(record?.status);
   const next = staffActionsFrom(status).filter((t) => t.action !== 'approve' && t.action !== 'reject');
@@ -229,7 +232,7 @@ function ProcessForm({ record }: RecordFormProps) {
         </Box>
       ) : null}
       <VinLookups vin={String(record?.userVin ?? '')} id={record?.id} />
-      <WecomApprovalSync id={record?.id} status={status} />
+      <WecomApprovalSync resource={spec.name} id={record?.id} status={status} onSynced={replaceRecord} />
       {status === 1 ? (
         <>
           <RadioButtonGroupInput
