@@ -24,6 +24,7 @@ import SaveIcon from '@mui/icons-material/Save';
 import { messages } from '../../../../shared/messages.ts';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
 import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface RoleRow {
   id: number;
@@ -109,7 +110,7 @@ export function RoleAdmin() {
   return (
     <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>角色管理</ScreenTitle>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2, alignItems: { xs: 'stretch', md: 'flex-start' } }}>
         <Paper sx={{ flex: 3, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center' }}>
             <TextField size="small" placeholder="输入名称或者描述搜索" value={blurry} onChange={(e) => { setBlurry(e.target.value); setPage(0); }} inputProps={{ 'aria-label': '搜索' }} />
@@ -119,6 +120,7 @@ export function RoleAdmin() {
               </Button>
             ) : null}
           </Box>
+          <ScrollX>
           <Table size="small" aria-label="角色列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
@@ -150,6 +152,7 @@ export function RoleAdmin() {
               ))}
             </TableBody>
           </Table>
+          </ScrollX>
           <TablePager count={roles.data?.totalElements ?? 0} page={page} size={size} sizes={[10, 15, 30, 45, 60, 100]} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
         <Paper sx={{ flex: 2, p: 1, minWidth: 280, maxHeight: '78vh', overflow: 'auto' }}>

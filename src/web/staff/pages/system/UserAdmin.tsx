@@ -33,6 +33,7 @@ import { isMobile, isEmail } from '../../../../shared/validators.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
 import { DateTextField } from '../../schema/DateTextField.tsx';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page } from './common.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface Role {
   id: number;
@@ -168,8 +169,8 @@ export function UserAdmin() {
   return (
     <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>用户管理</ScreenTitle>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-        <Paper sx={{ width: 190, flexShrink: 0, maxHeight: '75vh', overflow: 'auto' }} aria-label="部门">
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, alignItems: { xs: 'stretch', sm: 'flex-start' } }}>
+        <Paper sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }} aria-label="部门">
           <List dense>
             <ListItemButton selected={deptId === null} onClick={() => { setDeptId(null); setPage(0); }}>
               全部部门
@@ -200,7 +201,7 @@ export function UserAdmin() {
               </Button>
             ) : null}
           </Box>
-          <Box sx={{ overflowX: 'auto' }}>
+          <ScrollX>
           <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
@@ -248,7 +249,7 @@ export function UserAdmin() {
               ))}
             </TableBody>
           </Table>
-          </Box>
+          </ScrollX>
           <TablePager count={users.data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
       </Box>
