@@ -4,7 +4,7 @@
  * 用车需求 and their 新增 dialogs) and the public applicant form. Every screen is saved as
  * test-results/screenshots/design-<app>-<screen>-<width>.png, and what can be measured is checked:
  * - the page never scrolls sideways (a table may scroll inside its own container);
- * - a dialog's paper lies inside the window (its content scrolls);
+ * - a dialog's paper lies inside the window, its title and buttons in view (its content scrolls);
  * - no button label, tab title, dialog title or column header is clipped;
  * - an empty list says so (暂无数据) and what to do next.
  */
@@ -141,9 +141,18 @@ async function look(page: Page, name: string, problems: string[], { dialog = fal
   for (const p of await layoutProblems(page)) problems.push(`${name}: ${p}`);
   if (dialog) {
     const paper = page.locator('.MuiDialog-paper').last();
-    // the dialog's content scrolls inside it
-    const scrolls = await paper.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 || getComputedStyle(el).overflowY !== 'visible');
-    if (!scrolls) problems.push(`${name}: the dialog's content spills out of it`);
+    // the dialog's content scrolls inside it; its title and buttons stay in view (only the content scrolls)
+    const outcome = await paper.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const out: string[] = [];
+      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY === 'visible') out.push("the dialog's content spills out of it");
+      for (const part of Array.from(el.querySelectorAll('.MuiDialogTitle-root, .MuiDialogActions-root'))) {
+        const r = part.getBoundingClientRect();
+        if (r.top < box.top - 1 || r.bottom > box.bottom + 1) out.push(`${part.className.includes('Title') ? 'title' : 'buttons'} scrolled out of the dialog (${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.top)}–${Math.round(box.bottom)})`);
+      }
+      return out;
+    });
+    for (const p of outcome) problems.push(`${name}: ${p}`);
   }
 }
 
