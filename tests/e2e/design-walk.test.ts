@@ -5,7 +5,7 @@
  * test-results/screenshots/design-<app>-<screen>-<width>.png, and what can be measured is checked:
  * - the page never scrolls sideways (a table may scroll inside its own container);
  * - a dialog's paper lies inside the window, its title and buttons in view (its content scrolls);
- * - no button label, tab title, dialog title or column header is clipped;
+ * - no button label, tab title, dialog title or column header is clipped, no button label wraps;
  * - an empty list says so (暂无数据) and what to do next.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,22 @@ async function layoutProblems(page: Page): Promise<string[]> {
     for (const el of Array.from(labelled)) {
       if (!visible(el) || !(el as HTMLElement).innerText?.trim()) continue;
       if (el.scrollWidth > el.clientWidth + 1) problems.push(`clipped text: ${describe(el)} needs ${el.scrollWidth} px, has ${el.clientWidth}`);
+    }
+
+    // 3b. a button's label stays on one line (a squeezed button breaks it character by character)
+    for (const button of Array.from(document.querySelectorAll('button'))) {
+      if (!visible(button) || !button.innerText?.trim()) continue;
+      const tops: number[] = [];
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) tops.push(r.top);
+      }
+      tops.sort((a, b) => a - b);
+      const lines = tops.filter((t, i) => i === 0 || t - tops[i - 1] > 6).length;
+      if (lines > 1) problems.push(`button label on ${lines} lines: ${describe(button)}`);
     }
 
     // 4. an empty list says so, where it can be read (not off to the side of a table wider than the window)
