@@ -128,7 +128,7 @@ export function DictAdmin() {
             </Table>
             </ScrollX>
           ) : (
-            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>点击左侧的字典查看详情</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>点击字典列表中的一行查看详情</Typography>
           )}
         </Paper>
       </Box>

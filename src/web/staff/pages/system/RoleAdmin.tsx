@@ -167,7 +167,7 @@ export function RoleAdmin() {
           {selected ? (
             <MenuTreeChecklist tree={menus.data ?? []} checked={checked} onChange={setChecked} disabled={!can('roles:edit') || selected.level < myLevel} />
           ) : (
-            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>请选择左侧的角色，再分配菜单和按钮权限</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>请在角色列表中点击一个角色，再分配菜单和按钮权限</Typography>
           )}
         </Paper>
       </Box>
