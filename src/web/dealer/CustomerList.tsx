@@ -30,6 +30,7 @@ import { dealerFetch, DealerHttpError } from './http.ts';
 import { notify } from './notices.ts';
 import { label, MEMBER_STATUS_LABELS, SEX_LABELS, SUBSCRIBE_LABELS, type Page } from './labels.ts';
 import { DemandDialog, EMPTY_DEMAND } from './DemandForm.tsx';
+import { ScrollX } from '../components/ScrollX.tsx';
 
 export const NOT_REGISTERED = '您好您还未注册公众号账户请注册后再来';
 const PAGE_SIZE = 10;
@@ -216,7 +217,7 @@ export default function CustomerList() {
 
   return (
     <Paper sx={{ p: 2 }} data-testid="customer-list">
-      <Box sx={{ display: 'flex', gap: 1, mb: 2 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
         <TextField
           size="small"
           placeholder="手机号"
@@ -232,6 +233,7 @@ export default function CustomerList() {
           新增
         </Button>
       </Box>
+      <ScrollX>
       <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
@@ -261,9 +263,10 @@ export default function CustomerList() {
               </TableCell>
             </TableRow>
           ))}
-          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={5} />
+          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={5} hint={query ? '没有该手机号的用车客户，可修改手机号后再搜索' : '还没有用车客户，可点击「新增」添加'} />
         </TableBody>
       </Table>
+      </ScrollX>
       <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {editing !== undefined ? (
         <CustomerDialog

@@ -17,6 +17,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Snackbar from '@mui/material/Snackbar';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
+import { phoneLayoutOptions } from '../phoneLayout.ts';
 import { motionOptions, rippleOptions } from '../motion.ts';
 import { replaceRoute } from '../route.ts';
 import { onDealerProblem } from './http.ts';
@@ -27,7 +28,7 @@ import { onNotice, type Notice } from './notices.ts';
 
 export const SESSION_EXPIRED = '登录状态已过期，您可以继续留在该页面，或者重新登录';
 
-const theme = createTheme({ palette: { primary: { main: '#409EFF' } }, typography: { fontSize: 13 }, ...motionOptions(), components: rippleOptions() });
+const theme = createTheme({ palette: { primary: { main: '#409EFF' } }, typography: { fontSize: 13 }, ...motionOptions(), components: { ...rippleOptions(), ...phoneLayoutOptions() } });
 
 function Notices() {
   const [notice, setNotice] = useState<Notice | null>(null);

@@ -21,6 +21,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
@@ -53,7 +54,12 @@ export default function DealerLayout({ path }: { path: string }) {
   const session = getDealerSession();
   const label = dealerLabel(session?.user);
   const [view, setView] = useState(() => initialView(path));
-  const [open, setOpen] = useState(() => sessionStorage.getItem(DEALER_SIDEBAR_KEY) !== '0');
+  // a phone starts with the folded sidebar (icons only): the open one would take most of the screen
+  const phone = useMediaQuery('(max-width:599.95px)', { noSsr: true });
+  const [open, setOpen] = useState(() => {
+    const saved = sessionStorage.getItem(DEALER_SIDEBAR_KEY);
+    return saved === null ? !phone : saved !== '0';
+  });
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const [accountDialog, setAccountDialog] = useState<'password' | 'phone' | 'lock' | null>(null);
@@ -104,12 +110,12 @@ export default function DealerLayout({ path }: { path: string }) {
           <IconButton aria-label={open ? '收起菜单' : '展开菜单'} onClick={toggle} size="small">
             <MenuIcon />
           </IconButton>
-          <Typography sx={{ ml: 1, fontWeight: 600 }}>{sys.title || '车商集团后台管理系统'}</Typography>
-          <Typography sx={{ ml: 1, color: 'text.secondary' }} data-testid="dealer-label">
+          <Typography noWrap sx={{ ml: 1, fontWeight: 600, display: { xs: 'none', sm: 'block' } }}>{sys.title || '车商集团后台管理系统'}</Typography>
+          <Typography noWrap sx={{ ml: 1, minWidth: 0, color: 'text.secondary' }} data-testid="dealer-label">
             [{label}]
           </Typography>
           <Box sx={{ flex: 1 }} />
-          <Button color="inherit" endIcon={<ArrowDropDownIcon />} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+          <Button color="inherit" endIcon={<ArrowDropDownIcon />} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} onClick={(e) => setMenuAnchor(e.currentTarget)}>
             个人中心
           </Button>
           <Menu anchorEl={menuAnchor} open={!!menuAnchor} onClose={() => setMenuAnchor(null)}>

@@ -57,7 +57,7 @@ export default function DealerLogin() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#2d3a4b,#409EFF)' }}>
-      <Paper component="form" onSubmit={submit} sx={{ width: 380, p: 4 }} elevation={6} data-testid="dealer-login">
+      <Paper component="form" onSubmit={submit} sx={{ width: 380, maxWidth: 'calc(100vw - 16px)', p: { xs: 3, sm: 4 } }} elevation={6} data-testid="dealer-login">
         <Typography variant="h5" align="center" sx={{ mb: 1 }}>
           {title}
         </Typography>

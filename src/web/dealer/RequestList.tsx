@@ -33,6 +33,7 @@ import { notify } from './notices.ts';
 import { label, type Page } from './labels.ts';
 import { dealerLabel, getDealerSession } from './session.ts';
 import { DemandDialog, demandFromRecord } from './DemandForm.tsx';
+import { ScrollX } from '../components/ScrollX.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -226,13 +227,14 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
           value={text}
           onChange={(e) => setText(e.target.value.slice(0, 50))}
           onKeyDown={(e) => e.key === 'Enter' && setFilter('blurry', text.trim())}
-          sx={{ width: 360 }}
+          sx={{ width: { xs: '100%', sm: 360 } }}
           slotProps={{ htmlInput: { 'aria-label': '搜索' } }}
         />
         {mode === 'requests' ? select('status', '类型', DBC_STATUS_LABELS) : null}
         {mode === 'usage' ? select('shStatus', '审核状态', SH_STATUS_LABELS) : null}
         {mode === 'usage' ? select('ddStatus', '订单状态', DD_STATUS_LABELS) : null}
       </Box>
+      <ScrollX>
       <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
@@ -274,9 +276,10 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
               </TableCell>
             </TableRow>
           ))}
-          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={cols} />
+          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={cols} hint={Object.values(filters).some((v) => v !== '') ? '没有符合搜索条件的记录，可修改或清空搜索条件后再试' : '还没有用车需求，可在「用车客户」中点击客户的「提交用车需求」'} />
         </TableBody>
       </Table>
+      </ScrollX>
       <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {viewing ? <RequestView record={viewing} onClose={() => setViewing(null)} /> : null}
       {editing ? (

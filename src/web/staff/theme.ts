@@ -1,6 +1,7 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 import type { Preferences } from './shell/preferences.ts';
 import { motionOptions, rippleOptions } from '../motion.ts';
+import { phoneLayoutOptions } from '../phoneLayout.ts';
 
 /** Console theme: primary #1890ff, small controls by default (the spec's size preference). */
 export const staffTheme: RaThemeOptions = {
@@ -12,6 +13,7 @@ export const staffTheme: RaThemeOptions = {
   components: {
     ...defaultTheme.components,
     ...rippleOptions(),
+    ...phoneLayoutOptions(),
     MuiTextField: { defaultProps: { size: 'small', variant: 'outlined' } },
     MuiFormControl: { defaultProps: { size: 'small', variant: 'outlined' } },
   },

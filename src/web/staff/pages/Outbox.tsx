@@ -19,6 +19,7 @@ import TextField from '@mui/material/TextField';
 import { Title } from 'react-admin';
 import { request } from '../providers/http.ts';
 import { PAGE_SIZES } from './OperationLogs.tsx';
+import { ScrollX } from '../../components/ScrollX.tsx';
 
 interface OutboxRow {
   id: number;
@@ -79,6 +80,7 @@ export function OutboxPage() {
       </Box>
       {data === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
+      <ScrollX>
       <Table size="small" aria-label="发件箱">
         <TableHead>
           <TableRow>
@@ -102,6 +104,7 @@ export function OutboxPage() {
           <TableState loading={!data && !error} failed={false} empty={!!data && data.content.length === 0 && !error} columns={5} />
         </TableBody>
       </Table>
+      </ScrollX>
       <TablePager count={data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
     </Box>
   );

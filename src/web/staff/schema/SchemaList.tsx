@@ -161,7 +161,7 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
       bulkActionsToolbar={<></>}
       sx={sx}
       size="small"
-      empty={<EmptyTable labels={columnLabels(columns)} />}
+      empty={<EmptyTable labels={columnLabels(columns)} canAdd={can('add')} />}
     >
       {columns}
     </Datagrid>

@@ -69,7 +69,7 @@ export function DateRangeInput(props: InputProps) {
   };
   const label = typeof props.label === 'string' ? props.label : '';
   return (
-    <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', rowGap: 1, columnGap: 0.5, alignItems: 'center', maxWidth: '100%' }}>
       <DateTextField label={`${label}(开始)`} value={from} onChange={(v) => change(v, to)} />
       <span>至</span>
       <DateTextField label={`${label}(结束)`} value={to} onChange={(v) => change(from, v)} />

@@ -21,6 +21,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
 import { DICT_DETAIL_FORM, DICT_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, FormDialog, getJson, ScreenTitle, send, TableState, useAction, useCan, useLoad, type Page, useFormCheck } from './common.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface Dict {
   id: number;
@@ -69,12 +70,13 @@ export function DictAdmin() {
   return (
     <Box sx={{ p: 2 }}>
       <ScreenTitle>字典管理</ScreenTitle>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2, alignItems: { xs: 'stretch', md: 'flex-start' } }}>
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1 }}>
             <TextField size="small" placeholder="输入名称或者描述搜索" value={blurry} onChange={(e) => { setBlurry(e.target.value); setPage(0); }} inputProps={{ 'aria-label': '搜索' }} />
             {can('dict:add') ? <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setDictForm({ name: '', description: '', isPublic: false })}>新增</Button> : null}
           </Box>
+          <ScrollX>
           <Table size="small" aria-label="字典列表">
             <TableHead>
               <TableRow>{['名称', '描述', '公开', '操作'].map((h) => <TableCell key={h} sx={{ fontWeight: 600 }}>{h}</TableCell>)}</TableRow>
@@ -98,6 +100,7 @@ export function DictAdmin() {
               ))}
             </TableBody>
           </Table>
+          </ScrollX>
           <TablePager count={dicts.data?.totalElements ?? 0} page={page} size={10} onPageChange={setPage} />
         </Paper>
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
@@ -106,6 +109,7 @@ export function DictAdmin() {
             {selected && can('dict:add') ? <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setDetailForm({ label: '', value: '', sort: detailRows.length + 1, enabled: true })}>新增</Button> : null}
           </Box>
           {selected ? (
+            <ScrollX>
             <Table size="small" aria-label="字典详情">
               <TableHead>
                 <TableRow>{['字典标签', '字典值', '排序', '状态', '操作'].map((h) => <TableCell key={h} sx={{ fontWeight: 600 }}>{h}</TableCell>)}</TableRow>
@@ -126,8 +130,9 @@ export function DictAdmin() {
                 ))}
               </TableBody>
             </Table>
+            </ScrollX>
           ) : (
-            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>点击左侧的字典查看详情</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>点击字典列表中的一行查看详情</Typography>
           )}
         </Paper>
       </Box>

@@ -25,6 +25,7 @@ import { messages } from '../../../../shared/messages.ts';
 import { ROLE_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page, useFormCheck } from './common.tsx';
 import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface RoleRow {
   id: number;
@@ -112,7 +113,7 @@ export function RoleAdmin() {
   return (
     <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>角色管理</ScreenTitle>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2, alignItems: { xs: 'stretch', md: 'flex-start' } }}>
         <Paper sx={{ flex: 3, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center' }}>
             <TextField size="small" placeholder="输入名称或者描述搜索" value={blurry} onChange={(e) => { setBlurry(e.target.value); setPage(0); }} inputProps={{ 'aria-label': '搜索' }} />
@@ -122,6 +123,7 @@ export function RoleAdmin() {
               </Button>
             ) : null}
           </Box>
+          <ScrollX>
           <Table size="small" aria-label="角色列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
@@ -153,6 +155,7 @@ export function RoleAdmin() {
               ))}
             </TableBody>
           </Table>
+          </ScrollX>
           <TablePager count={roles.data?.totalElements ?? 0} page={page} size={size} sizes={[10, 15, 30, 45, 60, 100]} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
         <Paper sx={{ flex: 2, p: 1, minWidth: 280, maxHeight: '78vh', overflow: 'auto' }}>
@@ -167,7 +170,7 @@ export function RoleAdmin() {
           {selected ? (
             <MenuTreeChecklist tree={menus.data ?? []} checked={checked} onChange={setChecked} disabled={!can('roles:edit') || selected.level < myLevel} />
           ) : (
-            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>请选择左侧的角色，再分配菜单和按钮权限</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', p: 2 }}>请在角色列表中点击一个角色，再分配菜单和按钮权限</Typography>
           )}
         </Paper>
       </Box>

@@ -36,6 +36,7 @@ import { DateTextField } from '../../schema/DateTextField.tsx';
 import { MASKED_HELP } from '../../schema/maskedFields.tsx';
 import { USER_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page, useFormCheck } from './common.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface Role {
   id: number;
@@ -170,8 +171,8 @@ export function UserAdmin() {
   return (
     <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>用户管理</ScreenTitle>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-        <Paper sx={{ width: 190, flexShrink: 0, maxHeight: '75vh', overflow: 'auto' }} aria-label="部门">
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, alignItems: { xs: 'stretch', sm: 'flex-start' } }}>
+        <Paper sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }} aria-label="部门">
           <List dense>
             <ListItemButton selected={deptId === null} onClick={() => { setDeptId(null); setPage(0); }}>
               全部部门
@@ -202,7 +203,7 @@ export function UserAdmin() {
               </Button>
             ) : null}
           </Box>
-          <Box sx={{ overflowX: 'auto' }}>
+          <ScrollX>
           <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableHead>
               <TableRow>
@@ -250,7 +251,7 @@ export function UserAdmin() {
               ))}
             </TableBody>
           </Table>
-          </Box>
+          </ScrollX>
           <TablePager count={users.data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
         </Paper>
       </Box>

@@ -221,6 +221,7 @@ export function ConfirmDialog(props: { open: boolean; content: string; busy?: bo
 }
 
 import { TableState } from '../../../components/TableState.tsx';
+import { ScrollX } from '../../../components/ScrollX.tsx';
 
 export { TableState };
 
@@ -278,6 +279,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
   };
   walk(props.rows ?? [], 0);
   return (
+    <ScrollX>
     <Table size="small" aria-label={props.label}>
       <TableHead>
         <TableRow>
@@ -317,6 +319,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
         })}
       </TableBody>
     </Table>
+    </ScrollX>
   );
 }
 
