@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StaffDemandDialog } from '../../src/web/staff/resources/dbcUserInfo/StaffDemandDialog.tsx';
+import userEvent from '@testing-library/user-event';
 import { mockFetch } from './fetchMock.ts';
 
 const n = (id: number, pid: number, name: string, level: number, hasChildren: boolean) => ({ id, pid, name, level, kind: 'brand', enabled: true, hasChildren });
@@ -14,7 +15,7 @@ const CHILDREN: Record<string, unknown[]> = {
 
 afterEach(() => cleanup());
 
-describe('staff 代客提交用车需求', () => {
+describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
   it('picks the car type in the cascader from the staff brand tree and submits for the customer and its company', async () => {
     const { calls } = mockFetch({
       'GET /api/brandTree/getTreeByPid': (call) => ({ body: CHILDREN[call.url.searchParams.get('pid') ?? ''] ?? [] }),
@@ -35,8 +36,17 @@ describe('staff 代客提交用车需求', () => {
     fill('bah', 'BA20260001');
     fill('wxgsf', '1500');
     fill('wxts', '7');
-    fill('startTime', '2026-11-01T09:00:00');
-    fill('endTime', '2026-11-08T09:00:00');
+    // 开始时间 / 结束时间 are yyyy-MM-dd HH:mm:ss pickers (loaded lazily): typed as digits
+    const user = userEvent.setup();
+    for (const [label, digits] of [['开始时间', '20261101090000'], ['结束时间', '20261108090000']]) {
+      let box: HTMLInputElement | undefined;
+      await waitFor(() => {
+        box = screen.getByRole('textbox', { name: new RegExp(`^${label}`) }) as HTMLInputElement;
+        expect(box.readOnly).toBe(false);
+      }, { timeout: 15000 });
+      await user.click(box!);
+      await user.keyboard(digits);
+    }
     fill('mfts', '5');
     fill('zfts', '2');
     fill('createUser', '王经理');
