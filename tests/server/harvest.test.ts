@@ -135,7 +135,9 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
           // applicants register themselves (the samples of their entries create them)
           await insertAll(t.app.database, spec, [body], { username: 'admin' });
         }
-        for (const f of spec.fields) if (f.mask && typeof body[f.name] === 'string') for (const v of personalValues(body[f.name] as string)) seeded.add(v);
+        // an applicant's sample body is not stored (each registration takes a new ID number)
+        const stored = spec.actions.includes('add') || spec.name !== 'applicant';
+        if (stored) for (const f of spec.fields) if (f.mask && typeof body[f.name] === 'string') for (const v of personalValues(body[f.name] as string)) seeded.add(v);
       }
     }
     // records the samples made on the way (referenced ones) got the same free-text filling
