@@ -7,18 +7,18 @@
  *   own imports are preloaded by Vite already);
  * - asks for the user's info and menus (`api/info`, `api/menus/build`) with the token, and leaves
  *   the pending answers in `window.__consoleEarly` for the console to adopt
- *   (src/web/staff/providers/early.ts). Any answer it cannot use is asked for again the usual way.
+ *   (src/web/common/early.ts). Any answer it cannot use is asked for again the usual way.
  * Build only: the dev server keeps its plain page.
  */
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
 import { DEALER_PATHS, PUBLIC_PATHS } from '../../src/web/route.ts';
-import { TOKEN_COOKIE } from '../../src/web/staff/providers/token.ts';
+import { TOKEN_COOKIE } from '../../src/web/common/token.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type OutputChunk = NonNullable<IndexHtmlTransformContext['chunk']>;
 
 /** Modules whose chunks (and their imports) the console needs before its first screen. */
-const CONSOLE_MODULES = ['src/web/staff/StaffApp.tsx', 'src/web/staff/providers/session.ts', 'src/web/staff/shell/menus.ts', 'src/web/staff/prefetchScreen.ts'];
+const CONSOLE_MODULES = ['src/web/staff/StaffApp.tsx', 'src/web/common/session.ts', 'src/web/staff/shell/menus.ts', 'src/web/staff/prefetchScreen.ts'];
 
 /** The early requests the console adopts (keys of window.__consoleEarly). */
 export const EARLY_REQUESTS = { info: '/api/info', menus: '/api/menus/build' } as const;

@@ -6,7 +6,7 @@
 import { Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { preloadable } from './preloadable.tsx';
 import { isApplicantPath, isDealerPath, isPublicPath, loginRoute, parseHash, replaceRoute, type HashLocation } from './route.ts';
-import { getToken } from './staff/providers/token.ts';
+import { getToken } from './common/token.ts';
 
 /** What an application is given: its path and query (the console reads them from its router). */
 type AppProps = { path: string; query: URLSearchParams };
@@ -47,7 +47,7 @@ export function preloadFirstApp(): Promise<void> {
 export function warmUpConsole(): void {
   if (!getToken() || isPublicPath(parseHash().path)) return;
   void StaffApp.preload().catch(() => undefined);
-  void import('./staff/providers/session.ts').then((m) => m.loadSession()).catch(() => undefined);
+  void import('./common/session.ts').then((m) => m.loadSession()).catch(() => undefined);
   // the screen waits for the user's menus (MenuGuard): ask for them now too
   void import('./staff/shell/menus.ts').then((m) => m.loadMenus()).catch(() => undefined);
   const { path, search } = parseHash();

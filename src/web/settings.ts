@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { fetchPublicSettings, type SysSettings } from './staff/providers/session.ts';
+import { fetchPublicSettings, type SysSettings } from './common/session.ts';
 
 /** Public system settings (title, logo, filing number...) for pages shown before sign-in. */
 export function usePublicSettings(): SysSettings {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resources, resourceByName } from '../../src/generated/resources.ts';
 import { fromCents, isMoneyAmount, MONEY_MESSAGE, toCents } from '../../src/shared/money.ts';
 import { createSchemaAjv } from '../../src/shared/schema-ajv.ts';
-import { checkField } from '../../src/web/staff/schema/validation.ts';
+import { checkField } from '../../src/web/common/validation.ts';
 import { restrictionFor } from '../../src/shared/input-filters.ts';
 import { checkRecord } from '../../src/server/crud/validation.ts';
 

@@ -2,8 +2,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import LoginPage from '../../src/web/login/LoginPage.tsx';
-import { captchaChars, stripNonWord } from '../../src/web/login/inputFilters.ts';
-import { getToken } from '../../src/web/staff/providers/token.ts';
+import { captchaChars, stripNonWord } from '../../src/web/common/inputFilters.ts';
+import { getToken } from '../../src/web/common/token.ts';
 import { mockFetch, type Answer } from './fetchMock.ts';
 
 const spki = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');

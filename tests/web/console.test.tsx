@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { describe, expect, it } from 'vitest';
 import Root, { preloadFirstApp } from '../../src/web/Root.tsx';
 import { clearDealerSession } from '../../src/web/dealer/session.ts';
-import { reportHttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
-import { clearSession } from '../../src/web/staff/providers/session.ts';
-import { getToken, setToken } from '../../src/web/staff/providers/token.ts';
+import { reportHttpProblem } from '../../src/web/common/httpEvents.ts';
+import { clearSession } from '../../src/web/common/session.ts';
+import { getToken, setToken } from '../../src/web/common/token.ts';
 import { mockFetch } from './fetchMock.ts';
 
 const LOAD = { timeout: 15000 };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDataProvider, listQuery, resourceUrl } from '../../src/web/staff/providers/dataProvider.ts';
-import { buildQuery, submitId } from '../../src/web/staff/providers/http.ts';
-import { setToken } from '../../src/web/staff/providers/token.ts';
-import { onHttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
+import { buildQuery, submitId } from '../../src/web/common/http.ts';
+import { setToken } from '../../src/web/common/token.ts';
+import { onHttpProblem } from '../../src/web/common/httpEvents.ts';
 import { mockFetch } from './fetchMock.ts';
 
 describe('list query mapping', () => {

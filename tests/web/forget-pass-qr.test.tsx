@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import ForgetPassPage, { validateReset } from '../../src/web/login/ForgetPassPage.tsx';
 import LoginPage, { wecomCallback } from '../../src/web/login/LoginPage.tsx';
 import QrPanel, { redirectUri } from '../../src/web/login/QrPanel.tsx';
-import { getToken } from '../../src/web/staff/providers/token.ts';
+import { getToken } from '../../src/web/common/token.ts';
 import { mockFetch, type Answer } from './fetchMock.ts';
 
 const spki = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');

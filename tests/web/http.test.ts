@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { request, HttpError } from '../../src/web/staff/providers/http.ts';
-import { onHttpProblem, type HttpProblem } from '../../src/web/staff/providers/httpEvents.ts';
+import { request, HttpError } from '../../src/web/common/http.ts';
+import { onHttpProblem, type HttpProblem } from '../../src/web/common/httpEvents.ts';
 import { mockFetch } from './fetchMock.ts';
 
 describe('HTTP client error rules', () => {
@@ -49,14 +49,14 @@ describe('HTTP client error rules', () => {
   });
 
   it('the default timeout is 30 s', async () => {
-    const { REQUEST_TIMEOUT_MS } = await import('../../src/web/staff/providers/http.ts');
+    const { REQUEST_TIMEOUT_MS } = await import('../../src/web/common/http.ts');
     expect(REQUEST_TIMEOUT_MS).toBe(30000);
   });
 });
 
 describe('a storm of identical notices', () => {
   it('shows the same notice once within a few seconds, and again after them', async () => {
-    const { onHttpProblem, reportHttpProblem, STORM_MS } = await import('../../src/web/staff/providers/httpEvents.ts');
+    const { onHttpProblem, reportHttpProblem, STORM_MS } = await import('../../src/web/common/httpEvents.ts');
     const seen: string[] = [];
     const off = onHttpProblem((p) => p.kind === 'notice' && seen.push(p.message));
     const notice = (message: string) => ({ kind: 'notice' as const, message, duration: 30_000, closable: true, html: false });
@@ -71,10 +71,10 @@ describe('a storm of identical notices', () => {
 
 describe('one axios instance per app', () => {
   it('staff, dealer and applicant clients are separate instances carrying their own token and submit_id rules', async () => {
-    const { staffHttp } = await import('../../src/web/staff/providers/http.ts');
+    const { staffHttp } = await import('../../src/web/common/http.ts');
     const { dealerHttp } = await import('../../src/web/dealer/http.ts');
     const { applicantHttp, setApplicantToken } = await import('../../src/web/applicant/api.ts');
-    const { setToken, removeToken } = await import('../../src/web/staff/providers/token.ts');
+    const { setToken, removeToken } = await import('../../src/web/common/token.ts');
     expect(new Set([staffHttp, dealerHttp, applicantHttp]).size).toBe(3);
     for (const client of [staffHttp, dealerHttp, applicantHttp]) expect(client.defaults.adapter).toBe('fetch');
     const { calls } = mockFetch({ '/api/x': { body: { ok: true } } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idlePhase, lockFormError, WARN_SECONDS } from '../../src/web/staff/shell/idle.ts';
+import { idlePhase, lockFormError, WARN_SECONDS } from '../../src/web/common/idle.ts';
 
 describe('idle lock clock', () => {
   it('lockTime 0 (or missing) never locks', () => {

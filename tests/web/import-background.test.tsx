@@ -5,7 +5,7 @@ import { AdminContext, memoryStore } from 'react-admin';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { i18nProvider } from '../../src/web/i18n/index.ts';
 import { ImportDialog } from '../../src/web/staff/schema/ImportDialog.tsx';
-import { setToken } from '../../src/web/staff/providers/token.ts';
+import { setToken } from '../../src/web/common/token.ts';
 import { mockFetch } from './fetchMock.ts';
 
 describe('import dialog', () => {

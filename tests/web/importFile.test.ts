@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { uploadImport } from '../../src/web/staff/schema/importFile.ts';
-import { setToken } from '../../src/web/staff/providers/token.ts';
+import { setToken } from '../../src/web/common/token.ts';
 
 /** An XMLHttpRequest stand-in for axios' xhr adapter: answers FakeXhr.answer after two upload progress events. */
 class FakeXhr {

@@ -13,7 +13,7 @@ import { RealtimeProvider } from '../../src/web/staff/realtime/RealtimeContext.t
 import { NoticeButton } from '../../src/web/staff/realtime/NoticeButton.tsx';
 import { ChatButton } from '../../src/web/staff/realtime/ChatButton.tsx';
 import { ExcelProgressDialog } from '../../src/web/staff/realtime/ExcelProgressDialog.tsx';
-import { clearTokenEnded, markTokenEnded, setToken, removeToken, tokenEnded } from '../../src/web/staff/providers/token.ts';
+import { clearTokenEnded, markTokenEnded, setToken, removeToken, tokenEnded } from '../../src/web/common/token.ts';
 import { mockFetch } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
 

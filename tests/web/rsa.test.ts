@@ -1,6 +1,6 @@
 import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { encryptPassword } from '../../src/web/staff/providers/rsa.ts';
+import { encryptPassword } from '../../src/web/common/rsa.ts';
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const spkiBase64 = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');

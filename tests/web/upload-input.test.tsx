@@ -5,7 +5,7 @@ import { AdminContext, Form, memoryStore } from 'react-admin';
 import { i18nProvider } from '../../src/web/i18n/index.ts';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { FieldInput } from '../../src/web/staff/schema/inputs.tsx';
-import { setToken } from '../../src/web/staff/providers/token.ts';
+import { setToken } from '../../src/web/common/token.ts';
 import { mockFetch } from './fetchMock.ts';
 
 describe('upload input', () => {

@@ -6,7 +6,7 @@
  */
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { loginTheme } from '../login/theme.ts';
+import { loginTheme } from '../common/loginTheme.ts';
 import RegisterPage from './RegisterPage.tsx';
 import EducationPage from './EducationPage.tsx';
 import SuccessPage from './SuccessPage.tsx';

@@ -5,7 +5,7 @@
  * submit_id on writes.
  * Failures throw ApiProblem with the server's Chinese message.
  */
-import { createHttpClient, HttpError, request } from '../staff/providers/http.ts';
+import { createHttpClient, HttpError, request } from '../common/http.ts';
 import { messages } from '../../shared/messages.ts';
 
 const TOKEN_KEY = 'applicantToken';

@@ -6,7 +6,7 @@
 import { resourceByName } from '../../generated/resources.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { isEmail } from '../../shared/validators.ts';
-import { checkField } from '../staff/schema/validation.ts';
+import { checkField } from '../common/validation.ts';
 
 export type Values = Record<string, unknown>;
 export type Errors = Record<string, string>;

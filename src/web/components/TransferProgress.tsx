@@ -13,7 +13,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import type { TransferProgress } from '../staff/providers/http.ts';
+import type { TransferProgress } from '../common/http.ts';
 
 export const CANCEL_LABEL = '取消';
 

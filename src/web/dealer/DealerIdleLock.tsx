@@ -18,7 +18,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
-import { idlePhase, LOCK_CHOICES, type IdlePhase } from '../staff/shell/idle.ts';
+import { idlePhase, LOCK_CHOICES, type IdlePhase } from '../common/idle.ts';
 import { dealerFetch } from './http.ts';
 import { clearDealerSession, getDealerSession, setDealerSession, type DealerUser } from './session.ts';
 import { dealerSignIn } from './DealerLogin.tsx';

@@ -11,11 +11,11 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { encryptPassword } from '../staff/providers/rsa.ts';
+import { encryptPassword } from '../common/rsa.ts';
 import { replaceRoute } from '../route.ts';
 import { usePublicSettings } from '../settings.ts';
 import { RecordFooter } from '../components/RecordFooter.tsx';
-import { suppressButtonKeys } from '../login/inputFilters.ts';
+import { suppressButtonKeys } from '../common/inputFilters.ts';
 import { dealerFetch } from './http.ts';
 import { setDealerSession, type DealerSession } from './session.ts';
 

@@ -4,7 +4,6 @@
  */
 import type { BrandNode } from '../../shared/brand-tree.ts';
 import { CAR_TYPE_LEVEL } from '../../shared/dbc-demand.ts';
-import type { ModelValue } from '../components/ModelCascader.tsx';
 import { dealerFetch } from './http.ts';
 
 /** A loader for ModelCascader over one fetch of the tree. */
@@ -30,11 +29,4 @@ export function dealerCarTypeLoader(): (pid: number) => Promise<BrandNode[]> {
     });
     return (await tree).get(pid) ?? [];
   };
-}
-
-/** The saved car type of a demand being edited, shown as it is until the user picks another. */
-export function savedCarType(text: string): ModelValue | null {
-  if (!text) return null;
-  const names = text.split('/');
-  return { ids: [], names, userCarType: text, node: { id: 0, pid: 0, name: names[names.length - 1], level: CAR_TYPE_LEVEL } as BrandNode };
 }

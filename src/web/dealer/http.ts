@@ -4,7 +4,7 @@
  * session-expired confirm (重新登录 signs the dealer out and goes to /jxsLogin), others show the
  * server's message; time-out 网络请求超时, no answer 接口请求失败.
  */
-import { createHttpClient, HttpError, request, type QueryValue, type TransferProgress } from '../staff/providers/http.ts';
+import { createHttpClient, HttpError, request, type QueryValue, type TransferProgress } from '../common/http.ts';
 import { messages } from '../../shared/messages.ts';
 import { getDealerSession } from './session.ts';
 

@@ -15,7 +15,7 @@ import { CodeButton } from '../components/CodeButton.tsx';
 import { messages } from '../../shared/messages.ts';
 import { isMobile, isNewPassword } from '../../shared/validators.ts';
 import { applyDocumentSettings, usePublicSettings } from '../settings.ts';
-import { findByPhone, resetPassword, sendResetCode } from './forgetPassApi.ts';
+import { findByPhone, resetPassword, sendResetCode } from '../common/forgetPassApi.ts';
 
 export const BACK_TO_LOGIN_MS = 1000;
 

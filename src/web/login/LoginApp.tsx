@@ -1,7 +1,7 @@
 /** The public pages shown before sign-in: /login and /forgetpass. */
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { loginTheme } from './theme.ts';
+import { loginTheme } from '../common/loginTheme.ts';
 import LoginPage from './LoginPage.tsx';
 import ForgetPassPage from './ForgetPassPage.tsx';
 

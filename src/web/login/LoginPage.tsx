@@ -31,9 +31,9 @@ import {
   signInWithWecom,
   type Captcha,
   type SessionInfo,
-} from '../staff/providers/session.ts';
-import { getRemembered } from '../staff/providers/token.ts';
-import { captchaChars, stripNonWord, suppressButtonKeys } from './inputFilters.ts';
+} from '../common/session.ts';
+import { getRemembered } from '../common/token.ts';
+import { captchaChars, stripNonWord, suppressButtonKeys } from '../common/inputFilters.ts';
 import QrPanel from './QrPanel.tsx';
 import { messages } from '../../shared/messages.ts';
 

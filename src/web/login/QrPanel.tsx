@@ -10,7 +10,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { request } from '../staff/providers/http.ts';
+import { request } from '../common/http.ts';
 import { wecomLoginUrl } from '../../shared/wecom.ts';
 
 export const STATE_RENEW_MS = 4.5 * 60_000;

@@ -17,7 +17,7 @@ import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { createConsoleQueryClient } from './providers/queryClient.ts';
-import { peekSession } from './providers/session.ts';
+import { peekSession } from '../common/session.ts';
 import { takeListPrefetch } from './prefetchScreen.ts';
 import { resourceOverrides } from './resources/index.ts';
 import { SchemaList } from './schema/SchemaList.tsx';
@@ -27,7 +27,7 @@ import { usePreferences } from './shell/preferences.ts';
 import { RedirectPage } from './shell/RedirectPage.tsx';
 import { SYSTEM_SCREENS } from './pages/system/index.ts';
 import { lazyPage } from './lazyPart.tsx';
-import { storeAppKey } from './providers/token.ts';
+import { storeAppKey } from '../common/token.ts';
 
 // screens most visits never open: their code comes when first shown
 const DecisionCenterPage = lazyPage(() => import('./pages/DecisionCenter.tsx'), 'DecisionCenterPage');

@@ -11,8 +11,8 @@
 import type { GetListResult } from 'react-admin';
 import { resourceByName } from '../../generated/resources.ts';
 import { listQuery, resourceUrl, type Page } from './providers/dataProvider.ts';
-import { request } from './providers/http.ts';
-import { storeAppKey } from './providers/token.ts';
+import { request } from '../common/http.ts';
+import { storeAppKey } from '../common/token.ts';
 import { prefetchDictionaries } from './schema/dictionaries.ts';
 import { defaultSort } from './schema/listDefaults.ts';
 

@@ -12,7 +12,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useLogout, useNotify, useRedirect } from 'react-admin';
 
 import { loginRoute, parseHash } from '../../route.ts';
-import { onHttpProblem } from '../providers/httpEvents.ts';
+import { onHttpProblem } from '../../common/httpEvents.ts';
 import { messages } from '../../../shared/messages.ts';
 
 export const SESSION_EXPIRED = messages.error.sessionExpired;

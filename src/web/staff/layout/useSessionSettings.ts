@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { applyDocumentSettings } from '../../settings.ts';
-import { loadSession, onSysChange, peekSession, type SysSettings } from '../providers/session.ts';
+import { loadSession, onSysChange, peekSession, type SysSettings } from '../../common/session.ts';
 
 /**
  * System settings of the signed-in session (title, logo, home image...); also sets the page title.

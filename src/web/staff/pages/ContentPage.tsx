@@ -19,7 +19,7 @@ import { Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { SafeHtml } from '../../components/SafeHtml.tsx';
 import { exportElementToPdf } from '../../components/pdfExport.ts';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 const SOURCE = /^\/?api\/[A-Za-z0-9_\-/]+(\?[^#]*)?$/;
 const HTML_FIELDS = ['content', 'pageRemark', 'html', 'msg', 'remark'];

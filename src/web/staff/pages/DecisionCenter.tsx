@@ -21,7 +21,7 @@ import TableRow from '@mui/material/TableRow';
 import { useCan } from './system/common.tsx';
 import { Title, useGetIdentity } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 export const POPPED_COOKIE = 'popped';
 export const LOADING_TIMEOUT_MS = 2000;

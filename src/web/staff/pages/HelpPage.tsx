@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { Title, usePermissions } from 'react-admin';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { RichText } from '../../components/RichText.tsx';
-import { request } from '../providers/http.ts';
-import { hasPermission } from '../providers/session.ts';
+import { request } from '../../common/http.ts';
+import { hasPermission } from '../../common/session.ts';
 
 interface HelpState {
   status: 'loading' | 'ready' | 'empty' | 'nomenu' | 'error';

@@ -14,7 +14,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Title, useGetIdentity } from 'react-admin';
 import { RichText } from '../../components/RichText.tsx';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 export interface JobExplain {
   id: number;

@@ -24,7 +24,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Title } from 'react-admin';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { DateTextField } from '../schema/DateTextField.tsx';
 import { TimeChip } from './user-center/UserLogs.tsx';
 

@@ -17,7 +17,7 @@ import { TablePager } from '../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { Title } from 'react-admin';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { PAGE_SIZES } from './OperationLogs.tsx';
 import { ScrollX } from '../../components/ScrollX.tsx';
 

@@ -26,7 +26,7 @@ import { Title, useGetIdentity, useNotify } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { messages } from '../../../shared/messages.ts';
 import { maskPhone } from '../../../shared/masks.ts';
-import { refreshSession } from '../providers/session.ts';
+import { refreshSession } from '../../common/session.ts';
 import { updateCenter, uploadAvatar } from './user-center/api.ts';
 import { EmailDialog } from './user-center/EmailDialog.tsx';
 import { LockTimeDialog } from './user-center/LockTimeDialog.tsx';
@@ -36,7 +36,7 @@ import { PhoneDialog } from './user-center/PhoneDialog.tsx';
 import { ResetBySmsDialog } from './user-center/ResetBySmsDialog.tsx';
 import { UserLogs } from './user-center/UserLogs.tsx';
 import { TransferDialog } from '../../components/TransferProgress.tsx';
-import { MSG_CANCELED, type TransferProgress } from '../providers/http.ts';
+import { MSG_CANCELED, type TransferProgress } from '../../common/http.ts';
 
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

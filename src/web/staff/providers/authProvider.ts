@@ -4,8 +4,8 @@
  */
 import type { AuthProvider } from 'react-admin';
 import { loginRoute, parseHash, replaceRoute } from '../../route.ts';
-import { clearSession, loadSession, signIn, signOut, type LoginForm, type SessionUser } from './session.ts';
-import { getToken } from './token.ts';
+import { clearSession, loadSession, signIn, signOut, type LoginForm, type SessionUser } from '../../common/session.ts';
+import { getToken } from '../../common/token.ts';
 
 /** A failed user-info load signs the user out and returns to the sign-in page. */
 function leave(): void {

@@ -5,7 +5,7 @@
  */
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
 import { resourceByName } from '../../../generated/resources.ts';
-import { HttpError, request, type QueryValue } from './http.ts';
+import { HttpError, request, type QueryValue } from '../../common/http.ts';
 
 export interface Page<T> {
   content: T[];

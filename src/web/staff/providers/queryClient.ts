@@ -7,7 +7,7 @@
  * auth provider as usual.
  */
 import { QueryClient } from '@tanstack/react-query';
-import type { SessionInfo } from './session.ts';
+import type { SessionInfo } from '../../common/session.ts';
 import { identityOf } from './authProvider.ts';
 import type { ListPrefetch } from '../prefetchScreen.ts';
 

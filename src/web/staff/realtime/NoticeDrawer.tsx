@@ -14,7 +14,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import DOMPurify from 'dompurify';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { useRealtime } from './RealtimeContext.tsx';
 
 export interface Notice {

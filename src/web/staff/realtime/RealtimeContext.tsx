@@ -13,8 +13,8 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useGetIdentity, useNotify } from 'react-admin';
-import { request } from '../providers/http.ts';
-import { getToken, tokenEnded } from '../providers/token.ts';
+import { request } from '../../common/http.ts';
+import { getToken, tokenEnded } from '../../common/token.ts';
 import { ReconnectingSocket, socketUrl } from './socket.ts';
 import { downloadLink } from './download.ts';
 

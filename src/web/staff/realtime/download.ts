@@ -2,7 +2,7 @@
  * Follows the link of a finished background export: the file is fetched with the session's
  * token (only its requester may have it) and saved under the name the server gave.
  */
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { saveBlob } from '../schema/exportFile.ts';
 
 /** Only links to this API are followed. */

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { formatMessage, messages } from '../../../shared/messages.ts';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { requestBody } from './records.ts';
 

@@ -21,7 +21,7 @@ import { columnWidths, listColumns } from './columns.tsx';
 import { EditorContext, type EditorApi } from './editor.tsx';
 import { exportResource } from './exportFile.ts';
 import { TransferDialog } from '../../components/TransferProgress.tsx';
-import type { TransferProgress } from '../providers/http.ts';
+import type { TransferProgress } from '../../common/http.ts';
 import { filterInputs } from './filters.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { ListToolbar } from './ListToolbar.tsx';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useListContext } from 'react-admin';
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { listQuery } from '../providers/dataProvider.ts';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 export function formatTotal(n: number): string {
   return n.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

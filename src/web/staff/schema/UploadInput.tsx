@@ -8,7 +8,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { TextInput, useNotify } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
-import { HttpError, MSG_CANCELED, request, type TransferProgress } from '../providers/http.ts';
+import { HttpError, MSG_CANCELED, request, type TransferProgress } from '../../common/http.ts';
 import { TransferProgressBar } from '../../components/TransferProgress.tsx';
 
 export const PICTURE_UPLOAD_URL = '/api/pictures';

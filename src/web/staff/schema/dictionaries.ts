@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { FieldSpec, Option, ResourceSpec } from '../../../shared/resource-spec.ts';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 interface Detail {
   value: string;

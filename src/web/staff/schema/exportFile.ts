@@ -2,7 +2,7 @@
 import type { SortPayload } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { listQuery, resourceUrl } from '../providers/dataProvider.ts';
-import { request, type TransferProgress } from '../providers/http.ts';
+import { request, type TransferProgress } from '../../common/http.ts';
 
 /** Status 299: the export runs in the background; the result arrives as a message. */
 export const ASYNC_EXPORT_STATUS = 299;

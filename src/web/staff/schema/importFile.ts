@@ -5,8 +5,8 @@
  */
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { resourceUrl } from '../providers/dataProvider.ts';
-import { reportHttpProblem } from '../providers/httpEvents.ts';
-import { HttpError, messageOf, MSG_CANCELED, REQUEST_TIMEOUT_MS, request } from '../providers/http.ts';
+import { reportHttpProblem } from '../../common/httpEvents.ts';
+import { HttpError, messageOf, MSG_CANCELED, REQUEST_TIMEOUT_MS, request } from '../../common/http.ts';
 import { messages } from '../../../shared/messages.ts';
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;

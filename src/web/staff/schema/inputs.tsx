@@ -11,7 +11,7 @@ import {
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf, fromChoice, toChoice } from './records.ts';
-import { fieldValidator } from './validation.ts';
+import { fieldValidator } from '../../common/validation.ts';
 import { MASKED_HELP, useIsMasked } from './maskedFields.tsx';
 import { RestrictedNumberInput } from './RestrictedNumberInput.tsx';
 import { UploadInput } from './UploadInput.tsx';
@@ -20,7 +20,7 @@ import Box from '@mui/material/Box';
 import { useFormContext } from 'react-hook-form';
 import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
 import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 import { PickerInput } from './PickerInput.tsx';
 
 

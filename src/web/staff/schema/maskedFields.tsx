@@ -7,7 +7,7 @@
 import { createContext, useContext, useMemo } from 'react';
 import { usePermissions } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
-import { hasPermission } from '../providers/session.ts';
+import { hasPermission } from '../../common/session.ts';
 
 export const MASKED_HELP = '已脱敏显示，无权查看或修改完整信息';
 

@@ -1,6 +1,6 @@
 import { usePermissions } from 'react-admin';
 import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
-import { hasPermission } from '../providers/session.ts';
+import { hasPermission } from '../../common/session.ts';
 
 export type ResourceAction = ResourceSpec['actions'][number];
 

@@ -15,10 +15,10 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useGetIdentity } from 'react-admin';
-import { request } from '../providers/http.ts';
-import { fetchCaptcha, signIn, type Captcha } from '../providers/session.ts';
-import { getToken, markTokenEnded, removeToken } from '../providers/token.ts';
-import { idlePhase, lockFormError, type IdlePhase } from './idle.ts';
+import { request } from '../../common/http.ts';
+import { fetchCaptcha, signIn, type Captcha } from '../../common/session.ts';
+import { getToken, markTokenEnded, removeToken } from '../../common/token.ts';
+import { idlePhase, lockFormError, type IdlePhase } from '../../common/idle.ts';
 
 const ACTIVITY_EVENTS = ['click', 'keydown'] as const;
 

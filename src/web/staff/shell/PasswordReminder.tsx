@@ -8,7 +8,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import { useNavigate } from 'react-router-dom';
-import { request } from '../providers/http.ts';
+import { request } from '../../common/http.ts';
 
 export function PasswordReminder() {
   const navigate = useNavigate();

@@ -7,9 +7,9 @@
  * path such as 'DecisionCenter/index'); directories only group them in the sidebar.
  */
 import { useEffect, useState } from 'react';
-import { request } from '../providers/http.ts';
-import { getToken } from '../providers/token.ts';
-import { takeEarly } from '../providers/early.ts';
+import { request } from '../../common/http.ts';
+import { getToken } from '../../common/token.ts';
+import { takeEarly } from '../../common/early.ts';
 import { registerMenuTitles } from './titles.ts';
 
 export interface MenuNode {

@@ -31,7 +31,7 @@ import { Confirm, Title, useNotify, usePermissions } from 'react-admin';
 import { ENUM_FIELDS, KIND_TITLES, priceTitle, type BrandNode, type NodeKind } from '../../../../shared/brand-tree.ts';
 import { messages } from '../../../../shared/messages.ts';
 import { ModelCascader, type ModelValue } from '../../../components/ModelCascader.tsx';
-import { hasPermission } from '../../providers/session.ts';
+import { hasPermission } from '../../../common/session.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { deleteNode, findNodes, loadChildren, loadEnabledChildren, type FoundNode } from './api.ts';
 import { BrandNodeDialog, type NodeDialogState } from './BrandNodeDialog.tsx';

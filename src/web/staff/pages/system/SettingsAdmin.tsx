@@ -14,8 +14,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Title, useNotify } from 'react-admin';
-import { request } from '../../providers/http.ts';
-import { updateSessionSys, type SysSettings } from '../../providers/session.ts';
+import { request } from '../../../common/http.ts';
+import { updateSessionSys, type SysSettings } from '../../../common/session.ts';
 import { getJson, useAction, useCan, useLoad } from './common.tsx';
 
 interface Settings {

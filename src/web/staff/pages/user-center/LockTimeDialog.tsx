@@ -13,7 +13,7 @@ import { messages } from '../../../../shared/messages.ts';
 import { saveLockTime } from './api.ts';
 import { errorText, FormDialog } from './FormDialog.tsx';
 
-import { LOCK_CHOICES } from '../../shell/idle.ts';
+import { LOCK_CHOICES } from '../../../common/idle.ts';
 
 export { LOCK_CHOICES };
 export const LOCK_STORAGE_KEY = 'lockTime';

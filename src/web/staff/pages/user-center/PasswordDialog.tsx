@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useLogout, useNotify } from 'react-admin';
 import { messages } from '../../../../shared/messages.ts';
 import { isNewPassword } from '../../../../shared/validators.ts';
-import { clearTokenEnded, markTokenEnded } from '../../providers/token.ts';
+import { clearTokenEnded, markTokenEnded } from '../../../common/token.ts';
 import { updatePassword } from './api.ts';
 import { errorText, focusFirst, FormDialog } from './FormDialog.tsx';
 

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import TextField from '@mui/material/TextField';
 import { useNotify } from 'react-admin';
 import { CodeField } from '../../../components/CodeButton.tsx';
-import { resetPassword, sendResetCode } from '../../../login/forgetPassApi.ts';
+import { resetPassword, sendResetCode } from '../../../common/forgetPassApi.ts';
 import { messages } from '../../../../shared/messages.ts';
 import { isNewPassword } from '../../../../shared/validators.ts';
 import { errorText, focusFirst, FormDialog } from './FormDialog.tsx';

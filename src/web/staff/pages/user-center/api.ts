@@ -1,7 +1,7 @@
 /** Calls of the personal centre. Passwords are RSA-encrypted like at sign-in. */
-import { request, type TransferProgress } from '../../providers/http.ts';
-import { encryptPassword } from '../../providers/rsa.ts';
-import { fetchPublicKey } from '../../providers/session.ts';
+import { request, type TransferProgress } from '../../../common/http.ts';
+import { encryptPassword } from '../../../common/rsa.ts';
+import { fetchPublicKey } from '../../../common/session.ts';
 
 const quiet = { quiet: true } as const;
 

@@ -26,8 +26,8 @@ import { resourceByName } from '../../../../generated/resources.ts';
 import { mask } from '../../../../shared/masks.ts';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../../shared/resource-spec.ts';
 import { ScrollTabLayout, type ScrollSection } from '../../../components/ScrollTabLayout.tsx';
-import { request } from '../../providers/http.ts';
-import { hasPermission } from '../../providers/session.ts';
+import { request } from '../../../common/http.ts';
+import { hasPermission } from '../../../common/session.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 
 type Row = Record<string, unknown>;

@@ -20,7 +20,7 @@ import TableRow from '@mui/material/TableRow';
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import { RadioButtonGroupInput, TextInput, useDataProvider, useRefresh, type RaRecord } from 'react-admin';
-import { request } from '../../providers/http.ts';
+import { request } from '../../../common/http.ts';
 import { useWatch } from 'react-hook-form';
 import { DD_STATUS_LABELS, SH_STATUS_LABELS, staffActionsFrom, statusLabel } from '../../../../shared/dbc-status.ts';
 import { maskPhone } from '../../../../shared/masks.ts';

@@ -1,6 +1,6 @@
 /**
  * 代客提交用车需求: staff (submitDbcInfo:add) submit a car-use demand for a dealer's customer from the
- * 用车客户 list. The same form as the dealer's (src/web/dealer/DemandForm.tsx) with the car-type
+ * 用车客户 list. The same form as the dealer's (src/web/components/DemandForm.tsx) with the car-type
  * cascader read from GET /api/brandTree/getTreeByPid (enabled nodes), sent to
  * POST /api/dbc/dbcInfo/submitDbcInfo with the customer's company.
  */
@@ -10,10 +10,10 @@ import Tooltip from '@mui/material/Tooltip';
 import PostAddIcon from '@mui/icons-material/PostAdd';
 import { usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import type { BrandNode } from '../../../../shared/brand-tree.ts';
-import { DemandDialog, EMPTY_DEMAND } from '../../../dealer/DemandForm.tsx';
+import { DemandDialog, EMPTY_DEMAND } from '../../../components/DemandForm.tsx';
 import { staffRecognise } from '../../schema/inputs.tsx';
-import { request } from '../../providers/http.ts';
-import { hasPermission } from '../../providers/session.ts';
+import { request } from '../../../common/http.ts';
+import { hasPermission } from '../../../common/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 
 export const SUBMIT_DEMAND_PERMISSION = 'submitDbcInfo:add';

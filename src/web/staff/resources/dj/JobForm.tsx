@@ -8,7 +8,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { request } from '../../providers/http.ts';
+import { request } from '../../../common/http.ts';
 import { DefaultRecordForm } from '../../schema/RecordDialog.tsx';
 import type { RecordFormProps } from '../../schema/overrides.ts';
 

@@ -15,7 +15,7 @@ import TableHead from '@mui/material/TableHead';
 import { TablePager } from '../../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
-import { request } from '../../providers/http.ts';
+import { request } from '../../../common/http.ts';
 
 export interface JobLog {
   id: number;

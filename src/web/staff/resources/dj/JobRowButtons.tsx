@@ -13,8 +13,8 @@ import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutline';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { Confirm, usePermissions, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { messages } from '../../../../shared/messages.ts';
-import { request } from '../../providers/http.ts';
-import { hasPermission } from '../../providers/session.ts';
+import { request } from '../../../common/http.ts';
+import { hasPermission } from '../../../common/session.ts';
 import { ERROR_NOTICE_MS, SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { JobLogDialog } from './JobLogDialog.tsx';
 

@@ -9,7 +9,7 @@ import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import LogoutIcon from '@mui/icons-material/Logout';
 import HistoryIcon from '@mui/icons-material/History';
 import { usePermissions, useRecordContext, useRefresh } from 'react-admin';
-import { hasPermission } from '../../providers/session.ts';
+import { hasPermission } from '../../../common/session.ts';
 import { HistoryDialog } from './HistoryDialog.tsx';
 import { LeaveDialog } from './LeaveDialog.tsx';
 import { TransferDialog } from './TransferDialog.tsx';

@@ -1,5 +1,5 @@
 /** Calls of the roster's row buttons (api/staff/...) and their answers. */
-import { request } from '../../providers/http.ts';
+import { request } from '../../../common/http.ts';
 
 export interface JobHistoryRow {
   id: number;

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
-import { request } from '../../providers/http.ts';
+import { request } from '../../../common/http.ts';
 
 export interface PhoneLocation {
   phone: string;

@@ -13,7 +13,7 @@
 import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosProgressEvent, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { getToken } from './token.ts';
 import { reportHttpProblem, type HttpProblem } from './httpEvents.ts';
-import { messages } from '../../../shared/messages.ts';
+import { messages } from '../../shared/messages.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const NETWORK_NOTICE_MS = 5_000;

@@ -2,8 +2,8 @@
  * Client-side checks from the resource spec, with the schema's own Chinese messages
  * (FieldSpec.messages), so the dialog says the same as the server would.
  */
-import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
-import { isMoneyAmount, MONEY_LIMIT, MONEY_MESSAGE } from '../../../shared/money.ts';
+import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
+import { isMoneyAmount, MONEY_LIMIT, MONEY_MESSAGE } from '../../shared/money.ts';
 
 interface PropertyRules {
   minLength?: number;

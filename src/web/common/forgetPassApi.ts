@@ -1,7 +1,7 @@
-/** Calls of the password reset page (public): phone look-up, SMS code, reset with an encrypted password. */
-import { request } from '../staff/providers/http.ts';
-import { encryptPassword } from '../staff/providers/rsa.ts';
-import { fetchPublicKey } from '../staff/providers/session.ts';
+/** Password reset calls (public), used by the sign-in pages' 忘记密码 and the console's reset by SMS: phone look-up, SMS code, reset with an encrypted password. */
+import { request } from './http.ts';
+import { encryptPassword } from './rsa.ts';
+import { fetchPublicKey } from './session.ts';
 
 export async function findByPhone(phone: string): Promise<{ phone: string; username: string }> {
   const { data } = await request<{ phone: string; username: string }>('/api/findByPhone', { query: { phone }, quiet: true });
