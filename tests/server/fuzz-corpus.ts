@@ -128,7 +128,7 @@ export async function tableFingerprint(app: FastifyInstance): Promise<string> {
   const db = app.database.db;
   const tables = (await db.introspection.getTables())
     .map((t) => t.name)
-    .filter((n) => !/^(sys_log|sys_session|sys_captcha|sys_submit|sys_outbox|sys_download|sys_rate|sys_counter|sys_user_online|kysely_)/.test(n) && !n.startsWith('sqlite_'))
+    .filter((n) => !/^(sys_log|sys_session|sys_captcha|sys_submit|sys_outbox|sys_download|sys_rate|sys_counter|sys_limit_counter|sys_realtime_event|sys_user_online|kysely_)/.test(n) && !n.startsWith('sqlite_'))
     .sort();
   const hash = createHash('sha256');
   for (const t of tables) {
