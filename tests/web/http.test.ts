@@ -104,4 +104,13 @@ describe('one axios instance per app', () => {
     off();
     expect(problems).toEqual([]);
   });
+
+  it('a write without a body names no content type (a form-urlencoded PUT is refused with 415)', async () => {
+    const { calls } = mockFetch({ 'PUT /api/jobs/exec/3': { body: {} }, 'DELETE /api/sysQuestion': { body: {} } });
+    await request('/api/jobs/exec/3', { method: 'PUT' });
+    await request('/api/sysQuestion', { method: 'DELETE', body: [3] });
+    const type = (i: number) => Object.entries(calls[i].headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    expect(type(0)).toBeUndefined();
+    expect(type(1)).toMatch(/^application\/json/);
+  });
 });

@@ -172,6 +172,9 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
       if (options.submitId === 'withToken' || write) config.headers.set('submit_id', submitId());
     }
     if (config.data instanceof FormData) config.headers.setContentType(false);
+    // no body, no type: axios would name a body-less PUT or POST form-urlencoded, which the
+    // server refuses with 415 (api/jobs/exec/{id}, pause, read marks...)
+    if (config.data === undefined || config.data === null) config.headers.setContentType(false);
     // progress needs XMLHttpRequest: fetch cannot tell how much of a body has been sent
     if (config.onUploadProgress || config.onDownloadProgress) config.adapter = 'xhr';
     return config;
