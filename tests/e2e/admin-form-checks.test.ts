@@ -57,7 +57,12 @@ describe('系统管理 forms in the browser', () => {
 
   it('字典管理: a name already taken is marked on 字典名称', async () => {
     await openFromMenu(page, '字典管理', 'api/dict');
-    const existing = (await page.getByRole('table').first().getByRole('cell').first().innerText()).trim();
+    // the first name once the list has loaded (a busy machine may still show the loading row)
+    const firstCell = page.getByRole('table').first().getByRole('cell').first();
+    let existing = '';
+    await expect
+      .poll(async () => (existing = (await firstCell.innerText().catch(() => '')).trim()), { timeout: 15000 })
+      .toMatch(/^[A-Za-z0-9_]+$/);
     await page.locator('#main-content').getByRole('button', { name: '新增', exact: true }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: /字典名称/ }).fill(existing);
