@@ -184,7 +184,8 @@ async function lookAtAddDialog(page: Page, name: string, problems: string[]): Pr
   await page.keyboard.press('Escape');
   const cancel = dialog.getByRole('button', { name: /取\s*消|关闭/ });
   if (await dialog.isVisible().catch(() => false)) {
-    if (await cancel.count()) await cancel.first().click();
+    // Escape may already be closing it: the button can leave while the click waits for it
+    if (await cancel.count()) await cancel.first().click({ timeout: 3000 }).catch(() => undefined);
   }
   await dialog.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
   return true;
