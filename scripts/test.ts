@@ -15,6 +15,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const outDir = mkdtempSync(join(tmpdir(), 'dealer-console-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const skippedSuites: string[] = [];
+const failures: string[] = [];
 let failedRuns = 0;
 
 function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}): void {
@@ -27,6 +28,13 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
     totals.passed += j.numPassedTests ?? 0;
     totals.failed += j.numFailedTests ?? 0;
     totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    for (const file of j.testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        if (t.status !== 'failed') continue;
+        const why = String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 3).join(' / ').slice(0, 400);
+        failures.push(`${label}: ${file.name.replace(process.cwd() + '/', '')} > ${t.fullName}\n    ${why}`);
+      }
+    }
     if (!j.success || r.status !== 0) failedRuns++;
   } else {
     console.log(`${label}: vitest wrote no report (exit ${r.status})`);
@@ -54,5 +62,6 @@ if (existsSync(CHROMIUM)) {
 rmSync(outDir, { recursive: true, force: true });
 console.log('');
 for (const s of skippedSuites) console.log(`skipped: ${s}`);
+for (const f of failures) console.log(`failed: ${f}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedRuns || totals.failed ? 1 : 0);
