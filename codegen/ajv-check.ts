@@ -50,7 +50,11 @@ function walk(file: string, node: unknown, path: string, keywords: Set<string>):
   for (const [key, value] of Object.entries(node)) {
     const here = `${path}/${key}`;
     if (!keywords.has(key)) {
-      throw new SchemaError(file, here, `unknown keyword "${key}" (not JSON Schema 2020-12, ajv-errors or one of our x- keywords; see schemas/README.md)`);
+      throw new SchemaError(
+        file,
+        here,
+        `unknown keyword "${key}" (not JSON Schema 2020-12, ajv-errors or one of our x- keywords; see schemas/README.md)`,
+      );
     }
     if (key === 'pattern' && typeof value === 'string') {
       try {

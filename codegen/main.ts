@@ -26,7 +26,9 @@ export interface LoadedSchema {
 
 /** Reads, checks and converts every schemas/*.json (sorted by file name). */
 export function loadSchemas(schemasDir: string): LoadedSchema[] {
-  const files = readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const loaded: LoadedSchema[] = [];
   for (const f of files) {
     const file = join('schemas', f);

@@ -70,7 +70,17 @@ const IDENT = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 export const RESERVED_QUERY = ['page', 'size', 'sort', 'blurry'];
 const HANZI = /[\u4e00-\u9fff]/;
 /** Keywords of a property that are not validation keywords (no errorMessage can target them). */
-const NOT_VALIDATING = new Set(['title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', 'deprecated', '$comment', 'errorMessage']);
+const NOT_VALIDATING = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  '$comment',
+  'errorMessage',
+]);
 
 type Json = Record<string, unknown>;
 
@@ -88,8 +98,7 @@ function checkUnknownKeywords(file: string, node: unknown, path: string, where: 
   for (const [key, value] of Object.entries(node)) {
     const here = `${path}/${key}`;
     if (key.startsWith('x-')) {
-      const allowed: readonly string[] =
-        where === 'root' ? ENTITY_KEYWORDS : where === 'property' ? PROPERTY_KEYWORDS : [];
+      const allowed: readonly string[] = where === 'root' ? ENTITY_KEYWORDS : where === 'property' ? PROPERTY_KEYWORDS : [];
       if (!allowed.includes(key)) {
         const elsewhere = (ENTITY_KEYWORDS as readonly string[]).includes(key)
           ? ' (x-entity belongs at the root of the schema)'
@@ -139,7 +148,8 @@ function parseOptions(file: string, path: string, raw: unknown, type: FieldType)
   return (raw as unknown[]).map((o, i) => {
     const p = `${path}/${i}`;
     need(file, p, isObject(o), 'must be an object {value, label}', null);
-    for (const k of Object.keys(o as Json)) need(file, `${p}/${k}`, k === 'value' || k === 'label', 'unknown key (an option is {value, label})', null);
+    for (const k of Object.keys(o as Json))
+      need(file, `${p}/${k}`, k === 'value' || k === 'label', 'unknown key (an option is {value, label})', null);
     const { value, label } = o as Json;
     need(file, `${p}/value`, valueFitsType(type, value), `must be a ${type} like the property ("type": "${type}")`, null);
     need(file, `${p}/value`, !seen.has(JSON.stringify(value)), `value ${JSON.stringify(value)} is listed twice`, null);
@@ -207,13 +217,29 @@ function parseMessages(file: string, path: string, p: Json): Record<string, stri
   const messages: Record<string, string> = {};
   if (p.errorMessage === undefined) return messages;
   const em = p.errorMessage;
-  need(file, `${path}/errorMessage`, isObject(em), 'must be an object: keyword -> Chinese message, e.g. {"maxLength": "标题长度不能超过100个字符"}', null);
+  need(
+    file,
+    `${path}/errorMessage`,
+    isObject(em),
+    'must be an object: keyword -> Chinese message, e.g. {"maxLength": "标题长度不能超过100个字符"}',
+    null,
+  );
   for (const [k, v] of Object.entries(em as Json)) {
     const here = `${path}/errorMessage/${k}`;
     if (k === 'required') {
-      throw new SchemaError(file, here, 'a required message belongs at the root: "errorMessage": {"required": {"<property>": "...不能为空"}}');
+      throw new SchemaError(
+        file,
+        here,
+        'a required message belongs at the root: "errorMessage": {"required": {"<property>": "...不能为空"}}',
+      );
     }
-    need(file, here, k in p && !k.startsWith('x-') && !NOT_VALIDATING.has(k), `the property has no "${k}" keyword for this message to apply to`, null);
+    need(
+      file,
+      here,
+      k in p && !k.startsWith('x-') && !NOT_VALIDATING.has(k),
+      `the property has no "${k}" keyword for this message to apply to`,
+      null,
+    );
     need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message (a string with Chinese characters)', null);
     messages[k] = v as string;
   }
@@ -238,10 +264,22 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   const p = raw as Json;
   const type = p.type as FieldType;
   need(file, `${path}/type`, FIELD_TYPES.includes(type), `must be one of ${FIELD_TYPES.join(', ')}`, null);
-  const title = need(file, `${path}/title`, typeof p.title === 'string' && p.title !== '', 'a Chinese title is required', p.title as string);
+  const title = need(
+    file,
+    `${path}/title`,
+    typeof p.title === 'string' && p.title !== '',
+    'a Chinese title is required',
+    p.title as string,
+  );
   const format = p.format as string | undefined;
   if (format !== undefined) {
-    need(file, `${path}/format`, type === 'string' && FORMATS.includes(format), `format must be one of ${FORMATS.join(', ')} on a string`, null);
+    need(
+      file,
+      `${path}/format`,
+      type === 'string' && FORMATS.includes(format),
+      `format must be one of ${FORMATS.join(', ')} on a string`,
+      null,
+    );
   }
   if (Array.isArray(p.enum)) {
     p.enum.forEach((v, i) => need(file, `${path}/enum/${i}`, valueFitsType(type, v), `must be a ${type} like the property`, null));
@@ -260,21 +298,49 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
       null,
     );
   }
-  if (p['x-dict'] !== undefined) need(file, `${path}/x-dict`, typeof p['x-dict'] === 'string' && p['x-dict'] !== '', 'must be a dictionary name', null);
+  if (p['x-dict'] !== undefined)
+    need(file, `${path}/x-dict`, typeof p['x-dict'] === 'string' && p['x-dict'] !== '', 'must be a dictionary name', null);
   let ref: FieldSpec['ref'];
   if (p['x-ref'] !== undefined) {
     const r = p['x-ref'];
-    need(file, `${path}/x-ref`, isObject(r) && typeof r.resource === 'string' && typeof r.path === 'string' && typeof r.label === 'string', 'must be {resource, path, label}', null);
-    for (const k of Object.keys(r as Json)) need(file, `${path}/x-ref/${k}`, ['resource', 'path', 'label', 'onDelete'].includes(k), 'unknown key (x-ref is {resource, path, label, onDelete?})', null);
+    need(
+      file,
+      `${path}/x-ref`,
+      isObject(r) && typeof r.resource === 'string' && typeof r.path === 'string' && typeof r.label === 'string',
+      'must be {resource, path, label}',
+      null,
+    );
+    for (const k of Object.keys(r as Json))
+      need(
+        file,
+        `${path}/x-ref/${k}`,
+        ['resource', 'path', 'label', 'onDelete'].includes(k),
+        'unknown key (x-ref is {resource, path, label, onDelete?})',
+        null,
+      );
     const onDelete = (r as Json).onDelete;
-    if (onDelete !== undefined) need(file, `${path}/x-ref/onDelete`, onDelete === 'cascade' || onDelete === 'restrict', 'must be "cascade" or "restrict"', null);
-    need(file, `${path}/x-ref/path`, /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test((r as Json).path as string), 'must look like api/name (no leading slash)', null);
-    need(file, `${path}/x-ref`, type === 'integer' || type === 'string', 'x-ref needs an integer or string property (the referenced id)', null);
+    if (onDelete !== undefined)
+      need(file, `${path}/x-ref/onDelete`, onDelete === 'cascade' || onDelete === 'restrict', 'must be "cascade" or "restrict"', null);
+    need(
+      file,
+      `${path}/x-ref/path`,
+      /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test((r as Json).path as string),
+      'must look like api/name (no leading slash)',
+      null,
+    );
+    need(
+      file,
+      `${path}/x-ref`,
+      type === 'integer' || type === 'string',
+      'x-ref needs an integer or string property (the referenced id)',
+      null,
+    );
     ref = r as FieldSpec['ref'];
   }
   const hasChoices = !!options || p['x-dict'] !== undefined || !!ref;
   const rawInput = p['x-input'];
-  if (rawInput !== undefined) need(file, `${path}/x-input`, INPUTS.includes(rawInput as InputKind), `must be one of ${INPUTS.join(', ')}`, null);
+  if (rawInput !== undefined)
+    need(file, `${path}/x-input`, INPUTS.includes(rawInput as InputKind), `must be one of ${INPUTS.join(', ')}`, null);
   const input = (rawInput as InputKind | undefined) ?? defaultInput(type, format, !!options);
   const misfit = inputFits(input, type, format, hasChoices);
   if (misfit) throw new SchemaError(file, rawInput !== undefined ? `${path}/x-input` : path, `input "${input}" ${misfit}`);
@@ -282,19 +348,40 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   const auto = p['x-auto'] as AutoKind | undefined;
   if (auto !== undefined) {
     need(file, `${path}/x-auto`, AUTOS.includes(auto), `must be one of ${AUTOS.join(', ')}`, null);
-    if (auto === 'id') need(file, `${path}/x-auto`, name === 'id' && type === 'integer', 'x-auto "id" belongs to an integer property named id', null);
-    if (auto === 'createTime' || auto === 'updateTime') need(file, `${path}/x-auto`, type === 'string' && format === 'date-time', `x-auto "${auto}" needs a string property with "format": "date-time"`, null);
-    if (auto === 'createUser' || auto === 'updateUser') need(file, `${path}/x-auto`, type === 'string', `x-auto "${auto}" needs a string property (the user name)`, null);
+    if (auto === 'id')
+      need(file, `${path}/x-auto`, name === 'id' && type === 'integer', 'x-auto "id" belongs to an integer property named id', null);
+    if (auto === 'createTime' || auto === 'updateTime')
+      need(
+        file,
+        `${path}/x-auto`,
+        type === 'string' && format === 'date-time',
+        `x-auto "${auto}" needs a string property with "format": "date-time"`,
+        null,
+      );
+    if (auto === 'createUser' || auto === 'updateUser')
+      need(file, `${path}/x-auto`, type === 'string', `x-auto "${auto}" needs a string property (the user name)`, null);
     need(file, `${path}/x-auto`, !required, 'an automatic field is set by the server and cannot be in "required"', null);
   }
   if (p.readOnly !== undefined) {
     need(file, `${path}/readOnly`, typeof p.readOnly === 'boolean', 'must be true or false', null);
-    need(file, `${path}/readOnly`, !(p.readOnly && required), 'a read-only field is written by the server\'s own calls and cannot be in "required"', null);
+    need(
+      file,
+      `${path}/readOnly`,
+      !(p.readOnly && required),
+      'a read-only field is written by the server\'s own calls and cannot be in "required"',
+      null,
+    );
   }
   const filter = p['x-filter'] as FilterKind | undefined;
   if (filter !== undefined) {
     need(file, `${path}/x-filter`, FILTERS.includes(filter), `must be one of ${FILTERS.join(', ')}`, null);
-    need(file, `${path}/x-filter`, !RESERVED_QUERY.includes(name), `"${name}" is a list query parameter of its own (${RESERVED_QUERY.join(', ')}); it cannot be a filter`, null);
+    need(
+      file,
+      `${path}/x-filter`,
+      !RESERVED_QUERY.includes(name),
+      `"${name}" is a list query parameter of its own (${RESERVED_QUERY.join(', ')}); it cannot be a filter`,
+      null,
+    );
     const bad = filterFits(filter, type, format);
     if (bad) throw new SchemaError(file, `${path}/x-filter`, `${bad}; this property is ${type}${format ? ` (${format})` : ''}`);
   }
@@ -309,11 +396,23 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     const shape = 'must be {call: "getCph"|"getJz"|"getXsz"|"getVin"|"getYhk", fill: {<property>: <answer field>}}';
     need(file, `${path}/x-ocr`, isObject(o) && isObject(o.fill) && Object.keys(o).every((k) => k === 'call' || k === 'fill'), shape, null);
     const oo = o as { call: unknown; fill: Json };
-    need(file, `${path}/x-ocr/call`, typeof oo.call === 'string' && (OCR_CALL_NAMES as string[]).includes(oo.call), `must be one of ${OCR_CALL_NAMES.join(', ')}`, null);
+    need(
+      file,
+      `${path}/x-ocr/call`,
+      typeof oo.call === 'string' && (OCR_CALL_NAMES as string[]).includes(oo.call),
+      `must be one of ${OCR_CALL_NAMES.join(', ')}`,
+      null,
+    );
     const answers: readonly string[] = OCR_ANSWERS[oo.call as OcrCall];
     need(file, `${path}/x-ocr/fill`, Object.keys(oo.fill).length > 0, 'must name at least one property to fill', null);
     for (const [k, v] of Object.entries(oo.fill)) {
-      need(file, `${path}/x-ocr/fill/${k}`, typeof v === 'string' && answers.includes(v), `must be a field of the ${oo.call} answer: ${answers.join(', ')}`, null);
+      need(
+        file,
+        `${path}/x-ocr/fill/${k}`,
+        typeof v === 'string' && answers.includes(v),
+        `must be a field of the ${oo.call} answer: ${answers.join(', ')}`,
+        null,
+      );
     }
     ocr = { call: oo.call as OcrCall, fill: oo.fill as Record<string, string> };
   }
@@ -321,7 +420,13 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   const rawScope = p['x-scope'] as ScopeKind | typeof NO_SCOPE | undefined;
   if (rawScope === NO_SCOPE) {
     // an explicit opt-out: the property names a department or company that is not one of ours
-    need(file, `${path}/$comment`, typeof p.$comment === 'string' && p.$comment.trim().length > 0, 'x-scope "none" needs a $comment saying why the data scope does not apply', null);
+    need(
+      file,
+      `${path}/$comment`,
+      typeof p.$comment === 'string' && p.$comment.trim().length > 0,
+      'x-scope "none" needs a $comment saying why the data scope does not apply',
+      null,
+    );
   } else if (rawScope !== undefined) {
     need(file, `${path}/x-scope`, SCOPES.includes(rawScope), `must be one of ${SCOPES.join(', ')}, or "${NO_SCOPE}" with a $comment`, null);
     need(file, `${path}/x-scope`, type === 'integer', 'x-scope needs an integer property (a department or organisation id)', null);
@@ -330,11 +435,26 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
 
   if (p['x-list'] !== undefined) {
     const l = p['x-list'];
-    need(file, `${path}/x-list`, isObject(l) && typeof l.order === 'number', 'must be {order: number, width?: number, editable?: "radio"|"switch", html?: true}', null);
+    need(
+      file,
+      `${path}/x-list`,
+      isObject(l) && typeof l.order === 'number',
+      'must be {order: number, width?: number, editable?: "radio"|"switch", html?: true}',
+      null,
+    );
     const lo = l as Json;
-    for (const k of Object.keys(lo)) need(file, `${path}/x-list/${k}`, ['order', 'width', 'editable', 'html'].includes(k), 'unknown key (x-list is {order, width?, editable?, html?})', null);
-    if (lo.html !== undefined) need(file, `${path}/x-list/html`, lo.html === true && type === 'string', 'must be true, on a string property holding HTML', null);
-    if (lo.width !== undefined) need(file, `${path}/x-list/width`, typeof lo.width === 'number' && lo.width > 0, 'must be a positive number', null);
+    for (const k of Object.keys(lo))
+      need(
+        file,
+        `${path}/x-list/${k}`,
+        ['order', 'width', 'editable', 'html'].includes(k),
+        'unknown key (x-list is {order, width?, editable?, html?})',
+        null,
+      );
+    if (lo.html !== undefined)
+      need(file, `${path}/x-list/html`, lo.html === true && type === 'string', 'must be true, on a string property holding HTML', null);
+    if (lo.width !== undefined)
+      need(file, `${path}/x-list/width`, typeof lo.width === 'number' && lo.width > 0, 'must be a positive number', null);
     if (lo.editable !== undefined) {
       need(file, `${path}/x-list/editable`, lo.editable === 'radio' || lo.editable === 'switch', 'must be "radio" or "switch"', null);
       if (lo.editable === 'switch') need(file, `${path}/x-list/editable`, type === 'boolean', '"switch" needs a boolean property', null);
@@ -348,9 +468,17 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-money`, type === 'number', 'x-money belongs on a number property (an amount in yuan)', null);
     need(file, `${path}/x-money`, p.multipleOf === undefined, 'x-money already allows at most two decimals; drop multipleOf', null);
   }
-  if (p['x-column'] !== undefined) need(file, `${path}/x-column`, typeof p['x-column'] === 'string' && IDENT.test(p['x-column'] as string), 'must be a column identifier', null);
+  if (p['x-column'] !== undefined)
+    need(
+      file,
+      `${path}/x-column`,
+      typeof p['x-column'] === 'string' && IDENT.test(p['x-column'] as string),
+      'must be a column identifier',
+      null,
+    );
   if (p['x-form'] !== undefined) need(file, `${path}/x-form`, typeof p['x-form'] === 'boolean', 'must be true or false', null);
-  if (p['x-placeholder'] !== undefined) need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);
+  if (p['x-placeholder'] !== undefined)
+    need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);
 
   const messages = parseMessages(file, path, p);
   if (required) {
@@ -365,7 +493,13 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   }
   if (p.default !== undefined) {
     const check = compileOrThrow(file, validationSchema(p), path);
-    need(file, `${path}/default`, check(p.default), 'the default does not satisfy the property\'s own rules (type, enum, pattern, length...)', null);
+    need(
+      file,
+      `${path}/default`,
+      check(p.default),
+      "the default does not satisfy the property's own rules (type, enum, pattern, length...)",
+      null,
+    );
   }
 
   return {
@@ -428,7 +562,13 @@ function checkRootMessages(file: string, schema: Json, required: string[]): Reco
       }
       continue;
     }
-    need(file, here, k === 'additionalProperties' || (k in schema && !k.startsWith('x-') && !NOT_VALIDATING.has(k)), `the schema root has no "${k}" keyword for this message to apply to`, null);
+    need(
+      file,
+      here,
+      k === 'additionalProperties' || (k in schema && !k.startsWith('x-') && !NOT_VALIDATING.has(k)),
+      `the schema root has no "${k}" keyword for this message to apply to`,
+      null,
+    );
     need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message', null);
   }
   return ((em as Json).required ?? {}) as Record<string, string>;
@@ -443,14 +583,33 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   const e = schema['x-entity'];
   need(file, '/x-entity', isObject(e), 'x-entity is required: {name, title, ...}', null);
   const ent = e as Json;
-  for (const k of Object.keys(ent)) need(file, `/x-entity/${k}`, ENTITY_FIELDS.includes(k), `unknown key (known: ${ENTITY_FIELDS.join(', ')})`, null);
-  const name = need(file, '/x-entity/name', typeof ent.name === 'string' && IDENT.test(ent.name), 'must be an identifier', ent.name as string);
+  for (const k of Object.keys(ent))
+    need(file, `/x-entity/${k}`, ENTITY_FIELDS.includes(k), `unknown key (known: ${ENTITY_FIELDS.join(', ')})`, null);
+  const name = need(
+    file,
+    '/x-entity/name',
+    typeof ent.name === 'string' && IDENT.test(ent.name),
+    'must be an identifier',
+    ent.name as string,
+  );
   if (schema.$id !== undefined) need(file, '/$id', schema.$id === name, `must equal x-entity.name ("${name}") or be left out`, null);
   const table = (ent.table as string | undefined) ?? snakeCase(name);
   need(file, '/x-entity/table', typeof table === 'string' && IDENT.test(table), 'must be a table identifier', null);
   const path = (ent.path as string | undefined) ?? `api/${name}`;
-  need(file, '/x-entity/path', typeof path === 'string' && /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test(path), 'must look like api/name (no leading slash)', null);
-  const title = need(file, '/x-entity/title', typeof ent.title === 'string' && ent.title !== '', 'a Chinese title is required', ent.title as string);
+  need(
+    file,
+    '/x-entity/path',
+    typeof path === 'string' && /^[a-zA-Z][a-zA-Z0-9_/]*[a-zA-Z0-9]$/.test(path),
+    'must look like api/name (no leading slash)',
+    null,
+  );
+  const title = need(
+    file,
+    '/x-entity/title',
+    typeof ent.title === 'string' && ent.title !== '',
+    'a Chinese title is required',
+    ent.title as string,
+  );
   const permission = (ent.permission as string | undefined) ?? name;
   need(file, '/x-entity/permission', typeof permission === 'string' && IDENT.test(permission), 'must be an identifier', null);
   const pageSize = (ent.pageSize as number | undefined) ?? 10;
@@ -458,7 +617,13 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   const dialogWidth = (ent.dialogWidth as number | undefined) ?? 700;
   need(file, '/x-entity/dialogWidth', DIALOG_WIDTHS.includes(dialogWidth), `must be one of ${DIALOG_WIDTHS.join(', ')}`, null);
   const actions = (ent.actions as ResourceSpec['actions'] | undefined) ?? [...PERMISSION_ACTIONS];
-  need(file, '/x-entity/actions', Array.isArray(actions) && actions.every((a) => (PERMISSION_ACTIONS as readonly string[]).includes(a)), `must list some of ${PERMISSION_ACTIONS.join(', ')}`, null);
+  need(
+    file,
+    '/x-entity/actions',
+    Array.isArray(actions) && actions.every((a) => (PERMISSION_ACTIONS as readonly string[]).includes(a)),
+    `must list some of ${PERMISSION_ACTIONS.join(', ')}`,
+    null,
+  );
   need(file, '/x-entity/actions', new Set(actions).size === actions.length, 'lists an action twice', null);
 
   need(file, '/properties', isObject(schema.properties), 'properties are required', null);
@@ -468,12 +633,24 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   required.forEach((r, i) => need(file, `/required/${i}`, r in props, `"${r}" is not a property`, null));
   const reqMessages = checkRootMessages(file, schema, required);
   const fields = Object.entries(props).map(([n, p]) => parseField(file, n, p, required.includes(n), reqMessages[n]));
-  need(file, '/properties/id', fields.some((f) => f.auto === 'id'), 'an integer "id" with "x-auto": "id" is required', null);
+  need(
+    file,
+    '/properties/id',
+    fields.some((f) => f.auto === 'id'),
+    'an integer "id" with "x-auto": "id" is required',
+    null,
+  );
   need(file, '/properties', fields.filter((f) => f.scope).length <= 1, 'at most one property may carry x-scope', null);
   for (const f of fields) {
     for (const target of Object.keys(f.ocr?.fill ?? {})) {
       const t = fields.find((x) => x.name === target);
-      need(file, `/properties/${f.name}/x-ocr/fill/${target}`, !!t && t.form && t.type === 'string', 'must name a string property of the form', null);
+      need(
+        file,
+        `/properties/${f.name}/x-ocr/fill/${target}`,
+        !!t && t.form && t.type === 'string',
+        'must name a string property of the form',
+        null,
+      );
     }
   }
   const columns = new Set<string>();
@@ -486,16 +663,36 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   need(file, '/x-entity/sort', Array.isArray(sort) && sort.length > 0, 'must be a non-empty array like ["id,desc"]', null);
   sort.forEach((s, i) => {
     const [field, dir] = String(s).split(',');
-    need(file, `/x-entity/sort/${i}`, fields.some((f) => f.name === field) && ['asc', 'desc'].includes((dir ?? 'asc').toLowerCase()), 'must be "field,asc|desc" of a property', null);
+    need(
+      file,
+      `/x-entity/sort/${i}`,
+      fields.some((f) => f.name === field) && ['asc', 'desc'].includes((dir ?? 'asc').toLowerCase()),
+      'must be "field,asc|desc" of a property',
+      null,
+    );
   });
   const search = (ent.search as string[] | undefined) ?? [];
   need(file, '/x-entity/search', Array.isArray(search), 'must be an array of property names', null);
-  search.forEach((s, i) => need(file, `/x-entity/search/${i}`, fields.some((f) => f.name === s), 'must name a property', null));
+  search.forEach((s, i) =>
+    need(
+      file,
+      `/x-entity/search/${i}`,
+      fields.some((f) => f.name === s),
+      'must name a property',
+      null,
+    ),
+  );
 
   const enabledToggle = ent.enabledToggle as string | undefined;
   if (enabledToggle !== undefined) {
     const f = fields.find((x) => x.name === enabledToggle);
-    need(file, '/x-entity/enabledToggle', !!f && f.type === 'boolean' && !f.auto, 'must name a boolean property that is not automatic', null);
+    need(
+      file,
+      '/x-entity/enabledToggle',
+      !!f && f.type === 'boolean' && !f.auto,
+      'must name a boolean property that is not automatic',
+      null,
+    );
     need(file, '/x-entity/enabledToggle', actions.includes('edit'), 'needs the "edit" action (its permission key guards the toggle)', null);
   }
   const queryAll = ent.queryAll as boolean | undefined;
@@ -505,7 +702,13 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     need(file, '/x-entity/total', Array.isArray(total) && total.length > 0, 'must be a non-empty array of number properties', null);
     total.forEach((s, i) => {
       const f = fields.find((x) => x.name === s);
-      need(file, `/x-entity/total/${i}`, !!f && (f.type === 'number' || f.type === 'integer'), 'must name an integer or number property', null);
+      need(
+        file,
+        `/x-entity/total/${i}`,
+        !!f && (f.type === 'number' || f.type === 'integer'),
+        'must name an integer or number property',
+        null,
+      );
     });
   }
 
@@ -513,17 +716,41 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   if (ent.ownedByApplicant !== undefined) {
     const owner = fields.find((f) => f.name === ent.ownedByApplicant);
     need(file, '/x-entity/ownedByApplicant', !!owner, 'must name a property (the applicant id, e.g. "staffunId")', null);
-    need(file, '/x-entity/ownedByApplicant', owner!.type === 'integer' && owner!.required && !owner!.auto, 'the owner property must be a required integer that is not automatic', null);
-    need(file, '/x-entity/ownedByApplicant', owner!.filter === 'eq', 'the owner property needs "x-filter": "eq" (applicants list their records by it)', null);
+    need(
+      file,
+      '/x-entity/ownedByApplicant',
+      owner!.type === 'integer' && owner!.required && !owner!.auto,
+      'the owner property must be a required integer that is not automatic',
+      null,
+    );
+    need(
+      file,
+      '/x-entity/ownedByApplicant',
+      owner!.filter === 'eq',
+      'the owner property needs "x-filter": "eq" (applicants list their records by it)',
+      null,
+    );
     ownedByApplicant = owner!.name;
   }
 
   // reading is closed to holders of `<permission>:list` unless `read` names more callers
   const read = ent.read;
   if (read !== undefined) {
-    need(file, '/x-entity/read', Array.isArray(read) && read.length > 0, 'must be a non-empty array of "signedIn" or permission keys such as "staffunZp:list"', null);
+    need(
+      file,
+      '/x-entity/read',
+      Array.isArray(read) && read.length > 0,
+      'must be a non-empty array of "signedIn" or permission keys such as "staffunZp:list"',
+      null,
+    );
     (read as unknown[]).forEach((r, i) => {
-      need(file, `/x-entity/read/${i}`, r === 'signedIn' || (typeof r === 'string' && /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z]+$/.test(r)), 'must be "signedIn" or a permission key such as "staffunZp:list"', null);
+      need(
+        file,
+        `/x-entity/read/${i}`,
+        r === 'signedIn' || (typeof r === 'string' && /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z]+$/.test(r)),
+        'must be "signedIn" or a permission key such as "staffunZp:list"',
+        null,
+      );
     });
   }
 

@@ -14,7 +14,11 @@ export const SERVER_ENTRY = resolve(import.meta.dirname, '../build/server/main.j
  * (src/server/crud/spreadsheet.ts); NODE_SERVER_FLAGS from the environment adds more (for
  * example `--optimize-for-size`: see scripts/bench/README.md).
  */
-export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--expose-gc', ...(process.env.NODE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+export const SERVER_NODE_FLAGS = [
+  '--enable-source-maps',
+  '--expose-gc',
+  ...(process.env.NODE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean),
+];
 
 export async function buildServer(outfile = SERVER_ENTRY): Promise<string> {
   await build({

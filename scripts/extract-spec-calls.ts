@@ -24,7 +24,11 @@ import { readFileSync } from 'node:fs';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 const NAMESPACES = new Set(['system', 'xs', 'sc', 'os', 'jp', 'tms', 'kf', 'qywxapp', 'dbc', 'other']);
 
-interface Found { path: string; methods: Set<string>; extra: boolean }
+interface Found {
+  path: string;
+  methods: Set<string>;
+  extra: boolean;
+}
 
 function baseOf(path: string): string {
   const seg = path.split('/');
@@ -44,10 +48,15 @@ function resolve(rel: string, base: string): string {
 }
 
 /** leading slash, trailing slash or full stop and query values dropped: `getZpById?id=` -> `getZpById?id` */
-const clean = (p: string) => p.replace(/^\//, '').replace(/[./]+$/, '').replace(/=[^&]*/g, '');
+const clean = (p: string) =>
+  p
+    .replace(/^\//, '')
+    .replace(/[./]+$/, '')
+    .replace(/=[^&]*/g, '');
 
 const NOT_NAMES = new Set(['and', 'plus', 'with', 'paged', 'to', 'of', 'at', 'each', 'else', 'needs']);
-const TOKEN = /(?<methods>\b(?:GET|POST|PUT|DELETE)\b(?:\s*(?:\/|,\s*|\s+and\s+)\s*\b(?:GET|POST|PUT|DELETE)\b)*)|(?<path>\/?\b(?:api|comp)\/[\w/{}?=&.-]*)|(?<rel>(?<=(?:,|\band|\bplus)\s+|\b(?:GET|POST|PUT|DELETE)\s+)\/?[a-z][\w]*(?:\/(?:\{\w+\}|\w+))*\/?(?:\?[\w&=]*)?(?=[,;.)(:]|\s+and\b|\s+\(|\s*$|(?<=[A-Z?{}]\w*)\s+[a-z]))|(?<open>\()|(?<close>\))|(?<stop>;|\.(?:\s|$)|:\s)|(?<comma>,|\band\b|\bplus\b)/g;
+const TOKEN =
+  /(?<methods>\b(?:GET|POST|PUT|DELETE)\b(?:\s*(?:\/|,\s*|\s+and\s+)\s*\b(?:GET|POST|PUT|DELETE)\b)*)|(?<path>\/?\b(?:api|comp)\/[\w/{}?=&.-]*)|(?<rel>(?<=(?:,|\band|\bplus)\s+|\b(?:GET|POST|PUT|DELETE)\s+)\/?[a-z][\w]*(?:\/(?:\{\w+\}|\w+))*\/?(?:\?[\w&=]*)?(?=[,;.)(:]|\s+and\b|\s+\(|\s*$|(?<=[A-Z?{}]\w*)\s+[a-z]))|(?<open>\()|(?<close>\))|(?<stop>;|\.(?:\s|$)|:\s)|(?<comma>,|\band\b|\bplus\b)/g;
 
 export function extract(text: string): Array<[string, string]> {
   const found: Found[] = [];
@@ -93,7 +102,10 @@ export function extract(text: string): Array<[string, string]> {
       const gap = rawLine.slice(end, m.index).trim();
       const follows: Found | null = !gap ? (last as Found | null) : null;
       last = null;
-      if (gap && !(gap === 'to' && c.methods.length)) { c.open = false; c.plus = false; }
+      if (gap && !(gap === 'to' && c.methods.length)) {
+        c.open = false;
+        c.plus = false;
+      }
       end = m.index + m[0].length;
       if (g.methods) {
         flushMethods(c);
@@ -111,7 +123,10 @@ export function extract(text: string): Array<[string, string]> {
         c.used = false;
         c.open = true;
       } else if (g.path) {
-        if (/^\/?comp\/jxs_/.test(g.path)) { c.open = false; continue; }
+        if (/^\/?comp\/jxs_/.test(g.path)) {
+          c.open = false;
+          continue;
+        }
         add(g.path);
         base = baseOf(clean(g.path));
       } else if (g.rel) {
@@ -125,12 +140,24 @@ export function extract(text: string): Array<[string, string]> {
         if (depth > 0) depth--;
         ctx[depth].open = false;
       } else if (g.stop) {
-        for (const k of ctx.slice(0, depth + 1)) { flushMethods(k); k.methods = []; k.open = false; k.used = true; }
-        if (g.stop.startsWith(':')) { ctx[depth].open = false; continue; }
+        for (const k of ctx.slice(0, depth + 1)) {
+          flushMethods(k);
+          k.methods = [];
+          k.open = false;
+          k.used = true;
+        }
+        if (g.stop.startsWith(':')) {
+          ctx[depth].open = false;
+          continue;
+        }
         depth = 0;
         close();
       } else if (g.comma) {
-        if (g.comma === 'plus') { c.open = true; c.methods = []; c.plus = true; }
+        if (g.comma === 'plus') {
+          c.open = true;
+          c.methods = [];
+          c.plus = true;
+        }
       }
     }
     for (const k of ctx.slice(0, depth + 1)) flushMethods(k);
@@ -144,11 +171,16 @@ export function extract(text: string): Array<[string, string]> {
     if (/\/import$/.test(f.path)) methods = ['POST'];
     for (const m of methods) calls.add(`${m} ${f.path}`);
   }
-  return [...calls].map((c) => c.split(' ') as [string, string]).sort((a, b) => a[1].localeCompare(b[1]) || METHODS.indexOf(a[0] as 'GET') - METHODS.indexOf(b[0] as 'GET'));
+  return [...calls]
+    .map((c) => c.split(' ') as [string, string])
+    .sort((a, b) => a[1].localeCompare(b[1]) || METHODS.indexOf(a[0] as 'GET') - METHODS.indexOf(b[0] as 'GET'));
 }
 
 if (process.argv[1]?.endsWith('extract-spec-calls.ts')) {
-  const text = process.argv.slice(2).map((f) => readFileSync(f, 'utf8')).join('\n');
+  const text = process.argv
+    .slice(2)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
   const calls = extract(text);
   process.stdout.write(`# The spec's calls, METHOD path, extracted by scripts/extract-spec-calls.ts (${calls.length} calls)\n`);
   for (const [m, p] of calls) process.stdout.write(`${m} ${p}\n`);

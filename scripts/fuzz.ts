@@ -41,7 +41,12 @@ if (usePg) {
   };
 }
 
-const app = await buildApp(loadConfig({}, { dataDir, databaseUrl, captchaEnabled: false, seedDemo: true, adminInitialPassword: PASSWORD, logLevel: 'silent', serveWeb: false }));
+const app = await buildApp(
+  loadConfig(
+    {},
+    { dataDir, databaseUrl, captchaEnabled: false, seedDemo: true, adminInitialPassword: PASSWORD, logLevel: 'silent', serveWeb: false },
+  ),
+);
 await app.ready();
 let failures = 0;
 try {
@@ -65,10 +70,15 @@ try {
       if (slowest.length > 20) slowest.sort((a, b) => b[0] - a[0]).pop();
       if (res.statusCode < 400) accepted = true;
       const problem =
-        res.statusCode >= 500 ? `${res.statusCode} ${res.body.slice(0, 120)}`
-        : ms > 5000 ? `took ${ms} ms`
-        : res.statusCode >= 400 && String(res.headers['content-type'] ?? '').includes('json') && !/[\u4e00-\u9fff]/.test(String(res.json().message)) ? `${res.statusCode} without a Chinese message`
-        : '';
+        res.statusCode >= 500
+          ? `${res.statusCode} ${res.body.slice(0, 120)}`
+          : ms > 5000
+            ? `took ${ms} ms`
+            : res.statusCode >= 400 &&
+                String(res.headers['content-type'] ?? '').includes('json') &&
+                !/[\u4e00-\u9fff]/.test(String(res.json().message))
+              ? `${res.statusCode} without a Chinese message`
+              : '';
       if (problem) {
         failures++;
         console.log(`FAIL ${route} [${c.kind}]: ${problem}`);
@@ -79,8 +89,19 @@ try {
       console.log(`FAIL ${route}: refused requests changed rows`);
     }
   }
-  console.log(`by status: ${[...counts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s} × ${n}`).join(', ')}`);
-  console.log(`slowest: ${slowest.sort((a, b) => b[0] - a[0]).slice(0, 5).map(([ms, what]) => `${ms} ms ${what}`).join('; ')}`);
+  console.log(
+    `by status: ${[...counts]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s} × ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `slowest: ${slowest
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 5)
+      .map(([ms, what]) => `${ms} ms ${what}`)
+      .join('; ')}`,
+  );
   console.log(`${cases.length} requests in ${((Date.now() - began) / 1000).toFixed(1)} s: ${failures} failures`);
 } finally {
   await app.close();

@@ -20,7 +20,14 @@ let failedRuns = 0;
 
 function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}): void {
   const out = join(outDir, `${label}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ];
   console.log(`\n=== ${label}: vitest ${projects.join(', ')} ===`);
   const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
   if (existsSync(out)) {
@@ -31,7 +38,11 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
     for (const file of j.testResults ?? []) {
       for (const t of file.assertionResults ?? []) {
         if (t.status !== 'failed') continue;
-        const why = String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 3).join(' / ').slice(0, 400);
+        const why = String(t.failureMessages?.[0] ?? '')
+          .split('\n')
+          .slice(0, 3)
+          .join(' / ')
+          .slice(0, 400);
         failures.push(`${label}: ${file.name.replace(process.cwd() + '/', '')} > ${t.fullName}\n    ${why}`);
       }
     }
@@ -45,7 +56,8 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
 await runCodegen('schemas', 'src/generated');
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-if (!pgUrl) skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');
+if (!pgUrl)
+  skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');
 const chaosSkipped = clusterUnavailableReason();
 if (chaosSkipped) skippedSuites.push(`chaos test (three instances while PostgreSQL restarts): ${chaosSkipped}`);
 vitest('unit, web and server', ['unit', 'web', 'server']);

@@ -110,7 +110,12 @@ async function checkXlsx(file: string): Promise<Check> {
   let rows = 0;
   let titles: string[] = [];
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore', worksheets: 'emit' });
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+      sharedStrings: 'cache',
+      styles: 'ignore',
+      hyperlinks: 'ignore',
+      worksheets: 'emit',
+    });
     let sheets = 0;
     for await (const sheet of reader) {
       sheets++;
@@ -185,10 +190,17 @@ async function main(): Promise<void> {
   for (const d of opts.dialects) all.push(...(await benchDialect(d, sizes, entry)));
 
   heading('summary');
-  const rows: string[][] = [['dialect', 'rows', 'seconds', 'rows/s', 'MB', 'peak RSS', 'maxRSS', `time<=${TARGET_SECONDS}s`, 'RSS<=200MB', 'file']];
+  const rows: string[][] = [
+    ['dialect', 'rows', 'seconds', 'rows/s', 'MB', 'peak RSS', 'maxRSS', `time<=${TARGET_SECONDS}s`, 'RSS<=200MB', 'file'],
+  ];
   for (const o of all) {
     const peak = Math.max(o.download.peakRssSampled, o.download.maxRss);
-    const timeTarget = o.rows === TARGET_ROWS_FOR_TIME ? verdict(o.download.seconds <= TARGET_SECONDS) : o.rows < TARGET_ROWS_FOR_TIME ? `(${verdict(o.download.seconds <= TARGET_SECONDS)})` : '-';
+    const timeTarget =
+      o.rows === TARGET_ROWS_FOR_TIME
+        ? verdict(o.download.seconds <= TARGET_SECONDS)
+        : o.rows < TARGET_ROWS_FOR_TIME
+          ? `(${verdict(o.download.seconds <= TARGET_SECONDS)})`
+          : '-';
     rows.push([
       o.dialect,
       fmt(o.rows),

@@ -59,7 +59,10 @@ async function writeSheet(file: string, rows: number, badAt?: number): Promise<v
     }
   }
   const columns = sheetFields(spec).map((f) => ({ title: f.title, width: 20 }));
-  await pipeline(xlsxStream(spec.title, columns, batches(), (err) => console.error(err)), createWriteStream(file));
+  await pipeline(
+    xlsxStream(spec.title, columns, batches(), (err) => console.error(err)),
+    createWriteStream(file),
+  );
 }
 
 interface ImportRun {
@@ -72,12 +75,21 @@ interface ImportRun {
 }
 
 async function serverImport(entry: string, env: Record<string, string>, file: string, rows: number): Promise<ImportRun> {
-  const settings = { ...env, IMPORT_ASYNC_THRESHOLD: String(rows + 1), IMPORT_MAX_BYTES: String(100 * 1024 * 1024), REQUEST_TIMEOUT_SECONDS: '300' };
+  const settings = {
+    ...env,
+    IMPORT_ASYNC_THRESHOLD: String(rows + 1),
+    IMPORT_MAX_BYTES: String(100 * 1024 * 1024),
+    REQUEST_TIMEOUT_SECONDS: '300',
+  };
   return withBenchServer(entry, SERVER_NODE_FLAGS, settings, async ({ base, token, rss }) => {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(file)], { type: XLSX_TYPE }), 'feedback.xlsx');
     const t0 = performance.now();
-    const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const res = await fetch(`${base}/api/sysQuestion/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     const body = await res.text();
     const seconds = (performance.now() - t0) / 1000;
     const mem = rss();
@@ -103,13 +115,23 @@ async function serverBombs(entry: string, env: Record<string, string>): Promise<
       const form = new FormData();
       form.append('file', new Blob([bomb], { type: XLSX_TYPE }), 'bomb.xlsx');
       const t0 = performance.now();
-      const res = await fetch(`${base}/api/sysQuestion/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const res = await fetch(`${base}/api/sysQuestion/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
       const body = (await res.json()) as { message?: string };
       return { status: res.status, message: String(body.message), seconds: (performance.now() - t0) / 1000 };
     };
     const runs = await Promise.all([one(), one(), one(), one()]);
     const mem = rss();
-    return { statuses: runs.map((r) => r.status), messages: [...new Set(runs.map((r) => r.message))], slowestSeconds: Math.max(...runs.map((r) => r.seconds)), rssBefore: mem.before, peakRss: mem.peak };
+    return {
+      statuses: runs.map((r) => r.status),
+      messages: [...new Set(runs.map((r) => r.message))],
+      slowestSeconds: Math.max(...runs.map((r) => r.seconds)),
+      rssBefore: mem.before,
+      peakRss: mem.peak,
+    };
   });
 }
 
@@ -129,7 +151,9 @@ async function benchDialect(dialect: Dialect, rows: number, entry: string, goodF
   } finally {
     await badTarget.cleanup();
   }
-  console.log(`bad row ${fmt(rows - 1)}: HTTP ${bad.status} in ${fmt(bad.seconds, 2)} s, ${fmt(bad.stored)} rows stored, peak RSS ${mb(bad.peakRss)}; ${bad.body}`);
+  console.log(
+    `bad row ${fmt(rows - 1)}: HTTP ${bad.status} in ${fmt(bad.seconds, 2)} s, ${fmt(bad.stored)} rows stored, peak RSS ${mb(bad.peakRss)}; ${bad.body}`,
+  );
   const target = await createTarget(dialect);
   let good: ImportRun;
   try {
@@ -137,7 +161,9 @@ async function benchDialect(dialect: Dialect, rows: number, entry: string, goodF
   } finally {
     await target.cleanup();
   }
-  console.log(`valid file: HTTP ${good.status} in ${fmt(good.seconds, 2)} s (${fmt(rows / good.seconds)} rows/s), ${fmt(good.stored)} rows stored, RSS ${mb(good.rssBefore)} before, peak ${mb(good.peakRss)}; ${good.body}`);
+  console.log(
+    `valid file: HTTP ${good.status} in ${fmt(good.seconds, 2)} s (${fmt(rows / good.seconds)} rows/s), ${fmt(good.stored)} rows stored, RSS ${mb(good.rssBefore)} before, peak ${mb(good.peakRss)}; ${good.body}`,
+  );
   return { dialect, good, bad };
 }
 
@@ -169,11 +195,25 @@ async function main(): Promise<void> {
       await bombTarget.cleanup();
     }
     const rise = bombs.peakRss - bombs.rssBefore;
-    console.log(`answers ${bombs.statuses.join(', ')} (${bombs.messages.join(' / ')}), slowest ${fmt(bombs.slowestSeconds, 2)} s; RSS ${mb(bombs.rssBefore)} before, peak ${mb(bombs.peakRss)} (+${mb(rise)}): ${verdict(rise <= 150 * 1024 * 1024)} (<= 150 MB), ${verdict(bombs.slowestSeconds <= 2)} (<= 2 s)`);
+    console.log(
+      `answers ${bombs.statuses.join(', ')} (${bombs.messages.join(' / ')}), slowest ${fmt(bombs.slowestSeconds, 2)} s; RSS ${mb(bombs.rssBefore)} before, peak ${mb(bombs.peakRss)} (+${mb(rise)}): ${verdict(rise <= 150 * 1024 * 1024)} (<= 150 MB), ${verdict(bombs.slowestSeconds <= 2)} (<= 2 s)`,
+    );
     if (bombs.statuses.some((st) => st !== 400)) process.exitCode = 1;
 
     heading('summary');
-    const table: string[][] = [['dialect', 'rows', 'seconds', 'rows/s', 'peak RSS', `time<=${TARGET_SECONDS}s`, 'RSS<=300MB', 'all stored', 'bad row: 400, none stored, named']];
+    const table: string[][] = [
+      [
+        'dialect',
+        'rows',
+        'seconds',
+        'rows/s',
+        'peak RSS',
+        `time<=${TARGET_SECONDS}s`,
+        'RSS<=300MB',
+        'all stored',
+        'bad row: 400, none stored, named',
+      ],
+    ];
     for (const o of all) {
       // the sheet's row number of the bad data row: the title row is row 1
       const named = o.bad.body.includes(`第${rows}行`);
@@ -190,7 +230,8 @@ async function main(): Promise<void> {
       ]);
     }
     printTable(table);
-    if (all.some((o) => o.good.status !== 200 || o.good.stored !== rows || o.bad.status !== 400 || o.bad.stored !== 0)) process.exitCode = 1;
+    if (all.some((o) => o.good.status !== 200 || o.good.stored !== rows || o.bad.status !== 400 || o.bad.stored !== 0))
+      process.exitCode = 1;
   } finally {
     rmSync(goodFile, { force: true });
     rmSync(badFile, { force: true });

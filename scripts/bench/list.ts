@@ -178,7 +178,14 @@ function queryObject(path: string): Record<string, string | string[]> {
 
 const sqlOf = (qs: CompiledQuery[]) => qs.filter((q) => q.sql.includes(QUESTION_TABLE)).map(oneLine);
 
-async function runScenario(app: FastifyInstance, dialect: Dialect, base: string, token: string, sc: Scenario, opts: BenchOptions): Promise<Outcome> {
+async function runScenario(
+  app: FastifyInstance,
+  dialect: Dialect,
+  base: string,
+  token: string,
+  sc: Scenario,
+  opts: BenchOptions,
+): Promise<Outcome> {
   const headers = { authorization: `Bearer ${token}` };
   await settle(captureQueries);
   // the first request may count everything and fill the count cache; the third is the steady state
@@ -201,7 +208,10 @@ async function runScenario(app: FastifyInstance, dialect: Dialect, base: string,
   const httpSql = sqlOf(queries);
   const directSql = sqlOf(direct1.queries);
   const sameSql = httpSql.join('\n') === directSql.join('\n');
-  if (!sameSql) console.log(`  note: the direct run's SQL differs from the route's:\n    route:  ${httpSql.join('\n            ')}\n    direct: ${directSql.join('\n            ')}`);
+  if (!sameSql)
+    console.log(
+      `  note: the direct run's SQL differs from the route's:\n    route:  ${httpSql.join('\n            ')}\n    direct: ${directSql.join('\n            ')}`,
+    );
 
   if (warmUp) {
     await httpLoad(base + sc.query, { connections: opts.connections, duration: 1, headers });
@@ -253,17 +263,25 @@ async function benchDialect(dialect: Dialect, opts: BenchOptions): Promise<Outco
     for (const sc of list) {
       const o = await runScenario(app, dialect, base, token, sc, opts);
       console.log(`\n${sc.name}: GET ${sc.query}`);
-      console.log(`  totalElements ${fmt(o.totalElements)} (true count ${fmt(sc.trueCount)}${o.totalElements === sc.trueCount ? ', exact' : ', NOT exact'}), page content ${o.contentOk ? 'correct' : 'WRONG'}`);
+      console.log(
+        `  totalElements ${fmt(o.totalElements)} (true count ${fmt(sc.trueCount)}${o.totalElements === sc.trueCount ? ', exact' : ', NOT exact'}), page content ${o.contentOk ? 'correct' : 'WRONG'}`,
+      );
       console.log(`  SQL of the first request:`);
       for (const line of o.coldSql) console.log(`    ${line}`);
-      console.log(`  SQL of each later request on ${QUESTION_TABLE}${o.sameSql ? ' (the direct run runs the same)' : ''}; ${o.queriesPerRequest} queries per request in all:`);
+      console.log(
+        `  SQL of each later request on ${QUESTION_TABLE}${o.sameSql ? ' (the direct run runs the same)' : ''}; ${o.queriesPerRequest} queries per request in all:`,
+      );
       for (const line of o.sqlText) console.log(`    ${line}`);
       const failures = o.http.failures ? `, ${fmt(o.http.failures)} failed (${JSON.stringify(o.http.statusCodes)})` : '';
-      console.log(`  HTTP ${fmt(o.http.perSecond)} req/s, p50 ${fmt(o.http.p50)} ms, p95 ${fmt(o.http.p95)} ms, p99 ${fmt(o.http.p99)} ms${failures}`);
+      console.log(
+        `  HTTP ${fmt(o.http.perSecond)} req/s, p50 ${fmt(o.http.p50)} ms, p95 ${fmt(o.http.p95)} ms, p99 ${fmt(o.http.p99)} ms${failures}`,
+      );
       if (o.httpCpu) console.log(`    ${o.httpCpu}`);
       console.log(`  direct ${fmt(o.direct.perSecond)} pages/s (${fmt(1000 / o.direct.perSecond, 2)} ms of database work per page)`);
       if (o.directCpu) console.log(`    ${o.directCpu}`);
-      console.log(`  HTTP floor (bare Fastify, same JSON): ${fmt(o.floor.perSecond)} req/s; best ratio reachable ${fmt(bestRatio(o), 2)}; our stack adds ${fmt(stackMs(o) * 1000)} µs per request`);
+      console.log(
+        `  HTTP floor (bare Fastify, same JSON): ${fmt(o.floor.perSecond)} req/s; best ratio reachable ${fmt(bestRatio(o), 2)}; our stack adds ${fmt(stackMs(o) * 1000)} µs per request`,
+      );
       out.push(o);
     }
     return out;
@@ -287,7 +305,20 @@ async function main(): Promise<void> {
 
   heading('summary');
   const rows: string[][] = [
-    ['dialect', 'scenario', 'HTTP req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'direct pages/s', 'ratio', 'best ratio', `ratio>=${TARGET_RATIO}`, `p95<${TARGET_P95_MS}ms`, 'count'],
+    [
+      'dialect',
+      'scenario',
+      'HTTP req/s',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'direct pages/s',
+      'ratio',
+      'best ratio',
+      `ratio>=${TARGET_RATIO}`,
+      `p95<${TARGET_P95_MS}ms`,
+      'count',
+    ],
   ];
   for (const o of all) {
     const ratio = o.http.perSecond / o.direct.perSecond;
@@ -308,7 +339,9 @@ async function main(): Promise<void> {
   }
   printTable(rows);
   // slow is a figure; wrong answers and error statuses mean something is broken
-  const broken = all.filter((o) => !o.contentOk || o.totalElements !== o.scenario.trueCount || Object.keys(o.http.statusCodes).some((c) => !c.startsWith('2')));
+  const broken = all.filter(
+    (o) => !o.contentOk || o.totalElements !== o.scenario.trueCount || Object.keys(o.http.statusCodes).some((c) => !c.startsWith('2')),
+  );
   if (broken.length) {
     console.log(`\nbroken: ${broken.map((o) => `${o.dialect} ${o.scenario.name}`).join('; ')} (wrong page, wrong count or error answers)`);
     process.exitCode = 1;

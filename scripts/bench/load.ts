@@ -47,7 +47,10 @@ interface RawAutocannon {
   duration: number;
 }
 
-export async function httpLoad(url: string, opts: { connections: number; duration: number; headers: Record<string, string> }): Promise<LoadResult> {
+export async function httpLoad(
+  url: string,
+  opts: { connections: number; duration: number; headers: Record<string, string> },
+): Promise<LoadResult> {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -60,7 +63,9 @@ export async function httpLoad(url: string, opts: { connections: number; duratio
     worker.once('error', reject);
   });
   await worker.terminate();
-  const { decodeHist } = require('autocannon/lib/histUtil.js') as { decodeHist(s: string): { getValueAtPercentile(p: number): number; maxValue: number } };
+  const { decodeHist } = require('autocannon/lib/histUtil.js') as {
+    decodeHist(s: string): { getValueAtPercentile(p: number): number; maxValue: number };
+  };
   const hist = decodeHist(raw.latencies);
   const statusCodes: Record<string, number> = {};
   for (const [code, v] of Object.entries(raw.statusCodeStats ?? {})) statusCodes[code] = v.count;
@@ -83,7 +88,11 @@ export async function httpLoad(url: string, opts: { connections: number; duratio
  * Waits until the app has run no query for `quietMs` (requests still in flight when a load
  * generator stops are finished by the server afterwards), at most `maxMs`.
  */
-export async function settle(capture: <T>(fn: () => Promise<T>) => Promise<{ queries: unknown[] }>, quietMs = 300, maxMs = 180_000): Promise<void> {
+export async function settle(
+  capture: <T>(fn: () => Promise<T>) => Promise<{ queries: unknown[] }>,
+  quietMs = 300,
+  maxMs = 180_000,
+): Promise<void> {
   const end = Date.now() + maxMs;
   while (Date.now() < end) {
     const { queries } = await capture(() => new Promise((r) => setTimeout(r, quietMs)));

@@ -14,7 +14,9 @@ export function verdict(ok: boolean): string {
 }
 
 export function printTable(rows: string[][]): void {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0))));
+  const widths = rows[0].map((_, i) =>
+    Math.max(...rows.map((r) => [...(r[i] ?? '')].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0))),
+  );
   for (const r of rows) {
     console.log(
       r

@@ -118,10 +118,16 @@ async function dropIndexes(database: Database): Promise<Index[]> {
   const { db, dialect } = database;
   let found: Index[];
   if (dialect === 'sqlite') {
-    const r = await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'index' and tbl_name = ${QUESTION_TABLE}`.execute(db);
+    const r = await sql<{
+      name: string;
+      sql: string | null;
+    }>`select name, sql from sqlite_master where type = 'index' and tbl_name = ${QUESTION_TABLE}`.execute(db);
     found = r.rows.filter((x) => x.sql).map((x) => ({ name: x.name, definition: x.sql! }));
   } else {
-    const r = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes where tablename = ${QUESTION_TABLE} and indexdef not like '%UNIQUE%'`.execute(db);
+    const r = await sql<{
+      indexname: string;
+      indexdef: string;
+    }>`select indexname, indexdef from pg_indexes where tablename = ${QUESTION_TABLE} and indexdef not like '%UNIQUE%'`.execute(db);
     found = r.rows.map((x) => ({ name: x.indexname, definition: x.indexdef }));
   }
   for (const ix of found) await sql`drop index ${sql.id(ix.name)}`.execute(db);

@@ -56,7 +56,6 @@ export async function signInOverHttp(base: string, exited: Promise<number | null
   return ((await res.json()) as { token: string }).token;
 }
 
-
 export interface BenchServer {
   base: string;
   token: string;
@@ -72,7 +71,12 @@ const SAMPLE_MS = 20;
  * loopback port with `env`, signed in as admin, its RSS sampled from when `fn` starts; stops the
  * server afterwards.
  */
-export async function withBenchServer<T>(entry: string, nodeFlags: string[], env: Record<string, string>, fn: (server: BenchServer) => Promise<T>): Promise<T> {
+export async function withBenchServer<T>(
+  entry: string,
+  nodeFlags: string[],
+  env: Record<string, string>,
+  fn: (server: BenchServer) => Promise<T>,
+): Promise<T> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeFlags, entry], {

@@ -146,7 +146,10 @@ async function firstListPaint(outDir: string): Promise<LoadTrace[]> {
       await p.locator('table tbody tr.RaDatagrid-row').first().waitFor({ timeout: 30000 });
       const seenAt = Date.now() - t0;
       // the paint entry comes with the next frame's timing report
-      await p.waitForFunction(() => (window as unknown as { __rowPaint?: number }).__rowPaint !== undefined, undefined, { timeout: 5000, polling: 20 });
+      await p.waitForFunction(() => (window as unknown as { __rowPaint?: number }).__rowPaint !== undefined, undefined, {
+        timeout: 5000,
+        polling: 20,
+      });
       const seen = await p.evaluate(() => {
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
         return {
@@ -189,7 +192,10 @@ async function firstListPaint(outDir: string): Promise<LoadTrace[]> {
 function shortName(url: string): string {
   const u = new URL(url);
   if (u.pathname === '/') return 'document';
-  const path = u.pathname.replace(/^\//, '').replace(/^assets\//, '').replace(/-[\w-]{8}(\.\w+)$/, '$1');
+  const path = u.pathname
+    .replace(/^\//, '')
+    .replace(/^assets\//, '')
+    .replace(/-[\w-]{8}(\.\w+)$/, '$1');
   const first = [...u.searchParams][0];
   return first && u.pathname.startsWith('/api/') ? `${path}?${first[0]}=${first[1]}` : path;
 }
@@ -222,17 +228,20 @@ function printBreakdown(traces: LoadTrace[]): void {
   const milestones: Array<[string, (t: LoadTrace) => number]> = [
     ['document received', (t) => endOf(t, (n) => n === 'document')],
     ['DOMContentLoaded', (t) => t.domContentLoaded],
-    ['last script before the list query received', (t) => {
-      const asked = startOf(t, isList);
-      return Math.max(...t.requests.filter((r) => r.name.endsWith('.js') && r.end <= asked).map((r) => r.end));
-    }],
+    [
+      'last script before the list query received',
+      (t) => {
+        const asked = startOf(t, isList);
+        return Math.max(...t.requests.filter((r) => r.name.endsWith('.js') && r.end <= asked).map((r) => r.end));
+      },
+    ],
     ['api/info received', (t) => endOf(t, (n) => n === 'api/info')],
     ['api/menus/build received', (t) => endOf(t, (n) => n === 'api/menus/build')],
     ['list query sent', (t) => startOf(t, isList)],
     ['list query received', (t) => endOf(t, isList)],
     ['first row in the DOM', (t) => t.rowInDom],
     ['first row painted (the measure)', (t) => t.paint],
-    ['first row seen by Playwright\'s wait (polls every 500 ms)', (t) => t.seen],
+    ["first row seen by Playwright's wait (polls every 500 ms)", (t) => t.seen],
     ['main thread busy in long tasks (ms)', (t) => t.longTasks.reduce((sum, [, d]) => sum + d, 0)],
     ['scripts loaded before the paint (files)', (t) => t.requests.filter((r) => r.name.endsWith('.js')).length],
     ['API calls before the paint', (t) => t.requests.filter((r) => r.name.startsWith('api/')).length],
@@ -256,7 +265,9 @@ async function main(): Promise<void> {
   try {
     if (!given) {
       heading('build');
-      const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir', '--manifest'], { stdio: 'inherit' });
+      const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir', '--manifest'], {
+        stdio: 'inherit',
+      });
       if (b.status !== 0) throw new Error('the build failed');
     }
     const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
@@ -289,7 +300,12 @@ async function main(): Promise<void> {
       ['measure', 'value', 'target', 'verdict'],
       ['sign-in JS', `${fmt(l.js, 1)} KB gz (+ ${fmt(l.css, 1)} KB CSS)`, `<= ${TARGET_LOGIN_KB} KB`, verdict(l.js <= TARGET_LOGIN_KB)],
       ['shell JS', `${fmt(s.js, 1)} KB gz (+ ${fmt(s.css, 1)} KB CSS)`, `<= ${TARGET_SHELL_KB} KB`, verdict(s.js <= TARGET_SHELL_KB)],
-      ['first list paint', paint.length ? `median ${median} ms, worst ${worst} ms` : 'skipped', `<= ${TARGET_PAINT_MS} ms`, paint.length ? verdict(median <= TARGET_PAINT_MS) : '-'],
+      [
+        'first list paint',
+        paint.length ? `median ${median} ms, worst ${worst} ms` : 'skipped',
+        `<= ${TARGET_PAINT_MS} ms`,
+        paint.length ? verdict(median <= TARGET_PAINT_MS) : '-',
+      ],
     ]);
   } finally {
     if (!given) rmSync(outDir, { recursive: true, force: true });

@@ -204,7 +204,11 @@ async function scenario(name: string, target: BenchTarget, instances: number, op
         const sentAt = performance.timeOrigin + performance.now();
         const res = await fetch(`${bases[0]}/api/sysSocket`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', submit_id: String(Date.now()).padStart(32, '1') },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            submit_id: String(Date.now()).padStart(32, '1'),
+          },
           body: JSON.stringify({ title: `性能测试${tag}`.slice(0, 100), msg: '<p>bench</p>', type: 1, enabled: true, sort: 1 }),
         });
         if (res.status !== 201) throw new Error(`POST /api/sysSocket answered ${res.status}: ${await res.text()}`);
@@ -212,12 +216,17 @@ async function scenario(name: string, target: BenchTarget, instances: number, op
         return sentAt;
       });
       // the title carries the tag; the INFO text ends with it
-      const latencies = arrivals.filter((t) => t >= 0).map((t) => t - sentAt).sort((a, b) => a - b);
+      const latencies = arrivals
+        .filter((t) => t >= 0)
+        .map((t) => t - sentAt)
+        .sort((a, b) => a - b);
       const lost = arrivals.length - latencies.length;
       if (Number.isNaN(firstP99)) firstP99 = percentile(latencies, 99);
       if (r <= 0) {
         missing += lost;
-        console.log(`warm-up round: ${latencies.length}/${arrivals.length} received, p99 ${fmt(percentile(latencies, 99), 1)} ms (not counted)`);
+        console.log(
+          `warm-up round: ${latencies.length}/${arrivals.length} received, p99 ${fmt(percentile(latencies, 99), 1)} ms (not counted)`,
+        );
         continue;
       }
       missing += lost;
@@ -271,7 +280,18 @@ async function main(): Promise<void> {
   }
   heading('summary (time from POST /api/sysSocket to the INFO at each client)');
   printTable([
-    ['scenario', 'connect', 'first broadcast p99', 'POST answered (p50)', 'p50', 'p99', 'max', 'worst round p99', 'missed', `p99 <= ${TARGET_P99_MS} ms`],
+    [
+      'scenario',
+      'connect',
+      'first broadcast p99',
+      'POST answered (p50)',
+      'p50',
+      'p99',
+      'max',
+      'worst round p99',
+      'missed',
+      `p99 <= ${TARGET_P99_MS} ms`,
+    ],
     ...outcomes.map((o) => [
       o.name,
       `${fmt(o.connectMs)} ms`,

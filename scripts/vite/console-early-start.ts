@@ -18,7 +18,12 @@ type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type OutputChunk = NonNullable<IndexHtmlTransformContext['chunk']>;
 
 /** Modules whose chunks (and their imports) the console needs before its first screen. */
-const CONSOLE_MODULES = ['src/web/staff/StaffApp.tsx', 'src/web/common/session.ts', 'src/web/staff/shell/menus.ts', 'src/web/staff/prefetchScreen.ts'];
+const CONSOLE_MODULES = [
+  'src/web/staff/StaffApp.tsx',
+  'src/web/common/session.ts',
+  'src/web/staff/shell/menus.ts',
+  'src/web/staff/prefetchScreen.ts',
+];
 
 /** The early requests the console adopts (keys of window.__consoleEarly). */
 export const EARLY_REQUESTS = { info: '/api/info', menus: '/api/menus/build' } as const;

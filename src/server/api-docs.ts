@@ -101,7 +101,13 @@ function filterParameter(field: FieldSpec): Json | undefined {
     case 'like':
       return { type: 'string', description: `${field.title}：包含` };
     case 'between':
-      return { type: 'array', items: value, minItems: 2, maxItems: 2, description: `${field.title}：范围，参数写两次（开始、结束），一端为空表示不限` };
+      return {
+        type: 'array',
+        items: value,
+        minItems: 2,
+        maxItems: 2,
+        description: `${field.title}：范围，参数写两次（开始、结束），一端为空表示不限`,
+      };
     case 'in':
       return { type: 'array', items: value, description: `${field.title}：任一值，参数可重复` };
     default:
@@ -187,7 +193,9 @@ function crudSchema(route: CrudRoute): Json {
       return {
         summary: `${title}：全部记录（筛选与排序同列表）`,
         querystring: listQuery(spec, true),
-        response: { 200: { description: '记录数组', content: { 'application/json': { schema: { type: 'array', items: ref(recordName(spec)) } } } } },
+        response: {
+          200: { description: '记录数组', content: { 'application/json': { schema: { type: 'array', items: ref(recordName(spec)) } } } },
+        },
         badRequest: '不支持的查询参数: foo',
       };
     case 'total':
@@ -199,7 +207,13 @@ function crudSchema(route: CrudRoute): Json {
             description: '各合计字段之和与条数',
             content: {
               'application/json': {
-                schema: { type: 'object', properties: Object.fromEntries([...(spec.total ?? []).map((n) => [n, { type: 'number' }]), ['count', { type: 'integer' }]]) },
+                schema: {
+                  type: 'object',
+                  properties: Object.fromEntries([
+                    ...(spec.total ?? []).map((n) => [n, { type: 'number' }]),
+                    ['count', { type: 'integer' }],
+                  ]),
+                },
               },
             },
           },
@@ -247,7 +261,10 @@ function crudSchema(route: CrudRoute): Json {
         },
         consumes: ['multipart/form-data'],
         response: {
-          200: { description: '已导入的条数', content: { 'application/json': { schema: { type: 'object', properties: { count: { type: 'integer' } } } } } },
+          200: {
+            description: '已导入的条数',
+            content: { 'application/json': { schema: { type: 'object', properties: { count: { type: 'integer' } } } } },
+          },
           [ASYNC_STATUS]: errorAnswer(ASYNC_STATUS, '数据较多，转入后台导入，进度经 WebSocket 通知', IMPORT_STARTED),
         },
         badRequest: '上传模板只能是xlsx格式!',
@@ -258,7 +275,12 @@ function crudSchema(route: CrudRoute): Json {
         summary: `${title}：启用/禁用`,
         body: { type: 'object', properties: { [name]: { type: 'boolean' } }, description: '不传则切换当前状态' },
         response: {
-          200: { description: '新的状态', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' }, [name]: { type: 'boolean' } } } } } },
+          200: {
+            description: '新的状态',
+            content: {
+              'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' }, [name]: { type: 'boolean' } } } },
+            },
+          },
           404: errorAnswer(404, '记录不存在', '数据不存在'),
         },
         badRequest: 'ID必须是正整数',
@@ -272,7 +294,8 @@ function access(entry: RouteEntry | undefined, applicantToo: boolean): { securit
   if (!entry) return { security: [], note: '公开', keys: [] };
   const keys = entry.permissions ?? (entry.permission ? [entry.permission] : []);
   if (entry.identity === 'dealer') return { security: [{ dealerToken: [] }], note: '经销商令牌（POST /comp/dbcCompany/auth/login）', keys };
-  if (entry.identity === 'applicant') return { security: [{ applicantToken: [] }], note: '应聘人员令牌（POST /api/staffun 注册时返回）', keys };
+  if (entry.identity === 'applicant')
+    return { security: [{ applicantToken: [] }], note: '应聘人员令牌（POST /api/staffun 注册时返回）', keys };
   if (entry.identity === 'socket') return { security: [], note: 'WebSocket：令牌在地址中（/webSocket/{token}）', keys };
   const staff = keys.length ? keys.map((k) => ({ staffToken: [k] })) : entry.authenticated ? [{ staffToken: [] }] : [];
   const note = keys.length ? `员工令牌，权限：${keys.join(' 或 ')}` : entry.authenticated ? '员工令牌（登录即可）' : '公开';
@@ -290,7 +313,13 @@ function tagOf(url: string): string {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The document's schema of one route: what the route declares, the entity parts, access and errors. */
-function routeSchema(route: RouteOptions, url: string, entry: RouteEntry | undefined, crud: CrudRoute | undefined, given: FastifySchema | undefined): Json {
+function routeSchema(
+  route: RouteOptions,
+  url: string,
+  entry: RouteEntry | undefined,
+  crud: CrudRoute | undefined,
+  given: FastifySchema | undefined,
+): Json {
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const generic = crud ? crudSchema(crud) : undefined;
   const { badRequest: badMessage, consumes, ...genericSchema } = (generic ?? {}) as Json;
@@ -305,13 +334,21 @@ function routeSchema(route: RouteOptions, url: string, entry: RouteEntry | undef
   if (WRITES.has(method)) {
     schema.headers = {
       type: 'object',
-      properties: { [SUBMIT_ID_HEADER]: { type: 'string', pattern: '^[A-Za-z0-9]{16,64}$', description: '防重复提交：每次写操作一个新的随机值，10分钟内重复则409' } },
+      properties: {
+        [SUBMIT_ID_HEADER]: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9]{16,64}$',
+          description: '防重复提交：每次写操作一个新的随机值，10分钟内重复则409',
+        },
+      },
     };
   }
   if (consumes) schema.consumes = consumes;
   schema.tags = [crud ? `${crud.spec.title} (${crud.spec.path})` : tagOf(url)];
   schema.summary ??= `${method} ${url}`;
-  schema.description = [entry?.identity === 'socket' ? 'WebSocket 连接（Upgrade）' : '', `调用者：${who.note}`].filter(Boolean).join('\n\n');
+  schema.description = [entry?.identity === 'socket' ? 'WebSocket 连接（Upgrade）' : '', `调用者：${who.note}`]
+    .filter(Boolean)
+    .join('\n\n');
   schema.security = who.security;
   if (who.keys.length) schema['x-permission'] = who.keys.length === 1 ? who.keys[0] : who.keys;
   const response: Json = { ...((schema.response as Json | undefined) ?? {}) };
@@ -343,12 +380,25 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
   const components = {
     securitySchemes: {
       staffToken: { type: 'http', scheme: 'bearer', description: '员工令牌：POST /api/login 返回的 token；需要权限的接口在此列出权限标识' },
-      dealerToken: { type: 'http', scheme: 'bearer', description: '经销商令牌：POST /comp/dbcCompany/auth/login 返回的 token（员工令牌不被接受）' },
-      applicantToken: { type: 'http', scheme: 'bearer', description: '应聘人员令牌（ap. 开头）：POST /api/staffun 注册时返回，只能访问本人的记录' },
+      dealerToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: '经销商令牌：POST /comp/dbcCompany/auth/login 返回的 token（员工令牌不被接受）',
+      },
+      applicantToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: '应聘人员令牌（ap. 开头）：POST /api/staffun 注册时返回，只能访问本人的记录',
+      },
     },
     schemas: {
       Error: ERROR_SCHEMA,
-      ...Object.fromEntries(opts.specs.flatMap((s) => [[recordName(s), recordSchema(s)], [bodyName(s), bodySchema(s)]])),
+      ...Object.fromEntries(
+        opts.specs.flatMap((s) => [
+          [recordName(s), recordSchema(s)],
+          [bodyName(s), bodySchema(s)],
+        ]),
+      ),
     },
   };
   await app.register(swagger, {

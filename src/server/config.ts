@@ -127,9 +127,13 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const a of list) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or proxy addresses/CIDRs separated by commas, got "${raw}"`);
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or proxy addresses/CIDRs separated by commas, got "${raw}"`);
   }
   return list;
 }
@@ -157,7 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rememberMeDays: int(env, 'REMEMBER_ME_DAYS', 7, 1, 365),
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 50 * 1024 * 1024),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
-    importMaxUnpackedBytes: int(env, 'IMPORT_MAX_UNPACKED_BYTES', 10 * int(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024), 1024, 2 * 1024 * 1024 * 1024),
+    importMaxUnpackedBytes: int(
+      env,
+      'IMPORT_MAX_UNPACKED_BYTES',
+      10 * int(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      1024,
+      2 * 1024 * 1024 * 1024,
+    ),
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
@@ -200,7 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (config.ssoLinkUrl) {
-    if (!/^https?:\/\//.test(config.ssoLinkUrl)) throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
+    if (!/^https?:\/\//.test(config.ssoLinkUrl))
+      throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
     if (config.ssoSecret.length < 16) throw new ConfigError('SSO_SECRET must hold at least 16 characters when SSO_LINK_URL is set');
   }
   checkProviders(config);

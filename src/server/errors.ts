@@ -95,7 +95,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     else if (status >= 500) request.log.warn({ err: error }, 'request failed');
     // an error after the answer has started (a stream broke) cannot change the answer any more
     if (reply.sent || reply.raw.headersSent) return;
-    reply.status(status).type('application/json; charset=utf-8').send(errorBody(status, message, details));
+    reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(status, message, details));
   });
   const notFound = (_request: FastifyRequest, reply: FastifyReply) => {
     reply.status(404).send(errorBody(404, '接口不存在'));

@@ -9,10 +9,7 @@
 import sanitizeHtml from 'sanitize-html';
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags.filter((t) => t !== 'style'),
-    'img', 'h1', 'h2', 'span', 'u', 's', 'font',
-  ],
+  allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== 'style'), 'img', 'h1', 'h2', 'span', 'u', 's', 'font'],
   allowedAttributes: {
     a: ['href', 'name', 'target', 'title', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -37,7 +34,15 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#x27;': "'",
+  '&nbsp;': ' ',
+};
 
 export function plainText(text: string): string {
   const stripped = sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} });

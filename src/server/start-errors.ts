@@ -29,6 +29,7 @@ export function databaseStartError(error: unknown, databaseUrl: string): string 
     case '57P03':
       return `DATABASE_URL: the server at ${where} is starting up or shutting down; try again`;
   }
-  if (/timeout exceeded when trying to connect/i.test(e.message ?? '')) return `DATABASE_URL: the server at ${where} did not answer in time`;
+  if (/timeout exceeded when trying to connect/i.test(e.message ?? ''))
+    return `DATABASE_URL: the server at ${where} did not answer in time`;
   return undefined;
 }

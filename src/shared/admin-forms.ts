@@ -134,9 +134,20 @@ export const USER_FORM: FormRules = {
   nickName: { label: '昵称', type: 'text', required: true, max: 64 },
   phone: { label: '电话号码', type: 'text', max: 20, formats: [{ test: isMobile, message: '请输入正确的11位手机号码' }] },
   email: { label: '邮箱', type: 'text', max: 100, formats: [{ test: isEmail, message: '邮箱格式错误' }] },
-  wecomUserId: { label: '企业微信账号', type: 'text', max: 64, formats: [{ test: (v) => WECOM_USER_ID.test(v), message: WECOM_USER_ID_MESSAGE }] },
+  wecomUserId: {
+    label: '企业微信账号',
+    type: 'text',
+    max: 64,
+    formats: [{ test: (v) => WECOM_USER_ID.test(v), message: WECOM_USER_ID_MESSAGE }],
+  },
   orgId: { label: '公司', type: 'id', required: true, missing: '请选择公司' },
-  deptId: { label: '部门', type: 'id', required: true, missing: '请选择部门', value: (b) => b.deptId ?? (b.dept as FormBody | undefined)?.id },
+  deptId: {
+    label: '部门',
+    type: 'id',
+    required: true,
+    missing: '请选择部门',
+    value: (b) => b.deptId ?? (b.dept as FormBody | undefined)?.id,
+  },
   roles: { label: '岗位', type: 'ids', required: true, missing: '请选择岗位' },
 };
 
@@ -156,7 +167,9 @@ export const MENU_FORM: FormRules = {
     type: 'text',
     max: 255,
     required: (b) => menuType(b) !== 2,
-    formats: [{ test: (v, b) => menuType(b) === 2 || !truthy(b.iFrame) || /^https?:\/\//i.test(v), message: '外链必须以http://或者https://开头' }],
+    formats: [
+      { test: (v, b) => menuType(b) === 2 || !truthy(b.iFrame) || /^https?:\/\//i.test(v), message: '外链必须以http://或者https://开头' },
+    ],
   },
   icon: { label: '菜单图标', type: 'text', max: 100 },
   sort: { label: '菜单排序', type: 'integer', min: 0, max: 999999, value: sortOf('menuSort') },
@@ -188,7 +201,13 @@ export const DICT_FORM: FormRules = {
 export const DICT_DETAIL_FORM: FormRules = {
   label: { label: '字典标签', type: 'text', required: true, max: 100 },
   // a number or true/false is taken as its text
-  value: { label: '字典值', type: 'text', required: true, max: 100, value: (b) => (typeof b.value === 'number' || typeof b.value === 'boolean' ? String(b.value) : b.value) },
+  value: {
+    label: '字典值',
+    type: 'text',
+    required: true,
+    max: 100,
+    value: (b) => (typeof b.value === 'number' || typeof b.value === 'boolean' ? String(b.value) : b.value),
+  },
   sort: { label: '排序', type: 'integer', min: 0, max: 999999, value: sortOf('dictSort') },
 };
 

@@ -26,7 +26,8 @@ export type SqlDialect = 'sqlite' | 'postgres';
 /** Longest varchar PostgreSQL accepts; a longer maxLength is stored as text. */
 export const MAX_VARCHAR = 10485760;
 
-export type ColumnSource = Pick<FieldSpec, 'name' | 'column' | 'type' | 'format' | 'maxLength' | 'auto' | 'default' | 'filter'> & Partial<Pick<FieldSpec, 'ref' | 'money'>>;
+export type ColumnSource = Pick<FieldSpec, 'name' | 'column' | 'type' | 'format' | 'maxLength' | 'auto' | 'default' | 'filter'> &
+  Partial<Pick<FieldSpec, 'ref' | 'money'>>;
 
 /** Double-quoted identifier (both dialects). */
 export function quoteIdent(name: string): string {
@@ -122,6 +123,7 @@ export function resourceIndexes(spec: Pick<ResourceSpec, 'fields'>): string[][] 
 
 export function createIndexesSql(spec: Pick<ResourceSpec, 'table' | 'fields'>): string[] {
   return resourceIndexes(spec).map(
-    (cols) => `create index if not exists ${quoteIdent(indexName(spec.table, cols))} on ${quoteIdent(spec.table)} (${cols.map(quoteIdent).join(', ')});`,
+    (cols) =>
+      `create index if not exists ${quoteIdent(indexName(spec.table, cols))} on ${quoteIdent(spec.table)} (${cols.map(quoteIdent).join(', ')});`,
   );
 }

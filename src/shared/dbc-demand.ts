@@ -118,13 +118,16 @@ function positiveInt(v: unknown): number | null {
  * Checks a demand form. Answers the clean values, or the message of every failing field
  * (in form order; the server answers the first).
  */
-export function checkDemand(input: Record<string, unknown>): { ok: true; values: DemandValues } | { ok: false; errors: Partial<Record<DemandField, string>> } {
+export function checkDemand(
+  input: Record<string, unknown>,
+): { ok: true; values: DemandValues } | { ok: false; errors: Partial<Record<DemandField, string>> } {
   const errors: Partial<Record<DemandField, string>> = {};
   const out: Partial<DemandValues> = {};
   for (const f of DEMAND_FIELDS) {
     if (isBlank(input[f])) errors[f] = `${DEMAND_LABELS[f]}不能为空`;
   }
-  const text = (f: DemandField) => (typeof input[f] === 'string' ? (input[f] as string).trim() : typeof input[f] === 'number' ? String(input[f]) : null);
+  const text = (f: DemandField) =>
+    typeof input[f] === 'string' ? (input[f] as string).trim() : typeof input[f] === 'number' ? String(input[f]) : null;
 
   if (!errors.userCarType) {
     const t = text('userCarType');

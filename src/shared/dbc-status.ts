@@ -67,12 +67,18 @@ export function statusLabel(status: unknown): string {
 }
 
 /** The transition `action` by `actor` from `from`, or the Chinese reason it is not allowed. */
-export function planTransition(from: unknown, action: DbcAction, actor: DbcActor): { ok: true; to: DbcStatus; transition: Transition } | { ok: false; message: string } {
+export function planTransition(
+  from: unknown,
+  action: DbcAction,
+  actor: DbcActor,
+): { ok: true; to: DbcStatus; transition: Transition } | { ok: false; message: string } {
   const t = TRANSITIONS.find((x) => x.action === action);
   if (!t) return { ok: false, message: '不支持的操作' };
-  if (t.by !== actor) return { ok: false, message: actor === 'dealer' ? `经销商不能执行「${t.label}」操作` : `「${t.label}」只能由经销商操作` };
+  if (t.by !== actor)
+    return { ok: false, message: actor === 'dealer' ? `经销商不能执行「${t.label}」操作` : `「${t.label}」只能由经销商操作` };
   if (!isDbcStatus(from) || !t.from.includes(from)) {
-    if (action === 'resubmit') return { ok: false, message: `用车需求当前状态为「${statusLabel(from)}」，只有审核中或未通过的需求可以修改` };
+    if (action === 'resubmit')
+      return { ok: false, message: `用车需求当前状态为「${statusLabel(from)}」，只有审核中或未通过的需求可以修改` };
     return { ok: false, message: `用车需求当前状态为「${statusLabel(from)}」，不能${t.label}` };
   }
   return { ok: true, to: t.to, transition: t };

@@ -70,8 +70,15 @@ export function restrictInput(kind: RestrictionKind, typed: string): { value: st
  * integers >= 0 digits; numbers in hundredths (multipleOf 0.01 or x-money) two decimals (greater than 0 when the minimum
  * excludes 0); other numbers >= 0 non-negative. Null when none applies (negative numbers allowed).
  */
-export function restrictionFor(prop: { type?: unknown; minimum?: unknown; exclusiveMinimum?: unknown; multipleOf?: unknown; 'x-money'?: unknown }): RestrictionKind | null {
-  const min = typeof prop.minimum === 'number' ? prop.minimum : typeof prop.exclusiveMinimum === 'number' ? prop.exclusiveMinimum + 1e-9 : undefined;
+export function restrictionFor(prop: {
+  type?: unknown;
+  minimum?: unknown;
+  exclusiveMinimum?: unknown;
+  multipleOf?: unknown;
+  'x-money'?: unknown;
+}): RestrictionKind | null {
+  const min =
+    typeof prop.minimum === 'number' ? prop.minimum : typeof prop.exclusiveMinimum === 'number' ? prop.exclusiveMinimum + 1e-9 : undefined;
   if (min === undefined || min < 0) return null;
   if (prop.type === 'integer') return min >= 1 ? 'positiveInteger' : 'digits';
   if (prop.multipleOf === 0.01 || prop['x-money'] === true) return min > 0 ? 'positiveTwoDecimals' : 'twoDecimals';

@@ -7,7 +7,8 @@ export function addMoneyKeyword(ajv: { addKeyword(definition: KeywordDefinition)
   const validate = Object.assign(
     function moneyCheck(schemaValue: unknown, data: unknown): boolean {
       // beyond MONEY_LIMIT the amount is too large (数值过大, said by the record check), not a decimals problem
-      const ok = schemaValue !== true || typeof data !== 'number' || !Number.isFinite(data) || Math.abs(data) > MONEY_LIMIT || isMoneyAmount(data);
+      const ok =
+        schemaValue !== true || typeof data !== 'number' || !Number.isFinite(data) || Math.abs(data) > MONEY_LIMIT || isMoneyAmount(data);
       (moneyCheck as unknown as { errors: unknown[] }).errors = ok ? [] : [{ keyword: 'x-money', message: MONEY_MESSAGE, params: {} }];
       return ok;
     },

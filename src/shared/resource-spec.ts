@@ -9,18 +9,7 @@ import type { OcrFill } from './ocr.ts';
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean';
 export type FilterKind = 'eq' | 'like' | 'between' | 'in';
 export type InputKind =
-  | 'text'
-  | 'textarea'
-  | 'number'
-  | 'select'
-  | 'radio'
-  | 'switch'
-  | 'date'
-  | 'datetime'
-  | 'cascader'
-  | 'region'
-  | 'upload'
-  | 'hidden';
+  'text' | 'textarea' | 'number' | 'select' | 'radio' | 'switch' | 'date' | 'datetime' | 'cascader' | 'region' | 'upload' | 'hidden';
 export type AutoKind = 'id' | 'createTime' | 'updateTime' | 'createUser' | 'updateUser';
 export type MaskKind = 'phone' | 'name' | 'id' | 'email' | 'bankCard' | 'address' | 'date';
 export type ScopeKind = 'dept' | 'org';

@@ -49,7 +49,8 @@ const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECK = '10X98765432';
 /** First two digits of a resident ID: provinces (GB/T 2260), 71 Taiwan, 81 Hong Kong, 82 Macao, 83 Taiwan residence permit, 91 abroad. */
 const ID_PROVINCES = new Set([
-  11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83, 91,
+  11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82,
+  83, 91,
 ]);
 
 function isCalendarDay(y: number, m: number, d: number): boolean {
@@ -97,7 +98,11 @@ export function parseIdCard(value: string): IdCardInfo | null {
   const m = Number(birth.slice(4, 6));
   const d = Number(birth.slice(6, 8));
   if (y < 1800 || !isCalendarDay(y, m, d)) return null;
-  return { birthday: `${birth.slice(0, 4)}-${birth.slice(4, 6)}-${birth.slice(6, 8)}`, sex: sexDigit % 2 === 1 ? 1 : 0, region: v.slice(0, 6) };
+  return {
+    birthday: `${birth.slice(0, 4)}-${birth.slice(4, 6)}-${birth.slice(6, 8)}`,
+    sex: sexDigit % 2 === 1 ? 1 : 0,
+    region: v.slice(0, 6),
+  };
 }
 
 export function isIdCard(v: string): boolean {
@@ -164,7 +169,29 @@ export function isBankCard(v: string): boolean {
 
 const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 const VIN_VALUES: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 
 /** ISO 3779 check character (position 9) of a 17-character VIN. */

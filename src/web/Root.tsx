@@ -34,10 +34,12 @@ function appOf(path: string) {
 export function preloadFirstApp(): Promise<void> {
   const location = parseHash();
   if (routeGuard(location, !!getToken())) return Promise.resolve();
-  return appOf(location.path).preload().then(
-    () => undefined,
-    () => undefined,
-  );
+  return appOf(location.path)
+    .preload()
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 /**

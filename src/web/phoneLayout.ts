@@ -16,7 +16,12 @@ export function phoneLayoutOptions(): NonNullable<ThemeOptions['components']> {
         paper: {
           '& > form': { display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 },
           [PHONE]: {
-            '&:not(.MuiDialog-paperFullScreen)': { margin: 8, width: 'calc(100% - 16px)', maxWidth: 'calc(100% - 16px)', maxHeight: 'calc(100% - 16px)' },
+            '&:not(.MuiDialog-paperFullScreen)': {
+              margin: 8,
+              width: 'calc(100% - 16px)',
+              maxWidth: 'calc(100% - 16px)',
+              maxHeight: 'calc(100% - 16px)',
+            },
           },
         },
       },

@@ -106,8 +106,14 @@ describe('access administration in the browser', () => {
     await page.context().close();
 
     const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
-    const created = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as { content: Array<{ dept: { name: string }; roles: Array<{ name: string; dataScope: string }>; enabled: boolean }> };
-    expect(created.content[0]).toMatchObject({ dept: { name: '华北公司' }, roles: [{ name: '华北顾问', dataScope: '本级' }], enabled: true });
+    const created = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as {
+      content: Array<{ dept: { name: string }; roles: Array<{ name: string; dataScope: string }>; enabled: boolean }>;
+    };
+    expect(created.content[0]).toMatchObject({
+      dept: { name: '华北公司' },
+      roles: [{ name: '华北顾问', dataScope: '本级' }],
+      enabled: true,
+    });
   });
 
   it('the new user sees only its menus, its buttons and its own department', async () => {
@@ -121,7 +127,8 @@ describe('access administration in the browser', () => {
     const sideTexts = (await sidebar(page).getByRole('menuitem').allTextContents()).map((t) => t.trim()).filter(Boolean);
     expect(sideTexts).toEqual(expect.arrayContaining(['首页', '用户管理']));
     expect(await sidebar(page).getByText('系统管理').count()).toBe(1);
-    for (const other of ['角色管理', '菜单管理', '部门管理', '字典管理', '问题反馈', '人事招聘信息']) expect(sideTexts).not.toContain(other);
+    for (const other of ['角色管理', '菜单管理', '部门管理', '字典管理', '问题反馈', '人事招聘信息'])
+      expect(sideTexts).not.toContain(other);
     // 本级: only the users of its own department
     const cells = await page.getByRole('table', { name: '用户列表' }).locator('tbody tr td:first-child').allTextContents();
     expect(cells).toEqual(['huabei01']);
@@ -145,7 +152,12 @@ describe('access administration in the browser', () => {
   });
 
   it('without 用户查看完整个人信息 the user dialog shows the phone masked and read-only, and an edit keeps it', async () => {
-    await createStaff(product.app, { username: 'useredit01', password: 'UserEdit@2024', permissions: ['user:list', 'user:edit'], dataScope: '全部' });
+    await createStaff(product.app, {
+      username: 'useredit01',
+      password: 'UserEdit@2024',
+      permissions: ['user:list', 'user:edit'],
+      dataScope: '全部',
+    });
     page = await newPage(browser);
     page.setDefaultTimeout(15000);
     await signInAs(page, product, { username: 'useredit01', password: 'UserEdit@2024' });
@@ -164,7 +176,9 @@ describe('access administration in the browser', () => {
     await page.getByText('编辑成功').waitFor();
     await page.context().close();
     const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
-    const stored = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as { content: Array<{ phone: string; nickName: string }> };
+    const stored = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as {
+      content: Array<{ phone: string; nickName: string }>;
+    };
     expect(stored.content[0]).toMatchObject({ phone: '13912345678', nickName: '华北一号改' });
   });
 
@@ -209,7 +223,11 @@ describe('access administration in the browser', () => {
     await busi.getByRole('cell', { name: '中华联合' }).first().waitFor();
     // the twelve insurers, in the seeded order, each with its code
     const codes = await busi.locator('tbody tr td:nth-child(2)').allTextContents();
-    expect(codes.filter((c) => ['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安'].includes(c))).toEqual(['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安']);
+    expect(
+      codes.filter((c) =>
+        ['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安'].includes(c),
+      ),
+    ).toEqual(['人保', '平安', '人寿', '太平洋', '大地', '阳光', '太平', '中华联合', '天安', '渤海', '大家', '永安']);
     await shot(page, 'access-busidict', { fullPage: false });
     await page.context().close();
   });

@@ -39,7 +39,11 @@ async function codeFor(target: string): Promise<string> {
 }
 
 async function passwordRow(username: string) {
-  return product.app.database.db.selectFrom('sys_user').select(['is_def_password', 'pwd_reset_time']).where('username', '=', username).executeTakeFirstOrThrow();
+  return product.app.database.db
+    .selectFrom('sys_user')
+    .select(['is_def_password', 'pwd_reset_time'])
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
 }
 
 describe('change password', () => {

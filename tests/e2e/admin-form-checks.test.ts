@@ -18,7 +18,8 @@ beforeAll(async () => {
   page = await newPage(browser);
   page.setDefaultTimeout(15000);
   page.on('request', (r: Request) => {
-    if (['POST', 'PUT', 'DELETE'].includes(r.method()) && new URL(r.url()).pathname.startsWith('/api/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    if (['POST', 'PUT', 'DELETE'].includes(r.method()) && new URL(r.url()).pathname.startsWith('/api/'))
+      writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
   });
   await signInAs(page, product, ADMIN);
 });

@@ -94,8 +94,14 @@ beforeAll(async () => {
   product = await startProduct({ captchaEnabled: false, seedDemo: false });
   adminToken = await loginAs(product.app, ADMIN.username, ADMIN.password);
   const created = await api(product, adminToken, 'POST', '/api/staffunZp', {
-    deptId: 1, job: '销售顾问', money: '6000-9000元/月', address: '郑州市金水区', jobNum: 3,
-    jobZz: '接待到店客户', jobYq: '大专以上学历', enabled: true,
+    deptId: 1,
+    job: '销售顾问',
+    money: '6000-9000元/月',
+    address: '郑州市金水区',
+    jobNum: 3,
+    jobZz: '接待到店客户',
+    jobYq: '大专以上学历',
+    enabled: true,
   });
   expect(created.status).toBe(201);
   postingId = created.json().id;

@@ -10,7 +10,19 @@ import type { Browser, Page } from 'playwright-core';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { loginAs } from '../server/auth-helpers.ts';
 import { chooseOption, notice as listNotice, waitForCall } from './list-helpers.ts';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot as pageShot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  openFromMenu,
+  pending,
+  shot as pageShot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  type Product,
+} from './support.ts';
 
 /** whole-page shots from the top, so the sticky title bar sits where the user sees it */
 async function shot(p: Page, name: string, opts?: { fullPage?: boolean }) {
@@ -45,8 +57,14 @@ beforeAll(async () => {
   product = await startProduct({ captchaEnabled: false, seedDemo: false });
   adminToken = await loginAs(product.app, ADMIN.username, ADMIN.password);
   const created = await api(product, adminToken, 'POST', '/api/staffunZp', {
-    deptId: 1, job: '销售顾问', money: '6000-9000元/月', address: '郑州市金水区', jobNum: 3,
-    jobZz: '接待到店客户，介绍车型并促成交易', jobYq: '大专以上学历，有驾照', enabled: true,
+    deptId: 1,
+    job: '销售顾问',
+    money: '6000-9000元/月',
+    address: '郑州市金水区',
+    jobNum: 3,
+    jobZz: '接待到店客户，介绍车型并促成交易',
+    jobYq: '大专以上学历，有驾照',
+    enabled: true,
   });
   expect(created.status).toBe(201);
   postingId = created.json().id;
@@ -110,11 +128,19 @@ describe('applicant onboarding on a phone', () => {
     await page.getByRole('textbox', { name: '现居住地', exact: true }).click();
     const picker = page.getByRole('dialog', { name: '现居住地' });
     await picker.waitFor();
-    await expect.poll(() => picker.getByRole('listbox', { name: '省份' }).getByRole('option', { selected: true }).innerText()).toBe('河南省');
-    await expect.poll(() => picker.getByRole('listbox', { name: '城市' }).getByRole('option', { selected: true }).innerText()).toBe('郑州市');
-    await expect.poll(() => picker.getByRole('listbox', { name: '区县' }).getByRole('option', { selected: true }).innerText()).toBe('中原区');
+    await expect
+      .poll(() => picker.getByRole('listbox', { name: '省份' }).getByRole('option', { selected: true }).innerText())
+      .toBe('河南省');
+    await expect
+      .poll(() => picker.getByRole('listbox', { name: '城市' }).getByRole('option', { selected: true }).innerText())
+      .toBe('郑州市');
+    await expect
+      .poll(() => picker.getByRole('listbox', { name: '区县' }).getByRole('option', { selected: true }).innerText())
+      .toBe('中原区');
     await picker.getByRole('listbox', { name: '区县' }).getByRole('option', { name: '二七区' }).click();
-    await expect.poll(() => picker.getByRole('listbox', { name: '区县' }).getByRole('option', { selected: true }).innerText()).toBe('二七区');
+    await expect
+      .poll(() => picker.getByRole('listbox', { name: '区县' }).getByRole('option', { selected: true }).innerText())
+      .toBe('二七区');
     await shot(page, 'applicant-03-area-picker', { fullPage: false });
     await picker.getByRole('button', { name: '完成' }).click();
     await expect.poll(() => page.getByRole('textbox', { name: '现居住地', exact: true }).inputValue()).toBe('河南省/郑州市/二七区');
@@ -148,7 +174,16 @@ describe('applicant onboarding on a phone', () => {
     expect(staffunId).toBeGreaterThan(0);
     expect(query.get('phoneNum')).toBe(MOBILE);
     const stored = (await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0];
-    expect(stored).toMatchObject({ name: '刘晓梅', sex: 0, birthday: '1996-08-15', cardCounty: '410105', nowCounty: '410103', staffunZpId: postingId, status: 1, ypqd: '内部推荐' });
+    expect(stored).toMatchObject({
+      name: '刘晓梅',
+      sex: 0,
+      birthday: '1996-08-15',
+      cardCounty: '410105',
+      nowCounty: '410103',
+      staffunZpId: postingId,
+      status: 1,
+      ypqd: '内部推荐',
+    });
   });
 
   it('education: special characters, own phone and dates are refused; a valid entry becomes a card', async () => {

@@ -172,7 +172,12 @@ describe('scheduled jobs (定时任务)', () => {
     await log.getByRole('table', { name: '执行日志' }).waitFor();
     await expect(log.getByText('手动执行').first().isVisible()).resolves.toBe(true);
     await expect(log.getByText('成功', { exact: true }).first().isVisible()).resolves.toBe(true);
-    await expect(log.getByText(/删除过期验证码 \d+ 条/).first().isVisible()).resolves.toBe(true);
+    await expect(
+      log
+        .getByText(/删除过期验证码 \d+ 条/)
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     await shot(page, 'jobs-log-dialog', { fullPage: false });
     await log.getByRole('button', { name: '关闭' }).click();
 
@@ -221,10 +226,16 @@ describe('scheduled jobs (定时任务)', () => {
     await notice(page, '新增成功').waitFor();
     await dataRows(page).filter({ hasText: '清理一周前日志' }).waitFor();
     const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json().content as Array<Record<string, unknown>>;
-    expect(rows.find((r) => r.money === '清理一周前日志')).toMatchObject({ project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '7', cronExpression: '0 0 4 * * ?', isPause: false });
+    expect(rows.find((r) => r.money === '清理一周前日志')).toMatchObject({
+      project: 'jobMaintenance',
+      methodName: 'purgeJobLogs',
+      params: '7',
+      cronExpression: '0 0 4 * * ?',
+      isPause: false,
+    });
   });
 
-  it('the job description page shows the sanitised description of the user\'s position', async () => {
+  it("the job description page shows the sanitised description of the user's position", async () => {
     await go('/jobDescription');
     await page.getByText('系统管理员').waitFor();
     await expect(page.getByText('我的岗位').isVisible()).resolves.toBe(true);

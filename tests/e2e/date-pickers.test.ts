@@ -18,7 +18,14 @@ beforeAll(async () => {
   product = await startProduct({ captchaEnabled: false });
   const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
   const created = await api(product, token, 'POST', '/api/staffunZp', {
-    deptId: 1, job: '销售顾问', money: '6000-9000元/月', address: '郑州市金水区', jobNum: 3, jobZz: '接待到店客户', jobYq: '大专以上学历', enabled: true,
+    deptId: 1,
+    job: '销售顾问',
+    money: '6000-9000元/月',
+    address: '郑州市金水区',
+    jobNum: 3,
+    jobZz: '接待到店客户',
+    jobYq: '大专以上学历',
+    enabled: true,
   });
   expect(created.status).toBe(201);
   postingId = created.json().id;
@@ -31,7 +38,8 @@ afterAll(async () => {
 });
 
 /** The calendar: a popper on a desktop, a full dialog below 600 px. */
-const calendar = (page: Page) => page.locator('.MuiPickersPopper-root, .MuiPickersModalDialog-root, [role="dialog"]:has(.MuiDateCalendar-root)').last();
+const calendar = (page: Page) =>
+  page.locator('.MuiPickersPopper-root, .MuiPickersModalDialog-root, [role="dialog"]:has(.MuiDateCalendar-root)').last();
 
 /** Opens the picker at 1280 px and at 375 px, screenshots both, and picks day 20 at 1280 px. */
 async function openAndPick(page: Page, box: Locator, label: string, name: string, kind: 'date' | 'datetime') {
@@ -41,7 +49,9 @@ async function openAndPick(page: Page, box: Locator, label: string, name: string
   await cal.locator('.MuiDateCalendar-root').waitFor();
   // Chinese month and weekdays whatever the browser's language
   await expect.poll(() => cal.innerText()).toMatch(/[一二三四五六日]/);
-  expect(await cal.innerText()).not.toMatch(/January|February|March|April|May|June|July|August|September|October|November|December|Mo|Tu|We|Th|Fr|Sa|Su/);
+  expect(await cal.innerText()).not.toMatch(
+    /January|February|March|April|May|June|July|August|September|October|November|December|Mo|Tu|We|Th|Fr|Sa|Su/,
+  );
   await shot(page, `${name}-1280px`, { fullPage: false });
   await cal.getByRole('gridcell', { name: '20', exact: true }).click();
   if (kind === 'datetime' || (await cal.getByRole('button', { name: '确认' }).count())) {

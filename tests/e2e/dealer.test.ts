@@ -8,7 +8,18 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import {
+  ADMIN,
+  launchBrowser,
+  newPage,
+  openFromMenu,
+  pending,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  type Product,
+} from './support.ts';
 import { dataRows, waitForCall } from './list-helpers.ts';
 import { latestOutbox } from '../../src/server/providers/outbox.ts';
 
@@ -156,7 +167,14 @@ describe('dealer portal', () => {
     expect(response.status()).toBe(201);
     const created = await response.json();
     expect(JSON.parse(response.request().postData() ?? '{}').carTypeIds).toHaveLength(4);
-    expect(created).toMatchObject({ userCarType: '大众/朗逸/2024款 1.5L', startTime: '2026-11-01 09:00:00', endTime: '2026-11-08 09:00:00', foregiftPrice: 4000, countPrice: 2 * 200 + 4000, status: 1 });
+    expect(created).toMatchObject({
+      userCarType: '大众/朗逸/2024款 1.5L',
+      startTime: '2026-11-01 09:00:00',
+      endTime: '2026-11-08 09:00:00',
+      foregiftPrice: 4000,
+      countPrice: 2 * 200 + 4000,
+      status: 1,
+    });
     expect(await noticeText()).toBe('提交成功');
   });
 
@@ -245,7 +263,11 @@ describe('dealer portal', () => {
     const usage = page.getByTestId('usage-list');
     await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
     await usage.getByRole('combobox', { name: '审核状态' }).click();
-    const filtered = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' && r.request().postDataJSON()?.shStatus === '3'));
+    const filtered = pending(
+      page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' && r.request().postDataJSON()?.shStatus === '3',
+      ),
+    );
     await page.getByRole('option', { name: '未通过' }).click();
     expect((await filtered).status()).toBe(200);
     await usage.getByText('暂无数据').waitFor();
@@ -318,7 +340,11 @@ describe('dealer portal', () => {
     await phone.getByRole('button', { name: '确认' }).click();
     await phone.waitFor({ state: 'detached' });
     await page.getByText('修改成功').first().waitFor();
-    const row = await product.app.database.db.selectFrom('dbc_company').select('mobile').where('username', '=', 'jxs001').executeTakeFirstOrThrow();
+    const row = await product.app.database.db
+      .selectFrom('dbc_company')
+      .select('mobile')
+      .where('username', '=', 'jxs001')
+      .executeTakeFirstOrThrow();
     expect(row.mobile).toBe('13900000077');
     await page.getByRole('button', { name: '个人中心' }).click();
     await page.getByRole('menuitem', { name: '修改手机号（13900000077）' }).waitFor();

@@ -46,7 +46,14 @@ async function layoutProblems(page: Page): Promise<string[]> {
     const W = window.innerWidth;
     const H = window.innerHeight;
     const describe = (el: Element) => {
-      const cls = typeof el.className === 'string' ? el.className.split(/\s+/).filter((c) => c && !/^css-/.test(c)).slice(0, 3).join('.') : '';
+      const cls =
+        typeof el.className === 'string'
+          ? el.className
+              .split(/\s+/)
+              .filter((c) => c && !/^css-/.test(c))
+              .slice(0, 3)
+              .join('.')
+          : '';
       const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30);
       return `<${el.tagName.toLowerCase()}${cls ? '.' + cls : ''}>「${text}」`;
     };
@@ -82,7 +89,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
       if (!visible(paper)) continue;
       const r = paper.getBoundingClientRect();
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
-        problems.push(`dialog outside the window: ${describe(paper)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${W}x${H}`);
+        problems.push(
+          `dialog outside the window: ${describe(paper)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${W}x${H}`,
+        );
       }
     }
 
@@ -90,7 +99,8 @@ async function layoutProblems(page: Page): Promise<string[]> {
     const labelled = document.querySelectorAll('button, [role="tab"], .MuiDialogTitle-root, th, .MuiChip-label');
     for (const el of Array.from(labelled)) {
       if (!visible(el) || !(el as HTMLElement).innerText?.trim()) continue;
-      if (el.scrollWidth > el.clientWidth + 1) problems.push(`clipped text: ${describe(el)} needs ${el.scrollWidth} px, has ${el.clientWidth}`);
+      if (el.scrollWidth > el.clientWidth + 1)
+        problems.push(`clipped text: ${describe(el)} needs ${el.scrollWidth} px, has ${el.clientWidth}`);
     }
 
     // 3b. a button's label stays on one line (a squeezed button breaks it character by character)
@@ -119,7 +129,8 @@ async function layoutProblems(page: Page): Promise<string[]> {
     for (const message of Array.from(document.querySelectorAll('[data-testid="empty-state"]'))) {
       if (!visible(message) || message.closest('[aria-hidden="true"]')) continue;
       const r = message.getBoundingClientRect();
-      if (r.left < -1 || r.right > W + 1) problems.push(`empty-state message out of sight: ${describe(message)} at ${Math.round(r.left)}–${Math.round(r.right)} in ${W}`);
+      if (r.left < -1 || r.right > W + 1)
+        problems.push(`empty-state message out of sight: ${describe(message)} at ${Math.round(r.left)}–${Math.round(r.right)} in ${W}`);
     }
     return problems;
   });
@@ -147,7 +158,9 @@ async function settled(page: Page): Promise<void> {
     else if (Date.now() - quietSince >= 250) break;
   }
   await page
-    .waitForFunction(() => !document.querySelector('.MuiCircularProgress-root, .MuiSkeleton-root, .MuiLinearProgress-root'), undefined, { timeout: 5000 })
+    .waitForFunction(() => !document.querySelector('.MuiCircularProgress-root, .MuiSkeleton-root, .MuiLinearProgress-root'), undefined, {
+      timeout: 5000,
+    })
     .catch(() => undefined);
 }
 
@@ -161,10 +174,14 @@ async function look(page: Page, name: string, problems: string[], { dialog = fal
     const outcome = await paper.evaluate((el) => {
       const box = el.getBoundingClientRect();
       const out: string[] = [];
-      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY === 'visible') out.push("the dialog's content spills out of it");
+      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY === 'visible')
+        out.push("the dialog's content spills out of it");
       for (const part of Array.from(el.querySelectorAll('.MuiDialogTitle-root, .MuiDialogActions-root'))) {
         const r = part.getBoundingClientRect();
-        if (r.top < box.top - 1 || r.bottom > box.bottom + 1) out.push(`${part.className.includes('Title') ? 'title' : 'buttons'} scrolled out of the dialog (${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.top)}–${Math.round(box.bottom)})`);
+        if (r.top < box.top - 1 || r.bottom > box.bottom + 1)
+          out.push(
+            `${part.className.includes('Title') ? 'title' : 'buttons'} scrolled out of the dialog (${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.top)}–${Math.round(box.bottom)})`,
+          );
       }
       return out;
     });
@@ -185,7 +202,11 @@ async function lookAtAddDialog(page: Page, name: string, problems: string[]): Pr
   const cancel = dialog.getByRole('button', { name: /取\s*消|关闭/ });
   if (await dialog.isVisible().catch(() => false)) {
     // Escape may already be closing it: the button can leave while the click waits for it
-    if (await cancel.count()) await cancel.first().click({ timeout: 3000 }).catch(() => undefined);
+    if (await cancel.count())
+      await cancel
+        .first()
+        .click({ timeout: 3000 })
+        .catch(() => undefined);
   }
   await dialog.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
   return true;

@@ -54,9 +54,9 @@ describe('feedback (问题反馈)', () => {
     expect(demo.totalElements).toBeGreaterThan(15);
     await openFromMenu(page, '问题反馈', PATH);
     const headers = page.getByRole('table').getByRole('columnheader');
-    await expect.poll(() => headers.allTextContents()).toEqual(
-      expect.arrayContaining(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态', '操作']),
-    );
+    await expect
+      .poll(() => headers.allTextContents())
+      .toEqual(expect.arrayContaining(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态', '操作']));
     // in the order of the spec
     const names = (await headers.allTextContents()).map((t) => t.trim()).filter(Boolean);
     expect(names).toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态', '操作']);

@@ -6,7 +6,19 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, tokenOf, WIDTHS, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  tokenOf,
+  WIDTHS,
+  type Product,
+} from './support.ts';
 
 let product: Product;
 let browser: Browser;

@@ -83,12 +83,19 @@ describe('importing a large file', () => {
       // a slow uplink (about 1.5 MB/s): the upload takes seconds, as over a branch office's line
       cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 1.5 * 1024 * 1024 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 20,
+        downloadThroughput: -1,
+        uploadThroughput: 1.5 * 1024 * 1024,
+      });
 
       // 1. cancel half-way: nothing is stored, the dialog is ready for another file
       await page.locator('[data-testid="import-file"]').setInputFiles(file);
       const percent = dialog.getByTestId('transfer-percent');
-      await expect.poll(async () => Number((await percent.innerText()).replace('%', '') || 0), { timeout: 20_000, interval: 100 }).toBeGreaterThan(10);
+      await expect
+        .poll(async () => Number((await percent.innerText()).replace('%', '') || 0), { timeout: 20_000, interval: 100 })
+        .toBeGreaterThan(10);
       await shot(page, 'import-progress-uploading', { fullPage: false });
       await dialog.getByRole('button', { name: '取消' }).click();
       await page.getByText('已取消').first().waitFor();

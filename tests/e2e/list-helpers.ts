@@ -21,7 +21,10 @@ export function notice(page: Page, text: string): Locator {
 export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
   await combobox.click();
   const listbox = page.getByRole('listbox');
-  await listbox.getByRole('option').filter({ hasText: new RegExp(`^${option}$`) }).click();
+  await listbox
+    .getByRole('option')
+    .filter({ hasText: new RegExp(`^${option}$`) })
+    .click();
   await listbox.waitFor({ state: 'detached' });
 }
 

@@ -38,11 +38,7 @@ async function captchaOf(response: Response): Promise<{ uuid: string; img: strin
 
 /** The answer of a captcha as the server keeps it (table sys_captcha). */
 async function answerOf(uuid: string): Promise<string> {
-  const row = await product.app.database.db
-    .selectFrom('sys_captcha')
-    .select('answer')
-    .where('uuid', '=', uuid)
-    .executeTakeFirst();
+  const row = await product.app.database.db.selectFrom('sys_captcha').select('answer').where('uuid', '=', uuid).executeTakeFirst();
   if (!row) throw new Error(`no captcha ${uuid} in sys_captcha`);
   return String(row.answer);
 }

@@ -36,14 +36,25 @@ async function clickable(page: Page, label: string): Promise<void> {
     await dialog.waitFor({ timeout: 5000 });
   } catch (e) {
     const box = await add.boundingBox();
-    const at = box ? await page.evaluate(([x, y]) => { const el = document.elementFromPoint(x, y); return el ? `${el.tagName}.${el.className}` : 'none'; }, [box.x + box.width / 2, box.y + box.height / 2]) : 'no box';
+    const at = box
+      ? await page.evaluate(
+          ([x, y]) => {
+            const el = document.elementFromPoint(x, y);
+            return el ? `${el.tagName}.${el.className}` : 'none';
+          },
+          [box.x + box.width / 2, box.y + box.height / 2],
+        )
+      : 'no box';
     await shot(page, `mobile-entry-${label}-failed`, { fullPage: false });
     throw new Error(`${label}: no dialog after clicking 新增 (${JSON.stringify(box)}; element there: ${at})`, { cause: e });
   }
   await shot(page, `mobile-entry-${label}`, { fullPage: false });
   await dialog.getByRole('button', { name: '取消' }).click();
   await dialog.waitFor({ state: 'detached' });
-  expect(await page.locator('.RaSidebar-modal, .MuiModal-root:not(.MuiModal-hidden)').count(), `${label}: a modal layer is left over the page`).toBe(0);
+  expect(
+    await page.locator('.RaSidebar-modal, .MuiModal-root:not(.MuiModal-hidden)').count(),
+    `${label}: a modal layer is left over the page`,
+  ).toBe(0);
 }
 
 describe('the mobile layout from every path', () => {

@@ -7,7 +7,20 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  openFromMenu,
+  pending,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  tokenOf,
+  type Product,
+} from './support.ts';
 import { dataRows } from './list-helpers.ts';
 import { FAKE_API_KEY, FAKE_SECRET_KEY, fakeImage, startFakeBaiduOcr, type FakeBaiduOcr } from '../support/fake-baidu-ocr.ts';
 
@@ -18,7 +31,12 @@ let page: Page;
 
 beforeAll(async () => {
   fake = await startFakeBaiduOcr();
-  product = await startProduct({ captchaEnabled: false, baiduOcrApiKey: FAKE_API_KEY, baiduOcrSecretKey: FAKE_SECRET_KEY, baiduOcrApiBase: fake.url });
+  product = await startProduct({
+    captchaEnabled: false,
+    baiduOcrApiKey: FAKE_API_KEY,
+    baiduOcrSecretKey: FAKE_SECRET_KEY,
+    baiduOcrApiBase: fake.url,
+  });
   browser = await launchBrowser();
   page = await newPage(browser);
   page.setDefaultTimeout(15000);
@@ -62,7 +80,9 @@ describe('recognised pictures fill the dealer demand form', () => {
     await expect.poll(() => plate.inputValue()).toBe('豫A12345');
     expect(await vin.inputValue()).toBe('');
 
-    await dialog.locator('input[data-ocr-input="getXsz"]').setInputFiles(picture('plate:豫B67890\nvin:LSVAU218XN2183294\nowner:张伟', '行驶证.jpg'));
+    await dialog
+      .locator('input[data-ocr-input="getXsz"]')
+      .setInputFiles(picture('plate:豫B67890\nvin:LSVAU218XN2183294\nowner:张伟', '行驶证.jpg'));
     await expect.poll(() => vin.inputValue()).toBe('LSVAU218XN2183294');
     expect(await plate.inputValue()).toBe('豫B67890');
     await shot(page, 'ocr-01-demand-filled', { fullPage: false });
@@ -72,11 +92,15 @@ describe('recognised pictures fill the dealer demand form', () => {
     // the fields keep what was read before
     expect(await vin.inputValue()).toBe('LSVAU218XN2183294');
     await shot(page, 'ocr-02-demand-not-recognised', { fullPage: false });
-    expect(fake.calls.filter((c) => c.startsWith('/rest/'))).toEqual(['/rest/2.0/ocr/v1/license_plate', '/rest/2.0/ocr/v1/vehicle_license', '/rest/2.0/ocr/v1/vin_code']);
+    expect(fake.calls.filter((c) => c.startsWith('/rest/'))).toEqual([
+      '/rest/2.0/ocr/v1/license_plate',
+      '/rest/2.0/ocr/v1/vehicle_license',
+      '/rest/2.0/ocr/v1/vin_code',
+    ]);
   });
 });
 
-describe('问题反馈 shows where a caller\'s mobile was issued', () => {
+describe("问题反馈 shows where a caller's mobile was issued", () => {
   it('tags the mobile in the record dialog', async () => {
     const staff = await newPage(browser);
     staff.setDefaultTimeout(15000);
@@ -85,10 +109,15 @@ describe('问题反馈 shows where a caller\'s mobile was issued', () => {
       await openFromMenu(staff, '问题反馈', 'api/sysQuestion');
       // a feedback left with a name and mobile (实名), on the first page
       const token = await tokenOf(staff);
-      const page0 = (await api(product, token, 'GET', '/api/sysQuestion?page=0&size=10&sort=id,desc')).json() as { content: Array<{ id: number; title: string; mobile: string | null }> };
+      const page0 = (await api(product, token, 'GET', '/api/sysQuestion?page=0&size=10&sort=id,desc')).json() as {
+        content: Array<{ id: number; title: string; mobile: string | null }>;
+      };
       const named = page0.content.find((r) => r.mobile);
       expect(named, 'a demo feedback with a mobile').toBeTruthy();
-      const known = (await api(product, token, 'GET', `/api/kf/phoneToAddress?phone=${named!.mobile}`)).json() as { location: string; carrier: string };
+      const known = (await api(product, token, 'GET', `/api/kf/phoneToAddress?phone=${named!.mobile}`)).json() as {
+        location: string;
+        carrier: string;
+      };
       expect(known.location).not.toBe('');
       const row = dataRows(staff).filter({ hasText: named!.title }).first();
       await row.getByRole('button', { name: '查看' }).click();
@@ -114,7 +143,9 @@ describe('the roster fills 工资卡号 from a bank card picture (x-ocr)', () =>
       const dialog = staff.getByRole('dialog');
       await dialog.getByRole('button', { name: '识别银行卡' }).waitFor();
       const yhk = pending(staff.waitForResponse((r) => new URL(r.url()).pathname === '/api/public/getYhk'));
-      await dialog.locator('input[data-ocr-input="getYhk"]').setInputFiles(picture('card:6222 0212 3456 7890 123\nbank:中国工商银行', '工资卡.jpg'));
+      await dialog
+        .locator('input[data-ocr-input="getYhk"]')
+        .setInputFiles(picture('card:6222 0212 3456 7890 123\nbank:中国工商银行', '工资卡.jpg'));
       expect((await yhk).status()).toBe(200);
       await expect.poll(() => dialog.getByLabel('工资卡号').inputValue()).toBe('6222021234567890123');
       expect(await dialog.getByLabel('开户银行').inputValue()).toBe('中国工商银行');

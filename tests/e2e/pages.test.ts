@@ -7,7 +7,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createStaff } from '../server/auth-helpers.ts';
-import { ADMIN, api, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, tokenOf, VIEWPORT, WIDTHS, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  tokenOf,
+  VIEWPORT,
+  WIDTHS,
+  type Product,
+} from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -18,7 +31,11 @@ async function go(path: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  product = await startProduct({ captchaEnabled: false, ssoLinkUrl: 'https://bi.example.com/sso', ssoSecret: 'decision-secret-0123456789' });
+  product = await startProduct({
+    captchaEnabled: false,
+    ssoLinkUrl: 'https://bi.example.com/sso',
+    ssoSecret: 'decision-secret-0123456789',
+  });
   await createStaff(product.app, { username: 'analyst', password: 'Analyst@2024', permissions: ['DecisionCenter:list'] });
   browser = await launchBrowser();
   page = await newPage(browser);
@@ -61,7 +78,10 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
     it('content page: server HTML shown sanitised, with 导出PDF', async () => {
       const token = await tokenOf(page);
       const created = await api(product, token, 'POST', '/api/sysQuestion', {
-        userType: '员工', model: '系统', title: '内容页', status: false,
+        userType: '员工',
+        model: '系统',
+        title: '内容页',
+        status: false,
         content: '<h3>处理说明</h3><p><b>加粗</b>正文<img src="x" onerror="window.__hit=1"></p><script>window.__hit=2</script>',
       });
       expect(created.status).toBe(201);
@@ -135,7 +155,11 @@ describe('data decision centre', () => {
   });
 
   it('a holder of DecisionCenter:sso also sees 登录记录, the sign-in links issued', async () => {
-    await createStaff(product.app, { username: 'auditor', password: 'Auditor@2024', permissions: ['DecisionCenter:list', 'DecisionCenter:sso'] });
+    await createStaff(product.app, {
+      username: 'auditor',
+      password: 'Auditor@2024',
+      permissions: ['DecisionCenter:list', 'DecisionCenter:sso'],
+    });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
     const auditor = await ctx.newPage();
     await ctx.route('https://bi.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>BI</h1>' }));

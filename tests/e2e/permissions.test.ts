@@ -8,18 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createStaff, loginAs } from '../server/auth-helpers.ts';
-import {
-  ADMIN,
-  api,
-  launchBrowser,
-  newPage,
-  openFromMenu,
-  shot,
-  shotOnFailure,
-  signInAs,
-  startProduct,
-  type Product,
-} from './support.ts';
+import { ADMIN, api, launchBrowser, newPage, openFromMenu, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 import { dataRows, totalText } from './list-helpers.ts';
 
 const PATH = 'api/sysQuestion';
@@ -93,15 +82,9 @@ describe('feedback list without permissions', () => {
     await expect.poll(() => dataRows(page!).count()).toBe(15);
     // the permission check has settled once the columns are there
     const headers = page.getByRole('table').getByRole('columnheader');
-    await expect.poll(async () => (await headers.allTextContents()).map((t) => t.trim()).filter(Boolean)).toEqual([
-      '身份',
-      '模块',
-      '标题',
-      '问题描述',
-      '优化建议',
-      '创建时间',
-      '状态',
-    ]);
+    await expect
+      .poll(async () => (await headers.allTextContents()).map((t) => t.trim()).filter(Boolean))
+      .toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态']);
     expect(await toolbarButtons(page)).toEqual([]);
     for (const name of TOOLBAR_BUTTONS) expect(await page.getByRole('button', { name }).count()).toBe(0);
     // no action column, and the status cannot be changed

@@ -70,7 +70,14 @@ describe('recruitment postings (人事招聘信息)', () => {
     await notice(page, '所属部门不能为空').waitFor();
     const deptSelect = dialog.getByRole('combobox', { name: /^所属部门/ });
     await expect.poll(() => deptSelect.evaluate((el) => el === document.activeElement)).toBe(true);
-    for (const text of ['招聘岗位不能为空', '薪资待遇不能为空', '工作区域不能为空', '招聘人数不能为空', '岗位职责不能为空', '任职要求不能为空']) {
+    for (const text of [
+      '招聘岗位不能为空',
+      '薪资待遇不能为空',
+      '工作区域不能为空',
+      '招聘人数不能为空',
+      '岗位职责不能为空',
+      '任职要求不能为空',
+    ]) {
       await dialog.getByText(text, { exact: true }).waitFor();
     }
 
@@ -139,9 +146,9 @@ describe('recruitment postings (人事招聘信息)', () => {
     expect((await saved).status()).toBe(204);
     await notice(page, '编辑成功').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await row.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual(
-      expect.arrayContaining([JOB, '9000-16000元', '郑州市惠济区', '5']),
-    );
+    await expect
+      .poll(async () => (await row.getByRole('cell').allTextContents()).map((t) => t.trim()))
+      .toEqual(expect.arrayContaining([JOB, '9000-16000元', '郑州市惠济区', '5']));
     const stored = (await apiGet<{ content: Posting[] }>(`/${PATH}?page=0&size=10&id=${createdId}`)).content;
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ job: JOB, money: '9000-16000元', jobNum: 5, enabled: false, remark: '周末双休' });

@@ -36,7 +36,13 @@ beforeAll(async () => {
     password: PASSWORD,
     permissions: ['sysSocket:list', 'sysSocket:add', 'sysSocket:edit', 'sysSocket:del', 'sysQuestion:list', 'sysQuestion:download'],
   });
-  const rows = Array.from({ length: 120 }, (_, i) => ({ userType: '员工', model: '系统', title: `反馈${i}`, content: `问题描述${i}`, status: false }));
+  const rows = Array.from({ length: 120 }, (_, i) => ({
+    userType: '员工',
+    model: '系统',
+    title: `反馈${i}`,
+    content: `问题描述${i}`,
+    status: false,
+  }));
   await insertAll(product.app.database, resourceByName.sysQuestion!, rows);
   await createStaff(product.app, { username: LI.username, password: PASSWORD, permissions: [] });
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '张三' }).where('username', '=', 'zhangsan').execute();
@@ -63,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('staff chat', () => {
-  it('a message from one user raises the other one\'s counter; opening loads history and clears it; replies append live', async () => {
+  it("a message from one user raises the other one's counter; opening loads history and clears it; replies append live", async () => {
     await a.getByRole('button', { name: '在线用户' }).click();
     const drawerA = a.getByRole('region', { name: '在线聊天' });
     await drawerA.waitFor();
@@ -106,7 +112,7 @@ describe('staff chat', () => {
 });
 
 describe('system messages', () => {
-  it('a notice published on the 系统消息推送 screen raises the other user\'s badge and marquee; opening it marks it read', async () => {
+  it("a notice published on the 系统消息推送 screen raises the other user's badge and marquee; opening it marks it read", async () => {
     expect(await badgeText(b, noticeBadge)).toBe('');
     await a.evaluate(() => (window.location.hash = '/sysSocket'));
     const toolbar = a.getByTestId('list-toolbar');
@@ -114,7 +120,9 @@ describe('system messages', () => {
     const dialog = a.getByRole('dialog');
     await dialog.getByRole('heading', { name: '新增系统消息推送' }).waitFor();
     await dialog.getByRole('textbox', { name: /^标题/ }).fill('周末系统升级通知');
-    await dialog.getByRole('textbox', { name: /^消息内容/ }).fill('本周六22:00至24:00系统升级，<b>期间暂停使用</b><script>alert(1)</script>');
+    await dialog
+      .getByRole('textbox', { name: /^消息内容/ })
+      .fill('本周六22:00至24:00系统升级，<b>期间暂停使用</b><script>alert(1)</script>');
     await shot(a, 'realtime-notice-dialog', { fullPage: false });
     const created = pending(a.waitForResponse((r) => new URL(r.url()).pathname === '/api/sysSocket' && r.request().method() === 'POST'));
     await dialog.getByRole('button', { name: '确认' }).click();
@@ -137,7 +145,10 @@ describe('system messages', () => {
     const item = drawer.getByRole('button', { name: /周末系统升级通知/ });
     await item.waitFor();
     expect(await item.getAttribute('data-status')).toBe('0');
-    const weight = await item.locator('p').first().evaluate((el) => getComputedStyle(el).fontWeight);
+    const weight = await item
+      .locator('p')
+      .first()
+      .evaluate((el) => getComputedStyle(el).fontWeight);
     expect(Number(weight)).toBeGreaterThanOrEqual(700);
     await shot(b, 'realtime-notice-drawer-unread', { fullPage: false });
     const read = pending(b.waitForResponse((r) => new URL(r.url()).pathname === '/api/sysSocket/read'));
@@ -146,7 +157,14 @@ describe('system messages', () => {
     await drawer.getByText('期间暂停使用').waitFor();
     await expect.poll(() => badgeText(b, noticeBadge)).toBe('');
     expect(await item.getAttribute('data-status')).toBe('1');
-    expect(Number(await item.locator('p').first().evaluate((el) => getComputedStyle(el).fontWeight))).toBeLessThan(700);
+    expect(
+      Number(
+        await item
+          .locator('p')
+          .first()
+          .evaluate((el) => getComputedStyle(el).fontWeight),
+      ),
+    ).toBeLessThan(700);
     await shot(b, 'realtime-notice-drawer-read', { fullPage: false });
     await drawer.getByRole('button', { name: '关闭' }).click();
 

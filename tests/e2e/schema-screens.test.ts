@@ -10,7 +10,19 @@ import { resources } from '../../src/generated/resources.ts';
 import { listFields } from '../../src/shared/resource-spec.ts';
 import { sampleBody } from '../server/sample-records.ts';
 import { createRecord } from '../../src/server/crud/repository.ts';
-import { ADMIN, api, launchBrowser, newPage, pending, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  pending,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  tokenOf,
+  type Product,
+} from './support.ts';
 import { dataRows } from './list-helpers.ts';
 
 let product: Product;

@@ -22,7 +22,11 @@ const tabTitles = async () => (await tabs().allInnerTexts()).map((t) => t.trim()
 async function go(path: string, { tagged = true }: { tagged?: boolean } = {}): Promise<void> {
   await page.evaluate((p) => (window.location.hash = p), path);
   await page.waitForFunction((p) => decodeURIComponent(window.location.hash) === `#${p}`, path);
-  if (tagged) await page.getByTestId('tags-view').locator('[aria-current="page"]', { hasText: titleOf(path) }).waitFor();
+  if (tagged)
+    await page
+      .getByTestId('tags-view')
+      .locator('[aria-current="page"]', { hasText: titleOf(path) })
+      .waitFor();
 }
 
 const userMenu = () => page.getByRole('button', { name: '个人中心' }).first();
@@ -132,7 +136,10 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}'));
       expect(stored).toMatchObject({ theme: '#409EFF', tagsView: false });
       // the primary colour follows the theme
-      const color = await page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      const color = await page
+        .locator('header')
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor);
       expect(color).toBeTruthy();
       await userMenu().click();
       await page.getByRole('menuitem', { name: '布局设置' }).click();
@@ -158,17 +165,25 @@ describe('sidebar and fullscreen', () => {
   it('sidebar: 205 px open, 50 px closed, remembered after a reload', async () => {
     const drawer = page.locator('.RaSidebar-fixed').first();
     await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(205);
-    await page.getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ }).first().click();
+    await page
+      .getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ })
+      .first()
+      .click();
     await expect.poll(async () => Math.round((await drawer.boundingBox())!.width)).toBe(50);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('0');
     // folded, each directory is one icon row: its title does not wrap into a tall gap
-    const heights = await page.locator('.RaSidebar-fixed [aria-expanded]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    const heights = await page
+      .locator('.RaSidebar-fixed [aria-expanded]')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
     expect(heights.length).toBeGreaterThanOrEqual(7);
     for (const h of heights) expect(h).toBeLessThan(60);
     await page.reload();
     await page.getByRole('navigation', { name: '面包屑' }).waitFor();
     await expect.poll(async () => Math.round((await page.locator('.RaSidebar-fixed').first().boundingBox())!.width)).toBe(50);
-    await page.getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ }).first().click();
+    await page
+      .getByRole('button', { name: /关闭菜单|Close menu|打开菜单|Open menu/ })
+      .first()
+      .click();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe('1');
   });
 
@@ -182,7 +197,10 @@ describe('sidebar and fullscreen', () => {
     await shot(page, 'shell-800px', { fullPage: false });
     // the desktop choice is untouched
     expect(await page.evaluate(() => localStorage.getItem('sidebarStatus'))).toBe(desktopChoice);
-    await page.getByRole('button', { name: /打开菜单|关闭菜单/ }).first().click();
+    await page
+      .getByRole('button', { name: /打开菜单|关闭菜单/ })
+      .first()
+      .click();
     const drawer = page.locator('.MuiDrawer-modal');
     await drawer.getByRole('menuitem', { name: '首页' }).waitFor();
     await shot(page, 'shell-800px-menu', { fullPage: false });
@@ -201,14 +219,21 @@ describe('sidebar and fullscreen', () => {
     try {
       await go('/sysQuestion');
       await page.locator('table tbody tr.RaDatagrid-row').first().waitFor();
-      const buttons = await page.getByTestId('list-toolbar').getByRole('button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+      const buttons = await page
+        .getByTestId('list-toolbar')
+        .getByRole('button')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
       expect(buttons.length).toBeGreaterThanOrEqual(4);
       for (const [left, right] of buttons) {
         expect(left).toBeGreaterThanOrEqual(0);
         expect(right).toBeLessThanOrEqual(375);
       }
       // text cells: at least 8em (13 px type) rather than one character a line
-      const widths = await page.locator('tbody tr.RaDatagrid-row').first().locator('td.RaDatagrid-rowCell').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+      const widths = await page
+        .locator('tbody tr.RaDatagrid-row')
+        .first()
+        .locator('td.RaDatagrid-rowCell')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
       expect(Math.min(...widths)).toBeGreaterThanOrEqual(100);
       const content = page.locator('.RaList-content').first();
       expect(await content.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
@@ -219,7 +244,11 @@ describe('sidebar and fullscreen', () => {
   });
 
   it('reduced motion (the browser setting) drops the animations; otherwise the sidebar animates', async () => {
-    const transition = (p: Page) => p.locator('.MuiDrawer-docked .MuiDrawer-paper').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    const transition = (p: Page) =>
+      p
+        .locator('.MuiDrawer-docked .MuiDrawer-paper')
+        .first()
+        .evaluate((el) => getComputedStyle(el).transitionDuration);
     expect(await transition(page)).toBe('0s');
     const animated = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
     const other = await animated.newPage();
@@ -233,6 +262,8 @@ describe('sidebar and fullscreen', () => {
 
   it('offers a fullscreen toggle', async () => {
     await page.getByRole('button', { name: '全屏' }).click();
-    await expect.poll(() => page.evaluate(() => !!document.fullscreenElement || document.body.innerText.includes('you browser can not work'))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => !!document.fullscreenElement || document.body.innerText.includes('you browser can not work')))
+      .toBe(true);
   });
 });

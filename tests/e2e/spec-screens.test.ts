@@ -13,7 +13,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, api, launchBrowser, newPage, openFromMenu, pending, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import {
+  ADMIN,
+  api,
+  launchBrowser,
+  newPage,
+  openFromMenu,
+  pending,
+  shot,
+  shotOnFailure,
+  signInAs,
+  startProduct,
+  tokenOf,
+  type Product,
+} from './support.ts';
 import { encodePng } from '../../src/server/modules/system/settings.ts';
 
 let product: Product;
@@ -30,7 +43,7 @@ function picture(name: string, width: number, height: number, paint: (x: number,
   return file;
 }
 
-const FAVICON = picture('favicon.png', 32, 32, (x, y) => ((x >> 3) + (y >> 3)) % 2 ? [220, 30, 60] : [255, 200, 0]);
+const FAVICON = picture('favicon.png', 32, 32, (x, y) => (((x >> 3) + (y >> 3)) % 2 ? [220, 30, 60] : [255, 200, 0]));
 const LOGO = picture('logo.png', 96, 32, (x) => (x < 48 ? [0, 150, 80] : [20, 90, 200]));
 const HOME = picture('home.png', 640, 200, (x, y) => [Math.round((x / 640) * 255), 120, Math.round((y / 200) * 255)]);
 
@@ -64,7 +77,9 @@ describe('系统设置', () => {
 
   it('the administrator sets the favicon, logo, home image, company name and filing number', async () => {
     await page.evaluate(() => (window.location.hash = '/dashboard'));
-    const load = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/system/sysConfig' && r.request().method() === 'GET'));
+    const load = pending(
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/system/sysConfig' && r.request().method() === 'GET'),
+    );
     const item = page.getByRole('menuitem', { name: '系统设置' });
     await page.locator('.RaSidebar-fixed').getByRole('menuitem', { name: '首页' }).waitFor();
     if (!(await item.isVisible())) await page.locator('.RaSidebar-fixed').getByText('系统管理', { exact: true }).click();
@@ -74,14 +89,20 @@ describe('系统设置', () => {
     await form.waitFor();
     await form.getByLabel('公司名称').fill('顺达汽车集团');
     await form.getByLabel('备案号').fill('沪ICP备12345678号-1');
-    for (const [label, file] of [['网站图标', FAVICON], ['系统Logo', LOGO], ['首页图片', HOME]] as const) {
+    for (const [label, file] of [
+      ['网站图标', FAVICON],
+      ['系统Logo', LOGO],
+      ['首页图片', HOME],
+    ] as const) {
       const up = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/pictures'));
       await form.getByLabel(`上传${label}`).setInputFiles(file);
       expect((await up).status()).toBe(201);
       await form.getByRole('img', { name: label }).waitFor();
     }
     await shot(page, 'settings-01-form');
-    const save = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/api/system/sysConfig' && r.request().method() === 'PUT'));
+    const save = pending(
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/system/sysConfig' && r.request().method() === 'PUT'),
+    );
     await form.getByRole('button', { name: '保存' }).click();
     expect((await save).status()).toBe(204);
     await page.getByText('保存成功').waitFor();
@@ -210,7 +231,13 @@ describe('dealer 锁屏时间', () => {
     await dealer.clock.runFor(31_000);
     const lock = dealer.getByRole('dialog', { name: '系统已锁定' });
     await lock.waitFor();
-    await expect.poll(async () => (await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+    await expect
+      .poll(
+        async () =>
+          (await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${token}` } }))
+            .statusCode,
+      )
+      .toBe(401);
     await shot(dealer, 'dealer-lock-03-locked', { fullPage: false });
     await lock.getByLabel('密码', { exact: false }).fill('wrong-password');
     await lock.getByRole('button', { name: '解 锁' }).click();
@@ -221,7 +248,10 @@ describe('dealer 锁屏时间', () => {
     expect(await dealer.evaluate(() => window.location.hash)).toBe('#/comp/jxs_comp');
     const fresh = await dealer.evaluate(() => JSON.parse(sessionStorage.getItem('authorization') ?? '{}').token as string);
     expect(fresh).not.toBe(token);
-    expect((await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${fresh}` } })).json().lockTime).toBe(1);
+    expect(
+      (await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${fresh}` } })).json()
+        .lockTime,
+    ).toBe(1);
   });
 });
 

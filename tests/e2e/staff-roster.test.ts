@@ -24,11 +24,27 @@ beforeAll(async () => {
   const { db } = product.app.database;
   const sales = await db.selectFrom('sys_dept').select(['id', 'pid']).where('name', '=', '销售部').executeTakeFirstOrThrow();
   const now = nowText();
-  const role = await db.insertInto('sys_role').values({ name: '服务顾问岗', level: 3, data_scope: '本级', description: '售后服务顾问', create_time: now }).returning('id').executeTakeFirstOrThrow();
+  const role = await db
+    .insertInto('sys_role')
+    .values({ name: '服务顾问岗', level: 3, data_scope: '本级', description: '售后服务顾问', create_time: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   roleId = Number(role.id);
   const user = await db
     .insertInto('sys_user')
-    .values({ username: 'zhangwei', nick_name: '张伟', password: 'x', sex: 1, dept_id: Number(sales.id), org_id: Number(sales.pid), enabled: 1, lock_time: 0, is_def_password: 0, create_time: now, update_time: now })
+    .values({
+      username: 'zhangwei',
+      nick_name: '张伟',
+      password: 'x',
+      sex: 1,
+      dept_id: Number(sales.id),
+      org_id: Number(sales.pid),
+      enabled: 1,
+      lock_time: 0,
+      is_def_password: 0,
+      create_time: now,
+      update_time: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   userId = Number(user.id);
@@ -100,7 +116,9 @@ describe('staff roster (员工花名册)', () => {
     await row().getByRole('button', { name: '调岗记录' }).click();
     const history = page.getByRole('dialog', { name: '调岗记录：张伟' });
     await history.getByRole('table', { name: '调岗记录' }).waitFor();
-    await history.getByText('部门 销售部 → 售后服务部；岗位 销售顾问 → 服务顾问；岗位类型 销售顾问 → 服务顾问；岗位权限 服务顾问岗').waitFor();
+    await history
+      .getByText('部门 销售部 → 售后服务部；岗位 销售顾问 → 服务顾问；岗位类型 销售顾问 → 服务顾问；岗位权限 服务顾问岗')
+      .waitFor();
     await history.getByText('售后扩编').waitFor();
     await page.waitForTimeout(300); // the dialog's fade-in
     await shot(page, 'staff-history-dialog', { fullPage: false });
@@ -136,7 +154,11 @@ describe('staff roster (员工花名册)', () => {
     await row().getByText('2026-11-30').waitFor();
     // a former employee has no 调岗 / 离职 any more
     await expect(row().getByRole('button', { name: '调岗', exact: true }).count()).resolves.toBe(0);
-    const account = await product.app.database.db.selectFrom('sys_user').select('enabled').where('id', '=', userId).executeTakeFirstOrThrow();
+    const account = await product.app.database.db
+      .selectFrom('sys_user')
+      .select('enabled')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(Boolean(account.enabled)).toBe(false);
     await shot(page, 'staff-after-leave');
   });
@@ -149,7 +171,10 @@ describe('staff roster (员工花名册)', () => {
     const create = waitForCall(page, 'POST', 'api/staff/qywx');
     await dialog.getByRole('button', { name: '确定' }).click();
     expect((await create).status()).toBe(400);
-    await page.getByText(/企业微信未配置/).first().waitFor();
+    await page
+      .getByText(/企业微信未配置/)
+      .first()
+      .waitFor();
     await page.waitForTimeout(400); // the notice's slide-in
     await shot(page, 'staff-wecom-not-configured', { fullPage: false });
     await dialog.getByRole('button', { name: '取消' }).click();

@@ -47,10 +47,12 @@ describe('the walk through the staff console', () => {
     await shot(page, 'walk-dj-1280', { fullPage: false });
     // on a phone the table scrolls sideways and the 操作 column stays at the right edge
     await page.setViewportSize({ width: 375, height: 812 });
-    await expect.poll(async () => {
-      const small = (await page.getByRole('row').nth(1).getByRole('button').last().boundingBox())!;
-      return small.x + small.width <= 375;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const small = (await page.getByRole('row').nth(1).getByRole('button').last().boundingBox())!;
+        return small.x + small.width <= 375;
+      })
+      .toBe(true);
     await shot(page, 'walk-dj-375', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
@@ -96,13 +98,30 @@ describe('the walk through the staff console', () => {
       new MutationObserver((changes) => {
         for (const change of changes) {
           for (const node of change.addedNodes) {
-            if (node instanceof HTMLElement && node.querySelector('[role="alert"], .MuiSnackbarContent-message') && node.textContent?.includes('最多支持10个菜单项!')) w.__warnings += 1;
+            if (
+              node instanceof HTMLElement &&
+              node.querySelector('[role="alert"], .MuiSnackbarContent-message') &&
+              node.textContent?.includes('最多支持10个菜单项!')
+            )
+              w.__warnings += 1;
           }
         }
       }).observe(document.body, { childList: true, subtree: true });
     });
     const warnings = () => page.evaluate(() => (window as unknown as { __warnings: number }).__warnings);
-    const screens = ['jpType', 'osType', 'tmsWareType', 'kfRemindType', 'sysCarBrand', 'expense', 'xsZjs', 'qywxMenu', 'menuPage', 'staffunZp', 'xsLrSjmx'];
+    const screens = [
+      'jpType',
+      'osType',
+      'tmsWareType',
+      'kfRemindType',
+      'sysCarBrand',
+      'expense',
+      'xsZjs',
+      'qywxMenu',
+      'menuPage',
+      'staffunZp',
+      'xsLrSjmx',
+    ];
     for (const name of screens) {
       await page.goto(`${product.url}/#/${name}`);
       await page.getByRole('table').first().waitFor();
@@ -144,15 +163,45 @@ describe('the walk through the staff console', () => {
     await second.context().close();
   });
 
-  it('the applicant page shows the masked name in its heading as in its body, and its tab is not the list\'s', async () => {
-    const posting = await api(product, adminToken, 'POST', '/api/staffunZp', { deptId: 1, job: '销售顾问', money: '面议', address: '郑州', jobNum: 1, jobZz: '接待', jobYq: '大专', enabled: true });
+  it("the applicant page shows the masked name in its heading as in its body, and its tab is not the list's", async () => {
+    const posting = await api(product, adminToken, 'POST', '/api/staffunZp', {
+      deptId: 1,
+      job: '销售顾问',
+      money: '面议',
+      address: '郑州',
+      jobNum: 1,
+      jobZz: '接待',
+      jobYq: '大专',
+      enabled: true,
+    });
     const created = await product.app.inject({
       method: 'POST',
       url: '/api/staffun',
       payload: {
-        staffunZpId: posting.json().id, ypqd: '招聘网站', ypmx: '智联', name: '欧阳明月', mobile: '13800138123', sex: 1, card: '110105194912310038',
-        birthday: '1949-12-31', hyzk: 0, email: 'oy@example.com', cardProvince: '110000', cardCity: '110100', cardCounty: '110105', cardAddress: '朝阳区1号',
-        nowProvince: '410000', nowCity: '410100', nowCounty: '410105', nowAddress: '金水区2号', edu: 3, work: 3, syMoney: 6000, zsMoney: 8000.5, yjdg: '2026-12-01', outWork: 1,
+        staffunZpId: posting.json().id,
+        ypqd: '招聘网站',
+        ypmx: '智联',
+        name: '欧阳明月',
+        mobile: '13800138123',
+        sex: 1,
+        card: '110105194912310038',
+        birthday: '1949-12-31',
+        hyzk: 0,
+        email: 'oy@example.com',
+        cardProvince: '110000',
+        cardCity: '110100',
+        cardCounty: '110105',
+        cardAddress: '朝阳区1号',
+        nowProvince: '410000',
+        nowCity: '410100',
+        nowCounty: '410105',
+        nowAddress: '金水区2号',
+        edu: 3,
+        work: 3,
+        syMoney: 6000,
+        zsMoney: 8000.5,
+        yjdg: '2026-12-01',
+        outWork: 1,
       },
     });
     expect(created.statusCode, created.body).toBe(201);

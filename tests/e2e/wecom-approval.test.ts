@@ -40,7 +40,13 @@ beforeAll(async () => {
               sp_status: 2,
               apply_time: 1764000000,
               applyer: { userid: 'wangjl', partyid: '2' },
-              sp_record: [{ sp_status: 2, approverattr: 1, details: [{ approver: { userid: 'zhaozong' }, speech: '同意', sp_status: 2, sptime: 1764000100 }] }],
+              sp_record: [
+                {
+                  sp_status: 2,
+                  approverattr: 1,
+                  details: [{ approver: { userid: 'zhaozong' }, speech: '同意', sp_status: 2, sptime: 1764000100 }],
+                },
+              ],
               apply_data: { contents: [] },
               comments: [],
             },
@@ -52,7 +58,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => wecom.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(wecom.address() as AddressInfo).port}`;
-  product = await startProduct({ captchaEnabled: false, seedDemo: false, wecomCorpId: 'ww-e2e', wecomAgentId: '1000009', wecomSecret: 's', wecomApiBase: base });
+  product = await startProduct({
+    captchaEnabled: false,
+    seedDemo: false,
+    wecomCorpId: 'ww-e2e',
+    wecomAgentId: '1000009',
+    wecomSecret: 's',
+    wecomApiBase: base,
+  });
   const admin = await loginAs(product.app, 'admin', ADMIN_PASSWORD);
   await createCompany(product.app, admin, 'wxdealer');
   const dealer = await dealerToken(product.app, 'wxdealer');
@@ -94,7 +107,11 @@ describe('企业微信审批 of a car-use demand', () => {
     await dialog.getByRole('button', { name: '查看合同' }).waitFor();
     expect(await dialog.getByText('审核结果').count()).toBe(0);
     await shot(page, 'dbc-wecom-approval', { fullPage: false });
-    const row2 = await product.app.database.db.selectFrom('dbc_info').select(['status', 'sh_status']).where('id', '=', demandId).executeTakeFirstOrThrow();
+    const row2 = await product.app.database.db
+      .selectFrom('dbc_info')
+      .select(['status', 'sh_status'])
+      .where('id', '=', demandId)
+      .executeTakeFirstOrThrow();
     expect([Number(row2.status), Number(row2.sh_status)]).toEqual([2, 2]);
     // closed, the list shows the new status
     await dialog.getByRole('button', { name: '取消' }).click();

@@ -44,7 +44,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => wecom.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(wecom.address() as AddressInfo).port}`;
-  product = await startProduct({ captchaEnabled: false, wecomCorpId: 'ww-e2e', wecomAgentId: '1000009', wecomSecret: 's', wecomApiBase: base });
+  product = await startProduct({
+    captchaEnabled: false,
+    wecomCorpId: 'ww-e2e',
+    wecomAgentId: '1000009',
+    wecomSecret: 's',
+    wecomApiBase: base,
+  });
   browser = await launchBrowser();
   page = await newPage(browser);
   page.setDefaultTimeout(15000);

@@ -26,17 +26,27 @@ beforeAll(async () => {
       back.searchParams.set('code', 'CODE-E2E');
       back.searchParams.set('state', u.searchParams.get('state') ?? '');
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><meta charset="utf-8"><body style="font-family:sans-serif;text-align:center"><p>企业微信（模拟）</p><a id="scan" href="${back.toString().replace(/&/g, '&amp;')}" target="_self">模拟扫码确认</a></body>`);
+      res.end(
+        `<!doctype html><meta charset="utf-8"><body style="font-family:sans-serif;text-align:center"><p>企业微信（模拟）</p><a id="scan" href="${back.toString().replace(/&/g, '&amp;')}" target="_self">模拟扫码确认</a></body>`,
+      );
       return;
     }
     res.setHeader('content-type', 'application/json');
     if (u.pathname === '/cgi-bin/gettoken') res.end(JSON.stringify({ errcode: 0, access_token: 'T', expires_in: 7200 }));
-    else if (u.pathname === '/cgi-bin/auth/getuserinfo') res.end(JSON.stringify(u.searchParams.get('code') === 'CODE-E2E' ? { errcode: 0, userid: 'LiuYang' } : { errcode: 40029 }));
+    else if (u.pathname === '/cgi-bin/auth/getuserinfo')
+      res.end(JSON.stringify(u.searchParams.get('code') === 'CODE-E2E' ? { errcode: 0, userid: 'LiuYang' } : { errcode: 40029 }));
     else res.end('{}');
   });
   await new Promise<void>((resolve) => wecom.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(wecom.address() as AddressInfo).port}`;
-  product = await startProduct({ captchaEnabled: false, wecomCorpId: 'ww-e2e', wecomAgentId: '1000009', wecomSecret: 's', wecomApiBase: base, wecomLoginUrl: `${base}/wwlogin` });
+  product = await startProduct({
+    captchaEnabled: false,
+    wecomCorpId: 'ww-e2e',
+    wecomAgentId: '1000009',
+    wecomSecret: 's',
+    wecomApiBase: base,
+    wecomLoginUrl: `${base}/wwlogin`,
+  });
   const id = await createStaff(product.app, { username: 'liuyang', password: 'Liuyang@2024', permissions: [] });
   await product.app.database.db.updateTable('sys_user').set({ wecom_user_id: 'LiuYang', nick_name: '刘洋' }).where('id', '=', id).execute();
   browser = await launchBrowser();
@@ -65,7 +75,11 @@ describe('WeCom QR sign-in', () => {
     expect(new URL(page.url()).search).toBe('');
     await page.getByText('刘洋').first().waitFor();
     await shot(page, 'login-qr-signed-in');
-    const row = await product.app.database.db.selectFrom('sys_log').selectAll().where('method', '=', 'GET /api/qywxLogin').executeTakeFirstOrThrow();
+    const row = await product.app.database.db
+      .selectFrom('sys_log')
+      .selectAll()
+      .where('method', '=', 'GET /api/qywxLogin')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ username: 'liuyang', description: '企业微信扫码登录', log_type: 'INFO' });
   });
 

@@ -22,7 +22,8 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       headers: { ...(token ? bearer(token) : {}), ...(method === 'GET' ? {} : { submit_id: submitId() }) },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-  const roleId = async (name: string) => Number((await t.app.database.db.selectFrom('sys_role').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id);
+  const roleId = async (name: string) =>
+    Number((await t.app.database.db.selectFrom('sys_role').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id);
 
   beforeAll(async () => {
     t = await start();
@@ -42,9 +43,23 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
     });
 
     it('a new user gets the default password and the default-password flag', async () => {
-      const res = await api(admin, 'POST', '/api/users', { username: 'zhangsan', nickName: '张三', phone: '13800138000', sex: 1, enabled: true, deptId, orgId: root, roles: [{ id: clerkRole }] });
+      const res = await api(admin, 'POST', '/api/users', {
+        username: 'zhangsan',
+        nickName: '张三',
+        phone: '13800138000',
+        sex: 1,
+        enabled: true,
+        deptId,
+        orgId: root,
+        roles: [{ id: clerkRole }],
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ username: 'zhangsan', defPassword: true, roles: [{ name: '销售顾问' }], dept: { id: deptId, name: '销售部' } });
+      expect(res.json()).toMatchObject({
+        username: 'zhangsan',
+        defPassword: true,
+        roles: [{ name: '销售顾问' }],
+        dept: { id: deptId, name: '销售部' },
+      });
       const token = await loginAs(t.app, 'zhangsan', DEFAULT_USER_PASSWORD);
       const info = (await api(token, 'GET', '/api/info')).json();
       expect(info.user.defPassword).toBe(true);
@@ -144,7 +159,12 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
   describe('role levels', () => {
     let manager: string;
     beforeAll(async () => {
-      const id = await createStaff(t.app, { username: 'manager', password: PASSWORD, permissions: ['roles:add', 'roles:edit', 'roles:del', 'user:add', 'user:edit', 'user:list'], dataScope: '全部' });
+      const id = await createStaff(t.app, {
+        username: 'manager',
+        password: PASSWORD,
+        permissions: ['roles:add', 'roles:edit', 'roles:del', 'user:add', 'user:edit', 'user:list'],
+        dataScope: '全部',
+      });
       await t.app.database.db.updateTable('sys_role').set({ level: 2 }).where('name', '=', 'manager的岗位').execute();
       expect(id).toBeGreaterThan(0);
       manager = await loginAs(t.app, 'manager', PASSWORD);
@@ -163,9 +183,21 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
     });
 
     it('cannot grant a role above its own level', async () => {
-      const res = await api(manager, 'POST', '/api/users', { username: 'boss', nickName: '老板', deptId: root, orgId: root, roles: [{ id: await roleId('admin') }] });
+      const res = await api(manager, 'POST', '/api/users', {
+        username: 'boss',
+        nickName: '老板',
+        deptId: root,
+        orgId: root,
+        roles: [{ id: await roleId('admin') }],
+      });
       expect(res.statusCode).toBe(403);
-      const ok = await api(manager, 'POST', '/api/users', { username: 'staff2', nickName: '员工', deptId: root, orgId: root, roles: [{ id: await roleId('主管') }] });
+      const ok = await api(manager, 'POST', '/api/users', {
+        username: 'staff2',
+        nickName: '员工',
+        deptId: root,
+        orgId: root,
+        roles: [{ id: await roleId('主管') }],
+      });
       expect(ok.statusCode, ok.body).toBe(201);
     });
 
@@ -184,9 +216,20 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
     it('CRUD with validation, cycles refused, delete takes the children, keys follow at once', async () => {
       const dir = await api(admin, 'POST', '/api/menus', { type: 0, title: '测试目录', path: 'test', sort: 50 });
       expect(dir.statusCode, dir.body).toBe(201);
-      const screen = await api(admin, 'POST', '/api/menus', { type: 1, title: '测试页', path: 'test/page', component: 'test/page/index', pid: dir.json().id });
+      const screen = await api(admin, 'POST', '/api/menus', {
+        type: 1,
+        title: '测试页',
+        path: 'test/page',
+        component: 'test/page/index',
+        pid: dir.json().id,
+      });
       expect(screen.statusCode, screen.body).toBe(201);
-      const button = await api(admin, 'POST', '/api/menus', { type: 2, title: '测试新增', permission: 'testPage:add', pid: screen.json().id });
+      const button = await api(admin, 'POST', '/api/menus', {
+        type: 2,
+        title: '测试新增',
+        permission: 'testPage:add',
+        pid: screen.json().id,
+      });
       expect(button.statusCode, button.body).toBe(201);
       for (const [body, message] of [
         [{ type: 2, title: '无键' }, '权限标识不能为空'],
@@ -200,36 +243,72 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(errorOf(res).message).toBe(message);
       }
-      const toButton = await api(admin, 'PUT', '/api/menus', { id: screen.json().id, type: 2, title: '测试页', permission: 'testPage:list', pid: dir.json().id });
+      const toButton = await api(admin, 'PUT', '/api/menus', {
+        id: screen.json().id,
+        type: 2,
+        title: '测试页',
+        permission: 'testPage:list',
+        pid: dir.json().id,
+      });
       expect(errorOf(toButton).message).toBe('该菜单存在下级，不能改为按钮');
-      const cycle = await api(admin, 'PUT', '/api/menus', { id: dir.json().id, type: 0, title: '测试目录', path: 'test', pid: screen.json().id });
+      const cycle = await api(admin, 'PUT', '/api/menus', {
+        id: dir.json().id,
+        type: 0,
+        title: '测试目录',
+        path: 'test',
+        pid: screen.json().id,
+      });
       expect(errorOf(cycle).message).toBe('上级菜单不能为自己或自己的下级');
 
       // a role with the button: the key works at once, and is gone at once after the delete
       const role = (await api(admin, 'POST', '/api/roles', { name: '测试岗位', level: 3, dataScope: '本级' })).json();
-      const user = await api(admin, 'POST', '/api/users', { username: 'tester', nickName: '测试', deptId: root, orgId: root, roles: [{ id: role.id }] });
+      const user = await api(admin, 'POST', '/api/users', {
+        username: 'tester',
+        nickName: '测试',
+        deptId: root,
+        orgId: root,
+        roles: [{ id: role.id }],
+      });
       expect(user.statusCode, user.body).toBe(201);
       const token = await loginAs(t.app, 'tester', DEFAULT_USER_PASSWORD);
       expect((await api(token, 'GET', '/api/info')).json().permissions).not.toContain('testPage:add');
-      expect((await api(admin, 'PUT', '/api/roles/menu', { id: role.id, menus: [{ id: dir.json().id }, { id: screen.json().id }, { id: button.json().id }] })).statusCode).toBe(204);
+      expect(
+        (
+          await api(admin, 'PUT', '/api/roles/menu', {
+            id: role.id,
+            menus: [{ id: dir.json().id }, { id: screen.json().id }, { id: button.json().id }],
+          })
+        ).statusCode,
+      ).toBe(204);
       expect((await api(token, 'GET', '/api/info')).json().permissions).toContain('testPage:add');
       const build = (await api(token, 'GET', '/api/menus/build')).json();
       expect(build.map((m: any) => m.meta?.title)).toContain('测试目录');
-      expect((await api(admin, 'GET', `/api/menus/findUserByMenu?menuId=${button.json().id}`)).json().map((u: any) => u.username)).toEqual(['tester']);
+      expect((await api(admin, 'GET', `/api/menus/findUserByMenu?menuId=${button.json().id}`)).json().map((u: any) => u.username)).toEqual([
+        'tester',
+      ]);
       const children = (await api(admin, 'GET', `/api/menus/getMenusByPid?pid=${dir.json().id}`)).json();
       expect(children).toMatchObject([{ title: '测试页', hasChildren: true, pid: dir.json().id }]);
-      expect((await api(admin, 'GET', `/api/menus?pid=${screen.json().id}`)).json()).toMatchObject({ totalElements: 1, content: [{ permission: 'testPage:add' }] });
+      expect((await api(admin, 'GET', `/api/menus?pid=${screen.json().id}`)).json()).toMatchObject({
+        totalElements: 1,
+        content: [{ permission: 'testPage:add' }],
+      });
 
       expect((await api(admin, 'DELETE', '/api/menus', [dir.json().id])).statusCode).toBe(200);
       expect((await api(token, 'GET', '/api/info')).json().permissions).not.toContain('testPage:add');
-      const left = await t.app.database.db.selectFrom('sys_menu').select('id').where('id', 'in', [dir.json().id, screen.json().id, button.json().id]).execute();
+      const left = await t.app.database.db
+        .selectFrom('sys_menu')
+        .select('id')
+        .where('id', 'in', [dir.json().id, screen.json().id, button.json().id])
+        .execute();
       expect(left).toEqual([]);
     });
 
     it('the demo data holds a menu for every administration screen in 系统管理', async () => {
       const tree = (await api(admin, 'GET', '/api/menus/list')).json();
       const system = tree.find((m: any) => m.title === '系统管理');
-      expect(system.children.map((m: any) => m.path)).toEqual(expect.arrayContaining(['system/user', 'system/role', 'system/menu', 'system/dept', 'system/dict', 'system/busidict']));
+      expect(system.children.map((m: any) => m.path)).toEqual(
+        expect.arrayContaining(['system/user', 'system/role', 'system/menu', 'system/dept', 'system/dict', 'system/busidict']),
+      );
       expect(tree.map((m: any) => m.path)).toEqual(expect.arrayContaining(['usage', 'DecisionCenter/index']));
     });
   });
@@ -244,7 +323,9 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       expect(lazy).toMatchObject([{ id: b.id, name: '上海', pid: a.id, hasChildren: true }]);
       expect((await api(admin, 'GET', '/api/dept/lazy?pid=0')).json().map((d: any) => d.name)).toEqual(expect.arrayContaining(['华东']));
       expect((await api(admin, 'GET', `/api/dept/getIdsByPid?id=${a.id}`)).json()).toEqual([a.id, b.id, c.id].sort((x, y) => x - y));
-      expect((await api(admin, 'GET', '/api/dept/getIdNameAndPid')).json()).toEqual(expect.arrayContaining([{ id: a.id, name: '华东', pid: 0 }]));
+      expect((await api(admin, 'GET', '/api/dept/getIdNameAndPid')).json()).toEqual(
+        expect.arrayContaining([{ id: a.id, name: '华东', pid: 0 }]),
+      );
       const cycle = await api(admin, 'PUT', '/api/dept', { id: a.id, name: '华东', pid: c.id });
       expect(errorOf(cycle).message).toBe('上级部门不能为自己或自己的下级部门');
       const self = await api(admin, 'PUT', '/api/dept', { id: a.id, name: '华东', pid: a.id });
@@ -285,7 +366,17 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       const child = (await api(admin, 'POST', '/api/busidict/add', { pid: add.json().id, code: 'pa1', name: '一级' })).json();
       const cycle = await api(admin, 'POST', '/api/busidict/update', { id: add.json().id, pid: child.id, code: 'pa', name: '平安银行' });
       expect(cycle.statusCode).toBe(400);
-      expect((await api(admin, 'POST', '/api/busidict/update', { id: add.json().id, pid: cat.id, code: 'pa', name: '平安银行股份', enabled: false })).statusCode).toBe(204);
+      expect(
+        (
+          await api(admin, 'POST', '/api/busidict/update', {
+            id: add.json().id,
+            pid: cat.id,
+            code: 'pa',
+            name: '平安银行股份',
+            enabled: false,
+          })
+        ).statusCode,
+      ).toBe(204);
       expect((await api(admin, 'GET', `/api/busidict/options/${encodeURIComponent('分期公司')}`)).json()).toEqual([]);
       const refused = await api(admin, 'DELETE', '/api/busidict', [add.json().id]);
       expect(errorOf(refused).message).toBe('所选字典存在下级，请先删除下级');
@@ -301,9 +392,14 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       expect(errorOf(await api(admin, 'POST', '/api/dict', { name: 'car_color' })).message).toBe('字典名称已存在');
       const white = await api(admin, 'POST', '/api/dictDetail', { dict: { id: dict.json().id }, label: '白色', value: 'white', sort: 1 });
       expect(white.statusCode, white.body).toBe(201);
-      expect(errorOf(await api(admin, 'POST', '/api/dictDetail', { dictName: 'car_color', label: '白', value: 'white' })).message).toBe('字典值已存在');
+      expect(errorOf(await api(admin, 'POST', '/api/dictDetail', { dictName: 'car_color', label: '白', value: 'white' })).message).toBe(
+        '字典值已存在',
+      );
       expect((await api(undefined, 'GET', '/api/public?enumName=car_color')).statusCode).toBe(404);
-      expect((await api(admin, 'PUT', '/api/dict', { id: dict.json().id, name: 'car_color', description: '车身颜色', isPublic: true })).statusCode).toBe(204);
+      expect(
+        (await api(admin, 'PUT', '/api/dict', { id: dict.json().id, name: 'car_color', description: '车身颜色', isPublic: true }))
+          .statusCode,
+      ).toBe(204);
       expect((await api(undefined, 'GET', '/api/public?enumName=car_color')).json()).toEqual([{ value: 'white', label: '白色' }]);
       expect((await api(admin, 'DELETE', '/api/dict', [dict.json().id])).statusCode).toBe(200);
       expect((await api(admin, 'GET', '/api/dictDetail?dictName=car_color')).json().totalElements).toBe(0);

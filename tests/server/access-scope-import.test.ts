@@ -18,7 +18,9 @@ async function upload(t: TestApp, token: string, rows: unknown[][]) {
   for (const r of rows) ws.addRow(r);
   const content = Buffer.from(await wb.xlsx.writeBuffer());
   const boundary = `----scope${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="zp.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="zp.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+  );
   return t.app.inject({
     method: 'POST',
     url: '/api/staffunZp/import',
@@ -38,19 +40,44 @@ describe.each(testApps())('data scope on import on %s', (_name, start) => {
     const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const root = (await t.app.inject({ method: 'GET', url: '/api/dept/lazy?pid=0', headers: bearer(admin) })).json()[0].id;
     const mk = async (name: string) =>
-      (await t.app.inject({ method: 'POST', url: '/api/dept', headers: { ...bearer(admin), submit_id: submitId() }, payload: { name, pid: root } })).json().id;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/dept',
+          headers: { ...bearer(admin), submit_id: submitId() },
+          payload: { name, pid: root },
+        })
+      ).json().id;
     mine = await mk('本部门');
     other = await mk('别的部门');
-    await createStaff(t.app, { username: 'importer', password: 'Import_pass1', permissions: ['staffunZp:import'], dataScope: '本级', deptId: mine });
+    await createStaff(t.app, {
+      username: 'importer',
+      password: 'Import_pass1',
+      permissions: ['staffunZp:import'],
+      dataScope: '本级',
+      deptId: mine,
+    });
     own = await loginAs(t.app, 'importer', 'Import_pass1');
   }, 60_000);
   afterAll(() => t?.close());
 
   const header = ['所属部门', '招聘岗位', '薪资待遇', '工作区域', '招聘人数', '岗位职责', '任职要求', '是否启用'];
-  const count = async () => Number((await t.app.database.db.selectFrom('staffun_zp').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await t.app.database.db
+          .selectFrom('staffun_zp')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('refuses a file with a row outside the scope and writes nothing', async () => {
-    const res = await upload(t, own, [header, [mine, '销售', '面议', '郑州', 1, '职责', '要求', '是'], [other, '售后', '面议', '郑州', 1, '职责', '要求', '是']]);
+    const res = await upload(t, own, [
+      header,
+      [mine, '销售', '面议', '郑州', 1, '职责', '要求', '是'],
+      [other, '售后', '面议', '郑州', 1, '职责', '要求', '是'],
+    ]);
     expect(res.statusCode, res.body).toBe(403);
     expect(errorOf(res).message).toBe('没有权限操作该部门的数据');
     expect(await count()).toBe(0);

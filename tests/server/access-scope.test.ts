@@ -16,7 +16,12 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   const postings: Record<string, number> = {};
 
   const api = (token: string, method: string, url: string, payload?: unknown) =>
-    t.app.inject({ method: method as 'GET', url, headers: { ...bearer(token), ...(method === 'GET' ? {} : { submit_id: submitId() }) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...bearer(token), ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     t = await start();
@@ -35,21 +40,58 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     const keys = ['user:list', 'staffunZp:list', 'staffunZp:edit', 'staffunZp:del', 'staffunZp:download', 'staffunZp:add'];
     await createStaff(t.app, { username: 'all', password: PASSWORD, permissions: keys, dataScope: '全部', deptId: dept['乙公司'] });
     await createStaff(t.app, { username: 'own', password: PASSWORD, permissions: keys, dataScope: '本级', deptId: dept['甲销售部'] });
-    const customId = await createStaff(t.app, { username: 'custom', password: PASSWORD, permissions: keys, dataScope: '自定义', deptId: dept['乙公司'] });
-    const role = await t.app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', customId).executeTakeFirstOrThrow();
+    const customId = await createStaff(t.app, {
+      username: 'custom',
+      password: PASSWORD,
+      permissions: keys,
+      dataScope: '自定义',
+      deptId: dept['乙公司'],
+    });
+    const role = await t.app.database.db
+      .selectFrom('sys_users_roles')
+      .select('role_id')
+      .where('user_id', '=', customId)
+      .executeTakeFirstOrThrow();
     await t.app.database.db.insertInto('sys_roles_depts').values({ role_id: role.role_id, dept_id: dept['甲公司'] }).execute();
     for (const u of ['all', 'own', 'custom']) tokens[u] = await loginAs(t.app, u, PASSWORD);
     for (const d of ['甲公司', '甲销售部', '甲销售一组', '乙公司']) {
-      const res = await api(admin, 'POST', '/api/staffunZp', { deptId: dept[d], job: `${d}岗位`, address: '郑州', jobZz: '职责', jobYq: '要求', jobNum: 1, enabled: true, money: '面议' });
+      const res = await api(admin, 'POST', '/api/staffunZp', {
+        deptId: dept[d],
+        job: `${d}岗位`,
+        address: '郑州',
+        jobZz: '职责',
+        jobYq: '要求',
+        jobNum: 1,
+        enabled: true,
+        money: '面议',
+      });
       expect(res.statusCode, res.body).toBe(201);
       postings[d] = res.json().id;
     }
   }, 60_000);
   afterAll(() => t?.close());
 
-  const body = (deptId: number, job: string, id?: number) => ({ ...(id ? { id } : {}), deptId, job, address: '郑州', jobZz: '职责', jobYq: '要求', jobNum: 1, enabled: true, money: '面议' });
-  const jobs = async (who: string) => (await api(tokens[who], 'GET', '/api/staffunZp?size=100')).json().content.map((r: any) => r.job).sort();
-  const users = async (who: string) => (await api(tokens[who], 'GET', '/api/users?size=100')).json().content.map((r: any) => r.username).sort();
+  const body = (deptId: number, job: string, id?: number) => ({
+    ...(id ? { id } : {}),
+    deptId,
+    job,
+    address: '郑州',
+    jobZz: '职责',
+    jobYq: '要求',
+    jobNum: 1,
+    enabled: true,
+    money: '面议',
+  });
+  const jobs = async (who: string) =>
+    (await api(tokens[who], 'GET', '/api/staffunZp?size=100'))
+      .json()
+      .content.map((r: any) => r.job)
+      .sort();
+  const users = async (who: string) =>
+    (await api(tokens[who], 'GET', '/api/users?size=100'))
+      .json()
+      .content.map((r: any) => r.username)
+      .sort();
 
   it('全部 sees every row', async () => {
     expect(await jobs('all')).toEqual(['乙公司岗位', '甲公司岗位', '甲销售一组岗位', '甲销售部岗位'].sort());
@@ -71,7 +113,10 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
 
   it('自定义 sees the chosen departments and everything below them', async () => {
     expect(await jobs('custom')).toEqual(['甲公司岗位', '甲销售一组岗位', '甲销售部岗位'].sort());
-    const ids = (await api(tokens.custom, 'GET', '/api/dept?size=100')).json().content.map((d: any) => d.name).sort();
+    const ids = (await api(tokens.custom, 'GET', '/api/dept?size=100'))
+      .json()
+      .content.map((d: any) => d.name)
+      .sort();
     expect(ids).toEqual(['甲公司', '甲销售一组', '甲销售部'].sort());
   });
 

@@ -11,7 +11,9 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 function multipart(field: string, filename: string, type: string, data: Buffer) {
   const boundary = '----acct' + Math.random().toString(16).slice(2);
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -32,7 +34,11 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     app = t.app;
     userId = await createStaff(app, { username: 'zhang', password: 'Zhang@2024', permissions: [], phone: '13811112222' });
     otherId = await createStaff(app, { username: 'li', password: 'Li@20240', permissions: [], phone: '13833334444' });
-    await app.database.db.updateTable('sys_user').set({ is_def_password: 1, pwd_reset_time: fiftyDaysAgo }).where('id', '=', userId).execute();
+    await app.database.db
+      .updateTable('sys_user')
+      .set({ is_def_password: 1, pwd_reset_time: fiftyDaysAgo })
+      .where('id', '=', userId)
+      .execute();
     auth = bearer(await loginAs(app, 'zhang', 'Zhang@2024'));
   });
   afterAll(async () => t?.close());
@@ -49,11 +55,21 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     const info = (await app.inject({ method: 'GET', url: '/api/info', headers: auth })).json();
     expect(info.user.nickName).toBe('小张');
     expect((await app.inject({ method: 'PUT', url: '/api/users/center', payload: { nickName: 'a' } })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'PUT', url: '/api/users/center', headers: { ...auth, 'content-type': 'application/json' }, payload: '[1,2' })).statusCode).toBe(400);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/users/center',
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: '[1,2',
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('changes the phone with an SMS code sent to the new number', async () => {
-    const put = (payload: unknown) => app.inject({ method: 'PUT', url: '/api/users/updateUserPhone', headers: auth, payload: payload as object });
+    const put = (payload: unknown) =>
+      app.inject({ method: 'PUT', url: '/api/users/updateUserPhone', headers: auth, payload: payload as object });
     expect(errorOf(await put({ id: userId, phone: '', code: '1' })).message).toBe('请输入电话号码');
     expect(errorOf(await put({ id: userId, phone: '12345678901', code: '1' })).message).toBe('请输入正确的11位手机号码');
     expect(errorOf(await put({ id: userId, phone: '13833334444', code: '123456' })).message).toBe('该手机号已被其他账号使用');
@@ -76,15 +92,31 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
   it('changes the e-mail with a code and the encrypted password; 邮箱修改成功', async () => {
     const send = await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: { value: 'zhang@example.com' } });
     expect(send.json().message).toBe('发送成功，验证码有效期5分钟');
-    expect(errorOf(await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: { value: 'nope' } })).message).toBe('邮箱格式错误');
-    expect(errorOf(await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: {} })).message).toBe('新邮箱不能为空');
+    expect(
+      errorOf(await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: { value: 'nope' } })).message,
+    ).toBe('邮箱格式错误');
+    expect(errorOf(await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: {} })).message).toBe(
+      '新邮箱不能为空',
+    );
     const code = await codeFromOutbox(app, 'zhang@example.com');
     const post = async (c: string, password: string, email = 'zhang@example.com') =>
-      app.inject({ method: 'POST', url: `/api/users/updateEmail/${c}`, headers: auth, payload: { password: await encrypted(app, password), email } });
+      app.inject({
+        method: 'POST',
+        url: `/api/users/updateEmail/${c}`,
+        headers: auth,
+        payload: { password: await encrypted(app, password), email },
+      });
     expect(errorOf(await post(code, 'Wrong@2024')).message).toBe('密码错误');
-    expect(errorOf(await app.inject({ method: 'POST', url: `/api/users/updateEmail/${code}`, headers: auth, payload: { password: 'plain', email: 'zhang@example.com' } })).message).toBe(
-      '密码加密方式不正确，请刷新页面后重试',
-    );
+    expect(
+      errorOf(
+        await app.inject({
+          method: 'POST',
+          url: `/api/users/updateEmail/${code}`,
+          headers: auth,
+          payload: { password: 'plain', email: 'zhang@example.com' },
+        }),
+      ).message,
+    ).toBe('密码加密方式不正确，请刷新页面后重试');
     expect(errorOf(await post(code, 'Zhang@2024', 'other@example.com')).message).toMatch(/验证码不存在或已过期/);
     const ok = await post(code, 'Zhang@2024');
     expect(ok.statusCode).toBe(200);
@@ -94,10 +126,15 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
 
   it('uploads an avatar (image types only, size limit) served back to every instance', async () => {
     const mk = (d: Buffer) => multipart('avatar', 'a.png', 'image/png', d);
-    const send = (m: ReturnType<typeof mk>) => app.inject({ method: 'POST', url: '/api/users/updateAvatar', headers: { ...auth, ...m.headers }, payload: m.payload });
-    expect(errorOf(await send(multipart('avatar', 'a.png', 'image/png', Buffer.from('<svg onload=alert(1)>')))).message).toBe('头像只能是 JPG、PNG、GIF 或 WEBP 格式的图片');
+    const send = (m: ReturnType<typeof mk>) =>
+      app.inject({ method: 'POST', url: '/api/users/updateAvatar', headers: { ...auth, ...m.headers }, payload: m.payload });
+    expect(errorOf(await send(multipart('avatar', 'a.png', 'image/png', Buffer.from('<svg onload=alert(1)>')))).message).toBe(
+      '头像只能是 JPG、PNG、GIF 或 WEBP 格式的图片',
+    );
     expect(errorOf(await send(mk(Buffer.concat([PNG, Buffer.alloc(5000)])))).message).toMatch(/头像大小不能超过/);
-    expect(errorOf(await app.inject({ method: 'POST', url: '/api/users/updateAvatar', headers: auth, payload: {} })).message).toBe('请选择头像图片');
+    expect(errorOf(await app.inject({ method: 'POST', url: '/api/users/updateAvatar', headers: auth, payload: {} })).message).toBe(
+      '请选择头像图片',
+    );
     const ok = await send(mk(PNG));
     expect(ok.statusCode).toBe(200);
     const img = ok.json().avatar as string;
@@ -114,7 +151,12 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
 
   it('password change: rule, not the old one, old password checked; clears the default flag and the age; ends sessions', async () => {
     const post = async (oldPass: string, newPass: string) =>
-      app.inject({ method: 'POST', url: '/api/users/updatePass/', headers: auth, payload: { oldPass: await encrypted(app, oldPass), newPass: await encrypted(app, newPass) } });
+      app.inject({
+        method: 'POST',
+        url: '/api/users/updatePass/',
+        headers: auth,
+        payload: { oldPass: await encrypted(app, oldPass), newPass: await encrypted(app, newPass) },
+      });
     const rule = '只能输入6-20个以字母开头、可带数字的字串';
     expect(errorOf(await post('Zhang@2024', '1abcdef')).message).toBe(rule);
     expect(errorOf(await post('Zhang@2024', 'Ab1')).message).toBe(rule);
@@ -123,10 +165,19 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(errorOf(await post('Zhang@2024', 'Abc123~')).message).toBe(rule);
     expect(errorOf(await post('Zhang@2024', 'Zhang@2024')).message).toBe('新密码不能与旧密码相同');
     expect(errorOf(await post('Wrong@2024', 'Zhang.2025')).message).toBe('修改失败，旧密码错误');
-    expect(errorOf(await app.inject({ method: 'POST', url: '/api/users/updatePass/', headers: auth, payload: { oldPass: 'Zhang@2024', newPass: 'Zhang.2025' } })).message).toBe(
-      '密码加密方式不正确，请刷新页面后重试',
+    expect(
+      errorOf(
+        await app.inject({
+          method: 'POST',
+          url: '/api/users/updatePass/',
+          headers: auth,
+          payload: { oldPass: 'Zhang@2024', newPass: 'Zhang.2025' },
+        }),
+      ).message,
+    ).toBe('密码加密方式不正确，请刷新页面后重试');
+    expect(errorOf(await app.inject({ method: 'POST', url: '/api/users/updatePass/', headers: auth, payload: {} })).message).toBe(
+      '请输入旧密码',
     );
-    expect(errorOf(await app.inject({ method: 'POST', url: '/api/users/updatePass/', headers: auth, payload: {} })).message).toBe('请输入旧密码');
     const before = await user();
     expect(Boolean(before.is_def_password)).toBe(true);
     expect(before.pwd_reset_time).toBe(fiftyDaysAgo);
@@ -141,7 +192,11 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     await expect(loginAs(app, 'zhang', 'Zhang@2024')).rejects.toThrow(/400/);
     auth = bearer(await loginAs(app, 'zhang', 'Zhang.2025'));
     // the log keeps neither password
-    const logs = await app.database.db.selectFrom('sys_log').select(['params', 'description', 'log_type']).where('method', '=', 'POST /api/users/updatePass/').execute();
+    const logs = await app.database.db
+      .selectFrom('sys_log')
+      .select(['params', 'description', 'log_type'])
+      .where('method', '=', 'POST /api/users/updatePass/')
+      .execute();
     expect(logs.length).toBeGreaterThan(5);
     for (const l of logs) {
       expect(l.description).toBe('修改密码');
@@ -164,7 +219,11 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(errorOf(await reset(code, 'Zhang.2025')).message).toBe('新密码不能与旧密码相同');
     expect(errorOf(await reset('', 'Zhang#2026')).message).toBe('验证码不能为空');
     // a lock from wrong passwords is lifted by the reset
-    await app.database.db.updateTable('sys_user').set({ locked_until: Date.now() + 600_000 }).where('id', '=', userId).execute();
+    await app.database.db
+      .updateTable('sys_user')
+      .set({ locked_until: Date.now() + 600_000 })
+      .where('id', '=', userId)
+      .execute();
     const ok = await reset(code, 'Zhang#2026');
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe('密码重置成功，请重新登录');
@@ -173,7 +232,12 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     auth = bearer(await loginAs(app, 'zhang', 'Zhang#2026'));
     const [log] = await lastLogs(app);
     expect(log.description).toBe('用户登录');
-    const resetLog = await app.database.db.selectFrom('sys_log').selectAll().where('method', '=', 'POST /api/resetPassword').where('log_type', '=', 'INFO').executeTakeFirstOrThrow();
+    const resetLog = await app.database.db
+      .selectFrom('sys_log')
+      .selectAll()
+      .where('method', '=', 'POST /api/resetPassword')
+      .where('log_type', '=', 'INFO')
+      .executeTakeFirstOrThrow();
     expect(resetLog.description).toBe('找回密码');
     expect(resetLog.username).toBe('zhang');
     // the log keeps no personal data: the mobile is masked, secrets left out
@@ -199,7 +263,13 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
       ['GET', '/api/outbox?size=100000', true],
       ['GET', '/api/users/avatar/99999999999999999999', false],
     ];
-    const bodies: unknown[] = [[1, 2], 'text', 42, { id: { $gt: 1 }, nickName: ['a'], sex: 'x', phone: { a: 1 }, code: [1], oldPass: 1, newPass: null, email: 5, password: {} }, { id: 'abc' }];
+    const bodies: unknown[] = [
+      [1, 2],
+      'text',
+      42,
+      { id: { $gt: 1 }, nickName: ['a'], sex: 'x', phone: { a: 1 }, code: [1], oldPass: 1, newPass: null, email: 5, password: {} },
+      { id: 'abc' },
+    ];
     for (const [method, url, signedIn] of routes) {
       for (const body of method === 'GET' ? [undefined] : bodies) {
         const res = await app.inject({

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CODE_MESSAGES, CODE_TTL_MS, createCodeService, DAY_MS, MAX_ATTEMPTS, MAX_SENDS_PER_DAY, purgeExpiredCodes, RESEND_MS, type CodeService } from '../../src/server/modules/account/codes.ts';
+import {
+  CODE_MESSAGES,
+  CODE_TTL_MS,
+  createCodeService,
+  DAY_MS,
+  MAX_ATTEMPTS,
+  MAX_SENDS_PER_DAY,
+  purgeExpiredCodes,
+  RESEND_MS,
+  type CodeService,
+} from '../../src/server/modules/account/codes.ts';
 import { OutboxMail } from '../../src/server/providers/mail.ts';
 import { OutboxSms, type SmsProvider } from '../../src/server/providers/sms.ts';
 import { codeFromOutbox } from './account-helpers.ts';
@@ -32,7 +42,11 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     const rows = await app.database.db.selectFrom('sys_outbox').select(['channel', 'target']).orderBy('id').execute();
     expect(rows.map((r) => `${r.channel}:${r.target}`)).toEqual(['sms:13800000001', 'email:a@example.com']);
     // only a hash is stored
-    const stored = await app.database.db.selectFrom('sys_verify_code').select('code_hash').where('target', '=', '13800000001').executeTakeFirstOrThrow();
+    const stored = await app.database.db
+      .selectFrom('sys_verify_code')
+      .select('code_hash')
+      .where('target', '=', '13800000001')
+      .executeTakeFirstOrThrow();
     expect(stored.code_hash).not.toContain(sms);
   });
 
@@ -118,14 +132,22 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
   });
 
   it('purgeExpiredCodes removes codes once neither the resend rule nor the daily cap needs them', async () => {
-    const before = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await app.database.db
+      .selectFrom('sys_verify_code')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(before.n)).toBeGreaterThan(0);
     await codes.sendCode('13800000012', 'purge');
     // expired, but its day is not over: kept for the daily cap
     await purgeExpiredCodes(app.database.db, clock + CODE_TTL_MS + RESEND_MS + 1);
-    expect(await app.database.db.selectFrom('sys_verify_code').select('target').where('target', '=', '13800000012').executeTakeFirst()).toBeTruthy();
+    expect(
+      await app.database.db.selectFrom('sys_verify_code').select('target').where('target', '=', '13800000012').executeTakeFirst(),
+    ).toBeTruthy();
     expect(await purgeExpiredCodes(app.database.db, clock + DAY_MS + 1)).toBeGreaterThan(0);
-    const after = await app.database.db.selectFrom('sys_verify_code').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await app.database.db
+      .selectFrom('sys_verify_code')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(0);
   });
 
@@ -146,6 +168,8 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
     expect(statuses[20]).toBe(429);
     // another address is not held back
-    expect((await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900000000', remoteAddress: '10.9.9.8' })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900000000', remoteAddress: '10.9.9.8' })).statusCode).toBe(
+      400,
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { nowText } from '../../src/server/db/index.ts';
-import { clockText, LOCK_MS, lockedMessage, MAX_FAILURES, PASSWORD_EXPIRED, passwordAgeDays } from '../../src/server/auth/account-policy.ts';
+import {
+  clockText,
+  LOCK_MS,
+  lockedMessage,
+  MAX_FAILURES,
+  PASSWORD_EXPIRED,
+  passwordAgeDays,
+} from '../../src/server/auth/account-policy.ts';
 import { authTestApp, createStaff, encryptPassword, publicKeyOf, testDialects, type AuthTestApp } from './auth-helpers.ts';
 
 describe('account rules', () => {

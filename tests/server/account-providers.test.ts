@@ -23,7 +23,13 @@ async function fakeAliyun() {
       return;
     }
     received.push(params);
-    res.end(JSON.stringify(params.PhoneNumbers === '13800000099' ? { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发分钟级流控' } : { Code: 'OK', Message: 'OK', BizId: '1' }));
+    res.end(
+      JSON.stringify(
+        params.PhoneNumbers === '13800000099'
+          ? { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发分钟级流控' }
+          : { Code: 'OK', Message: 'OK', BizId: '1' },
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server, received };
@@ -44,7 +50,9 @@ describe('provider configuration', () => {
   it('signs Aliyun calls the RPC way (HMAC-SHA1 of the sorted, encoded query)', () => {
     const q = signedAliyunQuery({ B: 'x y', A: '1*' }, 'k');
     const canonical = 'A=1%2A&B=x%20y';
-    const sign = createHmac('sha1', 'k&').update(`GET&%2F&${percentEncode(canonical)}`).digest('base64');
+    const sign = createHmac('sha1', 'k&')
+      .update(`GET&%2F&${percentEncode(canonical)}`)
+      .digest('base64');
     expect(q).toBe(`Signature=${percentEncode(sign)}&${canonical}`);
   });
 });
@@ -56,7 +64,13 @@ describe.each(testApps())('Aliyun SMS provider on %s', (_name, start) => {
 
   beforeAll(async () => {
     aliyun = await fakeAliyun();
-    t = await start({ smsApiUrl: aliyun.url, smsAccessKeyId: 'AK1', smsAccessKeySecret: SECRET, smsSignName: '车商集团', smsTemplateCode: 'SMS_123' });
+    t = await start({
+      smsApiUrl: aliyun.url,
+      smsAccessKeyId: 'AK1',
+      smsAccessKeySecret: SECRET,
+      smsSignName: '车商集团',
+      smsTemplateCode: 'SMS_123',
+    });
     await createStaff(t.app, { username: 'sun', password: 'Sun@20240', permissions: [] });
     auth = bearer(await loginAs(t.app, 'sun', 'Sun@20240'));
   });
@@ -70,7 +84,14 @@ describe.each(testApps())('Aliyun SMS provider on %s', (_name, start) => {
     expect(res.statusCode).toBe(200);
     expect(aliyun.received).toHaveLength(1);
     const call = aliyun.received[0];
-    expect(call).toMatchObject({ Action: 'SendSms', PhoneNumbers: '13800000088', SignName: '车商集团', TemplateCode: 'SMS_123', AccessKeyId: 'AK1', Version: '2017-05-25' });
+    expect(call).toMatchObject({
+      Action: 'SendSms',
+      PhoneNumbers: '13800000088',
+      SignName: '车商集团',
+      TemplateCode: 'SMS_123',
+      AccessKeyId: 'AK1',
+      Version: '2017-05-25',
+    });
     expect(JSON.parse(call.TemplateParam).code).toMatch(/^\d{6}$/);
     const outbox = await t.app.database.db.selectFrom('sys_outbox').selectAll().execute();
     expect(outbox).toHaveLength(0);
@@ -112,9 +133,9 @@ async function fakeSmtp() {
         buffer = buffer.slice(at + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO' || verb === 'HELO') socket.write('250-fake\r\n250 8BITMIME\r\n');
-        else if (verb === 'MAIL') (current.from = line), socket.write('250 OK\r\n');
-        else if (verb === 'RCPT') current.to.push(line), socket.write('250 OK\r\n');
-        else if (verb === 'DATA') (inData = true), socket.write('354 go ahead\r\n');
+        else if (verb === 'MAIL') ((current.from = line), socket.write('250 OK\r\n'));
+        else if (verb === 'RCPT') (current.to.push(line), socket.write('250 OK\r\n'));
+        else if (verb === 'DATA') ((inData = true), socket.write('354 go ahead\r\n'));
         else if (verb === 'QUIT') socket.end('221 bye\r\n');
         else socket.write('250 OK\r\n');
       }
@@ -152,7 +173,10 @@ describe.each(testApps())('SMTP e-mail provider on %s', (_name, start) => {
     const body = /Content-Transfer-Encoding: base64/i.test(headers)
       ? Buffer.from(raw.replace(/\s+/g, ''), 'base64').toString('utf8')
       : /quoted-printable/i.test(headers)
-        ? Buffer.from(raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8')
+        ? Buffer.from(
+            raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8')
         : raw;
     expect(body).toMatch(/您的验证码为：\d{6}，有效期5分钟/);
     expect(await t.app.database.db.selectFrom('sys_outbox').selectAll().execute()).toHaveLength(0);

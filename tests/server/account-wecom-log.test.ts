@@ -19,7 +19,11 @@ async function fakeWecom(): Promise<{ url: string; server: Server; calls: string
     res.setHeader('content-type', 'application/json');
     if (u.pathname === '/cgi-bin/gettoken') {
       const ok = u.searchParams.get('corpid') === 'ww-test-corp' && u.searchParams.get('corpsecret') === 'wecom-secret';
-      res.end(JSON.stringify(ok ? { errcode: 0, errmsg: 'ok', access_token: 'TOKEN-1', expires_in: 7200 } : { errcode: 40001, errmsg: 'invalid credential' }));
+      res.end(
+        JSON.stringify(
+          ok ? { errcode: 0, errmsg: 'ok', access_token: 'TOKEN-1', expires_in: 7200 } : { errcode: 40001, errmsg: 'invalid credential' },
+        ),
+      );
     } else if (u.pathname === '/cgi-bin/auth/getuserinfo') {
       const userid = u.searchParams.get('access_token') === 'TOKEN-1' ? codes.get(u.searchParams.get('code') ?? '') : undefined;
       res.end(JSON.stringify(userid ? { errcode: 0, errmsg: 'ok', userid } : { errcode: 40029, errmsg: 'invalid code' }));
@@ -34,14 +38,26 @@ async function fakeWecom(): Promise<{ url: string; server: Server; calls: string
 
 describe('operation-log helpers', () => {
   it('masks passwords, codes and tokens at any depth', () => {
-    const text = maskedParams({ query: { phone: '138', code: '123456' }, body: { user: { password: 'x', oldPass: 'y' }, list: [{ token: 't' }], name: 'n' } });
-    expect(JSON.parse(text)).toEqual({ phone: '138', code: '******', user: { password: '******', oldPass: '******' }, list: [{ token: '******' }], name: 'n' });
+    const text = maskedParams({
+      query: { phone: '138', code: '123456' },
+      body: { user: { password: 'x', oldPass: 'y' }, list: [{ token: 't' }], name: 'n' },
+    });
+    expect(JSON.parse(text)).toEqual({
+      phone: '138',
+      code: '******',
+      user: { password: '******', oldPass: '******' },
+      list: [{ token: '******' }],
+      name: 'n',
+    });
     expect(maskedParams({ body: { note: 'x'.repeat(5000) } }).length).toBeLessThanOrEqual(2000);
   });
   it('says 内网IP for private addresses only and names the browser', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '192.168.0.5', '172.16.0.1', '172.31.9.9', '::1', '::ffff:192.168.1.1']) expect(addressOf(ip)).toBe('内网IP');
+    for (const ip of ['127.0.0.1', '10.1.2.3', '192.168.0.5', '172.16.0.1', '172.31.9.9', '::1', '::ffff:192.168.1.1'])
+      expect(addressOf(ip)).toBe('内网IP');
     for (const ip of ['8.8.8.8', '172.32.0.1', '2001:db8::1']) expect(addressOf(ip)).toBe('');
-    expect(browserOf('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toBe('Chrome 120');
+    expect(browserOf('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toBe(
+      'Chrome 120',
+    );
     expect(browserOf('Mozilla/5.0 AppleWebKit/537.36 Chrome/121.0 Safari/537.36 Edg/121.0.0')).toBe('Edge 121');
     expect(browserOf('Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15')).toBe('Safari 17');
     expect(browserOf('Mozilla/5.0 (Windows NT 10.0; rv:115.0) Gecko/20100101 Firefox/115.0')).toBe('Firefox 115');
@@ -93,8 +109,18 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     const again = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OK&state=${state}` });
     expect(errorOf(again).message).toBe('扫码登录已失效，请重新扫码');
     const [log] = await lastLogs(app);
-    expect(log).toMatchObject({ description: '企业微信扫码登录', username: null, log_type: 'ERROR', exception_detail: '扫码登录已失效，请重新扫码' });
-    const ok = await app.database.db.selectFrom('sys_log').selectAll().where('method', '=', 'GET /api/qywxLogin').where('log_type', '=', 'INFO').executeTakeFirstOrThrow();
+    expect(log).toMatchObject({
+      description: '企业微信扫码登录',
+      username: null,
+      log_type: 'ERROR',
+      exception_detail: '扫码登录已失效，请重新扫码',
+    });
+    const ok = await app.database.db
+      .selectFrom('sys_log')
+      .selectAll()
+      .where('method', '=', 'GET /api/qywxLogin')
+      .where('log_type', '=', 'INFO')
+      .executeTakeFirstOrThrow();
     expect(ok.username).toBe('wang');
     expect(JSON.parse(ok.params)).toEqual({ code: '******', state });
   });
@@ -105,7 +131,12 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     const wang = list.content.find((u: { username: string }) => u.username === 'wang');
     expect(wang.wecomUserId).toBe('WangWei');
     const put = (body: Record<string, unknown>) =>
-      app.inject({ method: 'PUT', url: '/api/users', headers: { ...bearer(admin), submit_id: submitId() }, payload: { ...wang, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })), ...body } });
+      app.inject({
+        method: 'PUT',
+        url: '/api/users',
+        headers: { ...bearer(admin), submit_id: submitId() },
+        payload: { ...wang, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })), ...body },
+      });
     // taken by someone else, or not a WeCom id
     const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json().content[0];
     expect(zhao.wecomUserId).toBe('ZhaoLei');
@@ -113,32 +144,51 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     expect(errorOf(await put({ wecomUserId: '王 伟' })).message).toBe('企业微信账号只能包含字母、数字和 _ . @ -');
     // left out: kept
     const { wecomUserId: _left, ...withoutBinding } = wang;
-    expect((await app.inject({ method: 'PUT', url: '/api/users', headers: { ...bearer(admin), submit_id: submitId() }, payload: { ...withoutBinding, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })) } })).statusCode).toBe(204);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/users',
+          headers: { ...bearer(admin), submit_id: submitId() },
+          payload: { ...withoutBinding, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })) },
+        })
+      ).statusCode,
+    ).toBe(204);
     // rebound: the new WeCom id signs in, the old one no longer does
     expect((await put({ wecomUserId: 'wang.wei@corp' })).statusCode).toBe(204);
     wecom.codes.set('CODE-NEW', 'wang.wei@corp');
     const signedIn = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-NEW&state=${(await info()).state}` });
     expect(signedIn.json().user.username).toBe('wang');
     wecom.codes.set('CODE-OLD', 'WangWei');
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OLD&state=${(await info()).state}` })).message).toBe('该企业微信账号未绑定系统用户，请联系管理员');
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OLD&state=${(await info()).state}` })).message).toBe(
+      '该企业微信账号未绑定系统用户，请联系管理员',
+    );
     // unbound
     expect((await put({ wecomUserId: '' })).statusCode).toBe(204);
-    const after = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) })).json().content.find((u: { username: string }) => u.username === 'wang');
+    const after = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) }))
+      .json()
+      .content.find((u: { username: string }) => u.username === 'wang');
     expect(after.wecomUserId).toBeNull();
     // bound again for the tests below
     expect((await put({ wecomUserId: 'WangWei' })).statusCode).toBe(204);
   });
 
   it('refuses unknown states, bad codes, unbound and disabled users', async () => {
-    expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin?code=x&state=nope' })).message).toBe('扫码登录已失效，请重新扫码');
-    expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin' })).message).toBe('缺少扫码登录参数，请重新扫码');
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=BAD&state=${(await info()).state}` })).message).toBe('企业微信授权失败，请重新扫码');
-    wecom.codes.set('CODE-STRANGER', 'Stranger');
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-STRANGER&state=${(await info()).state}` })).message).toBe(
-      '该企业微信账号未绑定系统用户，请联系管理员',
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin?code=x&state=nope' })).message).toBe(
+      '扫码登录已失效，请重新扫码',
     );
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/qywxLogin' })).message).toBe('缺少扫码登录参数，请重新扫码');
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=BAD&state=${(await info()).state}` })).message).toBe(
+      '企业微信授权失败，请重新扫码',
+    );
+    wecom.codes.set('CODE-STRANGER', 'Stranger');
+    expect(
+      errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-STRANGER&state=${(await info()).state}` })).message,
+    ).toBe('该企业微信账号未绑定系统用户，请联系管理员');
     wecom.codes.set('CODE-ZHAO', 'ZhaoLei');
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-ZHAO&state=${(await info()).state}` })).message).toBe('账号未激活');
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-ZHAO&state=${(await info()).state}` })).message).toBe(
+      '账号未激活',
+    );
     // the access token was fetched once and reused
     expect(wecom.calls.filter((c) => c === '/cgi-bin/gettoken')).toHaveLength(1);
   });
@@ -155,16 +205,27 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
 
   it('an expired state is refused', async () => {
     const { state } = await info();
-    await app.database.db.updateTable('sys_wecom_state').set({ expires: Date.now() - 1 }).where('state', '=', state).execute();
+    await app.database.db
+      .updateTable('sys_wecom_state')
+      .set({ expires: Date.now() - 1 })
+      .where('state', '=', state)
+      .execute();
     wecom.codes.set('CODE-LATE', 'WangWei');
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-LATE&state=${state}` })).message).toBe('扫码登录已失效，请重新扫码');
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-LATE&state=${state}` })).message).toBe(
+      '扫码登录已失效，请重新扫码',
+    );
   });
 
   it('without configuration the panel is told so', async () => {
     const plain = await start();
     try {
-      expect((await plain.app.inject({ method: 'GET', url: '/api/getQywxInfo' })).json()).toMatchObject({ configured: false, message: '企业微信扫码登录未配置' });
-      expect(errorOf(await plain.app.inject({ method: 'GET', url: '/api/qywxLogin?code=a&state=b' })).message).toBe('企业微信扫码登录未配置');
+      expect((await plain.app.inject({ method: 'GET', url: '/api/getQywxInfo' })).json()).toMatchObject({
+        configured: false,
+        message: '企业微信扫码登录未配置',
+      });
+      expect(errorOf(await plain.app.inject({ method: 'GET', url: '/api/qywxLogin?code=a&state=b' })).message).toBe(
+        '企业微信扫码登录未配置',
+      );
     } finally {
       await plain.close();
     }
@@ -192,7 +253,13 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
   it('logs sign-ins, successful or not, with masked password, IP, address and browser', async () => {
     const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
     const password = await encrypted(app, 'Wrong@2024');
-    const res = await app.inject({ method: 'POST', url: '/api/login', headers: { 'user-agent': ua }, remoteAddress: '192.168.3.7', payload: { username: 'clerk', password, code: '', uuid: '' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'user-agent': ua },
+      remoteAddress: '192.168.3.7',
+      payload: { username: 'clerk', password, code: '', uuid: '' },
+    });
     expect(res.statusCode).toBe(400);
     const [log] = await lastLogs(app);
     expect(log).toMatchObject({
@@ -208,7 +275,12 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     expect(JSON.parse(log.params)).toEqual({ username: 'clerk', password: '******', code: '******', uuid: '******' });
     expect(Number(log.time)).toBeGreaterThanOrEqual(0);
     expect(log.create_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const logins = await app.database.db.selectFrom('sys_log').select(['username', 'log_type', 'user_id']).where('method', '=', 'POST /api/login').where('log_type', '=', 'INFO').execute();
+    const logins = await app.database.db
+      .selectFrom('sys_log')
+      .select(['username', 'log_type', 'user_id'])
+      .where('method', '=', 'POST /api/login')
+      .where('log_type', '=', 'INFO')
+      .execute();
     expect(logins.map((l) => l.username).sort()).toEqual(['admin', 'auditor', 'clerk']);
   });
 
@@ -223,14 +295,36 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     let [log] = await lastLogs(app);
     expect(log).toMatchObject({ username: 'clerk', description: '新增问题反馈', method: 'POST /api/sysQuestion', log_type: 'INFO' });
     expect(JSON.parse(log.params)).toMatchObject({ content: '打印不出来' });
-    const refused = await app.inject({ method: 'DELETE', url: '/api/sysQuestion', headers: { ...clerk, submit_id: submitId() }, payload: [1] });
+    const refused = await app.inject({
+      method: 'DELETE',
+      url: '/api/sysQuestion',
+      headers: { ...clerk, submit_id: submitId() },
+      payload: [1],
+    });
     expect(refused.statusCode).toBe(403);
     [log] = await lastLogs(app);
-    expect(log).toMatchObject({ username: 'clerk', description: '删除问题反馈', log_type: 'ERROR', exception_detail: '没有权限，请联系管理员' });
+    expect(log).toMatchObject({
+      username: 'clerk',
+      description: '删除问题反馈',
+      log_type: 'ERROR',
+      exception_detail: '没有权限，请联系管理员',
+    });
     // reads are not logged
-    const count = (await app.database.db.selectFrom('sys_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n;
+    const count = (
+      await app.database.db
+        .selectFrom('sys_log')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     await app.inject({ method: 'GET', url: '/api/sysQuestion', headers: clerk });
-    expect((await app.database.db.selectFrom('sys_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n).toBe(count);
+    expect(
+      (
+        await app.database.db
+          .selectFrom('sys_log')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ).toBe(count);
   });
 
   it('api/logs/user answers the own entries, newest first, paged', async () => {
@@ -239,8 +333,15 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     const body = res.json();
     expect(body.totalElements).toBe(3); // sign-in, feedback, refused delete
     expect(body.content).toHaveLength(2);
-    expect(body.content[0]).toMatchObject({ description: '删除问题反馈', logType: 'ERROR', address: '内网IP', exceptionDetail: '没有权限，请联系管理员' });
-    expect(Object.keys(body.content[0]).sort()).toEqual(['address', 'browser', 'createTime', 'description', 'exceptionDetail', 'id', 'logType', 'requestIp', 'time'].sort());
+    expect(body.content[0]).toMatchObject({
+      description: '删除问题反馈',
+      logType: 'ERROR',
+      address: '内网IP',
+      exceptionDetail: '没有权限，请联系管理员',
+    });
+    expect(Object.keys(body.content[0]).sort()).toEqual(
+      ['address', 'browser', 'createTime', 'description', 'exceptionDetail', 'id', 'logType', 'requestIp', 'time'].sort(),
+    );
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs/user?size=0', headers: clerk })).status).toBe(400);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs/user?sort=params,desc', headers: clerk })).status).toBe(400);
     expect((await app.inject({ method: 'GET', url: '/api/logs/user' })).statusCode).toBe(401);
@@ -257,11 +358,17 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     expect(errors.totalElements).toBeGreaterThanOrEqual(2);
     expect(errors.content.every((l: { logType: string }) => l.logType === 'ERROR')).toBe(true);
     const today = nowText().slice(0, 10);
-    const inRange = (await app.inject({ method: 'GET', url: `/api/logs?createTime=${today}&createTime=${today}&size=100`, headers: auditor })).json();
+    const inRange = (
+      await app.inject({ method: 'GET', url: `/api/logs?createTime=${today}&createTime=${today}&size=100`, headers: auditor })
+    ).json();
     expect(inRange.totalElements).toBe(all.totalElements);
-    const none = (await app.inject({ method: 'GET', url: '/api/logs?createTime=2000-01-01&createTime=2000-01-02', headers: auditor })).json();
+    const none = (
+      await app.inject({ method: 'GET', url: '/api/logs?createTime=2000-01-01&createTime=2000-01-02', headers: auditor })
+    ).json();
     expect(none.totalElements).toBe(0);
-    const blurry = (await app.inject({ method: 'GET', url: `/api/logs?blurry=${encodeURIComponent('问题反馈')}`, headers: auditor })).json();
+    const blurry = (
+      await app.inject({ method: 'GET', url: `/api/logs?blurry=${encodeURIComponent('问题反馈')}`, headers: auditor })
+    ).json();
     expect(blurry.totalElements).toBe(2);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs?createTime=yesterday', headers: auditor })).status).toBe(400);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs?logType=DEBUG', headers: auditor })).status).toBe(400);
@@ -270,7 +377,10 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
 
   it('deleteOldLogs removes entries older than the retention', async () => {
     const old = nowText(new Date(Date.now() - 200 * 86_400_000));
-    await app.database.db.insertInto('sys_log').values({ username: 'x', description: 'old', method: 'POST /x', time: 1, log_type: 'INFO', create_time: old }).execute();
+    await app.database.db
+      .insertInto('sys_log')
+      .values({ username: 'x', description: 'old', method: 'POST /x', time: 1, log_type: 'INFO', create_time: old })
+      .execute();
     expect(await deleteOldLogs(app.database.db, 180)).toBe(1);
     expect(await deleteOldLogs(app.database.db, 180)).toBe(0);
     expect((await app.inject({ method: 'GET', url: '/api/logs/user', headers: clerk })).json().totalElements).toBe(3);

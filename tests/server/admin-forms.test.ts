@@ -8,12 +8,46 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import {
-  BUSI_DICT_FORM, checkForm, DEPT_FORM, DICT_DETAIL_FORM, DICT_FORM, firstFormError, MENU_FORM, ROLE_FORM, USER_FORM, type FormBody, type FormRules,
+  BUSI_DICT_FORM,
+  checkForm,
+  DEPT_FORM,
+  DICT_DETAIL_FORM,
+  DICT_FORM,
+  firstFormError,
+  MENU_FORM,
+  ROLE_FORM,
+  USER_FORM,
+  type FormBody,
+  type FormRules,
 } from '../../src/shared/admin-forms.ts';
 
-const EMPTY_USER = { username: '', nickName: '', phone: '', email: '', wecomUserId: '', orgId: '', deptId: '', roles: [], sex: 1, enabled: true };
+const EMPTY_USER = {
+  username: '',
+  nickName: '',
+  phone: '',
+  email: '',
+  wecomUserId: '',
+  orgId: '',
+  deptId: '',
+  roles: [],
+  sex: 1,
+  enabled: true,
+};
 const EMPTY_ROLE = { name: '', level: 3, dataScope: '全部', description: '' };
-const EMPTY_MENU = { type: 1, title: '', name: '', component: '', path: '', icon: '', sort: 999, permission: '', iFrame: false, cache: false, hidden: false, pid: 0 };
+const EMPTY_MENU = {
+  type: 1,
+  title: '',
+  name: '',
+  component: '',
+  path: '',
+  icon: '',
+  sort: 999,
+  permission: '',
+  iFrame: false,
+  cache: false,
+  hidden: false,
+  pid: 0,
+};
 const EMPTY_DEPT = { name: '', pid: 0, sort: 999, enabled: true };
 const EMPTY_DICT = { name: '', description: '' };
 const EMPTY_BUSI = { code: '', name: '', value: '', sort: 999, enabled: true };
@@ -60,7 +94,13 @@ describe.each(testApps())('系统管理 form checks on %s', (_name, start) => {
   });
 
   it('the empty forms are marked with the messages the server uses', () => {
-    expect(checkForm(USER_FORM, EMPTY_USER)).toEqual({ username: '用户名不能为空', nickName: '昵称不能为空', orgId: '请选择公司', deptId: '请选择部门', roles: '请选择岗位' });
+    expect(checkForm(USER_FORM, EMPTY_USER)).toEqual({
+      username: '用户名不能为空',
+      nickName: '昵称不能为空',
+      orgId: '请选择公司',
+      deptId: '请选择部门',
+      roles: '请选择岗位',
+    });
     expect(checkForm(ROLE_FORM, EMPTY_ROLE)).toEqual({ name: '角色名称不能为空' });
     expect(checkForm(MENU_FORM, EMPTY_MENU)).toEqual({ title: '菜单标题不能为空', path: '路由地址不能为空' });
     expect(checkForm(DEPT_FORM, EMPTY_DEPT)).toEqual({ name: '部门名称不能为空' });
@@ -74,6 +114,9 @@ describe.each(testApps())('系统管理 form checks on %s', (_name, start) => {
     expect(dup.statusCode).toBe(400);
     expect(dup.json()).toMatchObject({ message: '字典名称已存在', field: 'name' });
     expect((await post('/api/roles', { ...EMPTY_ROLE, name: '表单角色' })).statusCode).toBe(201);
-    expect((await post('/api/roles', { ...EMPTY_ROLE, name: '表单角色' })).json()).toMatchObject({ message: '角色名称已存在', field: 'name' });
+    expect((await post('/api/roles', { ...EMPTY_ROLE, name: '表单角色' })).json()).toMatchObject({
+      message: '角色名称已存在',
+      field: 'name',
+    });
   });
 });

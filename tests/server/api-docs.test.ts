@@ -29,7 +29,8 @@ type Doc = {
   components: { schemas: Record<string, any>; securitySchemes: Record<string, any> };
 };
 
-const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => ({ method: m.toUpperCase(), path, op: item[m] })));
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => ({ method: m.toUpperCase(), path, op: item[m] })));
 
 describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
   let t: TestApp;
@@ -55,7 +56,9 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
 
   it('names every registered route, and only those', () => {
     const documented = new Set(operations(doc).map((o) => `${o.method} ${o.path}`));
-    const missing = catalogue.filter((r) => !PAGE_ROUTES.has(`${r.method} ${r.url}`) && !documented.has(`${r.method} ${openapiPath(r.url)}`)).map((r) => `${r.method} ${r.url}`);
+    const missing = catalogue
+      .filter((r) => !PAGE_ROUTES.has(`${r.method} ${r.url}`) && !documented.has(`${r.method} ${openapiPath(r.url)}`))
+      .map((r) => `${r.method} ${r.url}`);
     expect(missing).toEqual([]);
     const registered = new Set(catalogue.map((r) => `${r.method} ${openapiPath(r.url)}`));
     expect([...documented].filter((k) => !registered.has(k))).toEqual([]);
@@ -67,7 +70,11 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
     const unserved: string[] = [];
     for (const { method, path } of operations(doc)) {
       const url = path.replace(/\{[^}]+\}/g, '1');
-      const res = await t.app.inject({ method: method as 'GET', url, ...(method === 'GET' ? {} : { payload: method === 'DELETE' ? [] : {} }) });
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url,
+        ...(method === 'GET' ? {} : { payload: method === 'DELETE' ? [] : {} }),
+      });
       if (res.statusCode === 404 && /接口不存在/.test(res.body)) unserved.push(`${method} ${path}`);
       if (res.statusCode === 405 && method !== 'GET') unserved.push(`${method} ${path} 405`);
     }
@@ -88,8 +95,10 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
       else if (r.identity === 'applicant') expect(schemes).toEqual([['applicantToken', []]]);
       else if (r.authenticated) expect(schemes, `${r.method} ${r.url}`).toEqual([['staffToken', []]]);
       else expect(op.security, `${r.method} ${r.url}`).toEqual([]);
-      if (op.security.length) expect(op.responses['401'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('登录状态已过期，请重新登录');
-      if (keys.length) expect(op.responses['403'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('没有权限，请联系管理员');
+      if (op.security.length)
+        expect(op.responses['401'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('登录状态已过期，请重新登录');
+      if (keys.length)
+        expect(op.responses['403'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('没有权限，请联系管理员');
       for (const answer of Object.values(op.responses as Record<string, any>)) {
         const example = answer.content?.['application/json']?.example;
         if (example?.message) expect(Object.keys(example), `${r.method} ${r.url}`).toEqual(['status', 'message', 'timestamp']);

@@ -125,7 +125,17 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     t = await start();
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
-    const posting = { deptId: 1, job: '销售顾问', money: '6000-9000元/月', address: '郑州市金水区', jobNum: 3, jobZz: '接待到店客户', jobYq: '大专以上学历', enabled: true, remark: '内部备注' };
+    const posting = {
+      deptId: 1,
+      job: '销售顾问',
+      money: '6000-9000元/月',
+      address: '郑州市金水区',
+      jobNum: 3,
+      jobZz: '接待到店客户',
+      jobYq: '大专以上学历',
+      enabled: true,
+      remark: '内部备注',
+    };
     postingId = (await call('POST', '/api/staffunZp', admin, posting)).json().id;
     closedPostingId = (await call('POST', '/api/staffunZp', admin, { ...posting, job: '已停招岗位', enabled: false })).json().id;
   });
@@ -242,7 +252,11 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     });
 
     it('creates, lists, updates and deletes its own entries on all three resources', async () => {
-      for (const [path, body] of [['staffunEducation', education()], ['staffunWork', work()], ['staffunPx', training()]] as const) {
+      for (const [path, body] of [
+        ['staffunEducation', education()],
+        ['staffunWork', work()],
+        ['staffunPx', training()],
+      ] as const) {
         const created = await call('POST', `/api/${path}`, a.headers, body);
         expect(created.statusCode, created.body).toBe(201);
         const record = created.json();
@@ -338,7 +352,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(combined);
       // allowed characters: ( ) . - and letters
-      expect((await call('POST', '/api/staffunEducation', me.headers, education({ school: 'HenanUniversity(郑州)-1.0' }))).statusCode).toBe(201);
+      expect((await call('POST', '/api/staffunEducation', me.headers, education({ school: 'HenanUniversity(郑州)-1.0' }))).statusCode).toBe(
+        201,
+      );
     });
 
     it('work: required messages, special characters, referee phone, date order', async () => {
@@ -361,8 +377,16 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
 
     it('training: every field but the remark is required', async () => {
       const messages: Record<string, string> = {
-        address: '培训地址不能为空', dept: '培训部门不能为空', title: '培训标题不能为空', startDate: '开始日期不能为空', endDate: '结束时间不能为空',
-        person: '培训人不能为空', pxxz: '培训性质不能为空', result: '培训结果不能为空', type: '培训类型不能为空', pxzs: '培训证书不能为空',
+        address: '培训地址不能为空',
+        dept: '培训部门不能为空',
+        title: '培训标题不能为空',
+        startDate: '开始日期不能为空',
+        endDate: '结束时间不能为空',
+        person: '培训人不能为空',
+        pxxz: '培训性质不能为空',
+        result: '培训结果不能为空',
+        type: '培训类型不能为空',
+        pxzs: '培训证书不能为空',
       };
       for (const [field, message] of Object.entries(messages)) await refused('staffunPx', training({ [field]: undefined }), message);
       expect((await call('POST', '/api/staffunPx', me.headers, training({ remark: undefined }))).statusCode).toBe(201);
@@ -378,7 +402,17 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(errorOf(res).message).toBe('身份证号码不正确');
       expect((await call('PUT', '/api/staffun', admin, { ...stored, nowCounty: '420102' })).statusCode).toBe(400);
       expect((await call('PUT', '/api/staffun', admin, { ...stored, remark: '已电话沟通' })).statusCode).toBe(204);
-      const roster = await call('POST', '/api/staff', admin, { name: '钱七', mobile: '13300133000', sex: 1, orgId: 1, deptId: 1, job: '库管', entryDate: '2026-01-05', status: 1, card: badCard });
+      const roster = await call('POST', '/api/staff', admin, {
+        name: '钱七',
+        mobile: '13300133000',
+        sex: 1,
+        orgId: 1,
+        deptId: 1,
+        job: '库管',
+        entryDate: '2026-01-05',
+        status: 1,
+        card: badCard,
+      });
       expect(roster.statusCode).toBe(400);
       expect(errorOf(roster).message).toBe('身份证号码不正确');
     });
@@ -426,8 +460,20 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const res = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id, entryDate: '2026-12-01' });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
-        name: '赵六', mobile: '13400134000', sex: 1, card: me.card, birthday: '1995-03-12', email: 'zhangsan@example.com', edu: 3,
-        orgId: 1, deptId: 1, job: '销售顾问', entryDate: '2026-12-01', status: 1, staffunId: me.id, address: '河南省/郑州市/金水区 金水区花园路2号',
+        name: '赵六',
+        mobile: '13400134000',
+        sex: 1,
+        card: me.card,
+        birthday: '1995-03-12',
+        email: 'zhangsan@example.com',
+        edu: 3,
+        orgId: 1,
+        deptId: 1,
+        job: '销售顾问',
+        entryDate: '2026-12-01',
+        status: 1,
+        staffunId: me.id,
+        address: '河南省/郑州市/金水区 金水区花园路2号',
       });
       expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0].status).toBe(3);
       const again = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id });
@@ -452,11 +498,25 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
   });
 
   describe('coming back: one record per ID number, resumed with ID number + mobile + SMS code', () => {
-    const count = async (card: string) => Number((await app.database.db.selectFrom('staffun').select((eb) => eb.fn.countAll().as('n')).where('card', '=', card).executeTakeFirstOrThrow()).n);
+    const count = async (card: string) =>
+      Number(
+        (
+          await app.database.db
+            .selectFrom('staffun')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('card', '=', card)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('a second registration with the same ID number creates nothing and asks for the code (409 resume)', async () => {
       const me = await register({ mobile: '13300133000' });
-      const again = await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133000', name: '张三再来' }));
+      const again = await call(
+        'POST',
+        '/api/staffun',
+        {},
+        registration(postingId, { card: me.card, mobile: '13300133000', name: '张三再来' }),
+      );
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ message: '该身份证号码已登记，请输入手机验证码继续填写', resume: true });
       // lower-case x and spaces name the same ID number
@@ -467,7 +527,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
 
     it('two registrations of one new ID number at once make one record', async () => {
       const card = freshCard(1);
-      const both = await Promise.all([0, 1].map((i) => call('POST', '/api/staffun', {}, registration(postingId, { card, mobile: `1330013310${i}` }))));
+      const both = await Promise.all(
+        [0, 1].map((i) => call('POST', '/api/staffun', {}, registration(postingId, { card, mobile: `1330013310${i}` }))),
+      );
       expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
       expect(await count(card)).toBe(1);
     });
@@ -488,7 +550,12 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       // once a minute per number
       expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133002' })).statusCode).toBe(429);
       const code = await codeFromOutbox(app, '13300133002');
-      const bad = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code: code === '000000' ? '111111' : '000000' });
+      const bad = await call(
+        'POST',
+        '/api/staffun/resume',
+        {},
+        { card: me.card, mobile: '13300133002', code: code === '000000' ? '111111' : '000000' },
+      );
       expect(bad.statusCode).toBe(400);
       expect(errorOf(bad).message).toBe('验证码错误');
       const ok = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code });
@@ -513,7 +580,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe('您的应聘登记已提交，不能再修改');
       expect(res.json()).not.toHaveProperty('token');
-      expect((await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133003' }))).statusCode).toBe(409);
+      expect((await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133003' }))).statusCode).toBe(
+        409,
+      );
       expect(await count(me.card)).toBe(1);
     });
   });

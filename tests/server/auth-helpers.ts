@@ -81,7 +81,10 @@ export async function createStaff(app: FastifyInstance, spec: StaffSpec): Promis
         .returning('id')
         .executeTakeFirstOrThrow();
     }
-    await db.insertInto('sys_roles_menus').values({ role_id: roleId, menu_id: Number(menu.id) }).execute();
+    await db
+      .insertInto('sys_roles_menus')
+      .values({ role_id: roleId, menu_id: Number(menu.id) })
+      .execute();
   }
   const user = await db
     .insertInto('sys_user')
@@ -155,15 +158,18 @@ export async function authTestApp(dialect: Dialect, opts: AuthTestOptions = {}):
       await c.end();
     };
   }
-  const config = loadConfig({}, {
-    dataDir,
-    databaseUrl,
-    captchaEnabled: false,
-    seedDemo: true,
-    adminInitialPassword: 'Admin@123456',
-    logLevel: 'warn',
-    ...overrides,
-  });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      databaseUrl,
+      captchaEnabled: false,
+      seedDemo: true,
+      adminInitialPassword: 'Admin@123456',
+      logLevel: 'warn',
+      ...overrides,
+    },
+  );
   const apps: FastifyInstance[] = [];
   const start = async (opts: AuthOptions) => {
     const app = Fastify({ logger: false, trustProxy: true });
@@ -191,4 +197,3 @@ export async function authTestApp(dialect: Dialect, opts: AuthTestOptions = {}):
   }
   return { app: first[0], apps: first, config, restart: (opts = options) => start(opts), close };
 }
-

@@ -33,7 +33,13 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     t = await start({ seedDemo: true });
     app = t.app;
     // 全部: the department list below shows every department (data scope is tested in access-scope)
-    await createStaff(app, { username: 'zhangsan', password: 'Zhang@2024', permissions: ['sysQuestion:add'], phone: '13800138000', dataScope: '全部' });
+    await createStaff(app, {
+      username: 'zhangsan',
+      password: 'Zhang@2024',
+      permissions: ['sysQuestion:add'],
+      phone: '13800138000',
+      dataScope: '全部',
+    });
     await createStaff(app, { username: 'deleter', password: 'Del@2024', permissions: ['sysQuestion:del', 'staffunZp:edit'] });
     await createStaff(app, { username: 'disabled', password: 'Off@2024', permissions: [], enabled: false });
   });
@@ -79,7 +85,15 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
         .where('r.name', '=', 'admin')
         .execute();
       const byKey = new Map(keys.map((k) => [k.permission, Number(k.type)]));
-      for (const key of ['sysQuestion:add', 'sysQuestion:edit', 'sysQuestion:del', 'sysQuestion:download', 'sysQuestion:import', 'staffunZp:add', 'staffunZp:del']) {
+      for (const key of [
+        'sysQuestion:add',
+        'sysQuestion:edit',
+        'sysQuestion:del',
+        'sysQuestion:download',
+        'sysQuestion:import',
+        'staffunZp:add',
+        'staffunZp:del',
+      ]) {
         expect(byKey.get(key), key).toBe(2);
       }
       expect(byKey.get('sysQuestion:list')).toBe(1);
@@ -92,9 +106,34 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(body.user).toMatchObject({ username: 'zhangsan', phone: '13800138000', orgName: '总公司', deptNamePath: '总公司', defPassword: false });
+      expect(body.user).toMatchObject({
+        username: 'zhangsan',
+        phone: '13800138000',
+        orgName: '总公司',
+        deptNamePath: '总公司',
+        defPassword: false,
+      });
       expect(Object.keys(body.user).sort()).toEqual(
-        ['deptId', 'deptNamePath', 'defPassword', 'email', 'enabled', 'id', 'idno', 'img', 'lastPasswordResetDate', 'lockTime', 'nickName', 'orgId', 'orgName', 'phone', 'roles', 'sex', 'username', 'wxImg'].sort(),
+        [
+          'deptId',
+          'deptNamePath',
+          'defPassword',
+          'email',
+          'enabled',
+          'id',
+          'idno',
+          'img',
+          'lastPasswordResetDate',
+          'lockTime',
+          'nickName',
+          'orgId',
+          'orgName',
+          'phone',
+          'roles',
+          'sex',
+          'username',
+          'wxImg',
+        ].sort(),
       );
       expect(body.user).not.toHaveProperty('password');
       expect(body.permissions).toEqual(['sysQuestion:add', 'zhangsan的岗位']);
@@ -147,7 +186,14 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
 
   describe('tokens', () => {
     it('401 without a token, with garbage, or with a token nobody issued', async () => {
-      for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Bearer x' }, { authorization: 'Basic YWRtaW46YWRtaW4=' }, bearer('A'.repeat(43)), bearer("' or 1=1 --")]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer' },
+        { authorization: 'Bearer x' },
+        { authorization: 'Basic YWRtaW46YWRtaW4=' },
+        bearer('A'.repeat(43)),
+        bearer("' or 1=1 --"),
+      ]) {
         expectError(await app.inject({ method: 'GET', url: '/api/info', headers }), 401, '登录状态已过期，请重新登录');
       }
     });
@@ -211,7 +257,14 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     it('answers defaults, the filing number from the configuration, then stored values', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc?type=pc' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ favicon: '', logo: '', compName: '车商集团', recordNumber: t.config.recordNumber, sysHomeImg: '', title: '后台管理系统' });
+      expect(res.json()).toEqual({
+        favicon: '',
+        logo: '',
+        compName: '车商集团',
+        recordNumber: t.config.recordNumber,
+        sysHomeImg: '',
+        title: '后台管理系统',
+      });
       await setPublicSetting(app.database.db, 'compName', '中原车商集团');
       await setPublicSetting(app.database.db, 'compName', '豫车集团');
       expect((await app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc' })).json().compName).toBe('豫车集团');
@@ -240,7 +293,16 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
 
     it('rejects unknown sorts and parameters with a 400', async () => {
       const token = await loginAs(app, 'zhangsan', 'Zhang@2024');
-      for (const qs of ['sort=password,asc', 'sort=id;drop table sys_dept', 'sort=id,sideways', 'foo=1', 'page=-1', 'size=0', 'size=abc', 'enabled=maybe']) {
+      for (const qs of [
+        'sort=password,asc',
+        'sort=id;drop table sys_dept',
+        'sort=id,sideways',
+        'foo=1',
+        'page=-1',
+        'size=0',
+        'size=abc',
+        'enabled=maybe',
+      ]) {
         const res = await app.inject({ method: 'GET', url: `/api/dept?${qs}`, headers: bearer(token) });
         expect(res.statusCode, qs).toBe(400);
         expect(res.json().status).toBe(400);
@@ -280,8 +342,16 @@ describe.each(testApps())('captcha on %s', (_dialect, start) => {
     expectError(await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid })), 400, '验证码不能为空');
     const wrong = String(Number(c.answer) + 1);
     expectError(await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid, code: wrong })), 400, '验证码错误');
-    expectError(await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid, code: c.answer })), 400, '验证码不存在或已过期');
-    expectError(await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: 'f'.repeat(32), code: '3' })), 400, '验证码不存在或已过期');
+    expectError(
+      await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid, code: c.answer })),
+      400,
+      '验证码不存在或已过期',
+    );
+    expectError(
+      await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: 'f'.repeat(32), code: '3' })),
+      400,
+      '验证码不存在或已过期',
+    );
   });
 
   it('signs in with the right answer, once', async () => {
@@ -294,7 +364,11 @@ describe.each(testApps())('captcha on %s', (_dialect, start) => {
   it('a wrong password still uses up the captcha', async () => {
     const c = await newCaptcha();
     expectError(await login(app, await loginBody(app, 'admin', 'nope', { uuid: c.uuid, code: c.answer })), 400, '用户名或密码错误');
-    expectError(await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid, code: c.answer })), 400, '验证码不存在或已过期');
+    expectError(
+      await login(app, await loginBody(app, 'admin', ADMIN_PASSWORD, { uuid: c.uuid, code: c.answer })),
+      400,
+      '验证码不存在或已过期',
+    );
   });
 });
 
@@ -326,7 +400,9 @@ describe.each(testDialects)('sessions and restarts on %s', (dialect) => {
   it('writes last use at most once a minute', async () => {
     const token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const expiresOf = async () =>
-      Number((await t.app.database.db.selectFrom('sys_session').select('expires').orderBy('expires', 'desc').executeTakeFirstOrThrow()).expires);
+      Number(
+        (await t.app.database.db.selectFrom('sys_session').select('expires').orderBy('expires', 'desc').executeTakeFirstOrThrow()).expires,
+      );
     const first = await expiresOf();
     clock += 30_000;
     await t.app.inject({ method: 'GET', url: '/api/info', headers: bearer(token) });
@@ -349,13 +425,30 @@ describe.each(testDialects)('sessions and restarts on %s', (dialect) => {
     const before = await publicKeyOf(t.app);
     const token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const count = async (app: FastifyInstance, table: string) =>
-      Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    const counts = { dept: await count(t.app, 'sys_dept'), user: await count(t.app, 'sys_user'), menu: await count(t.app, 'sys_menu'), rm: await count(t.app, 'sys_roles_menus') };
+      Number(
+        (
+          await app.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const counts = {
+      dept: await count(t.app, 'sys_dept'),
+      user: await count(t.app, 'sys_user'),
+      menu: await count(t.app, 'sys_menu'),
+      rm: await count(t.app, 'sys_roles_menus'),
+    };
     const again = await t.restart({ now });
     expect(await publicKeyOf(again)).toBe(before);
     // the session is in the database: still valid on the restarted server
     expect((await again.inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).statusCode).toBe(200);
-    expect({ dept: await count(again, 'sys_dept'), user: await count(again, 'sys_user'), menu: await count(again, 'sys_menu'), rm: await count(again, 'sys_roles_menus') }).toEqual(counts);
+    expect({
+      dept: await count(again, 'sys_dept'),
+      user: await count(again, 'sys_user'),
+      menu: await count(again, 'sys_menu'),
+      rm: await count(again, 'sys_roles_menus'),
+    }).toEqual(counts);
     expect(await loginAs(again, 'admin', ADMIN_PASSWORD)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });

@@ -10,8 +10,10 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
   let admin: Record<string, string>;
   const ids: Record<string, number> = {};
 
-  const post = (url: string, payload: unknown, headers = admin) => app.inject({ method: 'POST', url: `/api/brandTree${url}`, headers, payload: payload as any });
-  const put = (url: string, payload: unknown, headers = admin) => app.inject({ method: 'PUT', url: `/api/brandTree${url}`, headers, payload: payload as any });
+  const post = (url: string, payload: unknown, headers = admin) =>
+    app.inject({ method: 'POST', url: `/api/brandTree${url}`, headers, payload: payload as any });
+  const put = (url: string, payload: unknown, headers = admin) =>
+    app.inject({ method: 'PUT', url: `/api/brandTree${url}`, headers, payload: payload as any });
   const get = (url: string, headers = admin) => app.inject({ method: 'GET', url: `/api/brandTree${url}`, headers });
   const fail = async (res: Awaited<ReturnType<typeof post>>, message: string | RegExp, status = 400) => {
     expect(res.statusCode).toBe(status);
@@ -92,7 +94,11 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
     await fail(await put('', { id: 987654, name: 'y' }), '节点不存在', 404);
     res = await put('/updateProp', { id: ids.colour, name: '珍珠白', price: 800, colorCode: null });
     expect(res.statusCode).toBe(204);
-    expect((await get(`/getItem?id=${ids.colour}`)).json()).toMatchObject({ price: 800, colorCode: null, path: ['测试品牌改', '测试车系', '2024款 1.5T', '1.5T 自动豪华版', '珍珠白'] });
+    expect((await get(`/getItem?id=${ids.colour}`)).json()).toMatchObject({
+      price: 800,
+      colorCode: null,
+      path: ['测试品牌改', '测试车系', '2024款 1.5T', '1.5T 自动豪华版', '珍珠白'],
+    });
   });
 
   it('loads lazily by pid (null and 0 are the root) with hasChildren', async () => {
@@ -134,7 +140,11 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
   it('getBrandTree answers the brands of a company (and group-wide ones) offered in sales', async () => {
     const { db } = app.database;
     const [org77, org88] = await Promise.all(
-      ['郑州公司', '洛阳公司'].map(async (name) => Number((await db.insertInto('sys_dept').values({ name, pid: null, sort: 9, enabled: 1 }).returning('id').executeTakeFirstOrThrow()).id)),
+      ['郑州公司', '洛阳公司'].map(async (name) =>
+        Number(
+          (await db.insertInto('sys_dept').values({ name, pid: null, sort: 9, enabled: 1 }).returning('id').executeTakeFirstOrThrow()).id,
+        ),
+      ),
     );
     const own = (await post('/createBrand', { name: '公司专营品牌', orgId: org77 })).json().id;
     const other = (await post('/createBrand', { name: '他司品牌', orgId: org88 })).json().id;
@@ -180,7 +190,13 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
   it('brandTreePush writes a whole branch or nothing', async () => {
     let res = await post('/brandTreePush', {
       pid: 0,
-      nodes: [{ name: '推送品牌', brandNature: '进口', children: [{ name: '推送车系', bodyType: 'MPV', children: [{ name: '推送车型', fuelType: '纯电' }] }] }],
+      nodes: [
+        {
+          name: '推送品牌',
+          brandNature: '进口',
+          children: [{ name: '推送车系', bodyType: 'MPV', children: [{ name: '推送车型', fuelType: '纯电' }] }],
+        },
+      ],
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ count: 3 });
@@ -200,7 +216,12 @@ describe.each(testApps())('brand tree on %s', (_name, start) => {
     expect((await post('/createBrand', { name: '编辑者品牌' }, editor)).statusCode).toBe(201);
     expect((await app.inject({ method: 'DELETE', url: '/api/brandTree', headers: editor, payload: [ids.series2] })).statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: '/api/brandTree/getTree' })).statusCode).toBe(401);
-    const menu = await app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'brandTree:%').orderBy('permission').execute();
+    const menu = await app.database.db
+      .selectFrom('sys_menu')
+      .select('permission')
+      .where('permission', 'like', 'brandTree:%')
+      .orderBy('permission')
+      .execute();
     expect(menu.map((m) => m.permission)).toEqual(['brandTree:add', 'brandTree:del', 'brandTree:edit', 'brandTree:list']);
   });
 });

@@ -35,7 +35,15 @@ describe('the server bundle', () => {
     const port = await freePort();
     let stderr = '';
     server = spawn(process.execPath, [entry], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), DATABASE_URL: '', SERVE_WEB: 'false', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dir, 'data'),
+        DATABASE_URL: '',
+        SERVE_WEB: 'false',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     server.stderr!.on('data', (d) => (stderr += d));

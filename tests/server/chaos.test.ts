@@ -121,7 +121,8 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const deadline = Date.now() + 60_000;
     for (const inst of instances) {
       while ((await status(`${inst.base}/api/health/ready`)) !== 200) {
-        if (inst.exit || Date.now() > deadline) throw new Error(`instance ${inst.base} did not start: ${JSON.stringify(inst.exit)} ${inst.output.join('').slice(-2000)}`);
+        if (inst.exit || Date.now() > deadline)
+          throw new Error(`instance ${inst.base} did not start: ${JSON.stringify(inst.exit)} ${inst.output.join('').slice(-2000)}`);
         await sleep(200);
       }
     }
@@ -144,7 +145,8 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const token = await signIn(instances[0].base);
     const sockets: Sock[] = [];
     for (const inst of instances) {
-      for (let i = 0; i < SOCKETS_PER_INSTANCE; i++) sockets.push(await openSock(`${inst.base.replace('http', 'ws')}/webSocket/${token}/admin`));
+      for (let i = 0; i < SOCKETS_PER_INSTANCE; i++)
+        sockets.push(await openSock(`${inst.base.replace('http', 'ws')}/webSocket/${token}/admin`));
     }
 
     const answers: Answer[] = [];
@@ -161,12 +163,20 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
         return undefined;
       }
     };
-    const headers = (address: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': address });
+    const headers = (address: string) => ({
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-forwarded-for': address,
+    });
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       for (let n = 0; running; n++) {
         const inst = instances[(w + n) % INSTANCES];
         const msg = `chaos ${w}-${n}`;
-        const res = await call('chat write', `${inst.base}/api/sysSocketChat`, { method: 'POST', headers: headers(`10.9.0.${w + 1}`), body: JSON.stringify({ msg }) });
+        const res = await call('chat write', `${inst.base}/api/sysSocketChat`, {
+          method: 'POST',
+          headers: headers(`10.9.0.${w + 1}`),
+          body: JSON.stringify({ msg }),
+        });
         if (res?.status === 201) acked.set(Number((await res.json()).id), msg);
         await sleep(WRITE_PAUSE_MS);
       }
@@ -191,7 +201,11 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
         }
         if (marks.ready !== undefined && !marks.push) {
           const inst = instances[probes % INSTANCES];
-          const res = await fetch(`${inst.base}/api/sysSocketChat`, { method: 'POST', headers: headers(`10.9.1.${++probes}`), body: JSON.stringify({ msg: `probe ${probes}` }) }).catch(() => undefined);
+          const res = await fetch(`${inst.base}/api/sysSocketChat`, {
+            method: 'POST',
+            headers: headers(`10.9.1.${++probes}`),
+            body: JSON.stringify({ msg: `probe ${probes}` }),
+          }).catch(() => undefined);
           if (res?.status === 201) {
             const id = Number((await res.json()).id);
             acked.set(id, `probe ${probes}`);
@@ -200,7 +214,10 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
           }
         }
         if (!marks.job) {
-          const ran = await query(`select count(*)::int as n from sys_job_log where job_id = $1 and fire_time > $2 and "time" is not null`, [job.id, back]).catch(() => [{ n: 0 }]);
+          const ran = await query(
+            `select count(*)::int as n from sys_job_log where job_id = $1 and fire_time > $2 and "time" is not null`,
+            [job.id, back],
+          ).catch(() => [{ n: 0 }]);
           if (ran[0].n > 0) marks.job = Date.now() - back;
         }
         await sleep(100);
@@ -221,8 +238,10 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     await sleep(3000);
     running = false;
     await Promise.all([...writers, ...readers]);
-    console.info(`chaos: recovery after -m fast ${JSON.stringify(first)} ms, after -m immediate ${JSON.stringify(second)} ms; ` +
-      `${answers.length} answers (${answers.filter((a) => a.status === 503).length} × 503), ${acked.size} acknowledged messages`);
+    console.info(
+      `chaos: recovery after -m fast ${JSON.stringify(first)} ms, after -m immediate ${JSON.stringify(second)} ms; ` +
+        `${answers.length} answers (${answers.filter((a) => a.status === 503).length} × 503), ${acked.size} acknowledged messages`,
+    );
 
     // all three alive and ready
     expect(instances.map((i) => i.exit ?? 'alive')).toEqual(['alive', 'alive', 'alive']);
@@ -231,9 +250,12 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const wrong = answers.filter((a) => a.status !== 200 && a.status !== 201 && a.status !== 503);
     expect(wrong).toEqual([]);
     expect(answers.filter((a) => a.status === 503 && a.what !== 'readiness').length).toBeGreaterThan(0);
-    for (const a of answers.filter((x) => x.status === 503 && x.what !== 'readiness')) expect(a.detail).toMatch(/数据库暂时不可用|请求处理超时/);
+    for (const a of answers.filter((x) => x.status === 503 && x.what !== 'readiness'))
+      expect(a.detail).toMatch(/数据库暂时不可用|请求处理超时/);
     // no acknowledged write lost
-    const stored = new Map((await query<{ id: number; msg: string }>(`select id, msg from sys_socket_chat`)).map((r) => [Number(r.id), r.msg]));
+    const stored = new Map(
+      (await query<{ id: number; msg: string }>(`select id, msg from sys_socket_chat`)).map((r) => [Number(r.id), r.msg]),
+    );
     const lost = [...acked].filter(([id, msg]) => stored.get(id) !== msg);
     expect(lost).toEqual([]);
     // every acknowledged message reached every socket, none of which was closed
@@ -249,12 +271,18 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
       expect(marks.job).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
     }
     // each firing ran once across the three instances
-    const twice = await query(`select fire_time from sys_job_log where job_id = $1 and fire_time is not null group by fire_time having count(*) > 1`, [job.id]);
+    const twice = await query(
+      `select fire_time from sys_job_log where job_id = $1 and fire_time is not null group by fire_time having count(*) > 1`,
+      [job.id],
+    );
     expect(twice).toEqual([]);
 
     // rolling restart: SIGTERM to the first instance with requests in flight; they all finish,
     // its sockets close with 1001 (the console reconnects elsewhere), the others carry on
-    const exits = instances.map((inst) => new Promise<unknown>((res) => (inst.exit ? res(inst.exit) : inst.proc.once('exit', (code, signal) => res({ code, signal })))));
+    const exits = instances.map(
+      (inst) =>
+        new Promise<unknown>((res) => (inst.exit ? res(inst.exit) : inst.proc.once('exit', (code, signal) => res({ code, signal })))),
+    );
     const draining = instances[0];
     const inFlight = Array.from({ length: 20 }, (_, i) =>
       fetch(`${draining.base}/api/sysSocketChat?page=0&size=20&sort=id,desc`, { headers: headers(`10.9.3.${i + 1}`) }).then(
@@ -268,7 +296,11 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     expect(await Promise.race([exits[0], sleep(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null });
     await sleep(100);
     expect(sockets.map((s) => s.closed ?? 'open')).toEqual(sockets.map((_, i) => (i < SOCKETS_PER_INSTANCE ? 1001 : 'open')));
-    const after = await fetch(`${instances[1].base}/api/sysSocketChat`, { method: 'POST', headers: headers('10.9.4.1'), body: JSON.stringify({ msg: 'after the rolling restart' }) });
+    const after = await fetch(`${instances[1].base}/api/sysSocketChat`, {
+      method: 'POST',
+      headers: headers('10.9.4.1'),
+      body: JSON.stringify({ msg: 'after the rolling restart' }),
+    });
     expect(after.status).toBe(201);
     const afterId = Number((await after.json()).id);
     const open = sockets.slice(SOCKETS_PER_INSTANCE);
@@ -277,7 +309,9 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     for (const s of sockets) s.ws.close();
     // SIGTERM: the other processes drain and exit with 0
     for (const inst of instances.slice(1)) inst.proc.kill('SIGTERM');
-    expect(await Promise.race([Promise.all(exits), sleep(30_000).then(() => 'still running')])).toEqual(instances.map(() => ({ code: 0, signal: null })));
+    expect(await Promise.race([Promise.all(exits), sleep(30_000).then(() => 'still running')])).toEqual(
+      instances.map(() => ({ code: 0, signal: null })),
+    );
   }, 150_000);
 });
 
@@ -308,7 +342,14 @@ async function signIn(base: string): Promise<string> {
   const res = await fetch(`${base}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: encryptPassword(key, ADMIN_PASSWORD), code: '', uuid: '', platTypeId: 100001, rememberMe: false }),
+    body: JSON.stringify({
+      username: 'admin',
+      password: encryptPassword(key, ADMIN_PASSWORD),
+      code: '',
+      uuid: '',
+      platTypeId: 100001,
+      rememberMe: false,
+    }),
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return (await res.json()).token;

@@ -80,8 +80,12 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   applicant: {
     values: ({ variant }) => ({
       ...freshIdCard(variant),
-      cardProvince: '410000', cardCity: '410100', cardCounty: '410102',
-      nowProvince: '410000', nowCity: '410100', nowCounty: variant === 0 ? '410102' : '410103',
+      cardProvince: '410000',
+      cardCity: '410100',
+      cardCounty: '410102',
+      nowProvince: '410000',
+      nowCity: '410100',
+      nowCounty: variant === 0 ? '410102' : '410103',
     }),
   },
   staffunEducation: { values: applicantEntry },

@@ -36,7 +36,8 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
       .execute();
     return rows.map((r) => Number(r.id));
   };
-  const pageIds = async (query: Record<string, string>) => (await listPage(app.database, spec, parseListQuery(spec, query))).content.map((r) => Number(r.id));
+  const pageIds = async (query: Record<string, string>) =>
+    (await listPage(app.database, spec, parseListQuery(spec, query))).content.map((r) => Number(r.id));
 
   const expectSame = async (queries: Array<Record<string, string>>) => {
     for (const q of queries) expect(await pageIds(q), JSON.stringify(q)).toEqual(await plainIds(q));
@@ -51,7 +52,13 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
     await insertAll(
       app.database,
       spec,
-      Array.from({ length: ROWS }, (_, i) => ({ userType: i % 3 ? '员工' : '客户', model: i % 4 === 0 ? '系统' : '销售', content: `row ${i}`, status: i % 2 === 0, enabled: true })),
+      Array.from({ length: ROWS }, (_, i) => ({
+        userType: i % 3 ? '员工' : '客户',
+        model: i % 4 === 0 ? '系统' : '销售',
+        content: `row ${i}`,
+        status: i % 2 === 0,
+        enabled: true,
+      })),
     );
   });
   afterAll(async () => t?.close());

@@ -90,9 +90,7 @@ describe.each(testApps())('compiled list pages on %s', (_name, start) => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.totalElements).toBe(expected.length);
-      expect(body.content.map((r: { id: number }) => r.id)).toEqual(
-        expected.slice(page * 15, page * 15 + 15),
-      );
+      expect(body.content.map((r: { id: number }) => r.id)).toEqual(expected.slice(page * 15, page * 15 + 15));
     }
   });
 });

@@ -42,7 +42,8 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
   let app: FastifyInstance;
   let admin: Record<string, string>;
 
-  const count = async (query = '') => (await app.inject({ method: 'GET', url: `${Q}?size=1${query}`, headers: admin })).json().totalElements;
+  const count = async (query = '') =>
+    (await app.inject({ method: 'GET', url: `${Q}?size=1${query}`, headers: admin })).json().totalElements;
   const upload = (filename: string, content: Buffer, type?: string) => {
     const m = multipart(filename, content, type);
     return app.inject({ method: 'POST', url: `${Q}/import`, payload: m.payload, headers: { ...admin, ...m.headers } });
@@ -62,7 +63,8 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
       { userType: '员工', model: '人事', title: '丙', content: '第三条' },
     ];
     for (const r of rows) expect((await app.inject({ method: 'POST', url: Q, headers: admin, payload: r })).statusCode).toBe(201);
-    const second = (await app.inject({ method: 'GET', url: `${Q}?blurry=${encodeURIComponent('售后')}`, headers: admin })).json().content[0];
+    const second = (await app.inject({ method: 'GET', url: `${Q}?blurry=${encodeURIComponent('售后')}`, headers: admin })).json()
+      .content[0];
     await app.inject({ method: 'PUT', url: Q, headers: admin, payload: { ...second, status: true } });
 
     const res = await app.inject({ method: 'GET', url: `${Q}/download`, headers: admin });
@@ -79,7 +81,9 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
     expect(sheet[3][6]).toBe('未处理');
     expect(String(sheet[3][5])).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
-    const filtered = await sheetRows((await app.inject({ method: 'GET', url: `${Q}/download?status=true&page=3&size=10`, headers: admin })).rawPayload);
+    const filtered = await sheetRows(
+      (await app.inject({ method: 'GET', url: `${Q}/download?status=true&page=3&size=10`, headers: admin })).rawPayload,
+    );
     expect(filtered).toHaveLength(2);
     expect(filtered[1][3]).toBe('第二条');
 
@@ -89,7 +93,17 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
 
     const zp = await app.inject({ method: 'GET', url: `${ZP}/download`, headers: admin });
     expect(zp.headers['content-disposition']).toContain(encodeURIComponent('人事招聘信息数据.xlsx'));
-    expect((await sheetRows(zp.rawPayload))[0]).toEqual(['招聘岗位', '薪资待遇', '工作区域', '招聘人数', '所属部门', '岗位职责', '任职要求', '是否启用', '备注']);
+    expect((await sheetRows(zp.rawPayload))[0]).toEqual([
+      '招聘岗位',
+      '薪资待遇',
+      '工作区域',
+      '招聘人数',
+      '所属部门',
+      '岗位职责',
+      '任职要求',
+      '是否启用',
+      '备注',
+    ]);
   });
 
   it('export reads in batches and keeps the order of any sort', async () => {
@@ -103,18 +117,30 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
       enabled: true,
     }));
     await insertAll(app.database, spec, many);
-    const byId = await sheetRows((await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('其他')}`, headers: admin })).rawPayload);
+    const byId = await sheetRows(
+      (await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('其他')}`, headers: admin })).rawPayload,
+    );
     expect(byId).toHaveLength(4501);
     expect(byId[1][2]).toBe('批量4499');
     expect(byId[4500][2]).toBe('批量0000');
     const byTitle = await sheetRows(
-      (await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('其他')}&sort=status,asc&sort=title,desc`, headers: admin })).rawPayload,
+      (
+        await app.inject({
+          method: 'GET',
+          url: `${Q}/download?model=${encodeURIComponent('其他')}&sort=status,asc&sort=title,desc`,
+          headers: admin,
+        })
+      ).rawPayload,
     );
     expect(byTitle).toHaveLength(4501);
     expect(byTitle.slice(1, 3).map((r) => r[2])).toEqual(['批量4499', '批量4497']);
     expect(byTitle[2251][2]).toBe('批量4498');
     expect(byTitle[4500][2]).toBe('批量0000');
-    const { rawPayload } = await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('其他')}&sort=id,asc`, headers: admin });
+    const { rawPayload } = await app.inject({
+      method: 'GET',
+      url: `${Q}/download?model=${encodeURIComponent('其他')}&sort=id,asc`,
+      headers: admin,
+    });
     const asc = await sheetRows(rawPayload);
     expect(asc[1][2]).toBe('批量0000');
     expect(asc[4500][2]).toBe('批量4499');
@@ -133,7 +159,8 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ count: 3 });
     expect(await count(`&model=${encodeURIComponent('市场')}`)).toBe(before + 3);
-    const list = (await app.inject({ method: 'GET', url: `${Q}?model=${encodeURIComponent('市场')}&sort=id,asc`, headers: admin })).json().content;
+    const list = (await app.inject({ method: 'GET', url: `${Q}?model=${encodeURIComponent('市场')}&sort=id,asc`, headers: admin })).json()
+      .content;
     expect(list.slice(-3).map((r: any) => [r.userType, r.content, r.status, r.mobile])).toEqual([
       ['客户', '导入一', true, '13600136000'],
       ['员工', '导入二', false, null],
@@ -173,12 +200,21 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
     res = await upload('broken.xlsx', Buffer.from('PK\u0003\u0004 this is not really a zip file at all'));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('文件无法读取，请上传有效的xlsx文件');
-    const valid = await workbook([['身份', '模块', '问题描述'], ['员工', '系统', 'x']]);
+    const valid = await workbook([
+      ['身份', '模块', '问题描述'],
+      ['员工', '系统', 'x'],
+    ]);
     res = await upload('truncated.xlsx', valid.subarray(0, Math.floor(valid.length / 2)));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('文件无法读取，请上传有效的xlsx文件');
 
-    res = await upload('other.xlsx', await workbook([['姓名', '年龄'], ['张三', 20]]));
+    res = await upload(
+      'other.xlsx',
+      await workbook([
+        ['姓名', '年龄'],
+        ['张三', 20],
+      ]),
+    );
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('模板格式不正确，未找到可导入的列');
 
@@ -190,7 +226,8 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
 
   it('an exported file imports back', async () => {
     const before = await count();
-    const exported = (await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('系统')}`, headers: admin })).rawPayload;
+    const exported = (await app.inject({ method: 'GET', url: `${Q}/download?model=${encodeURIComponent('系统')}`, headers: admin }))
+      .rawPayload;
     const rows = (await sheetRows(exported)).length - 1;
     const res = await upload('问题反馈数据.xlsx', exported);
     expect(res.statusCode).toBe(200);

@@ -56,7 +56,14 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       const res = await post(Q, question({ id: 999, createTime: '2000-01-01 00:00:00', username: '  张三 ', mobile: '13800138000' }));
       expect(res.statusCode).toBe(201);
       const body = res.json();
-      expect(body).toMatchObject({ userType: '员工', model: '系统', username: '张三', mobile: '13800138000', status: false, enabled: true });
+      expect(body).toMatchObject({
+        userType: '员工',
+        model: '系统',
+        username: '张三',
+        mobile: '13800138000',
+        status: false,
+        enabled: true,
+      });
       expect(body.id).toBeGreaterThan(0);
       expect(body.id).not.toBe(999);
       expect(body.createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -145,14 +152,24 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
 
     it('a body that is not an object is 400 请求内容格式错误', async () => {
       for (const payload of [[question()], 'text', 42]) {
-        const res = await app.inject({ method: 'POST', url: Q, headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+        const res = await app.inject({
+          method: 'POST',
+          url: Q,
+          headers: { ...admin, 'content-type': 'application/json' },
+          payload: JSON.stringify(payload),
+        });
         expect(res.statusCode).toBe(400);
         expect(errorOf(res).message).toBe('请求内容格式错误');
       }
     });
 
     it('bad JSON, a __proto__ key, an oversized body and an unknown media type are 4xx in Chinese', async () => {
-      let res = await app.inject({ method: 'POST', url: Q, headers: { ...admin, 'content-type': 'application/json' }, payload: '{"userType": "员工",' });
+      let res = await app.inject({
+        method: 'POST',
+        url: Q,
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: '{"userType": "员工",',
+      });
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe('请求内容不是有效的JSON');
       res = await app.inject({
@@ -177,7 +194,7 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
     });
 
     it('SQL-looking text is stored verbatim and breaks nothing', async () => {
-      const evil = "x'); DROP TABLE sys_question; -- \" % _ \\";
+      const evil = 'x\'); DROP TABLE sys_question; -- " % _ \\';
       const res = await post(Q, question({ title: evil.slice(0, 100), content: evil, username: "O'Brien" }));
       expect(res.statusCode).toBe(201);
       const id = res.json().id;
@@ -194,7 +211,10 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
     const ids: number[] = [];
     beforeAll(async () => {
       // a table of its own for the list tests
-      await del(ZP, (await get(`${ZP}?size=1000`)).json().content.map((r: { id: number }) => r.id)).catch(() => undefined);
+      await del(
+        ZP,
+        (await get(`${ZP}?size=1000`)).json().content.map((r: { id: number }) => r.id),
+      ).catch(() => undefined);
       const rows = [
         posting({ job: '销售顾问', address: '郑州市金水区', jobNum: 3, deptId: 2, enabled: true }),
         posting({ job: '售后顾问', address: '郑州市二七区', jobNum: 1, deptId: 2, enabled: false }),
@@ -239,7 +259,10 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       expect(jobs(await get(`${ZP}?job=${encodeURIComponent('%')}`))).toEqual(['100%_满意专员']);
       expect(jobs(await get(`${ZP}?job=_`))).toEqual(['100%_满意专员']);
       expect(jobs(await get(`${ZP}?job=sales`))).toEqual(['Sales Manager']);
-      expect(jobs(await get(`${ZP}?address=${encodeURIComponent('郑州')}&job=${encodeURIComponent('顾问')}&sort=id,asc`))).toEqual(['销售顾问', '售后顾问']);
+      expect(jobs(await get(`${ZP}?address=${encodeURIComponent('郑州')}&job=${encodeURIComponent('顾问')}&sort=id,asc`))).toEqual([
+        '销售顾问',
+        '售后顾问',
+      ]);
 
       const today = new Date();
       const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
@@ -308,7 +331,13 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       expect(res.statusCode).toBe(204);
       expect(res.body).toBe('');
       const after = (await get(`${Q}?blurry=${created.id}`)).json().content[0];
-      expect(after).toMatchObject({ status: true, remark: '已回访', username: null, mobile: '13900139000', createTime: created.createTime });
+      expect(after).toMatchObject({
+        status: true,
+        remark: '已回访',
+        username: null,
+        mobile: '13900139000',
+        createTime: created.createTime,
+      });
       const missing = await put(Q, { ...created, id: 987654 });
       expect(missing.statusCode).toBe(404);
       expect(errorOf(missing).message).toBe('数据不存在');
@@ -319,7 +348,13 @@ describe.each(testApps())('generic CRUD routes on %s', (_name, start) => {
       let res = await put(Q, { id: created.id, status: true });
       expect(res.statusCode).toBe(204);
       let after = (await get(`${Q}?blurry=${created.id}`)).json().content[0];
-      expect(after).toMatchObject({ status: true, title: '只改状态', userType: created.userType, model: created.model, content: created.content });
+      expect(after).toMatchObject({
+        status: true,
+        title: '只改状态',
+        userType: created.userType,
+        model: created.model,
+        content: created.content,
+      });
       // a required field sent empty is refused although the stored record has it
       res = await put(Q, { id: created.id, content: '  ' });
       expect(res.statusCode).toBe(400);

@@ -60,7 +60,10 @@ describe.runIf(!!PG)('PostgreSQL going away', () => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  const terminate = () => admin((c) => c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]));
+  const terminate = () =>
+    admin((c) =>
+      c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]),
+    );
 
   it('ends no process: the query in flight is a 503, idle and checked-out clients reconnect', async () => {
     const token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
@@ -70,10 +73,16 @@ describe.runIf(!!PG)('PostgreSQL going away', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    const inTransaction = t.app.database.db.transaction().execute(async (trx) => {
-      await sql`select 1`.execute(trx);
-      await sql`select pg_sleep(5)`.execute(trx);
-    }).then(() => undefined, (e: unknown) => e);
+    const inTransaction = t.app.database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await sql`select pg_sleep(5)`.execute(trx);
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     await new Promise((r) => setTimeout(r, 300));
     await terminate();
     const [err, trxErr] = await Promise.all([inFlight, inTransaction]);
@@ -102,14 +111,37 @@ describe.runIf(!!PG)('instances started together on an empty database', () => {
     const configs = [0, 1, 2].map(() => {
       const dataDir = mkdtempSync(join(tmpdir(), 'start-together-'));
       dirs.push(dataDir);
-      return loadConfig({}, { dataDir, databaseUrl: u.toString(), captchaEnabled: false, seedDemo: true, adminInitialPassword: ADMIN_PASSWORD, logLevel: 'warn', serveWeb: false, jobsEnabled: false });
+      return loadConfig(
+        {},
+        {
+          dataDir,
+          databaseUrl: u.toString(),
+          captchaEnabled: false,
+          seedDemo: true,
+          adminInitialPassword: ADMIN_PASSWORD,
+          logLevel: 'warn',
+          serveWeb: false,
+          jobsEnabled: false,
+        },
+      );
     });
     const started = await Promise.allSettled(configs.map((c) => buildApp(c)));
-    const apps = started.filter((s): s is PromiseFulfilledResult<Awaited<ReturnType<typeof buildApp>>> => s.status === 'fulfilled').map((s) => s.value);
+    const apps = started
+      .filter((s): s is PromiseFulfilledResult<Awaited<ReturnType<typeof buildApp>>> => s.status === 'fulfilled')
+      .map((s) => s.value);
     try {
       expect(started.map((s) => (s.status === 'rejected' ? String((s.reason as Error).message) : 'up'))).toEqual(['up', 'up', 'up']);
       const db = apps[0].database.db;
-      const count = async (table: string, column: string, value: string) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where(column, '=', value).executeTakeFirstOrThrow()).n);
+      const count = async (table: string, column: string, value: string) =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where(column, '=', value)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count('sys_user', 'username', 'admin')).toBe(1);
       expect(await count('sys_user', 'username', 'hr01')).toBe(1);
       expect(await count('sys_role', 'name', '人事专员')).toBe(1);
@@ -122,17 +154,40 @@ describe.runIf(!!PG)('instances started together on an empty database', () => {
 
 describe('a start that fails on the database', () => {
   it('names DATABASE_URL and what is wrong in one line', async () => {
-    const refused = loadConfig({}, { dataDir: mkdtempSync(join(tmpdir(), 'start-error-')), databaseUrl: 'postgres://postgres@127.0.0.1:1/nothing', serveWeb: false, logLevel: 'warn' });
-    const err = await buildApp(refused).then(() => undefined, (e: unknown) => e);
-    expect(databaseStartError(err, refused.databaseUrl)).toBe('DATABASE_URL: no PostgreSQL server answers at 127.0.0.1:1/nothing (connection refused)');
-    expect(databaseStartError({ code: '3D000' }, 'postgres://u@db.example:5433/shop')).toBe('DATABASE_URL: the database does not exist at db.example:5433/shop (create it first: createdb)');
-    expect(databaseStartError({ code: '28P01' }, 'postgres://u@db:5432/shop')).toBe('DATABASE_URL: the server at db:5432/shop refused the user or password');
+    const refused = loadConfig(
+      {},
+      {
+        dataDir: mkdtempSync(join(tmpdir(), 'start-error-')),
+        databaseUrl: 'postgres://postgres@127.0.0.1:1/nothing',
+        serveWeb: false,
+        logLevel: 'warn',
+      },
+    );
+    const err = await buildApp(refused).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(databaseStartError(err, refused.databaseUrl)).toBe(
+      'DATABASE_URL: no PostgreSQL server answers at 127.0.0.1:1/nothing (connection refused)',
+    );
+    expect(databaseStartError({ code: '3D000' }, 'postgres://u@db.example:5433/shop')).toBe(
+      'DATABASE_URL: the database does not exist at db.example:5433/shop (create it first: createdb)',
+    );
+    expect(databaseStartError({ code: '28P01' }, 'postgres://u@db:5432/shop')).toBe(
+      'DATABASE_URL: the server at db:5432/shop refused the user or password',
+    );
     expect(databaseStartError(new Error('boom'), 'postgres://u@db/shop')).toBeUndefined();
     if (PG) {
       const u = new URL(PG);
       u.pathname = '/no_such_database_here';
-      const missing = loadConfig({}, { dataDir: mkdtempSync(join(tmpdir(), 'start-error-')), databaseUrl: u.toString(), serveWeb: false, logLevel: 'warn' });
-      const e = await buildApp(missing).then(() => undefined, (x: unknown) => x);
+      const missing = loadConfig(
+        {},
+        { dataDir: mkdtempSync(join(tmpdir(), 'start-error-')), databaseUrl: u.toString(), serveWeb: false, logLevel: 'warn' },
+      );
+      const e = await buildApp(missing).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(databaseStartError(e, missing.databaseUrl)).toMatch(/^DATABASE_URL: the database does not exist at /);
     }
   }, 60_000);

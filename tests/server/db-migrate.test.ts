@@ -23,7 +23,9 @@ async function columnsOf(database: Database, table: string): Promise<Record<stri
 
 async function indexesOf(database: Database, table: string): Promise<string[]> {
   if (database.dialect === 'postgres') {
-    const r = await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(database.db);
+    const r = await sql<{
+      indexname: string;
+    }>`select indexname from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(database.db);
     return r.rows.map((x) => x.indexname);
   }
   const r = await sql<{ name: string }>`select name from pragma_index_list(${table})`.execute(database.db);
@@ -95,11 +97,20 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     const zp = await columnsOf(app.database, 'staffun_zp');
     expect(Object.keys(zp).sort()).toEqual(resourceByName.staffunZp.fields.map((f) => f.column).sort());
     const idx = await indexesOf(app.database, 'sys_question');
-    expect(idx).toEqual(expect.arrayContaining(['idx_sys_question_status_id', 'idx_sys_question_model_id', 'idx_sys_question_create_time']));
+    expect(idx).toEqual(
+      expect.arrayContaining(['idx_sys_question_status_id', 'idx_sys_question_model_id', 'idx_sys_question_create_time']),
+    );
   });
 
   it('a second start keeps every row', async () => {
-    const created = (await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: admin, payload: { userType: '员工', model: '系统', content: '重启后还在' } })).json();
+    const created = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/sysQuestion',
+        headers: admin,
+        payload: { userType: '员工', model: '系统', content: '重启后还在' },
+      })
+    ).json();
     await ensureResourceTables(app.database, resources);
     const again = await t.reopen();
     const token = bearer(await loginAs(again, 'admin', ADMIN_PASSWORD));
@@ -108,7 +119,14 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
   });
 
   it('a field added to a schema adds its column and keeps the data; nothing is dropped', async () => {
-    const before = (await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: admin, payload: { userType: '客户', model: '售后', content: '加字段之前' } })).json();
+    const before = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/sysQuestion',
+        headers: admin,
+        payload: { userType: '客户', model: '售后', content: '加字段之前' },
+      })
+    ).json();
     const extended = extendedQuestion();
     const specs = resources.map((r) => (r.name === 'sysQuestion' ? extended : r));
     const next = await t.reopen({ resources: specs });
@@ -126,7 +144,12 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ priority: 5, dueDate: '2025-02-28' });
-    const bad = await next.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { userType: '员工', model: '系统', content: 'x', dueDate: '2025-02-30' } });
+    const bad = await next.inject({
+      method: 'POST',
+      url: '/api/sysQuestion',
+      headers: token,
+      payload: { userType: '员工', model: '系统', content: 'x', dueDate: '2025-02-30' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('期限格式不正确');
     expect((await next.inject({ method: 'GET', url: '/api/sysQuestion?priority=5', headers: token })).json().totalElements).toBe(1);
@@ -135,7 +158,11 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     const back = await t.reopen();
     const kept = await columnsOf(back.database, 'sys_question');
     expect(kept).toHaveProperty('priority');
-    const raw = await back.database.db.selectFrom('sys_question').select(['priority', 'due_date']).where('id', '=', created.json().id).executeTakeFirstOrThrow();
+    const raw = await back.database.db
+      .selectFrom('sys_question')
+      .select(['priority', 'due_date'])
+      .where('id', '=', created.json().id)
+      .executeTakeFirstOrThrow();
     expect(Number(raw.priority)).toBe(5);
     expect(raw.due_date).toBe('2025-02-28');
   });
@@ -158,7 +185,10 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     expect((await columnsOf(app.database, money.table)).money).toBe(pg ? 'double precision' : 'real');
     const amounts = [12.34, 0.29, 0.1, 999999999.99, 1.005, null];
     for (const [i, m] of amounts.entries()) {
-      await app.database.db.insertInto(money.table).values({ project: `旧数据${i}`, money: m, on_time: '2026-01-01' }).execute();
+      await app.database.db
+        .insertInto(money.table)
+        .values({ project: `旧数据${i}`, money: m, on_time: '2026-01-01' })
+        .execute();
     }
     // the start with x-money converts; a second start (and concurrent ones) change nothing more
     await Promise.all([1, 2].map(() => ensureResourceTables(app.database, [money])));
@@ -168,11 +198,15 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     expect(rows.map((r) => (r.money === null ? null : Number(r.money)))).toEqual([1234, 29, 10, 99999999999, pg ? 101 : 100, null]);
     if (pg) expect((await columnsOf(app.database, money.table)).money).toBe('bigint');
     const { rowToRecord } = await import('../../src/server/crud/values.ts');
-    const read = (await app.database.db.selectFrom(money.table).selectAll().orderBy('id').execute()).map((r) => rowToRecord(money, r as Record<string, unknown>).money);
+    const read = (await app.database.db.selectFrom(money.table).selectAll().orderBy('id').execute()).map(
+      (r) => rowToRecord(money, r as Record<string, unknown>).money,
+    );
     expect(read).toEqual([12.34, 0.29, 0.1, 999999999.99, pg ? 1.01 : 1, null]);
     // new rows written as cents next to converted ones, and the sum is exact
     await app.database.db.insertInto(money.table).values({ project: '新数据', money: 20, on_time: '2026-01-02' }).execute();
-    const sum = await sql<{ s: unknown }>`select sum(money) as s from ${sql.table(money.table)} where money < 100000`.execute(app.database.db);
+    const sum = await sql<{ s: unknown }>`select sum(money) as s from ${sql.table(money.table)} where money < 100000`.execute(
+      app.database.db,
+    );
     expect(Number(sum.rows[0].s)).toBe(1234 + 29 + 10 + (pg ? 101 : 100) + 20);
   });
 });

@@ -21,7 +21,8 @@ function fakeSms() {
 describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
   let t: TestApp;
   let a: string;
-  const inject = (method: 'POST' | 'PUT', url: string, token: string, payload: unknown) => t.app.inject({ method, url, headers: bearer(token), payload: payload as object });
+  const inject = (method: 'POST' | 'PUT', url: string, token: string, payload: unknown) =>
+    t.app.inject({ method, url, headers: bearer(token), payload: payload as object });
 
   beforeAll(async () => {
     t = await start();
@@ -67,19 +68,31 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     const sms = fakeSms();
     t.app.dealerServices.sms = sms.service;
     expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '', type: 3 })).message).toBe('请输入电话号码');
-    expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '1390000', type: 3 })).message).toBe('请输入正确的11位手机号码');
-    expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '13900000001', type: 9 })).message).toBe('验证码类型不正确');
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '1390000', type: 3 })).message).toBe(
+      '请输入正确的11位手机号码',
+    );
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '13900000001', type: 9 })).message).toBe(
+      '验证码类型不正确',
+    );
     // a password code needs a bound phone first
     expect(errorOf(await inject('POST', '/comp/dbcCompany/sendMessage', a, { type: 2 })).message).toBe('请先绑定手机号');
     const sent = await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '13900000001', type: 3 });
     expect(sent.json()).toEqual({ Code: 'OK' });
-    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '' })).message).toBe('验证码不能为空');
-    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '000000' })).message).toBe('验证码错误或已过期');
-    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000002', code: '123456' })).message).toBe('该手机号已被其他经销商绑定');
+    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '' })).message).toBe(
+      '验证码不能为空',
+    );
+    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '000000' })).message).toBe(
+      '验证码错误或已过期',
+    );
+    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000002', code: '123456' })).message).toBe(
+      '该手机号已被其他经销商绑定',
+    );
     const bound = await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '123456' });
     expect(bound.statusCode).toBe(200);
     expect(bound.json().mobile).toBe('13900000001');
-    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '123456' })).message).toBe('新手机号不能与原手机号相同');
+    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '123456' })).message).toBe(
+      '新手机号不能与原手机号相同',
+    );
     // changing: the code goes to the new number, type 4
     await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '13900000003', type: 4 });
     expect((await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000003', code: '123456' })).statusCode).toBe(200);
@@ -94,7 +107,14 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     t.app.dealerServices.sms = sms.service;
     expect((await inject('POST', '/comp/dbcCompany/sendMessage', a, { type: 2, mobile: '13800000000' })).statusCode).toBe(200);
     expect(sms.sent).toEqual([{ mobile: '13900000003', type: 2 }]);
-    const put = (body: Record<string, unknown>) => inject('PUT', '/comp/dbcCompany/updatePass', a, { code: '123456', oldPass: 'Dealer@123', newPass: 'Fresh@456', confirmPass: 'Fresh@456', ...body });
+    const put = (body: Record<string, unknown>) =>
+      inject('PUT', '/comp/dbcCompany/updatePass', a, {
+        code: '123456',
+        oldPass: 'Dealer@123',
+        newPass: 'Fresh@456',
+        confirmPass: 'Fresh@456',
+        ...body,
+      });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ oldPass: '' }, '请输入旧密码'],
       [{ newPass: '' }, '请输入新密码'],

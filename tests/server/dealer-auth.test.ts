@@ -21,7 +21,12 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain('password');
     expect(list.body).not.toContain('Dealer@123');
-    expect(list.json().content.map((c: any) => c.username).sort()).toEqual(['dealera', 'dealerb']);
+    expect(
+      list
+        .json()
+        .content.map((c: any) => c.username)
+        .sort(),
+    ).toEqual(['dealera', 'dealerb']);
     const row = await t.app.database.db.selectFrom('dbc_company').select('password').where('id', '=', compA).executeTakeFirstOrThrow();
     expect(row.password).toMatch(/^\$2[aby]\$10\$/);
     const xlsx = await t.app.inject({ method: 'GET', url: '/api/system/dbcCompany/download', headers: bearer(admin) });
@@ -29,14 +34,20 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
   });
 
   it('refuses a duplicate user name, a missing or bad password, and bad fields with 400', async () => {
-    const post = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/system/dbcCompany', headers: bearer(admin), payload });
+    const post = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/api/system/dbcCompany', headers: bearer(admin), payload });
     const base = { compName: '某公司', compCode: 'X1', username: 'dealerc', enabled: true, password: 'abc12345' };
     expect(errorOf(await post({ ...base, username: 'dealera' })).message).toBe('登录账号已存在');
     expect(errorOf(await post({ ...base, password: undefined })).message).toBe('请输入密码');
     expect(errorOf(await post({ ...base, password: '12345' })).message).toBe('长度在 6 到 20 个字符');
     expect(errorOf(await post({ ...base, compName: '' })).message).toBe('公司名称不能为空');
     expect(errorOf(await post({ ...base, mobile: '123' })).message).toBe('请输入正确的11位手机号码');
-    const put = await t.app.inject({ method: 'PUT', url: '/api/system/dbcCompany', headers: bearer(admin), payload: { id: compA, username: 'dealerb' } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/system/dbcCompany',
+      headers: bearer(admin),
+      payload: { id: compA, username: 'dealerb' },
+    });
     expect(errorOf(put).message).toBe('登录账号已存在');
     const noPerm = await createStaff(t.app, { username: 'clerk', password: 'Clerk@123', permissions: [] });
     expect(noPerm).toBeGreaterThan(0);
@@ -73,11 +84,22 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(errorOf(get).message).toBe('请使用POST方式提交账号和密码，账号和密码不能放在地址中');
     const ok = await dealerLogin(t.app, 'dealera');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().user).toEqual({ id: compA, compName: 'dealera公司', compCode: 'DEALERA', username: 'dealera', mobile: null, lockTime: 0 });
+    expect(ok.json().user).toEqual({
+      id: compA,
+      compName: 'dealera公司',
+      compCode: 'DEALERA',
+      username: 'dealera',
+      mobile: null,
+      lockTime: 0,
+    });
     expect(ok.body).not.toContain('password');
     const wrong = await dealerLogin(t.app, 'dealera', 'nope-nope');
     expect(errorOf(wrong).message).toBe('账号或密码错误');
-    const plain = await t.app.inject({ method: 'POST', url: '/comp/dbcCompany/auth/login', payload: { username: 'dealera', password: 'Dealer@123' } });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/comp/dbcCompany/auth/login',
+      payload: { username: 'dealera', password: 'Dealer@123' },
+    });
     expect(plain.statusCode).toBe(400);
     const empty = await t.app.inject({ method: 'POST', url: '/comp/dbcCompany/auth/login', payload: { username: '', password: '' } });
     expect(errorOf(empty).message).toBe('账号不能为空');
@@ -111,17 +133,32 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(a1) })).statusCode).toBe(401);
 
     const a2 = await dealerToken(t.app, 'dealera');
-    const pw = await t.app.inject({ method: 'PUT', url: '/api/system/dbcCompany', headers: bearer(admin), payload: { id: compA, password: 'Newpass@1' } });
+    const pw = await t.app.inject({
+      method: 'PUT',
+      url: '/api/system/dbcCompany',
+      headers: bearer(admin),
+      payload: { id: compA, password: 'Newpass@1' },
+    });
     expect(pw.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(a2) })).statusCode).toBe(401);
     expect((await dealerLogin(t.app, 'dealera')).statusCode).toBe(400);
 
     const a3 = await dealerToken(t.app, 'dealera', 'Newpass@1');
-    const off = await t.app.inject({ method: 'PUT', url: '/api/system/dbcCompany', headers: bearer(admin), payload: { id: compA, enabled: false } });
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: '/api/system/dbcCompany',
+      headers: bearer(admin),
+      payload: { id: compA, enabled: false },
+    });
     expect(off.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(a3) })).statusCode).toBe(401);
     expect(errorOf(await dealerLogin(t.app, 'dealera', 'Newpass@1')).message).toBe('账号已停用，请联系管理员');
-    await t.app.inject({ method: 'PUT', url: '/api/system/dbcCompany', headers: bearer(admin), payload: { id: compA, enabled: true, password: 'Dealer@123' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/system/dbcCompany',
+      headers: bearer(admin),
+      payload: { id: compA, enabled: true, password: 'Dealer@123' },
+    });
   });
 
   it('locks a company after 5 wrong passwords within 15 minutes', async () => {

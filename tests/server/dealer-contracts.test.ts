@@ -49,7 +49,9 @@ describe.each(testApps())('contracts on %s', (_name, start) => {
   });
 
   it('generates an A4 PDF with an embedded CJK font once approved, for staff and the own dealer only', async () => {
-    expect((await t.app.inject({ method: 'PUT', url: '/api/dbc/dbcInfo', headers: bearer(admin), payload: { id, shStatus: 2 } })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/dbc/dbcInfo', headers: bearer(admin), payload: { id, shStatus: 2 } })).statusCode,
+    ).toBe(204);
     const view = await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewContract?contract_id=${id}`, headers: bearer(admin) });
     expect(view.statusCode).toBe(200);
     expect(view.headers['content-type']).toBe('application/pdf');
@@ -65,23 +67,48 @@ describe.each(testApps())('contracts on %s', (_name, start) => {
     for (const code of ['4EE3', '6B65', '8F66', '5408', '540C']) expect(maps).toContain(code);
     expect(pdf.length).toBeLessThan(400_000);
 
-    const download = await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewOrDownloadContract?contract_id=${id}&type=download`, headers: bearer(admin) });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/dbc/dbcInfo/viewOrDownloadContract?contract_id=${id}&type=download`,
+      headers: bearer(admin),
+    });
     expect(String(download.headers['content-disposition'])).toMatch(/^attachment; /);
-    expect(errorOf(await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewOrDownloadContract?contract_id=${id}&type=x`, headers: bearer(admin) })).status).toBe(400);
+    expect(
+      errorOf(
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/dbc/dbcInfo/viewOrDownloadContract?contract_id=${id}&type=x`,
+          headers: bearer(admin),
+        }),
+      ).status,
+    ).toBe(400);
 
     const own = await t.app.inject({ method: 'GET', url: `/comp/dbcCompany/downloadContract?contract_id=${id}`, headers: bearer(a) });
     expect(own.statusCode).toBe(200);
     const other = await t.app.inject({ method: 'GET', url: `/comp/dbcCompany/viewContract?contract_id=${id}`, headers: bearer(b) });
     expect(other.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewContract?contract_id=${id}`, headers: bearer(a) })).statusCode).toBe(401);
-    expect(errorOf(await t.app.inject({ method: 'GET', url: '/api/dbc/dbcInfo/viewContract?contract_id=abc', headers: bearer(admin) })).message).toBe('合同编号必须是正整数');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewContract?contract_id=${id}`, headers: bearer(a) })).statusCode,
+    ).toBe(401);
+    expect(
+      errorOf(await t.app.inject({ method: 'GET', url: '/api/dbc/dbcInfo/viewContract?contract_id=abc', headers: bearer(admin) })).message,
+    ).toBe('合同编号必须是正整数');
   });
 
   it('says the e-signature service is not configured for certificates and signing messages', async () => {
-    const cert = await t.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/invokeFindPersonCert?contract_id=${id}`, headers: bearer(admin) });
+    const cert = await t.app.inject({
+      method: 'GET',
+      url: `/api/dbc/dbcInfo/invokeFindPersonCert?contract_id=${id}`,
+      headers: bearer(admin),
+    });
     expect(cert.statusCode).toBe(503);
     expect(errorOf(cert).message).toBe('未配置电子签章服务，暂不支持该操作');
-    const resend = await t.app.inject({ method: 'POST', url: '/api/dbc/dbcInfo/resendMessage', headers: bearer(admin), payload: { contract_id: id } });
+    const resend = await t.app.inject({
+      method: 'POST',
+      url: '/api/dbc/dbcInfo/resendMessage',
+      headers: bearer(admin),
+      payload: { contract_id: id },
+    });
     expect(resend.statusCode).toBe(503);
   });
 
@@ -94,7 +121,11 @@ describe.each(testApps())('contracts on %s', (_name, start) => {
       await addMember(other.app, { mobile: '13800000001', surname: '张伟', subscribe: 1 });
       const rid = await submitDemand(other.app, x, await addCustomer(other.app, x, '13800000001'));
       await other.app.inject({ method: 'PUT', url: '/api/dbc/dbcInfo', headers: bearer(adminToken), payload: { id: rid, shStatus: 2 } });
-      const res = await other.app.inject({ method: 'GET', url: `/api/dbc/dbcInfo/viewContract?contract_id=${rid}`, headers: bearer(adminToken) });
+      const res = await other.app.inject({
+        method: 'GET',
+        url: `/api/dbc/dbcInfo/viewContract?contract_id=${rid}`,
+        headers: bearer(adminToken),
+      });
       expect(res.statusCode).toBe(503);
       expect(errorOf(res).message).toBe('合同字体文件不存在，请设置CONTRACT_FONT_PATH');
     } finally {

@@ -50,7 +50,11 @@ export async function createCompany(app: FastifyInstance, adminToken: string, us
 
 export async function dealerLogin(app: FastifyInstance, username: string, password = 'Dealer@123') {
   const publicKey = await publicKeyOf(app);
-  return app.inject({ method: 'POST', url: '/comp/dbcCompany/auth/login', payload: { username, password: encryptPassword(publicKey, password) } });
+  return app.inject({
+    method: 'POST',
+    url: '/comp/dbcCompany/auth/login',
+    payload: { username, password: encryptPassword(publicKey, password) },
+  });
 }
 
 export async function dealerToken(app: FastifyInstance, username: string, password = 'Dealer@123'): Promise<string> {
@@ -59,10 +63,23 @@ export async function dealerToken(app: FastifyInstance, username: string, passwo
   return res.json().token;
 }
 
-export async function addMember(app: FastifyInstance, m: { mobile: string; surname: string; subscribe: number; status?: number; sex?: number }) {
+export async function addMember(
+  app: FastifyInstance,
+  m: { mobile: string; surname: string; subscribe: number; status?: number; sex?: number },
+) {
   await app.database.db
     .insertInto('dbc_member')
-    .values({ mobile: m.mobile, surname: m.surname, sex: m.sex ?? 1, mid: `M${m.mobile.slice(-4)}`, idno: '410102199003071230', birthday: '1990-03-07', status: m.status ?? 1, subscribe: m.subscribe, create_time: nowText() })
+    .values({
+      mobile: m.mobile,
+      surname: m.surname,
+      sex: m.sex ?? 1,
+      mid: `M${m.mobile.slice(-4)}`,
+      idno: '410102199003071230',
+      birthday: '1990-03-07',
+      status: m.status ?? 1,
+      subscribe: m.subscribe,
+      create_time: nowText(),
+    })
     .execute();
 }
 
@@ -92,9 +109,19 @@ export function demand(duId: number, overrides: Record<string, unknown> = {}): R
   };
 }
 
-export async function submitDemand(app: FastifyInstance, token: string, duId: number, overrides: Record<string, unknown> = {}): Promise<number> {
+export async function submitDemand(
+  app: FastifyInstance,
+  token: string,
+  duId: number,
+  overrides: Record<string, unknown> = {},
+): Promise<number> {
   await seedCarTypes(app);
-  const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcInfo', headers: bearer(token), payload: demand(duId, overrides) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/comp/dbcCompany/submitDbcInfo',
+    headers: bearer(token),
+    payload: demand(duId, overrides),
+  });
   if (res.statusCode !== 201) throw new Error(`demand: ${res.statusCode} ${res.body}`);
   return res.json().id;
 }

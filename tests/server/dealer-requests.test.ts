@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
-import { addCustomer, addMember, CAR_TYPE_IDS, createCompany, dealerToken, demand, seedCarTypes, submitDemand, VIN_B } from './dealer-helpers.ts';
+import {
+  addCustomer,
+  addMember,
+  CAR_TYPE_IDS,
+  createCompany,
+  dealerToken,
+  demand,
+  seedCarTypes,
+  submitDemand,
+  VIN_B,
+} from './dealer-helpers.ts';
 
 describe.each(testApps())('dealer customers and demands on %s', (_name, start) => {
   let t: TestApp;
@@ -13,7 +23,12 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   let custA: number;
   let custB: number;
   const inject = (method: string, url: string, token: string, payload?: unknown) =>
-    t.app.inject({ method: method as 'GET', url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: bearer(token),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     t = await start({ dbcDailyPrice: 150 });
@@ -34,7 +49,16 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   it('looks members up by mobile and warns about unknown ones', async () => {
     const ok = await inject('GET', '/comp/dbcCompany/getMember?mobile=13800000001', a);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ mobile: '13800000001', surname: '张伟', sex: 1, mid: 'M0001', idno: '4101*********71230', birthday: '1990-03-07', status: 1, subscribe: 1 });
+    expect(ok.json()).toMatchObject({
+      mobile: '13800000001',
+      surname: '张伟',
+      sex: 1,
+      mid: 'M0001',
+      idno: '4101*********71230',
+      birthday: '1990-03-07',
+      status: 1,
+      subscribe: 1,
+    });
     for (const mobile of ['13800000077', '13800000009']) {
       const res = await inject('GET', `/comp/dbcCompany/getMember?mobile=${mobile}`, a);
       expect(res.statusCode).toBe(404);
@@ -46,7 +70,8 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   });
 
   it('limits member look-ups to 60 a minute per address', async () => {
-    const lookup = () => t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getMember?mobile=13800000077', headers: bearer(b), remoteAddress: '10.9.8.7' });
+    const lookup = () =>
+      t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getMember?mobile=13800000077', headers: bearer(b), remoteAddress: '10.9.8.7' });
     for (let i = 0; i < 60; i++) expect((await lookup()).statusCode).toBe(404);
     const res = await lookup();
     expect(res.statusCode).toBe(429);
@@ -57,11 +82,20 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     const res = await inject('GET', `/comp/dbcCompany/getDbcUserInfo?id=${custA}`, a);
     expect(res.json()).toMatchObject({ compId: compA, mobile: '13800000001', surname: '张伟', subscribe: 1, idno: '410102199003071230' });
     // body fields other than the mobile are ignored: the member's data wins
-    const forged = await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000002', surname: '伪造', subscribe: 1, compId: compB });
+    const forged = await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, {
+      mobile: '13800000002',
+      surname: '伪造',
+      subscribe: 1,
+      compId: compB,
+    });
     expect(forged.statusCode).toBe(201);
     expect(forged.json()).toMatchObject({ compId: compA, surname: '李娜', subscribe: 0 });
-    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000002' })).message).toBe('该手机号的客户已存在');
-    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000077' })).message).toBe('您好您还未注册公众号账户请注册后再来');
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000002' })).message).toBe(
+      '该手机号的客户已存在',
+    );
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13800000077' })).message).toBe(
+      '您好您还未注册公众号账户请注册后再来',
+    );
     expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, {})).message).toBe('请输入电话号码');
     expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, [1])).status).toBe(400);
   });
@@ -130,10 +164,25 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   });
 
   it('computes countPrice and takes compId from the token, whatever the body says', async () => {
-    const res = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA, { compId: compB, countPrice: 1, status: 7, shStatus: 2, zfts: 3, foregiftPrice: 4000, userCph: '豫ad12345' }));
+    const res = await inject(
+      'POST',
+      '/comp/dbcCompany/submitDbcInfo',
+      a,
+      demand(custA, { compId: compB, countPrice: 1, status: 7, shStatus: 2, zfts: 3, foregiftPrice: 4000, userCph: '豫ad12345' }),
+    );
     expect(res.statusCode).toBe(201);
     const r = res.json();
-    expect(r).toMatchObject({ compId: compA, duId: custA, status: 1, shStatus: 1, ddStatus: 0, countPrice: 3 * 150 + 4000, khName: '张伟', khMobile: '13800000001', userCph: '豫AD12345' });
+    expect(r).toMatchObject({
+      compId: compA,
+      duId: custA,
+      status: 1,
+      shStatus: 1,
+      ddStatus: 0,
+      countPrice: 3 * 150 + 4000,
+      khName: '张伟',
+      khMobile: '13800000001',
+      userCph: '豫AD12345',
+    });
     // a demand for another company's customer is refused
     const other = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custB));
     expect(other.statusCode).toBe(404);
@@ -197,9 +246,17 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     expect(two[0].children[0].children).toBeUndefined();
     expect(errorOf(await inject('GET', '/comp/dbcCompany/getTree?levels=9', a)).message).toBe('参数levels必须是1到5的整数');
     // a disabled node hides its branch
-    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(false) }).where('name', '=', '途观L').execute();
+    await t.app.database.db
+      .updateTable('brand_tree')
+      .set({ enabled: flag(false) })
+      .where('name', '=', '途观L')
+      .execute();
     expect((await inject('GET', '/comp/dbcCompany/getTree', a)).json()[0].children.map((n: any) => n.name)).toEqual(['朗逸']);
-    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(true) }).where('name', '=', '途观L').execute();
+    await t.app.database.db
+      .updateTable('brand_tree')
+      .set({ enabled: flag(true) })
+      .where('name', '=', '途观L')
+      .execute();
     expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getTree?levels=4' })).statusCode).toBe(401);
     expect((await inject('GET', '/comp/dbcCompany/getTree?levels=4', admin)).statusCode).toBe(401);
   });
@@ -230,20 +287,38 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
       }
     }
     // a disabled configuration is no longer offered
-    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(false) }).where('id', '=', 4).execute();
-    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA))).message).toBe('所选车型在品牌车型中不存在或已停用，请重新选择');
-    await t.app.database.db.updateTable('brand_tree').set({ enabled: flag(true) }).where('id', '=', 4).execute();
+    await t.app.database.db
+      .updateTable('brand_tree')
+      .set({ enabled: flag(false) })
+      .where('id', '=', 4)
+      .execute();
+    expect(errorOf(await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA))).message).toBe(
+      '所选车型在品牌车型中不存在或已停用，请重新选择',
+    );
+    await t.app.database.db
+      .updateTable('brand_tree')
+      .set({ enabled: flag(true) })
+      .where('id', '=', 4)
+      .execute();
     const after = await t.app.database.db.selectFrom('dbc_info').select(t.app.database.db.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     // valid paths: the saved value is the brand/series/model names
-    const ok = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(custA, { userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5] }));
+    const ok = await inject(
+      'POST',
+      '/comp/dbcCompany/submitDbcInfo',
+      a,
+      demand(custA, { userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5] }),
+    );
     expect(ok.statusCode).toBe(201);
     expect(ok.json().userCarType).toBe('大众/朗逸/2024款 1.5L');
     const id = ok.json().id;
     // an edit: a new made-up path is refused, the saved one may stay without a new pick, a new pick is checked
-    const edit = (overrides: Record<string, unknown>) => inject('PUT', '/comp/dbcCompany/updateDbcInfo', a, { ...demand(custA, overrides), id });
+    const edit = (overrides: Record<string, unknown>) =>
+      inject('PUT', '/comp/dbcCompany/updateDbcInfo', a, { ...demand(custA, overrides), id });
     expect(errorOf(await edit({ userCarType: '大众/朗逸/不存在', carTypeIds: undefined })).message).toBe('请选择到车型配置（第4级）');
-    expect(errorOf(await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7] })).message).toBe('请选择到车型配置（第4级）');
+    expect(errorOf(await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7] })).message).toBe(
+      '请选择到车型配置（第4级）',
+    );
     expect((await edit({ carTypeIds: undefined })).statusCode).toBe(204);
     expect((await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7, 8] })).statusCode).toBe(204);
     expect((await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, a)).json().userCarType).toBe('大众/途观L/2024款 330TSI');

@@ -13,11 +13,13 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
   let t: TestApp;
   let a: string;
   let b: string;
-  const inject = (method: 'POST' | 'PUT', url: string, token: string, payload: unknown) => t.app.inject({ method, url, headers: bearer(token), payload: payload as object });
+  const inject = (method: 'POST' | 'PUT', url: string, token: string, payload: unknown) =>
+    t.app.inject({ method, url, headers: bearer(token), payload: payload as object });
   const send = (token: string, body: Record<string, unknown>) => inject('POST', '/comp/dbcCompany/sendMessage', token, body);
   const bind = (token: string, mobile: string, code: string) => inject('PUT', '/comp/dbcCompany/updateDbcCompany', token, { mobile, code });
   /** lets the next code to `target` be sent now (the 60 s resend rule is tested on its own) */
-  const allowResend = (target: string) => t.app.database.db.updateTable('sys_verify_code').set({ sent_at: 0 }).where('target', '=', target).execute();
+  const allowResend = (target: string) =>
+    t.app.database.db.updateTable('sys_verify_code').set({ sent_at: 0 }).where('target', '=', target).execute();
 
   beforeAll(async () => {
     t = await start();
@@ -46,7 +48,11 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     const ok = await bind(a, '13911110001', code);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().mobile).toBe('13911110001');
-    const row = await t.app.database.db.selectFrom('dbc_company').select('mobile').where('username', '=', 'smsdealera').executeTakeFirstOrThrow();
+    const row = await t.app.database.db
+      .selectFrom('dbc_company')
+      .select('mobile')
+      .where('username', '=', 'smsdealera')
+      .executeTakeFirstOrThrow();
     expect(row.mobile).toBe('13911110001');
     // dealer b binds its own number; the used code does not work twice
     await send(b, { mobile: '13911110002', type: 3 });
@@ -62,7 +68,11 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     const res = await bind(a, '13911110002', code);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('该手机号已被其他经销商绑定');
-    const row = await t.app.database.db.selectFrom('dbc_company').select('mobile').where('username', '=', 'smsdealera').executeTakeFirstOrThrow();
+    const row = await t.app.database.db
+      .selectFrom('dbc_company')
+      .select('mobile')
+      .where('username', '=', 'smsdealera')
+      .executeTakeFirstOrThrow();
     expect(row.mobile).toBe('13911110001');
   });
 
@@ -74,7 +84,12 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     // an expired type 4 code
     expect((await send(a, { mobile: '13911110003', type: 4 })).statusCode).toBe(200);
     const expired = await codeFromOutbox(t.app, '13911110003');
-    await t.app.database.db.updateTable('sys_verify_code').set({ expires: Date.now() - 1000 }).where('target', '=', '13911110003').where('purpose', '=', 'dealer-change-phone').execute();
+    await t.app.database.db
+      .updateTable('sys_verify_code')
+      .set({ expires: Date.now() - 1000 })
+      .where('target', '=', '13911110003')
+      .where('purpose', '=', 'dealer-change-phone')
+      .execute();
     expect(errorOf(await bind(a, '13911110003', expired)).message).toBe('验证码错误或已过期');
     // a fresh one works, once
     await allowResend('13911110003');
@@ -101,14 +116,26 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     const other = await t.app.database.db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'dealer-password').execute();
     expect(other.map((r) => r.target)).toEqual(['13911110003']);
     const code = await codeFromOutbox(t.app, '13911110003');
-    const put = (body: Record<string, unknown>) => inject('PUT', '/comp/dbcCompany/updatePass', a, { code, oldPass: 'Dealer@123', newPass: 'Fresh@456', confirmPass: 'Fresh@456', ...body });
+    const put = (body: Record<string, unknown>) =>
+      inject('PUT', '/comp/dbcCompany/updatePass', a, {
+        code,
+        oldPass: 'Dealer@123',
+        newPass: 'Fresh@456',
+        confirmPass: 'Fresh@456',
+        ...body,
+      });
     expect(errorOf(await put({ code: code === '000000' ? '111111' : '000000' })).message).toBe('验证码错误或已过期');
     expect(errorOf(await put({ oldPass: 'wrong-old' })).message).toBe('旧密码错误');
     expect((await put({})).statusCode).toBe(200);
     expect((await dealerLogin(t.app, 'smsdealera')).statusCode).toBe(400);
     const fresh = await dealerToken(t.app, 'smsdealera', 'Fresh@456');
     // the used code does not change it again
-    const reuse = await inject('PUT', '/comp/dbcCompany/updatePass', fresh, { code, oldPass: 'Fresh@456', newPass: 'Other@789', confirmPass: 'Other@789' });
+    const reuse = await inject('PUT', '/comp/dbcCompany/updatePass', fresh, {
+      code,
+      oldPass: 'Fresh@456',
+      newPass: 'Other@789',
+      confirmPass: 'Other@789',
+    });
     expect(errorOf(reuse).message).toBe('验证码错误或已过期');
   });
 });

@@ -10,14 +10,24 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
   let dealer: string;
   let cust: number;
   const inject = (method: string, url: string, token: string, payload?: unknown) =>
-    t.app.inject({ method: method as 'PUT', url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: method as 'PUT',
+      url,
+      headers: bearer(token),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const statusOf = async (id: number) => {
-    const r = await t.app.database.db.selectFrom('dbc_info').select(['status', 'sh_status', 'dd_status', 'audit_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+    const r = await t.app.database.db
+      .selectFrom('dbc_info')
+      .select(['status', 'sh_status', 'dd_status', 'audit_reason'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     return { status: Number(r.status), sh: Number(r.sh_status), dd: Number(r.dd_status), reason: r.audit_reason };
   };
   const audit = (id: number, shStatus: number, reason?: string) => inject('PUT', '/api/dbc/dbcInfo', staff, { id, shStatus, reason });
   const move = (id: number, status: number) => inject('PUT', '/api/dbc/dbcInfo/status', staff, { id, status });
-  const resubmit = (id: number, overrides: Record<string, unknown> = {}) => inject('PUT', '/comp/dbcCompany/updateDbcInfo', dealer, { ...demand(cust), id, ...overrides });
+  const resubmit = (id: number, overrides: Record<string, unknown> = {}) =>
+    inject('PUT', '/comp/dbcCompany/updateDbcInfo', dealer, { ...demand(cust), id, ...overrides });
 
   beforeAll(async () => {
     t = await start();
@@ -36,7 +46,12 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     expect(await statusOf(id)).toMatchObject({ status: 1, sh: 1, dd: 0 });
     expect((await audit(id, 2, '资料齐全')).statusCode).toBe(204);
     expect(await statusOf(id)).toMatchObject({ status: 2, sh: 2, dd: 0, reason: '资料齐全' });
-    for (const [to, dd] of [[4, 1], [5, 1], [6, 1], [7, 2]]) {
+    for (const [to, dd] of [
+      [4, 1],
+      [5, 1],
+      [6, 1],
+      [7, 2],
+    ]) {
       // the console's dialog sends the move to PUT api/dbc/dbcInfo, the status route takes it too
       const res = to % 2 ? await inject('PUT', '/api/dbc/dbcInfo', staff, { id, status: to }) : await move(id, to);
       expect(res.statusCode, `to ${to}`).toBe(204);

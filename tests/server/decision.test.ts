@@ -45,7 +45,11 @@ describe.each(testApps())('decision centre on %s', (_name, start) => {
   afterAll(async () => t?.close());
 
   it('the menu and its key exist after the first start', async () => {
-    const menu = await app.database.db.selectFrom('sys_menu').select(['title', 'path']).where('permission', '=', 'DecisionCenter:list').execute();
+    const menu = await app.database.db
+      .selectFrom('sys_menu')
+      .select(['title', 'path'])
+      .where('permission', '=', 'DecisionCenter:list')
+      .execute();
     expect(menu).toEqual([{ title: '数据决策中心', path: 'DecisionCenter/index' }]);
   });
 

@@ -49,22 +49,57 @@ export const HOSTILE_BODIES: Array<{ kind: string; payload: string | Buffer; typ
   { kind: 'null', payload: 'null', type: 'application/json' },
   { kind: 'array of junk', payload: JSON.stringify([{}, -1, 'x', null, [[]]]), type: 'application/json' },
   { kind: 'proto keys', payload: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},"id":1}', type: 'application/json' },
-  { kind: 'wrong types', payload: JSON.stringify({ id: 'abc', pid: {}, name: 12, enabled: 'yes', sort: [], roles: 'all', menus: [{ id: {} }], depts: [null], page: -1, size: 'x' }), type: 'application/json' },
+  {
+    kind: 'wrong types',
+    payload: JSON.stringify({
+      id: 'abc',
+      pid: {},
+      name: 12,
+      enabled: 'yes',
+      sort: [],
+      roles: 'all',
+      menus: [{ id: {} }],
+      depts: [null],
+      page: -1,
+      size: 'x',
+    }),
+    type: 'application/json',
+  },
   { kind: 'huge numbers', payload: JSON.stringify({ id: 1e308, pid: -1e308, level: 1e20, sort: 2 ** 53 + 1 }), type: 'application/json' },
   { kind: 'deep array', payload: deep(20_000), type: 'application/json' },
   { kind: 'deep object', payload: deepObject(20_000), type: 'application/json' },
   { kind: 'broken json', payload: '{"a":', type: 'application/json' },
-  { kind: 'bad utf-8', payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]), type: 'application/json; charset=utf-8' },
+  {
+    kind: 'bad utf-8',
+    payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]),
+    type: 'application/json; charset=utf-8',
+  },
   { kind: 'text/plain', payload: 'name=x', type: 'text/plain' },
-  { kind: 'xml', payload: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>', type: 'application/xml' },
+  {
+    kind: 'xml',
+    payload: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>',
+    type: 'application/xml',
+  },
   { kind: 'form', payload: 'a=1&__proto__[x]=1', type: 'application/x-www-form-urlencoded' },
 ];
 
-export const HOSTILE_TOKENS = ['', 'Bearer', 'Bearer ', 'Bearer x', `Bearer ${'a'.repeat(10_000)}`, 'Basic YWRtaW46YWRtaW4=', 'Bearer ap.forged', 'Bearer \u0000'];
+export const HOSTILE_TOKENS = [
+  '',
+  'Bearer',
+  'Bearer ',
+  'Bearer x',
+  `Bearer ${'a'.repeat(10_000)}`,
+  'Basic YWRtaW46YWRtaW4=',
+  'Bearer ap.forged',
+  'Bearer \u0000',
+];
 
 /** Routes that take a file (multipart). */
 export function takesFile(r: RouteEntry): boolean {
-  return r.method === 'POST' && /\/(import|pictures|uploadFileApi|qiNiuContent|updateAvatar|media\/\w+|imgToTByte|getCph|getJz|getXsz|getVin|getYhk)$/.test(r.url);
+  return (
+    r.method === 'POST' &&
+    /\/(import|pictures|uploadFileApi|qiNiuContent|updateAvatar|media\/\w+|imgToTByte|getCph|getJz|getXsz|getVin|getYhk)$/.test(r.url)
+  );
 }
 
 /** Percent-encoded text; a lone surrogate (which encodeURIComponent refuses) goes as its raw bytes, invalid UTF-8. */
@@ -87,7 +122,9 @@ function pathOf(r: RouteEntry, param: string): string {
 export function fuzzCases(app: FastifyInstance, token: string, opts: { full: boolean }): FuzzCase[] {
   const routes = routeCatalogue(app).filter((r) => !r.url.includes('*') && r.identity !== 'socket' && r.url !== '/api/logout');
   const texts = opts.full ? HOSTILE_TEXT : [HOSTILE_TEXT[2], HOSTILE_TEXT[3], HOSTILE_TEXT[7], HOSTILE_TEXT[11]];
-  const bodies = opts.full ? HOSTILE_BODIES : HOSTILE_BODIES.filter((b) => ['proto keys', 'wrong types', 'deep array', 'bad utf-8', 'xml'].includes(b.kind));
+  const bodies = opts.full
+    ? HOSTILE_BODIES
+    : HOSTILE_BODIES.filter((b) => ['proto keys', 'wrong types', 'deep array', 'bad utf-8', 'xml'].includes(b.kind));
   const tokens = opts.full ? HOSTILE_TOKENS : HOSTILE_TOKENS.slice(3, 5);
   const auth = { authorization: `Bearer ${token}` };
   const files = hostileImportFiles(64 * 1024 * 1024);
@@ -101,18 +138,35 @@ export function fuzzCases(app: FastifyInstance, token: string, opts: { full: boo
       if (r.method === 'GET' || r.method === 'DELETE') {
         for (const t of texts) {
           const v = enc(t);
-          out.push({ route, kind: 'query', request: { method: r.method, url: `${url}?id=${v}&page=${v}&size=${v}&sort=${v}&blurry=${v}&${v}=${v}`, headers: auth } });
+          out.push({
+            route,
+            kind: 'query',
+            request: { method: r.method, url: `${url}?id=${v}&page=${v}&size=${v}&sort=${v}&blurry=${v}&${v}=${v}`, headers: auth },
+          });
         }
       }
       if (r.method !== 'GET') {
         for (const b of bodies) {
-          out.push({ route, kind: `body ${b.kind}`, request: { method: r.method as 'POST', url, headers: { ...auth, 'content-type': b.type, submit_id: `fuzz-${out.length}` }, payload: b.payload } });
+          out.push({
+            route,
+            kind: `body ${b.kind}`,
+            request: {
+              method: r.method as 'POST',
+              url,
+              headers: { ...auth, 'content-type': b.type, submit_id: `fuzz-${out.length}` },
+              payload: b.payload,
+            },
+          });
         }
       }
       if (takesFile(r)) {
         for (const [name, content] of Object.entries(files)) {
           const form = multipartFile(`${name}.xlsx`, content, XLSX_TYPE);
-          out.push({ route, kind: `file ${name}`, request: { method: 'POST', url, headers: { ...auth, ...form.headers, submit_id: `fuzz-${out.length}` }, payload: form.payload } });
+          out.push({
+            route,
+            kind: `file ${name}`,
+            request: { method: 'POST', url, headers: { ...auth, ...form.headers, submit_id: `fuzz-${out.length}` }, payload: form.payload },
+          });
         }
       }
       for (const t of tokens) {
@@ -128,7 +182,12 @@ export async function tableFingerprint(app: FastifyInstance): Promise<string> {
   const db = app.database.db;
   const tables = (await db.introspection.getTables())
     .map((t) => t.name)
-    .filter((n) => !/^(sys_log|sys_session|sys_captcha|sys_submit|sys_outbox|sys_download|sys_rate|sys_counter|sys_limit_counter|sys_realtime_event|sys_user_online|kysely_)/.test(n) && !n.startsWith('sqlite_'))
+    .filter(
+      (n) =>
+        !/^(sys_log|sys_session|sys_captcha|sys_submit|sys_outbox|sys_download|sys_rate|sys_counter|sys_limit_counter|sys_realtime_event|sys_user_online|kysely_)/.test(
+          n,
+        ) && !n.startsWith('sqlite_'),
+    )
     .sort();
   const hash = createHash('sha256');
   for (const t of tables) {

@@ -33,11 +33,21 @@ describe.each(testApps())('fuzzing every route on %s', (_name, start) => {
         if (res.statusCode < 400) accepted = true;
         if (res.statusCode >= 500) wrong.push(`${route} ${c.kind} -> ${res.statusCode} ${res.body.slice(0, 100)}`);
         else if (ms > 5000) wrong.push(`${route} ${c.kind} took ${ms} ms`);
-        else if (res.statusCode >= 400 && res.headers['content-type']?.toString().includes('json') && !/[\u4e00-\u9fff]/.test(String(res.json().message))) wrong.push(`${route} ${c.kind} -> ${res.statusCode} without a Chinese message: ${res.body.slice(0, 80)}`);
+        else if (
+          res.statusCode >= 400 &&
+          res.headers['content-type']?.toString().includes('json') &&
+          !/[\u4e00-\u9fff]/.test(String(res.json().message))
+        )
+          wrong.push(`${route} ${c.kind} -> ${res.statusCode} without a Chinese message: ${res.body.slice(0, 80)}`);
       }
       if (before && !accepted && (await tableFingerprint(t.app)) !== before) wrong.push(`${route}: refused requests changed rows`);
     }
-    console.log(`fuzz: ${cases.length} requests over ${byRoute.size} routes; ${[...counts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    console.log(
+      `fuzz: ${cases.length} requests over ${byRoute.size} routes; ${[...counts]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    );
     expect(wrong).toEqual([]);
   }, 600_000);
 });

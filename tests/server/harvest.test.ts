@@ -47,7 +47,14 @@ async function sheetText(buffer: Buffer): Promise<string> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buffer as unknown as ArrayBuffer);
   const out: string[] = [];
-  for (const ws of wb.worksheets) ws.eachRow((row) => out.push((row.values as unknown[]).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\t')));
+  for (const ws of wb.worksheets)
+    ws.eachRow((row) =>
+      out.push(
+        (row.values as unknown[])
+          .map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)))
+          .join('\t'),
+      ),
+    );
   return out.join('\n');
 }
 
@@ -71,7 +78,12 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
   const queries: string[] = [];
 
   const api = (tok: string, method: string, url: string, payload?: unknown) =>
-    t.app.inject({ method: method as 'GET', url, headers: { ...bearer(tok), ...(method === 'GET' ? {} : { submit_id: submitId() }) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...bearer(tok), ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   /** Every answer of every GET route to `tok`, as text (sheets read out). */
   async function walk(tok: string): Promise<Map<string, string[]>> {
@@ -125,7 +137,9 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
         // personal data
         for (const f of spec.fields) {
           if (f.mask || typeof body[f.name] !== 'string' || !personalValues(body[f.name] as string).length) continue;
-          const fitting = [`样本${f.title}`, `sample_${variant}`, `S${variant}`].find((text) => checkRecord(spec, { ...body, [f.name]: text }, 'create').ok);
+          const fitting = [`样本${f.title}`, `sample_${variant}`, `S${variant}`].find(
+            (text) => checkRecord(spec, { ...body, [f.name]: text }, 'create').ok,
+          );
           if (fitting) body[f.name] = fitting;
         }
         if (spec.actions.includes('add')) {
@@ -137,7 +151,9 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
         }
         // an applicant's sample body is not stored (each registration takes a new ID number)
         const stored = spec.actions.includes('add') || spec.name !== 'applicant';
-        if (stored) for (const f of spec.fields) if (f.mask && typeof body[f.name] === 'string') for (const v of personalValues(body[f.name] as string)) seeded.add(v);
+        if (stored)
+          for (const f of spec.fields)
+            if (f.mask && typeof body[f.name] === 'string') for (const v of personalValues(body[f.name] as string)) seeded.add(v);
       }
     }
     // records the samples made on the way (referenced ones) got the same free-text filling
@@ -150,26 +166,63 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
       }
     }
     // staff users with a phone and an e-mail
-    const root = Number((await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id);
-    const sales = Number((await t.app.database.db.selectFrom('sys_dept').select('id').where('name', '=', '销售部').executeTakeFirstOrThrow()).id);
-    const role = await api(admin, 'POST', '/api/roles', { name: '问题反馈查看', level: 3, dataScope: '本级', description: '只有问题反馈列表' });
+    const root = Number(
+      (await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id,
+    );
+    const sales = Number(
+      (await t.app.database.db.selectFrom('sys_dept').select('id').where('name', '=', '销售部').executeTakeFirstOrThrow()).id,
+    );
+    const role = await api(admin, 'POST', '/api/roles', {
+      name: '问题反馈查看',
+      level: 3,
+      dataScope: '本级',
+      description: '只有问题反馈列表',
+    });
     expect(role.statusCode, role.body).toBe(201);
     roleId = role.json().id;
     for (const [i, dept] of [root, sales].entries()) {
       const phone = `1861234567${i}`;
-      const res = await api(admin, 'POST', '/api/users', { username: `contact${i}`, nickName: `联系人${i}`, phone, email: `contact${i}@example.com`, sex: 1, enabled: true, orgId: root, deptId: dept, roles: [{ id: roleId }] });
+      const res = await api(admin, 'POST', '/api/users', {
+        username: `contact${i}`,
+        nickName: `联系人${i}`,
+        phone,
+        email: `contact${i}@example.com`,
+        sex: 1,
+        enabled: true,
+        orgId: root,
+        deptId: dept,
+        roles: [{ id: roleId }],
+      });
       expect(res.statusCode, res.body).toBe(201);
       seeded.add(phone);
     }
     // the user the checks sign in as: made as an admin would, with the single key
     await grant(['sysQuestion:list']);
-    const made = await api(admin, 'POST', '/api/users', { username: 'harvester', nickName: '问题查看员', sex: 1, enabled: true, orgId: root, deptId: sales, roles: [{ id: roleId }] });
+    const made = await api(admin, 'POST', '/api/users', {
+      username: 'harvester',
+      nickName: '问题查看员',
+      sex: 1,
+      enabled: true,
+      orgId: root,
+      deptId: sales,
+      roles: [{ id: roleId }],
+    });
     expect(made.statusCode, made.body).toBe(201);
     token = await loginAs(t.app, 'harvester', 'Abc123456');
 
     // query variants: as the screens call them, full pages, by id, and the look-ups' parameters
     const someMobile = [...seeded].find((v) => v.length === 11)!;
-    queries.push('', '?page=0&size=99999', '?id=1', '?id=2', `?mobile=${someMobile}`, `?orgId=${root}`, `?search=1`, '?staffunId=1', '?fileId=1');
+    queries.push(
+      '',
+      '?page=0&size=99999',
+      '?id=1',
+      '?id=2',
+      `?mobile=${someMobile}`,
+      `?orgId=${root}`,
+      `?search=1`,
+      '?staffunId=1',
+      '?fileId=1',
+    );
     expect(seeded.size).toBeGreaterThan(5);
     console.log(`harvest: ${routes.length} GET routes x ${queries.length} queries; ${seeded.size} seeded personal values`);
   }, 180_000);
@@ -190,7 +243,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
     expect(list.statusCode).toBe(200);
     expect(list.json().content.some((r: { mobile: string | null }) => r.mobile)).toBe(true);
     const found = await walk(token);
-    expect([...found].map(([route, values]) => `${route}: ${values.join(", ")}`)).toEqual([]);
+    expect([...found].map(([route, values]) => `${route}: ${values.join(', ')}`)).toEqual([]);
   }, 240_000);
 
   it('given dbcMember:list but not the personal-data key: still none', async () => {
@@ -199,7 +252,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
     expect(members.statusCode).toBe(200);
     expect(members.json().content.length).toBeGreaterThan(0);
     const found = await walk(token);
-    expect([...found].map(([route, values]) => `${route}: ${values.join(", ")}`)).toEqual([]);
+    expect([...found].map(([route, values]) => `${route}: ${values.join(', ')}`)).toEqual([]);
   }, 240_000);
 
   it('given every key but the :sensitive ones (every list, look-up and export): still none', async () => {
@@ -209,6 +262,6 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
     await grant([...new Set(keys)]);
     expect((await api(token, 'GET', '/api/staff/download')).statusCode).toBe(200);
     const found = await walk(token);
-    expect([...found].map(([route, values]) => `${route}: ${values.join(", ")}`)).toEqual([]);
+    expect([...found].map(([route, values]) => `${route}: ${values.join(', ')}`)).toEqual([]);
   }, 300_000);
 });

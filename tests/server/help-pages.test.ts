@@ -8,7 +8,9 @@ describe('rich text sanitising', () => {
   it('keeps structure, links and images; drops scripts, handlers and javascript: links', () => {
     expect(sanitizeRichText('<h3>标题</h3><p onclick="x()">段落<script>alert(1)</script></p>')).toBe('<h3>标题</h3><p>段落</p>');
     expect(sanitizeRichText('<a href="javascript:alert(1)">x</a>')).toBe('<a>x</a>');
-    expect(sanitizeRichText('<a href="https://example.com" target="_blank">x</a>')).toBe('<a href="https://example.com" target="_blank" rel="noopener noreferrer">x</a>');
+    expect(sanitizeRichText('<a href="https://example.com" target="_blank">x</a>')).toBe(
+      '<a href="https://example.com" target="_blank" rel="noopener noreferrer">x</a>',
+    );
     expect(sanitizeRichText('<img src="https://example.com/a.png" onerror="x()">')).toBe('<img src="https://example.com/a.png" />');
     expect(sanitizeRichText('<iframe src="https://evil"></iframe><style>p{}</style><table><tr><td colspan="2">格</td></tr></table>')).toBe(
       '<table><tr><td colspan="2">格</td></tr></table>',
@@ -26,7 +28,11 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     t = await start();
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
-    const menu = await app.database.db.selectFrom('sys_menu').select('id').where('permission', '=', 'timing:list').executeTakeFirstOrThrow();
+    const menu = await app.database.db
+      .selectFrom('sys_menu')
+      .select('id')
+      .where('permission', '=', 'timing:list')
+      .executeTakeFirstOrThrow();
     menuId = Number(menu.id);
   });
   afterAll(async () => t?.close());
@@ -52,7 +58,12 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(res.json().totalElements).toBe(2);
     expect(res.json().content[0]).toMatchObject({ id, title: '定时任务说明', pageRemark: '<p>说明<img src="x" /></p>' });
     // an update is sanitised too
-    res = await app.inject({ method: 'PUT', url: '/api/menuPage', headers: admin, payload: { id, menuId, title: '定时任务说明', pageRemark: '<b onmouseover="x">粗</b>' } });
+    res = await app.inject({
+      method: 'PUT',
+      url: '/api/menuPage',
+      headers: admin,
+      payload: { id, menuId, title: '定时任务说明', pageRemark: '<b onmouseover="x">粗</b>' },
+    });
     expect(res.statusCode).toBe(204);
     const stored = await app.database.db.selectFrom('sys_menu_page').select('page_remark').where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.page_remark).toBe('<b>粗</b>');
@@ -75,10 +86,20 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
   it('menuPage keys guard the writes; any signed-in user reads ("read": ["signedIn"])', async () => {
     await createStaff(app, { username: 'reader', password: 'Reader@2024', permissions: [] });
     const reader = bearer(await loginAs(app, 'reader', 'Reader@2024'));
-    const res = await app.inject({ method: 'POST', url: '/api/menuPage', headers: reader, payload: { menuId, title: 't', pageRemark: '<p>x</p>' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/menuPage',
+      headers: reader,
+      payload: { menuId, title: 't', pageRemark: '<p>x</p>' },
+    });
     expect(res.statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: `/api/menuPage?menuId=${menuId}`, headers: reader })).statusCode).toBe(200);
-    const keys = await app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'menuPage:%').orderBy('permission').execute();
+    const keys = await app.database.db
+      .selectFrom('sys_menu')
+      .select('permission')
+      .where('permission', 'like', 'menuPage:%')
+      .orderBy('permission')
+      .execute();
     expect(keys.map((k) => k.permission)).toEqual(['menuPage:add', 'menuPage:del', 'menuPage:download', 'menuPage:edit', 'menuPage:list']);
   });
 
@@ -96,7 +117,12 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
   });
 
   it('job descriptions are stored sanitised, per role name', async () => {
-    let res = await app.inject({ method: 'POST', url: '/api/jobExplain', headers: admin, payload: { roleName: '销售顾问', content: '<p>接待客户<script>x</script></p>' } });
+    let res = await app.inject({
+      method: 'POST',
+      url: '/api/jobExplain',
+      headers: admin,
+      payload: { roleName: '销售顾问', content: '<p>接待客户<script>x</script></p>' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ roleName: '销售顾问', content: '<p>接待客户</p>', enabled: true, sort: 999 });
     res = await app.inject({ method: 'GET', url: `/api/jobExplain?roleName=${encodeURIComponent('销售')}&enabled=true`, headers: admin });

@@ -48,16 +48,19 @@ async function startApp(dialect: Dialect, overrides: Partial<Config> = {}, opts:
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }
-  const config = loadConfig({}, {
-    dataDir,
-    databaseUrl,
-    captchaEnabled: false,
-    seedDemo: false,
-    adminInitialPassword: ADMIN_PASSWORD,
-    logLevel: 'warn',
-    serveWeb: false,
-    ...overrides,
-  });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      databaseUrl,
+      captchaEnabled: false,
+      seedDemo: false,
+      adminInitialPassword: ADMIN_PASSWORD,
+      logLevel: 'warn',
+      serveWeb: false,
+      ...overrides,
+    },
+  );
   const apps: FastifyInstance[] = [];
   const open = async (o: BuildOptions = opts) => {
     const app = await buildApp(config, o);
@@ -95,7 +98,12 @@ export function submitId(): string {
 }
 
 /** Asserts the API's error shape and answers the body. */
-export function errorOf(res: { statusCode: number; json(): any }): { status: number; message: string; timestamp: string; [k: string]: unknown } {
+export function errorOf(res: { statusCode: number; json(): any }): {
+  status: number;
+  message: string;
+  timestamp: string;
+  [k: string]: unknown;
+} {
   const body = res.json();
   if (body.status !== res.statusCode) throw new Error(`error body status ${body.status} differs from HTTP ${res.statusCode}`);
   if (typeof body.message !== 'string' || typeof body.timestamp !== 'string') throw new Error(`not an error body: ${JSON.stringify(body)}`);

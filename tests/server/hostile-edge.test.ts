@@ -38,9 +38,15 @@ describe.each(testApps())('hostile input at the edge on %s', (_name, start) => {
       for (const [name, content] of Object.entries(files)) {
         const began = Date.now();
         const body = multipartFile(`${name}.xlsx`, content, XLSX_TYPE);
-        const res = await t.app.inject({ method: 'POST', url: r.url, headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: r.url,
+          headers: { ...bearer(token), ...body.headers },
+          payload: body.payload,
+        });
         const ms = Date.now() - began;
-        if (res.statusCode !== 400 || !/[\u4e00-\u9fff]/.test(res.json().message) || ms > 2000) wrong.push(`${r.url} ${name} -> ${res.statusCode} in ${ms} ms ${res.body.slice(0, 80)}`);
+        if (res.statusCode !== 400 || !/[\u4e00-\u9fff]/.test(res.json().message) || ms > 2000)
+          wrong.push(`${r.url} ${name} -> ${res.statusCode} in ${ms} ms ${res.body.slice(0, 80)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -50,7 +56,14 @@ describe.each(testApps())('hostile input at the edge on %s', (_name, start) => {
     const files = hostileImportFiles(64 * 1024 * 1024);
     const msg = async (name: string) => {
       const body = multipartFile(`${name}.xlsx`, files[name], XLSX_TYPE);
-      return (await t.app.inject({ method: 'POST', url: '/api/sysQuestion/import', headers: { ...bearer(token), ...body.headers }, payload: body.payload })).json().message;
+      return (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/sysQuestion/import',
+          headers: { ...bearer(token), ...body.headers },
+          payload: body.payload,
+        })
+      ).json().message;
     };
     expect(await msg('empty')).toBe('上传的文件是空的');
     expect(await msg('password-protected')).toBe('文件已加密，请取消密码后再上传');

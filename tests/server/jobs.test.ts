@@ -151,12 +151,18 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     res = await create(job({ project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '三十天' }));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('参数应为日志保留天数（1到3650的整数），收到：三十天');
-    expect((await create(job({ money: '日志保留', project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '90' }))).statusCode).toBe(201);
+    expect((await create(job({ money: '日志保留', project: 'jobMaintenance', methodName: 'purgeJobLogs', params: '90' }))).statusCode).toBe(
+      201,
+    );
     await app.database.db.deleteFrom('sys_job').where('money', '=', '日志保留').execute();
     res = await create(job({ project: 'a.b' }));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('Bean名称只能包含字母、数字和下划线');
-    const count = await app.database.db.selectFrom('sys_job').select((eb) => eb.fn.countAll<number>().as('n')).where('money', '=', '测试任务').executeTakeFirstOrThrow();
+    const count = await app.database.db
+      .selectFrom('sys_job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('money', '=', '测试任务')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -171,7 +177,12 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(res.statusCode).toBe(400);
     res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id, cronExpression: '0 30 4 * * ?' } });
     expect(res.statusCode).toBe(204);
-    res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id: 999999, cronExpression: '0 30 4 * * ?' } });
+    res = await app.inject({
+      method: 'PUT',
+      url: '/api/dj',
+      headers: admin,
+      payload: { ...job(), id: 999999, cronExpression: '0 30 4 * * ?' },
+    });
     expect(res.statusCode).toBe(404);
   });
 
@@ -184,7 +195,15 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(calls.slice(before)).toEqual(['now']);
     let page = await logs(id);
     expect(page.totalElements).toBe(1);
-    expect(page.content[0]).toMatchObject({ jobId: id, trigger: 'manual', isSuccess: true, result: '记录 now', fireTime: null, beanName: 'testJobs', methodName: 'record' });
+    expect(page.content[0]).toMatchObject({
+      jobId: id,
+      trigger: 'manual',
+      isSuccess: true,
+      result: '记录 now',
+      fireTime: null,
+      beanName: 'testJobs',
+      methodName: 'record',
+    });
     expect(page.content[0].startTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(typeof page.content[0].time).toBe('number');
 
@@ -241,7 +260,9 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
   it('fires on schedule, logging the firing time; a paused job does not fire; deleting stops it', async () => {
     const tag = `tick-${Date.now()}`;
     const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json().id;
-    await expect.poll(async () => (await logs(id)).content.filter((r) => r.isSuccess === true).length, { timeout: 8000, interval: 250 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => (await logs(id)).content.filter((r) => r.isSuccess === true).length, { timeout: 8000, interval: 250 })
+      .toBeGreaterThanOrEqual(2);
     const page = await logs(id);
     for (const row of page.content) {
       expect(row.trigger).toBe('schedule');
@@ -276,13 +297,24 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
 
   it('maintenance jobs purge expired captchas and sessions', async () => {
     const { db } = app.database;
-    await db.insertInto('sys_captcha').values([{ uuid: 'old-1', answer: '1', expires: Date.now() - 1000 }, { uuid: 'new-1', answer: '2', expires: Date.now() + 60_000 }]).execute();
-    await db.insertInto('sys_session').values({ id: 'f'.repeat(64), user_id: 1, kind: 'staff', remember: 0, expires: Date.now() - 1000, created: nowText() }).execute();
+    await db
+      .insertInto('sys_captcha')
+      .values([
+        { uuid: 'old-1', answer: '1', expires: Date.now() - 1000 },
+        { uuid: 'new-1', answer: '2', expires: Date.now() + 60_000 },
+      ])
+      .execute();
+    await db
+      .insertInto('sys_session')
+      .values({ id: 'f'.repeat(64), user_id: 1, kind: 'staff', remember: 0, expires: Date.now() - 1000, created: nowText() })
+      .execute();
     const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
     const captchas = rows.find((r) => r.methodName === 'purgeExpiredCaptchas');
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${captchas.id}`, headers: admin });
     expect(res.json()).toMatchObject({ success: true, message: '删除过期验证码 1 条' });
-    expect((await db.selectFrom('sys_captcha').select('uuid').where('uuid', 'in', ['old-1', 'new-1']).execute()).map((r) => r.uuid)).toEqual(['new-1']);
+    expect(
+      (await db.selectFrom('sys_captcha').select('uuid').where('uuid', 'in', ['old-1', 'new-1']).execute()).map((r) => r.uuid),
+    ).toEqual(['new-1']);
     // the sessions job was deleted above; an administrator can add it back by its registered name
     res = await create(job({ money: '清理过期会话', project: 'authMaintenance', methodName: 'purgeExpiredSessions', params: '' }));
     expect(res.statusCode).toBe(201);
@@ -298,30 +330,59 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     const { db } = app.database;
     const now = Date.now();
     const day = 86_400_000;
-    await db.insertInto('sys_verify_code').values([
-      { target: '13900000001', purpose: 'test', code_hash: 'a'.repeat(64), sent_at: now - day, expires: now - day + 300_000, attempts: 0, used: 0 },
-      { target: '13900000002', purpose: 'test', code_hash: 'b'.repeat(64), sent_at: now, expires: now + 300_000, attempts: 0, used: 0 },
-    ]).execute();
-    await db.insertInto('sys_log').values([
-      { username: 'admin', description: '旧日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - 400 * day)) },
-      { username: 'admin', description: '新日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - day)) },
-    ]).execute();
-    await db.insertInto('sys_download_file').values([
-      { id: 'expired-file', user_id: 1, file_name: 'a.xlsx', mime: 'x', size: 0, complete: 1, expires: now - 1000 },
-      { id: 'fresh-file', user_id: 1, file_name: 'b.xlsx', mime: 'x', size: 0, complete: 1, expires: now + 600_000 },
-    ]).execute();
+    await db
+      .insertInto('sys_verify_code')
+      .values([
+        {
+          target: '13900000001',
+          purpose: 'test',
+          code_hash: 'a'.repeat(64),
+          sent_at: now - day,
+          expires: now - day + 300_000,
+          attempts: 0,
+          used: 0,
+        },
+        { target: '13900000002', purpose: 'test', code_hash: 'b'.repeat(64), sent_at: now, expires: now + 300_000, attempts: 0, used: 0 },
+      ])
+      .execute();
+    await db
+      .insertInto('sys_log')
+      .values([
+        { username: 'admin', description: '旧日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - 400 * day)) },
+        { username: 'admin', description: '新日志', time: 1, log_type: 'INFO', create_time: nowText(new Date(now - day)) },
+      ])
+      .execute();
+    await db
+      .insertInto('sys_download_file')
+      .values([
+        { id: 'expired-file', user_id: 1, file_name: 'a.xlsx', mime: 'x', size: 0, complete: 1, expires: now - 1000 },
+        { id: 'fresh-file', user_id: 1, file_name: 'b.xlsx', mime: 'x', size: 0, complete: 1, expires: now + 600_000 },
+      ])
+      .execute();
     const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
     const run = async (method: string) => {
-      const res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${rows.find((r) => r.methodName === method).id}`, headers: admin });
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api/jobs/exec/${rows.find((r) => r.methodName === method).id}`,
+        headers: admin,
+      });
       expect(res.json().success, res.body).toBe(true);
       return res.json().message as string;
     };
     expect(await run('purgeExpiredCodes')).toBe('删除过期的短信和邮箱验证码 1 条');
-    expect((await db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'test').execute()).map((r) => r.target)).toEqual(['13900000002']);
+    expect((await db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'test').execute()).map((r) => r.target)).toEqual([
+      '13900000002',
+    ]);
     expect(await run('deleteOldLogs')).toMatch(/^删除180天前的操作日志 1 条$/);
-    expect((await db.selectFrom('sys_log').select('description').where('description', 'in', ['旧日志', '新日志']).execute()).map((r) => r.description)).toEqual(['新日志']);
+    expect(
+      (await db.selectFrom('sys_log').select('description').where('description', 'in', ['旧日志', '新日志']).execute()).map(
+        (r) => r.description,
+      ),
+    ).toEqual(['新日志']);
     expect(await run('deleteExpiredDownloads')).toBe('删除过期的导出文件 1 个');
-    expect((await db.selectFrom('sys_download_file').select('id').where('id', 'in', ['expired-file', 'fresh-file']).execute()).map((r) => r.id)).toEqual(['fresh-file']);
+    expect(
+      (await db.selectFrom('sys_download_file').select('id').where('id', 'in', ['expired-file', 'fresh-file']).execute()).map((r) => r.id),
+    ).toEqual(['fresh-file']);
   });
 
   it('password-age reminders: users at 80-89 days get one reminder, shown to them until read', async () => {
@@ -330,8 +391,16 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     const aging = await createStaff(app, { username: 'aging', password: 'Aging@2024', permissions: [] });
     const fresh = await createStaff(app, { username: 'fresh', password: 'Fresh@2024', permissions: [] });
     const token = bearer(await loginAs(app, 'aging', 'Aging@2024'));
-    await db.updateTable('sys_user').set({ pwd_reset_time: daysAgo(85) }).where('id', '=', aging).execute();
-    await db.updateTable('sys_user').set({ pwd_reset_time: daysAgo(95) }).where('id', '=', fresh).execute();
+    await db
+      .updateTable('sys_user')
+      .set({ pwd_reset_time: daysAgo(85) })
+      .where('id', '=', aging)
+      .execute();
+    await db
+      .updateTable('sys_user')
+      .set({ pwd_reset_time: daysAgo(95) })
+      .where('id', '=', fresh)
+      .execute();
     const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
     const reminders = rows.find((r) => r.methodName === 'passwordAgeReminders');
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${reminders.id}`, headers: admin });
@@ -358,7 +427,9 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       // the second instance sees the new row at its next poll (1 s in this test)
       await expect.poll(() => b.scheduledIds().includes(id), { timeout: 5000, interval: 100 }).toBe(true);
       // then both compete for every firing; each loser skips it
-      await expect.poll(() => a.stats.claimedElsewhere + b.stats.claimedElsewhere, { timeout: 8000, interval: 200 }).toBeGreaterThan(lostBefore + 1);
+      await expect
+        .poll(() => a.stats.claimedElsewhere + b.stats.claimedElsewhere, { timeout: 8000, interval: 200 })
+        .toBeGreaterThan(lostBefore + 1);
       // a pause through one instance stops the other at its next firing check
       await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
       await sleep(300);
@@ -386,7 +457,9 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     try {
       const id = (await create(job({ methodName: 'slow', cronExpression: '*/3 * * * * ?' }))).json().id;
       const [sb, sc] = [schedulerOf(b)!, schedulerOf(c)!];
-      await expect.poll(() => sb.scheduledIds().includes(id) && sc.scheduledIds().includes(id), { timeout: 5000, interval: 100 }).toBe(true);
+      await expect
+        .poll(() => sb.scheduledIds().includes(id) && sc.scheduledIds().includes(id), { timeout: 5000, interval: 100 })
+        .toBe(true);
       await expect.poll(() => sb.busy + sc.busy, { timeout: 8000, interval: 50 }).toBe(1);
       const [stopping, staying] = sb.busy ? [b, c] : [c, b];
       const started = Date.now();
@@ -394,7 +467,14 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       // the close waited for the run, whose log row has its outcome
       expect(Date.now() - started).toBeGreaterThan(500);
       const rows = async () =>
-        (await staying.database.db.selectFrom('sys_job_log').select(['fire_time', 'time', 'is_success']).where('job_id', '=', id).orderBy('fire_time').execute()).map((r) => ({
+        (
+          await staying.database.db
+            .selectFrom('sys_job_log')
+            .select(['fire_time', 'time', 'is_success'])
+            .where('job_id', '=', id)
+            .orderBy('fire_time')
+            .execute()
+        ).map((r) => ({
           fire: Number(r.fire_time),
           time: r.time === null ? null : Number(r.time),
           ok: Boolean(r.is_success),
@@ -403,7 +483,9 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       expect(run.time).toBeGreaterThanOrEqual(2400);
       expect(run.ok).toBe(true);
       // the next firing is run by the instance that stays
-      await expect.poll(async () => (await rows()).filter((r) => r.fire > started && r.time !== null).length, { timeout: 9000, interval: 250 }).toBeGreaterThanOrEqual(1);
+      await expect
+        .poll(async () => (await rows()).filter((r) => r.fire > started && r.time !== null).length, { timeout: 9000, interval: 250 })
+        .toBeGreaterThanOrEqual(1);
       await staying.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
     } finally {
       await b.close();

@@ -5,7 +5,17 @@ import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 
 const row = (r: Partial<MenuRow> & Pick<MenuRow, 'id' | 'title'>): MenuRow => ({
-  pid: null, type: 1, name: null, component: null, path: null, icon: null, menu_sort: 999, hidden: false, cache: false, i_frame: false, ...r,
+  pid: null,
+  type: 1,
+  name: null,
+  component: null,
+  path: null,
+  icon: null,
+  menu_sort: 999,
+  hidden: false,
+  cache: false,
+  i_frame: false,
+  ...r,
 });
 
 describe('menu tree shape', () => {
@@ -22,7 +32,15 @@ describe('menu tree shape', () => {
         path: '/',
         hidden: false,
         component: 'Layout',
-        children: [{ name: '数据决策中心', path: 'DecisionCenter/index', hidden: false, component: 'DecisionCenter/index', meta: { title: '数据决策中心', icon: null, noCache: true } }],
+        children: [
+          {
+            name: '数据决策中心',
+            path: 'DecisionCenter/index',
+            hidden: false,
+            component: 'DecisionCenter/index',
+            meta: { title: '数据决策中心', icon: null, noCache: true },
+          },
+        ],
       },
       {
         name: '系统管理',
@@ -41,7 +59,15 @@ describe('menu tree shape', () => {
             component: 'ParentView',
             alwaysShow: true,
             meta: { title: '日志', icon: null, noCache: true },
-            children: [{ name: '操作日志', path: 'log', hidden: false, component: 'monitor/log/index', meta: { title: '操作日志', icon: null, noCache: false } }],
+            children: [
+              {
+                name: '操作日志',
+                path: 'log',
+                hidden: false,
+                component: 'monitor/log/index',
+                meta: { title: '操作日志', icon: null, noCache: false },
+              },
+            ],
           },
         ],
       },
@@ -49,13 +75,25 @@ describe('menu tree shape', () => {
         path: '/',
         hidden: false,
         component: 'Layout',
-        children: [{ name: '外部报表', path: 'https://bi.example.com', hidden: false, component: 'https://bi.example.com', meta: { title: '外部报表', icon: null, noCache: true } }],
+        children: [
+          {
+            name: '外部报表',
+            path: 'https://bi.example.com',
+            hidden: false,
+            component: 'https://bi.example.com',
+            meta: { title: '外部报表', icon: null, noCache: true },
+          },
+        ],
       },
     ]);
   });
 
   it('an orphan goes to the root; a parent cycle does not loop', () => {
-    const tree = buildMenuTree([row({ id: 7, pid: 99, title: '孤儿', path: 'orphan' }), row({ id: 8, pid: 9, type: 0, title: 'A' }), row({ id: 9, pid: 8, type: 0, title: 'B' })]);
+    const tree = buildMenuTree([
+      row({ id: 7, pid: 99, title: '孤儿', path: 'orphan' }),
+      row({ id: 8, pid: 9, type: 0, title: 'A' }),
+      row({ id: 9, pid: 8, type: 0, title: 'B' }),
+    ]);
     expect(tree.map((t) => t.children?.[0]?.name ?? t.name)).toEqual(['孤儿']);
   });
 });
@@ -96,7 +134,15 @@ describe.each(testApps())('GET /api/menus/build on %s', (_name, start) => {
       ['system/busidict', 'system/busidict/index'],
     ]);
     expect(systemScreens).toEqual(
-      expect.arrayContaining([['sysQuestion', 'sysQuestion'], ['logs', 'logs'], ['outbox', 'outbox'], ['sysSocket', 'sysSocket'], ['UserCzwd', 'UserCzwd'], ['dj', 'dj'], ['brandTree', 'brandTree']]),
+      expect.arrayContaining([
+        ['sysQuestion', 'sysQuestion'],
+        ['logs', 'logs'],
+        ['outbox', 'outbox'],
+        ['sysSocket', 'sysSocket'],
+        ['UserCzwd', 'UserCzwd'],
+        ['dj', 'dj'],
+        ['brandTree', 'brandTree'],
+      ]),
     );
   });
 

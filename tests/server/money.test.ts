@@ -36,7 +36,8 @@ it('money fields exist and every amount in yuan is marked x-money', () => {
   for (const spec of resources) {
     for (const f of spec.fields) {
       // titles naming a price, fee, budget, amount or salary in yuan are money
-      if (f.type === 'number' && /元|金额|费|价|预算|薪资|收益|毛利/.test(f.title)) expect(f.money, `${spec.name}.${f.name} ${f.title}`).toBe(true);
+      if (f.type === 'number' && /元|金额|费|价|预算|薪资|收益|毛利/.test(f.title))
+        expect(f.money, `${spec.name}.${f.name} ${f.title}`).toBe(true);
       if (f.money) expect(f.type).toBe('number');
     }
   }
@@ -51,10 +52,10 @@ describe.each(testApps())('money on %s', (_dialect, start) => {
   });
   afterAll(() => t?.close());
 
-  const post = (spec: ResourceSpec, payload: unknown) => t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: payload as Record<string, unknown> });
+  const post = (spec: ResourceSpec, payload: unknown) =>
+    t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: payload as Record<string, unknown> });
 
   describe.each(moneyFields)('%s', (_name, spec, field) => {
-
     it('refuses three decimals with 最多只能输入两位小数, stores cents and reads the amount back exactly', async () => {
       if (!writable(spec, field)) return;
       const base = await sampleBody(t.app, admin, resources, spec, 0);
@@ -99,10 +100,17 @@ describe.each(testApps())('money on %s', (_dialect, start) => {
       sheet.getRow(2).getCell(column).value = x + 0.005;
       const upload = multipartFile('money.xlsx', Buffer.from(await book.xlsx.writeBuffer()), XLSX_TYPE);
       const before = (await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json().totalElements;
-      const imported = await t.app.inject({ method: 'POST', url: `/${spec.path}/import`, headers: { ...bearer(admin), ...upload.headers }, payload: upload.payload });
+      const imported = await t.app.inject({
+        method: 'POST',
+        url: `/${spec.path}/import`,
+        headers: { ...bearer(admin), ...upload.headers },
+        payload: upload.payload,
+      });
       expect(imported.statusCode, imported.body).toBe(400);
       expect(imported.body).toContain(MONEY_MESSAGE);
-      expect((await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json().totalElements).toBe(before);
+      expect((await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json().totalElements).toBe(
+        before,
+      );
     });
   });
 });

@@ -52,10 +52,19 @@ describe.each(testApps())('a new schema on %s', (_dialect, startApp) => {
     const bad = await t.app.inject({ method: 'POST', url, headers: bearer(admin), payload: { kind: '甲' } });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).message).toBe('名称不能为空');
-    const created = await t.app.inject({ method: 'POST', url, headers: bearer(admin), payload: { name: '样品', amount: 12.5, phone: '13912345678' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(admin),
+      payload: { name: '样品', amount: 12.5, phone: '13912345678' },
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json().id;
-    const list = await t.app.inject({ method: 'GET', url: `${url}?page=0&size=10&name=${encodeURIComponent('样')}`, headers: bearer(admin) });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${url}?page=0&size=10&name=${encodeURIComponent('样')}`,
+      headers: bearer(admin),
+    });
     expect(list.json()).toMatchObject({ totalElements: 1, content: [{ id, name: '样品', kind: '甲', active: true }] });
     const put = await t.app.inject({ method: 'PUT', url, headers: bearer(admin), payload: { id, name: '样品二' } });
     expect(put.statusCode).toBe(204);
@@ -80,10 +89,22 @@ describe.each(testApps())('a new schema on %s', (_dialect, startApp) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/tmpThing', headers: bearer(reader) })).statusCode).toBe(403);
     const allowed = await t.app.inject({ method: 'POST', url: '/api/tmpThing', headers: bearer(writer), payload: body });
     expect(allowed.statusCode).toBe(201);
-    const menuKeys = await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'tmpThing:%').execute();
+    const menuKeys = await t.app.database.db
+      .selectFrom('sys_menu')
+      .select('permission')
+      .where('permission', 'like', 'tmpThing:%')
+      .execute();
     expect(menuKeys.map((m) => m.permission).sort()).toEqual(
       // its phone is personal data (x-mask): the key that shows it in full comes with it
-      ['tmpThing:add', 'tmpThing:del', 'tmpThing:download', 'tmpThing:edit', 'tmpThing:import', 'tmpThing:list', 'tmpThing:sensitive'].sort(),
+      [
+        'tmpThing:add',
+        'tmpThing:del',
+        'tmpThing:download',
+        'tmpThing:edit',
+        'tmpThing:import',
+        'tmpThing:list',
+        'tmpThing:sensitive',
+      ].sort(),
     );
   });
 });

@@ -33,7 +33,12 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
 
   const recognise = (call: string, image: Buffer, token: string | null = admin, base = '/api/public', name = 'photo.jpg') => {
     const body = multipartFile(name, image, 'image/jpeg');
-    return t.app.inject({ method: 'POST', url: `${base}/${call}`, headers: { ...(token ? bearer(token) : {}), ...body.headers }, payload: body.payload });
+    return t.app.inject({
+      method: 'POST',
+      url: `${base}/${call}`,
+      headers: { ...(token ? bearer(token) : {}), ...body.headers },
+      payload: body.payload,
+    });
   };
 
   beforeAll(async () => {
@@ -55,7 +60,13 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
     expect(vin.json()).toEqual({ vin: 'LSVAU218XN2183294' });
 
     const card = await recognise('getYhk', fakeImage('card:6222 0212 3456 7890 123\nbank:中国工商银行\ntype:2'));
-    expect(card.json()).toEqual({ cardNumber: '6222021234567890123', bankName: '中国工商银行', cardType: '信用卡', validDate: '07/29', holderName: '' });
+    expect(card.json()).toEqual({
+      cardNumber: '6222021234567890123',
+      bankName: '中国工商银行',
+      cardType: '信用卡',
+      validDate: '07/29',
+      holderName: '',
+    });
 
     const jz = await recognise('getJz', fakeImage('no:410102199003071230\nname:王伟\naddress:河南省郑州市金水区'));
     expect(jz.json()).toEqual({
@@ -72,11 +83,19 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
     });
 
     const xsz = await recognise('getXsz', fakeImage('plate:豫A12345\nvin:LSVAU218XN2183294\nowner:王伟'));
-    expect(xsz.json()).toMatchObject({ plate: '豫A12345', vin: 'LSVAU218XN2183294', owner: '王伟', model: '大众汽车牌SVW71513BM', registerDate: '2021-03-05', vehicleType: '小型轿车' });
+    expect(xsz.json()).toMatchObject({
+      plate: '豫A12345',
+      vin: 'LSVAU218XN2183294',
+      owner: '王伟',
+      model: '大众汽车牌SVW71513BM',
+      registerDate: '2021-03-05',
+      vehicleType: '小型轿车',
+    });
 
     // the answers carry exactly the fields the screens' x-ocr may name (src/shared/ocr.ts)
     const answers = { getCph: plate, getVin: vin, getYhk: card, getJz: jz, getXsz: xsz };
-    for (const [call, res] of Object.entries(answers)) expect(Object.keys(res.json()), call).toEqual([...OCR_ANSWERS[call as keyof typeof OCR_ANSWERS]]);
+    for (const [call, res] of Object.entries(answers))
+      expect(Object.keys(res.json()), call).toEqual([...OCR_ANSWERS[call as keyof typeof OCR_ANSWERS]]);
     // the older paths answer the same
     expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), admin, '/api/ocr')).json()).toEqual({ vin: 'LSVAU218XN2183294' });
     // one token served every call; each recognition went to its documented endpoint with it
@@ -109,11 +128,13 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
     const calls = fake.calls.length;
     expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), null)).statusCode).toBe(401);
     expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), 'not-a-token')).statusCode).toBe(401);
-    expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), `ap.${randomBytes(32).toString('base64url')}`)).statusCode).toBe(401);
+    expect((await recognise('getVin', fakeImage('vin:LSVAU218XN2183294'), `ap.${randomBytes(32).toString('base64url')}`)).statusCode).toBe(
+      401,
+    );
     expect(fake.calls.length).toBe(calls);
   });
 
-  it('turns Baidu\'s refusals into Chinese 4xx answers', async () => {
+  it("turns Baidu's refusals into Chinese 4xx answers", async () => {
     const nothing = await recognise('getCph', fakeImage('nothing'));
     expect(nothing.statusCode).toBe(422);
     expect(errorOf(nothing).message).toBe('未识别到车牌号，请重新拍摄清晰的照片');
@@ -147,7 +168,12 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
       await app.ready();
       const token = await loginAs(app, 'admin', ADMIN_PASSWORD);
       const body = multipartFile('photo.jpg', fakeImage('vin:LSVAU218XN2183294'), 'image/jpeg');
-      const res = await app.inject({ method: 'POST', url: '/api/public/getVin', headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/public/getVin',
+        headers: { ...bearer(token), ...body.headers },
+        payload: body.payload,
+      });
       expect(res.statusCode).toBe(503);
       expect(errorOf(res).message).toBe('识别服务暂时不可用，请稍后重试');
     } finally {
@@ -161,7 +187,12 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
       await app.ready();
       const token = await loginAs(app, 'admin', ADMIN_PASSWORD);
       const body = multipartFile('photo.jpg', fakeImage('vin:LSVAU218XN2183294'), 'image/jpeg');
-      const res = await app.inject({ method: 'POST', url: '/api/public/getVin', headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/public/getVin',
+        headers: { ...bearer(token), ...body.headers },
+        payload: body.payload,
+      });
       expect(res.statusCode).toBe(503);
       expect(errorOf(res).message).toBe('OCR服务鉴权失败，请联系管理员检查OCR配置');
     } finally {
@@ -177,7 +208,12 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
   it('api/public/uploadFileApi stores a document for a dealer as for staff', async () => {
     const dealer = await dealerToken(t.app, 'ocrdealer');
     const body = multipartFile('说明.pdf', Buffer.from('%PDF-1.7\n%%EOF'), 'application/pdf');
-    const res = await t.app.inject({ method: 'POST', url: '/api/public/uploadFileApi', headers: { ...bearer(dealer), ...body.headers }, payload: body.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/uploadFileApi',
+      headers: { ...bearer(dealer), ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ name: '说明.pdf', contentType: 'application/pdf', kind: 'file' });
     const none = await t.app.inject({ method: 'POST', url: '/api/public/uploadFileApi', headers: body.headers, payload: body.payload });

@@ -62,47 +62,47 @@ const PUBLIC_ROUTES = new Set([
  */
 const SIGNED_IN_ROUTES: Record<string, string> = {
   'GET /api/info': 'the session: who is signed in, their roles and keys',
-  'DELETE /api/logout': 'ends the caller\'s own session',
-  'GET /api/menus/build': 'the sidebar of the caller\'s own menus',
-  'GET /api/jobs/passwordReminder': 'the caller\'s own password reminder',
-  'PUT /api/jobs/passwordReminder/read': 'the caller\'s own password reminder',
+  'DELETE /api/logout': "ends the caller's own session",
+  'GET /api/menus/build': "the sidebar of the caller's own menus",
+  'GET /api/jobs/passwordReminder': "the caller's own password reminder",
+  'PUT /api/jobs/passwordReminder/read': "the caller's own password reminder",
   'GET /api/dept': 'department pickers of every form (names only, no personal data)',
   'GET /api/dept/lazy': 'department pickers',
   'GET /api/dept/getDeptList': 'department pickers',
   'GET /api/dept/getIdNameAndPid': 'department pickers',
   'GET /api/dept/getIdsByPid': 'department pickers',
   'GET /api/system/deptRemark/getBrandTree': 'brand and model pickers (catalogue data)',
-  'GET /api/system/deptRemark/getOrg': 'organisation selectors: the companies of the caller\'s data scope (names only)',
-  'GET /api/system/deptRemark/getDeptRemarkByOrgId': 'the department notes beside organisation selectors, within the caller\'s data scope',
+  'GET /api/system/deptRemark/getOrg': "organisation selectors: the companies of the caller's data scope (names only)",
+  'GET /api/system/deptRemark/getDeptRemarkByOrgId': "the department notes beside organisation selectors, within the caller's data scope",
   'GET /api/brandTree': 'brand and model pickers (catalogue data)',
   'GET /api/brandTree/getTreeByPid': 'brand and model pickers',
   'GET /api/brandTree/getTree': 'brand and model pickers',
   'GET /api/brandTree/getBrandTree': 'brand and model pickers',
   'GET /api/brandTree/getItem': 'brand and model pickers',
   'GET /api/brandTree/findTree': 'brand and model pickers',
-  'GET /api/menuPage/menu': 'the usage guide pages of the caller\'s menus',
+  'GET /api/menuPage/menu': "the usage guide pages of the caller's menus",
   'GET /api/dictDetail': 'dictionary labels every screen shows',
   'GET /api/busidict/list/:x': 'business dictionary options',
   'GET /api/busidict/options/:x': 'business dictionary options',
   'GET /api/busidict/optionsChilds/:x': 'business dictionary options',
-  'GET /api/users/option': 'user pickers: id and name of the caller\'s own company (data scope checked)',
-  'PUT /api/users/center': 'the caller\'s own profile',
-  'POST /api/users/updatePass/': 'the caller\'s own password',
-  'POST /api/users/updateEmail/:code': 'the caller\'s own e-mail',
-  'PUT /api/users/updateUserPhone': 'the caller\'s own mobile',
-  'POST /api/users/updateAvatar': 'the caller\'s own avatar',
-  'POST /api/code/resetEmail': 'a code to the caller\'s own e-mail',
-  'GET /api/sendEmailCode': 'a code to the caller\'s own e-mail',
-  'POST /api/code/resetPhone': 'a code to the caller\'s own mobile',
-  'GET /api/logs/user': 'the caller\'s own operation log',
-  'GET /api/downloadFile/:id': 'the caller\'s own background export (checked by owner)',
-  'GET /api/sysSocket/getSocket': 'the caller\'s own system messages',
-  'GET /api/sysSocket/getNotRead': 'the caller\'s own unread count',
-  'PUT /api/sysSocket/read': 'the caller\'s own read state',
-  'GET /api/sysSocketChat': 'the caller\'s own chat',
-  'POST /api/sysSocketChat': 'the caller\'s own chat',
-  'PUT /api/sysSocketChat': 'the caller\'s own chat',
-  'DELETE /api/sysSocketChat': 'the caller\'s own chat',
+  'GET /api/users/option': "user pickers: id and name of the caller's own company (data scope checked)",
+  'PUT /api/users/center': "the caller's own profile",
+  'POST /api/users/updatePass/': "the caller's own password",
+  'POST /api/users/updateEmail/:code': "the caller's own e-mail",
+  'PUT /api/users/updateUserPhone': "the caller's own mobile",
+  'POST /api/users/updateAvatar': "the caller's own avatar",
+  'POST /api/code/resetEmail': "a code to the caller's own e-mail",
+  'GET /api/sendEmailCode': "a code to the caller's own e-mail",
+  'POST /api/code/resetPhone': "a code to the caller's own mobile",
+  'GET /api/logs/user': "the caller's own operation log",
+  'GET /api/downloadFile/:id': "the caller's own background export (checked by owner)",
+  'GET /api/sysSocket/getSocket': "the caller's own system messages",
+  'GET /api/sysSocket/getNotRead': "the caller's own unread count",
+  'PUT /api/sysSocket/read': "the caller's own read state",
+  'GET /api/sysSocketChat': "the caller's own chat",
+  'POST /api/sysSocketChat': "the caller's own chat",
+  'PUT /api/sysSocketChat': "the caller's own chat",
+  'DELETE /api/sysSocketChat': "the caller's own chat",
   'GET /api/sysSocketChat/wssList': 'who is online, for the chat',
   'POST /api/pictures': 'uploads of any form',
   'POST /api/uploadFileApi': 'uploads of any form',
@@ -163,7 +163,16 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
 
   it('lists the routes of every area, with their keys', () => {
     const names = new Set(routes.map(key));
-    for (const r of ['GET /api/users', 'POST /api/roles', 'PUT /api/menus', 'DELETE /api/dept', 'GET /api/dictDetail', 'POST /api/busidict/add', 'GET /api/sysQuestion', 'GET /api/menus/build']) {
+    for (const r of [
+      'GET /api/users',
+      'POST /api/roles',
+      'PUT /api/menus',
+      'DELETE /api/dept',
+      'GET /api/dictDetail',
+      'POST /api/busidict/add',
+      'GET /api/sysQuestion',
+      'GET /api/menus/build',
+    ]) {
       expect(names, r).toContain(r);
     }
     const perms = new Map(routes.map((r) => [key(r), r.permission]));
@@ -186,15 +195,21 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
 
   it('every route declares who may call it: a key, another identity, public or signed-in with a reason', () => {
     // reads a schema opens to every signed-in member with `"read": ["signedIn"]` are declared there
-    const openReads = new Set(resources.filter((s) => s.read?.includes('signedIn')).flatMap((s) => ['', '/queryAll', '/total'].map((x) => `GET /${s.path}${x}`)));
-    const undeclared = routes.filter((r) => !r.permission && !r.identity && !PUBLIC_ROUTES.has(key(r)) && !(key(r) in SIGNED_IN_ROUTES) && !openReads.has(key(r))).map(key);
+    const openReads = new Set(
+      resources.filter((s) => s.read?.includes('signedIn')).flatMap((s) => ['', '/queryAll', '/total'].map((x) => `GET /${s.path}${x}`)),
+    );
+    const undeclared = routes
+      .filter((r) => !r.permission && !r.identity && !PUBLIC_ROUTES.has(key(r)) && !(key(r) in SIGNED_IN_ROUTES) && !openReads.has(key(r)))
+      .map(key);
     expect(undeclared).toEqual([]);
     // the lists name no route that is gone or now takes a key
     const open = new Set(routes.filter((r) => !r.permission && !r.identity).map(key));
     expect(Object.keys(SIGNED_IN_ROUTES).filter((k) => !open.has(k))).toEqual([]);
     // and a schema without the keyword has no open read
     for (const s of resources.filter((x) => !x.read?.includes('signedIn'))) expect(open.has(`GET /${s.path}`), s.name).toBe(false);
-    console.log(`permission matrix: ${routes.length} routes (${routes.filter((r) => r.permission).length} with a key, ${open.size} public or signed-in)`);
+    console.log(
+      `permission matrix: ${routes.length} routes (${routes.filter((r) => r.permission).length} with a key, ${open.size} public or signed-in)`,
+    );
   });
 
   it('without a token every non-public route answers 401', async () => {
@@ -213,10 +228,16 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
     // it; their roles' menus are rewritten for each key (signing in hundreds of users would be slow)
     const { db } = t.app.database;
     const menuOf = new Map<string, number>();
-    for (const m of await db.selectFrom('sys_menu').select(['id', 'permission']).where('permission', 'in', keys).execute()) menuOf.set(String(m.permission), Number(m.id));
-    const roleOf = async (userId: number) => Number((await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', userId).executeTakeFirstOrThrow()).role_id);
-    const onlyRole = await roleOf(await createStaff(t.app, { username: 'onlykey', password: PASSWORD, permissions: [], dataScope: '全部' }));
-    const butRole = await roleOf(await createStaff(t.app, { username: 'butkey', password: PASSWORD, permissions: keys, dataScope: '全部' }));
+    for (const m of await db.selectFrom('sys_menu').select(['id', 'permission']).where('permission', 'in', keys).execute())
+      menuOf.set(String(m.permission), Number(m.id));
+    const roleOf = async (userId: number) =>
+      Number((await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', userId).executeTakeFirstOrThrow()).role_id);
+    const onlyRole = await roleOf(
+      await createStaff(t.app, { username: 'onlykey', password: PASSWORD, permissions: [], dataScope: '全部' }),
+    );
+    const butRole = await roleOf(
+      await createStaff(t.app, { username: 'butkey', password: PASSWORD, permissions: keys, dataScope: '全部' }),
+    );
     const only = await loginAs(t.app, 'onlykey', PASSWORD);
     const but = await loginAs(t.app, 'butkey', PASSWORD);
     const wrong: string[] = [];
@@ -230,17 +251,29 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
         // a route several keys open (a read a picker elsewhere makes) is denied only without all of them
         const others = (r.permissions ?? []).filter((o) => o !== k && menuOf.has(o));
         if (others.length) {
-          await db.deleteFrom('sys_roles_menus').where('role_id', '=', butRole).where('menu_id', 'in', others.map((o) => menuOf.get(o)!)).execute();
+          await db
+            .deleteFrom('sys_roles_menus')
+            .where('role_id', '=', butRole)
+            .where(
+              'menu_id',
+              'in',
+              others.map((o) => menuOf.get(o)!),
+            )
+            .execute();
           invalidateAccess();
         }
         const denied = await call(t, r, but);
         if (others.length) {
-          await db.insertInto('sys_roles_menus').values(others.map((o) => ({ role_id: butRole, menu_id: menuOf.get(o)! }))).execute();
+          await db
+            .insertInto('sys_roles_menus')
+            .values(others.map((o) => ({ role_id: butRole, menu_id: menuOf.get(o)! })))
+            .execute();
           invalidateAccess();
         }
         if (denied.statusCode !== 403) wrong.push(`${key(r)} without ${k} -> ${denied.statusCode}`);
         const allowed = await call(t, r, only);
-        if (allowed.statusCode === 401 || allowed.statusCode === 403 || allowed.statusCode >= 500) wrong.push(`${key(r)} with ${k} -> ${allowed.statusCode} ${allowed.body.slice(0, 80)}`);
+        if (allowed.statusCode === 401 || allowed.statusCode === 403 || allowed.statusCode >= 500)
+          wrong.push(`${key(r)} with ${k} -> ${allowed.statusCode} ${allowed.body.slice(0, 80)}`);
       }
       await db.insertInto('sys_roles_menus').values({ role_id: butRole, menu_id: menuId }).execute();
     }
@@ -254,7 +287,8 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
     const wrong: string[] = [];
     for (const r of ordered(routes.filter((x) => !x.permission && !x.identity && !PUBLIC_ROUTES.has(key(x))))) {
       const res = await call(t, r, token);
-      if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode >= 500) wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
+      if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode >= 500)
+        wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
     }
     expect(wrong).toEqual([]);
   }, 120_000);
@@ -265,12 +299,13 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
     for (const r of ordered(routes.filter((x) => !x.identity && !PUBLIC_ROUTES.has(key(x))))) {
       const res = await call(t, r, token);
       const refused = res.statusCode === 401 || res.statusCode === 403;
-      if (ADMIN_REFUSED.has(key(r)) ? res.statusCode !== 403 : refused || res.statusCode >= 500) wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
+      if (ADMIN_REFUSED.has(key(r)) ? res.statusCode !== 403 : refused || res.statusCode >= 500)
+        wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
     }
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it('routes of another identity refuse staff tokens, admin\'s included', async () => {
+  it("routes of another identity refuse staff tokens, admin's included", async () => {
     const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     await createStaff(t.app, { username: 'allkeys', password: PASSWORD, permissions: keys, dataScope: '全部' });
     const staff = await loginAs(t.app, 'allkeys', PASSWORD);
@@ -289,14 +324,27 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
 
   it('hostile input on every route is a 4xx with a Chinese message, never a 500', async () => {
     const token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    const bodies: unknown[] = ['text', 42, [{}], [0, -1, 'x'], { id: 'abc', pid: -1, name: 'x'.repeat(5000), level: 1e20, roles: 'all', menus: [{ id: {} }], depts: [null] }, { __proto__: { admin: true }, id: 1e30 }];
-    const queries = ['page=-1&size=abc', 'sort=id;drop table sys_user', 'pid=x&id=%00&orgId=1e99&menuId=-5', 'dictName=&enumName=' + 'x'.repeat(300), 'createTime=a&createTime=b&createTime=c', 'blurry=%25_%5C'];
+    const bodies: unknown[] = [
+      'text',
+      42,
+      [{}],
+      [0, -1, 'x'],
+      { id: 'abc', pid: -1, name: 'x'.repeat(5000), level: 1e20, roles: 'all', menus: [{ id: {} }], depts: [null] },
+      { __proto__: { admin: true }, id: 1e30 },
+    ];
+    const queries = [
+      'page=-1&size=abc',
+      'sort=id;drop table sys_user',
+      'pid=x&id=%00&orgId=1e99&menuId=-5',
+      'dictName=&enumName=' + 'x'.repeat(300),
+      'createTime=a&createTime=b&createTime=c',
+      'blurry=%25_%5C',
+    ];
     const wrong: string[] = [];
     for (const r of ordered(routes)) {
       const url = r.url.replace(/:[A-Za-z]+/g, 'abc');
-      const attempts: Array<{ url: string; payload?: string }> = r.method === 'GET'
-        ? queries.map((q) => ({ url: `${url}?${q}` }))
-        : bodies.map((b) => ({ url, payload: JSON.stringify(b) }));
+      const attempts: Array<{ url: string; payload?: string }> =
+        r.method === 'GET' ? queries.map((q) => ({ url: `${url}?${q}` })) : bodies.map((b) => ({ url, payload: JSON.stringify(b) }));
       for (const a of attempts) {
         const res = await t.app.inject({
           method: r.method as 'GET',
@@ -305,7 +353,8 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
           ...(a.payload !== undefined ? { payload: a.payload } : {}),
         });
         if (res.statusCode >= 500) wrong.push(`${key(r)} ${a.url} ${(a.payload ?? '').slice(0, 40)} -> ${res.statusCode}`);
-        else if (res.statusCode >= 400 && !/[\u4e00-\u9fff]/.test(res.json().message)) wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
+        else if (res.statusCode >= 400 && !/[\u4e00-\u9fff]/.test(res.json().message))
+          wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
       }
     }
     expect(wrong).toEqual([]);

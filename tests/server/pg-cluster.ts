@@ -55,7 +55,8 @@ export async function startCluster(): Promise<Cluster> {
   const port = await freePort();
   const bin = pgBinDir()!;
   const data = `/tmp/dealer-console-pg-${port}/data`;
-  const asPostgres = (command: string) => (process.getuid?.() === 0 ? run('su', ['postgres', '-s', '/bin/bash', '-c', command]) : run('bash', ['-c', command]));
+  const asPostgres = (command: string) =>
+    process.getuid?.() === 0 ? run('su', ['postgres', '-s', '/bin/bash', '-c', command]) : run('bash', ['-c', command]);
   const { stdout } = await run(`${SCRIPTS}/pg-start.sh`, [String(port)]);
   const url = stdout.trim().split('\n').pop()!;
   return {

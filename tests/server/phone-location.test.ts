@@ -46,7 +46,13 @@ describe.each(testApps())('phone location on %s', (_dialect, start) => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json(), phone).toMatchObject({ phone, province, city, carrier });
     }
-    expect((await ask('+86 139 1234 5678')).json()).toEqual({ phone: '13912345678', province: '江苏省', city: '常州市', carrier: '中国移动', location: '江苏省常州市' });
+    expect((await ask('+86 139 1234 5678')).json()).toEqual({
+      phone: '13912345678',
+      province: '江苏省',
+      city: '常州市',
+      carrier: '中国移动',
+      location: '江苏省常州市',
+    });
     // a range with a carrier but no place in the tables answers what is known
     expect((await ask('19912345678')).json()).toMatchObject({ province: '', city: '', carrier: '中国电信' });
   });
@@ -58,7 +64,9 @@ describe.each(testApps())('phone location on %s', (_dialect, start) => {
       expect(errorOf(res).message).toBe('请输入正确的11位手机号码');
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/kf/phoneToAddress', headers: bearer(token) })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/kf/phoneToAddress?phone=1&phone=2', headers: bearer(token) })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/kf/phoneToAddress?phone=1&phone=2', headers: bearer(token) })).statusCode).toBe(
+      400,
+    );
     expect((await ask('13800138000', null)).statusCode).toBe(401);
   });
 
@@ -71,11 +79,24 @@ describe.each(testApps())('phone location on %s', (_dialect, start) => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id;
-    const byRecord = (auth: string, query: string) => t.app.inject({ method: 'GET', url: `/api/kf/phoneToAddress?${query}`, headers: bearer(auth) });
-    expect((await byRecord(token, `resource=sysQuestion&id=${id}`)).json()).toEqual({ phone: '13912345678', province: '江苏省', city: '常州市', carrier: '中国移动', location: '江苏省常州市' });
+    const byRecord = (auth: string, query: string) =>
+      t.app.inject({ method: 'GET', url: `/api/kf/phoneToAddress?${query}`, headers: bearer(auth) });
+    expect((await byRecord(token, `resource=sysQuestion&id=${id}`)).json()).toEqual({
+      phone: '13912345678',
+      province: '江苏省',
+      city: '常州市',
+      carrier: '中国移动',
+      location: '江苏省常州市',
+    });
     await createStaff(t.app, { username: 'kfreader', password: 'Kf_reader1', permissions: ['sysQuestion:list'] });
     const reader = await loginAs(t.app, 'kfreader', 'Kf_reader1');
-    expect((await byRecord(reader, `resource=sysQuestion&id=${id}`)).json()).toEqual({ phone: '139****5678', province: '江苏省', city: '常州市', carrier: '中国移动', location: '江苏省常州市' });
+    expect((await byRecord(reader, `resource=sysQuestion&id=${id}`)).json()).toEqual({
+      phone: '139****5678',
+      province: '江苏省',
+      city: '常州市',
+      carrier: '中国移动',
+      location: '江苏省常州市',
+    });
     await createStaff(t.app, { username: 'kfnone', password: 'Kf_reader1', permissions: [] });
     const none = await loginAs(t.app, 'kfnone', 'Kf_reader1');
     expect((await byRecord(none, `resource=sysQuestion&id=${id}`)).statusCode).toBe(403);

@@ -66,7 +66,12 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
 
   it('a notice published on B pushes INFO to a console socket on A', async () => {
     const onA = await openSocket(`${baseA}/webSocket/${bob}`);
-    const res = await b.inject({ method: 'POST', url: '/api/sysSocket', headers: bearer(alice), payload: { title: '跨实例通知', msg: 'x', type: 1, enabled: true, sort: 1 } });
+    const res = await b.inject({
+      method: 'POST',
+      url: '/api/sysSocket',
+      headers: bearer(alice),
+      payload: { title: '跨实例通知', msg: 'x', type: 1, enabled: true, sort: 1 },
+    });
     expect(res.statusCode).toBe(201);
     expect((await onA.next((m) => m.msgType === 'INFO')).msg).toBe('您有新的系统消息：跨实例通知');
     onA.close();
@@ -76,7 +81,9 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
     const onB = await openSocket(`${baseB}/webSocket/${bob}`);
     const big = '消'.repeat(6000); // 18,000 bytes in UTF-8
     await a.hub.push({ kind: 'layout', users: [] }, { msgType: 'INFO', msg: 'nobody' });
-    const bobId = Number((await a.database.db.selectFrom('sys_user').select('id').where('username', '=', 'bob').executeTakeFirstOrThrow()).id);
+    const bobId = Number(
+      (await a.database.db.selectFrom('sys_user').select('id').where('username', '=', 'bob').executeTakeFirstOrThrow()).id,
+    );
     await a.hub.push({ kind: 'layout', users: [bobId] }, { msgType: 'INFO', msg: big });
     const got = await onB.next((m) => m.msgType === 'INFO' && m.msg.length > 100);
     expect(got.msg).toBe(big);

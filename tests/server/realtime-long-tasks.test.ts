@@ -41,12 +41,22 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     app = t.app;
     base = await listen(app);
     admin = await loginAs(app, 'admin', ADMIN_PASSWORD);
-    await createStaff(app, { username: 'exporter', password: PASSWORD, permissions: ['sysQuestion:list', 'sysQuestion:download', 'sysQuestion:import'] });
+    await createStaff(app, {
+      username: 'exporter',
+      password: PASSWORD,
+      permissions: ['sysQuestion:list', 'sysQuestion:download', 'sysQuestion:import'],
+    });
     await createStaff(app, { username: 'stranger', password: PASSWORD, permissions: ['sysQuestion:download'] });
     exporter = await loginAs(app, 'exporter', PASSWORD);
     stranger = await loginAs(app, 'stranger', PASSWORD);
     const spec = resourceByName.sysQuestion!;
-    const records = Array.from({ length: ROWS }, (_, i) => ({ userType: '员工', model: '系统', title: `标题${i}`, content: `描述${i}`, status: false }));
+    const records = Array.from({ length: ROWS }, (_, i) => ({
+      userType: '员工',
+      model: '系统',
+      title: `标题${i}`,
+      content: `描述${i}`,
+      status: false,
+    }));
     await insertAll(app.database, spec, records);
   });
   afterAll(async () => t?.close());
@@ -78,7 +88,10 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     await wb.xlsx.load(file.rawPayload as any);
     expect(wb.worksheets[0].rowCount).toBe(ROWS + 1);
 
-    expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(stranger) }))).toMatchObject({ status: 403, message: '只能下载自己导出的文件' });
+    expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(stranger) }))).toMatchObject({
+      status: 403,
+      message: '只能下载自己导出的文件',
+    });
     expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(admin) })).status).toBe(403);
     expect((await app.inject({ method: 'GET', url: done.url })).statusCode).toBe(401);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/downloadFile/nonsense', headers: bearer(exporter) })).status).toBe(404);
@@ -103,7 +116,12 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     ws.addRow(['身份', '模块', '标题', '问题描述']);
     for (let i = 0; i < 1500; i++) ws.addRow(['员工', '销售', `导入${i}`, `导入描述${i}`]);
     const m = multipart('反馈.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
-    const res = await app.inject({ method: 'POST', url: '/api/sysQuestion/import', payload: m.payload, headers: { ...bearer(exporter), ...m.headers } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/sysQuestion/import',
+      payload: m.payload,
+      headers: { ...bearer(exporter), ...m.headers },
+    });
     expect(res.statusCode).toBe(299);
     expect(res.json()).toMatchObject({ status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 1500 });
     expect((await socket.next((x) => x.msgType === 'EXCEL' && x.code === 100)).msg).toBe('问题反馈数据开始导入，共1500条');
@@ -120,7 +138,12 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     dws.addRow(['身份', '模块', '标题', '问题描述']);
     for (let i = 0; i < 1200; i++) dws.addRow(['员工', '销售', i === 1100 ? '导入5' : `新导入${i}`, 'x']);
     const m2 = multipart('重复.xlsx', Buffer.from(await dup.xlsx.writeBuffer()));
-    const res2 = await app.inject({ method: 'POST', url: '/api/sysQuestion/import', payload: m2.payload, headers: { ...bearer(exporter), ...m2.headers } });
+    const res2 = await app.inject({
+      method: 'POST',
+      url: '/api/sysQuestion/import',
+      payload: m2.payload,
+      headers: { ...bearer(exporter), ...m2.headers },
+    });
     expect(res2.statusCode).toBe(299);
     const failed = await socket.next((x) => x.msgType === 'EXCEL' && x.code !== 100, 20_000);
     expect(failed).toMatchObject({ code: 500, msg: '问题反馈数据导入失败：数据重复，未导入任何数据' });

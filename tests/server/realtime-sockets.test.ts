@@ -73,7 +73,11 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
   it('closes a socket at the heartbeat after its session expired', async () => {
     const token = await loginAs(app, 'reader', PASSWORD);
     const s = await openSocket(`${base}/webSocket/${token}`);
-    await app.database.db.updateTable('sys_session').set({ expires: Date.now() - 1000 }).where('id', '=', tokenHash(token)).execute();
+    await app.database.db
+      .updateTable('sys_session')
+      .set({ expires: Date.now() - 1000 })
+      .where('id', '=', tokenHash(token))
+      .execute();
     await app.hub.heartbeat();
     expect((await s.closed).code).toBe(SESSION_ENDED_CODE);
   });
@@ -151,7 +155,13 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
   it('chat: history page 0 size 20 sort id desc; empty, too long and foreign edits are refused', async () => {
     for (let i = 0; i < 22; i++) {
       // from an address of its own: the send limit of the shared test address stays free
-      const r = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: `历史${i}` }, remoteAddress: '10.0.0.22' });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/sysSocketChat',
+        headers: bearer(other),
+        payload: { msg: `历史${i}` },
+        remoteAddress: '10.0.0.22',
+      });
       expect(r.statusCode).toBe(201);
     }
     const page = await app.inject({ method: 'GET', url: '/api/sysSocketChat?page=0&size=20&sort=id,desc', headers: bearer(reader) });
@@ -165,7 +175,12 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
 
     const empty = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: '<i></i>  ' } });
     expect(errorOf(empty)).toMatchObject({ status: 400, message: '消息内容不能为空' });
-    const long = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: '长'.repeat(501) } });
+    const long = await app.inject({
+      method: 'POST',
+      url: '/api/sysSocketChat',
+      headers: bearer(other),
+      payload: { msg: '长'.repeat(501) },
+    });
     expect(errorOf(long)).toMatchObject({ status: 400, message: '消息内容不能超过500个字符' });
     const notString = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: 5 } });
     expect(errorOf(notString).status).toBe(400);
@@ -179,11 +194,21 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(errorOf(array)).toMatchObject({ status: 400, message: '消息内容不能为空' });
 
     const mine = body.content[0].id;
-    const foreign = await app.inject({ method: 'PUT', url: '/api/sysSocketChat', headers: bearer(reader), payload: { id: mine, msg: '改' } });
+    const foreign = await app.inject({
+      method: 'PUT',
+      url: '/api/sysSocketChat',
+      headers: bearer(reader),
+      payload: { id: mine, msg: '改' },
+    });
     expect(errorOf(foreign).status).toBe(403);
     const delForeign = await app.inject({ method: 'DELETE', url: '/api/sysSocketChat', headers: bearer(reader), payload: [mine] });
     expect(errorOf(delForeign).status).toBe(403);
-    const edit = await app.inject({ method: 'PUT', url: '/api/sysSocketChat', headers: bearer(other), payload: { id: mine, msg: '<b>改过</b>' } });
+    const edit = await app.inject({
+      method: 'PUT',
+      url: '/api/sysSocketChat',
+      headers: bearer(other),
+      payload: { id: mine, msg: '<b>改过</b>' },
+    });
     expect(edit.statusCode).toBe(204);
     const del = await app.inject({ method: 'DELETE', url: '/api/sysSocketChat', headers: bearer(other), payload: [mine] });
     expect(del.statusCode).toBe(200);
@@ -194,7 +219,13 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
   it('chat: one address sending more than 30 messages in 10 s gets 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++) {
-      const r = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: `快速${i}` }, remoteAddress: '10.9.8.7' });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/sysSocketChat',
+        headers: bearer(other),
+        payload: { msg: `快速${i}` },
+        remoteAddress: '10.9.8.7',
+      });
       statuses.push(r.statusCode);
     }
     expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(30);
@@ -254,21 +285,42 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     const othersList = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json();
     expect(othersList.content.find((n: any) => n.id === message.id)).toMatchObject({ status: 0 });
 
-    const readers = await app.inject({ method: 'GET', url: `/api/sysSocket/getReadUser?id=${message.id}&sort=readTime,desc&page=0&size=9999`, headers: bearer(publisher) });
+    const readers = await app.inject({
+      method: 'GET',
+      url: `/api/sysSocket/getReadUser?id=${message.id}&sort=readTime,desc&page=0&size=9999`,
+      headers: bearer(publisher),
+    });
     expect(readers.statusCode).toBe(200);
     expect(readers.json().content.map((r: any) => r.username)).toEqual(['reader']);
-    expect(errorOf(await app.inject({ method: 'GET', url: `/api/sysSocket/getReadUser?id=${message.id}`, headers: bearer(reader) })).status).toBe(403);
-    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sysSocket/getReadUser?id=x', headers: bearer(publisher) })).status).toBe(400);
-    expect(errorOf(await app.inject({ method: 'PUT', url: '/api/sysSocket/read', headers: bearer(reader), payload: { id: 'abc' } })).status).toBe(400);
-    expect(errorOf(await app.inject({ method: 'PUT', url: '/api/sysSocket/read', headers: bearer(reader), payload: { id: 99999999 } })).status).toBe(404);
+    expect(
+      errorOf(await app.inject({ method: 'GET', url: `/api/sysSocket/getReadUser?id=${message.id}`, headers: bearer(reader) })).status,
+    ).toBe(403);
+    expect(errorOf(await app.inject({ method: 'GET', url: '/api/sysSocket/getReadUser?id=x', headers: bearer(publisher) })).status).toBe(
+      400,
+    );
+    expect(
+      errorOf(await app.inject({ method: 'PUT', url: '/api/sysSocket/read', headers: bearer(reader), payload: { id: 'abc' } })).status,
+    ).toBe(400);
+    expect(
+      errorOf(await app.inject({ method: 'PUT', url: '/api/sysSocket/read', headers: bearer(reader), payload: { id: 99999999 } })).status,
+    ).toBe(404);
 
     // the latest enabled message, as the marquee asks for it
-    const latest = await app.inject({ method: 'GET', url: '/api/sysSocket?sort=createTime,desc&sort=id,desc&size=1&page=0&enabled=true', headers: bearer(other) });
+    const latest = await app.inject({
+      method: 'GET',
+      url: '/api/sysSocket?sort=createTime,desc&sort=id,desc&size=1&page=0&enabled=true',
+      headers: bearer(other),
+    });
     expect(latest.statusCode).toBe(200);
     expect(latest.json().content[0]).toMatchObject({ id: message.id, title: '系统升级通知' });
 
     // disabling hides it from the notices; deleting removes the read state
-    const disable = await app.inject({ method: 'PUT', url: '/api/sysSocket', headers: bearer(publisher), payload: { id: message.id, title: message.title, msg: message.msg, type: 1, sort: 1, url: '', enabled: false } });
+    const disable = await app.inject({
+      method: 'PUT',
+      url: '/api/sysSocket',
+      headers: bearer(publisher),
+      payload: { id: message.id, title: message.title, msg: message.msg, type: 1, sort: 1, url: '', enabled: false },
+    });
     expect(disable.statusCode, disable.body).toBe(204);
     await otherSocket.next((m) => m.msgType === 'INFO' && m.msg === '系统消息已更新');
     const hidden = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json();

@@ -32,7 +32,12 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     guId = await createStaff(t.app, { username: 'gu_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
     await createStaff(t.app, { username: 'wang_xs', password: 'Consult@2024', permissions: ['xsSubmersibleFile:own'] });
-    plainId = await createStaff(t.app, { username: 'clerk_xs', password: 'Clerk@20240', permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add'], dataScope: '全部' });
+    plainId = await createStaff(t.app, {
+      username: 'clerk_xs',
+      password: 'Clerk@20240',
+      permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add'],
+      dataScope: '全部',
+    });
     gu = await loginAs(t.app, 'gu_xs', 'Consult@2024');
     wang = await loginAs(t.app, 'wang_xs', 'Consult@2024');
     clerk = await loginAs(t.app, 'clerk_xs', 'Clerk@20240');
@@ -48,7 +53,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   afterAll(() => t?.close());
 
   it('seeds the consultant and allot keys under the leads menu', async () => {
-    const keys = (await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'xsSubmersibleFile:%').execute()).map((r) => r.permission);
+    const keys = (
+      await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'xsSubmersibleFile:%').execute()
+    ).map((r) => r.permission);
     expect(keys).toEqual(expect.arrayContaining(['xsSubmersibleFile:own', 'xsSubmersibleFile:allot']));
   });
 
@@ -72,11 +79,24 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const noName = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { mobile: '13912345678', orgId });
     expect(errorOf(noName).message).toBe('客户姓名不能为空');
 
-    const first = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId, intentModel: '帕萨特' });
+    const first = await call(clerk, 'POST', `${F}/passengerFlowTransform`, {
+      customerName: '张三',
+      mobile: '13912345678',
+      orgId,
+      intentModel: '帕萨特',
+    });
     expect(first.statusCode).toBe(201);
     expect(first.json().created).toBe(true);
     leadId = first.json().id;
-    expect(await lead(leadId)).toMatchObject({ stage: 1, status: 0, source: '客流', channel: '展厅', isMain: true, consultantId: null, createUser: 'clerk_xs' });
+    expect(await lead(leadId)).toMatchObject({
+      stage: 1,
+      status: 0,
+      source: '客流',
+      channel: '展厅',
+      isMain: true,
+      consultantId: null,
+      createUser: 'clerk_xs',
+    });
     const again = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ created: false, id: leadId });
@@ -123,7 +143,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     expect((await lead(leadId)).allotTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
-  it('getOwn answers only the signed-in consultant\'s leads', async () => {
+  it("getOwn answers only the signed-in consultant's leads", async () => {
     const own = await call(gu, 'GET', `${F}/getOwn?page=0&size=10`);
     expect(own.json()).toMatchObject({ totalElements: 1, content: [{ id: leadId }] });
     // the consultant's own leads are masked too without xsSubmersibleFile:sensitive
@@ -143,7 +163,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     expect(await lead(leadId)).toMatchObject({ consultantId: guId, status: 1, level: 'H' });
   });
 
-  it('processClue: only the lead\'s consultant; defeat needs its reason; each step is a contact record', async () => {
+  it("processClue: only the lead's consultant; defeat needs its reason; each step is a contact record", async () => {
     const other = await call(wang, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '电话回访' });
     expect(other.statusCode).toBe(403);
     expect(errorOf(other).message).toBe('只能处理分配给自己的潜客');
@@ -154,11 +174,22 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const badResult = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'maybe', content: 'x' });
     expect(errorOf(badResult).message).toBe('请选择处理结果');
     const before = (await contacts(leadId)).length;
-    const follow = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '电话回访，周末到店', nextTime: '2026-12-01 10:00:00', way: '电话' });
+    const follow = await call(gu, 'PUT', `${F}/processClue`, {
+      id: leadId,
+      result: 'follow',
+      content: '电话回访，周末到店',
+      nextTime: '2026-12-01 10:00:00',
+      way: '电话',
+    });
     expect(follow.statusCode).toBe(200);
     expect(await lead(leadId)).toMatchObject({ status: 2, nextTime: '2026-12-01 10:00:00' });
     expect(await contacts(leadId)).toHaveLength(before + 1);
-    const defeat = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'defeat', content: '客户已购竞品', defeatReason: '价格' });
+    const defeat = await call(gu, 'PUT', `${F}/processClue`, {
+      id: leadId,
+      result: 'defeat',
+      content: '客户已购竞品',
+      defeatReason: '价格',
+    });
     expect(defeat.json()).toEqual({ id: leadId, status: 3 });
     expect((await lead(leadId)).defeatReason).toBe('价格');
     const closed = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '再次回访' });
@@ -181,7 +212,8 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   });
 
   it('upChannel changes the channel of several leads; upBatchOrgId moves open leads to another company', async () => {
-    const open = (await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })).json().id;
+    const open = (await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })).json()
+      .id;
     await call(admin, 'POST', `${F}/allot`, { ids: [open], consultantId: guId });
     const badChannel = await call(admin, 'PUT', `${F}/upChannel`, { ids: [open], channel: '电视' });
     expect(errorOf(badChannel).message).toBe('请选择正确的渠道');

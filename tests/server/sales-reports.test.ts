@@ -18,7 +18,11 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
   beforeAll(async () => {
     t = await start();
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    await createStaff(t.app, { username: 'report_reader', password: 'Reader@2024', permissions: ['expense:list', 'xsLrSjmx:list', 'xsZjs:list'] });
+    await createStaff(t.app, {
+      username: 'report_reader',
+      password: 'Reader@2024',
+      permissions: ['expense:list', 'xsLrSjmx:list', 'xsZjs:list'],
+    });
     reader = await loginAs(t.app, 'report_reader', 'Reader@2024');
     orgId = Number((await t.app.database.db.selectFrom('sys_dept').select('id').executeTakeFirstOrThrow()).id);
   });
@@ -38,8 +42,14 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
     const today = new Date();
     const d = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
     expect((await call(reader, 'GET', `/api/expense/total?createTime=${d}&createTime=${d}`)).json().count).toBe(3);
-    expect((await call(reader, 'GET', '/api/expense/total?createTime=2020-01-01&createTime=2020-01-02')).json()).toEqual({ money: 0, count: 0 });
-    expect((await call(reader, 'GET', '/api/expense/total?onTime=2026-03-01&onTime=2026-03-31')).json()).toEqual({ money: 1500.75, count: 2 });
+    expect((await call(reader, 'GET', '/api/expense/total?createTime=2020-01-01&createTime=2020-01-02')).json()).toEqual({
+      money: 0,
+      count: 0,
+    });
+    expect((await call(reader, 'GET', '/api/expense/total?onTime=2026-03-01&onTime=2026-03-31')).json()).toEqual({
+      money: 1500.75,
+      count: 2,
+    });
     const bad = await call(reader, 'GET', '/api/expense/total?createTime=notadate');
     expect(bad.statusCode).toBe(400);
     expect((await call(reader, 'GET', '/api/expense/total?money=1')).statusCode).toBe(400);
@@ -73,21 +83,46 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
   });
 
   it('settlements: updateCreateTime needs xsZjs:edit and a valid past time; getcx lists settled models', async () => {
-    const created = await call(admin, 'POST', '/api/xsZjs', { orgId, settleDate: '2026-05-02', customerName: '王五', brand: '大众', cx: '帕萨特', amount: 181000 });
+    const created = await call(admin, 'POST', '/api/xsZjs', {
+      orgId,
+      settleDate: '2026-05-02',
+      customerName: '王五',
+      brand: '大众',
+      cx: '帕萨特',
+      amount: 181000,
+    });
     expect(created.statusCode).toBe(201);
-    await call(admin, 'POST', '/api/xsZjs', { orgId, settleDate: '2026-05-03', customerName: '赵六', brand: '丰田', cx: '凯美瑞', amount: 176000 });
+    await call(admin, 'POST', '/api/xsZjs', {
+      orgId,
+      settleDate: '2026-05-03',
+      customerName: '赵六',
+      brand: '丰田',
+      cx: '凯美瑞',
+      amount: 176000,
+    });
     const id = created.json().id;
     expect((await call(reader, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(403);
     const bad = await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026/05/02' });
     expect(errorOf(bad).message).toBe('创建时间格式错误，应为yyyy-MM-dd HH:mm:ss');
-    expect(errorOf(await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2099-01-01 00:00:00' })).message).toBe('创建时间不能晚于当前时间');
-    expect((await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id: 987654, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(404);
+    expect(errorOf(await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2099-01-01 00:00:00' })).message).toBe(
+      '创建时间不能晚于当前时间',
+    );
+    expect((await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id: 987654, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(
+      404,
+    );
     expect((await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(204);
     const row = (await call(reader, 'GET', `/api/xsZjs?id=${id}`)).json().content[0];
     expect(row.createTime).toBe('2026-05-02 10:00:00');
     const models = (await call(reader, 'GET', '/api/xsZjs/getcx')).json();
     expect(models).toHaveLength(2);
-    expect(models).toEqual(expect.arrayContaining([{ brand: '丰田', cx: '凯美瑞' }, { brand: '大众', cx: '帕萨特' }]));
-    expect((await call(reader, 'GET', `/api/xsZjs/getcx?brand=${encodeURIComponent('大众')}`)).json()).toEqual([{ brand: '大众', cx: '帕萨特' }]);
+    expect(models).toEqual(
+      expect.arrayContaining([
+        { brand: '丰田', cx: '凯美瑞' },
+        { brand: '大众', cx: '帕萨特' },
+      ]),
+    );
+    expect((await call(reader, 'GET', `/api/xsZjs/getcx?brand=${encodeURIComponent('大众')}`)).json()).toEqual([
+      { brand: '大众', cx: '帕萨特' },
+    ]);
   });
 });

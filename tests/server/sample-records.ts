@@ -102,7 +102,22 @@ export async function sampleBody(
   const body: Record<string, unknown> = {};
   const fixture = CONTRACT_FIXTURES[spec.name];
   const fixed = fixture?.values
-    ? await fixture.values({ app, spec, token, specs, variant, bodyOf: (resource, v) => sampleBody(app, token, specs, specs.find((s) => s.name === resource)!, v, depth + 1) })
+    ? await fixture.values({
+        app,
+        spec,
+        token,
+        specs,
+        variant,
+        bodyOf: (resource, v) =>
+          sampleBody(
+            app,
+            token,
+            specs,
+            specs.find((s) => s.name === resource)!,
+            v,
+            depth + 1,
+          ),
+      })
     : {};
   for (const field of writableFields(spec)) {
     if (field.name in fixed || fixture?.leaveEmpty?.[field.name]) continue;

@@ -78,10 +78,18 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
   describe.each(resources.map((spec) => [spec.name, spec] as const))('%s', (_name, spec) => {
     let a: Rec;
     let b: Rec;
-    const pair = () => [['id', a.id], ['id', b.id]] as Array<[string, unknown]>;
+    const pair = () =>
+      [
+        ['id', a.id],
+        ['id', b.id],
+      ] as Array<[string, unknown]>;
 
     it('has its menu and one permission key per action', async () => {
-      const rows = await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', `${spec.permission}:%`).execute();
+      const rows = await t.app.database.db
+        .selectFrom('sys_menu')
+        .select('permission')
+        .where('permission', 'like', `${spec.permission}:%`)
+        .execute();
       const keys = rows.map((r) => String(r.permission));
       for (const action of spec.actions) expect(keys).toContain(`${spec.permission}:${action}`);
       expect(keys).toContain(`${spec.permission}:list`);
@@ -115,7 +123,8 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
         if (!params) continue;
         const ids = (await listOf(spec, [...params, ...pair()])).map((r) => r.id);
         expect(ids, `${spec.name} ?${qs(params)}`).toContain(a.id);
-        if (!alsoMatches(field, a[field.name], b[field.name])) expect(ids, `${spec.name} ?${qs(params)} leaves out the other`).not.toContain(b.id);
+        if (!alsoMatches(field, a[field.name], b[field.name]))
+          expect(ids, `${spec.name} ?${qs(params)} leaves out the other`).not.toContain(b.id);
       }
       if (spec.search.length) {
         const field = spec.fields.find((f) => f.name === spec.search[0])!;
@@ -142,7 +151,12 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       if (!spec.actions.includes('edit') || CONTRACT_FIXTURES[spec.name]?.ownEdit) return;
       const field = writableFields(spec).find((f) => !f.ref && String(a[f.name]) !== String(b[f.name]))!;
       expect(field, `${spec.name} has a writable field`).toBeDefined();
-      const res = await t.app.inject({ method: 'PUT', url: `/${spec.path}`, headers: bearer(admin), payload: { ...a, [field.name]: b[field.name] } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/${spec.path}`,
+        headers: bearer(admin),
+        payload: { ...a, [field.name]: b[field.name] },
+      });
       expect(res.statusCode, res.body).toBe(204);
       const [after] = await listOf(spec, [['id', a.id]]);
       expect(after[field.name]).toEqual(b[field.name]);
@@ -157,11 +171,21 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
         const flip = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/${a.id}`, headers: bearer(admin) });
         expect(flip.statusCode, flip.body).toBe(200);
         expect(flip.json()[name]).toBe(!before[name]);
-        const set = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/${a.id}`, headers: bearer(admin), payload: { [name]: true } });
+        const set = await t.app.inject({
+          method: 'PUT',
+          url: `/${spec.path}/updateEnabled/${a.id}`,
+          headers: bearer(admin),
+          payload: { [name]: true },
+        });
         expect(set.json()[name]).toBe(true);
         const [after] = await listOf(spec, [['id', a.id]]);
         expect(after[name]).toBe(true);
-        const bad = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/${a.id}`, headers: bearer(admin), payload: { [name]: 'yes' } });
+        const bad = await t.app.inject({
+          method: 'PUT',
+          url: `/${spec.path}/updateEnabled/${a.id}`,
+          headers: bearer(admin),
+          payload: { [name]: 'yes' },
+        });
         expect(bad.statusCode).toBe(400);
         const none = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/987654321`, headers: bearer(admin) });
         expect(none.statusCode).toBe(404);
@@ -171,7 +195,12 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       if (spec.queryAll) {
         const res = await get(`/${spec.path}/queryAll?${qs(pair())}`);
         expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().map((r: Rec) => r.id).sort()).toEqual([a.id, b.id].sort());
+        expect(
+          res
+            .json()
+            .map((r: Rec) => r.id)
+            .sort(),
+        ).toEqual([a.id, b.id].sort());
       }
       if (spec.total) {
         const res = await get(`/${spec.path}/total?${qs(pair())}`);
@@ -192,7 +221,12 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       if (!spec.actions.includes('import')) return;
       const before = (await get(`/${spec.path}?size=1`)).json().totalElements;
       const upload = multipartFile(`${spec.name}.xlsx`, res.rawPayload, XLSX_TYPE);
-      const imported = await t.app.inject({ method: 'POST', url: `/${spec.path}/import`, headers: { ...bearer(admin), ...upload.headers }, payload: upload.payload });
+      const imported = await t.app.inject({
+        method: 'POST',
+        url: `/${spec.path}/import`,
+        headers: { ...bearer(admin), ...upload.headers },
+        payload: upload.payload,
+      });
       expect(imported.statusCode, imported.body).toBe(200);
       expect(imported.json()).toEqual({ count: 2 });
       expect((await get(`/${spec.path}?size=1`)).json().totalElements).toBe(before + 2);
@@ -200,7 +234,14 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
 
     it('deletes as its dependents declare (x-ref onDelete: restrict refuses, cascade deletes them too)', async () => {
       for (const { spec: child, field } of dependentsOf(spec, resources)) {
-        const parent = (await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: await sampleBody(t.app, admin, resources, spec, 0) })).json();
+        const parent = (
+          await t.app.inject({
+            method: 'POST',
+            url: `/${spec.path}`,
+            headers: bearer(admin),
+            payload: await sampleBody(t.app, admin, resources, spec, 0),
+          })
+        ).json();
         const childBody = { ...(await sampleBody(t.app, admin, resources, child, 0)), [field.name]: parent.id };
         const kid = await t.app.inject({ method: 'POST', url: `/${child.path}`, headers: bearer(admin), payload: childBody });
         expect(kid.statusCode, kid.body).toBe(201);

@@ -55,10 +55,20 @@ describe('every organisation or department property carries x-scope', () => {
   });
 
   it('the test names the fields it must (it would fail without the keyword)', () => {
-    for (const [name, title] of [['orgId', '所属公司'], ['deptId', '所属部门'], ['company', '公司名称'], ['storeId', '门店'], ['x', '所属部门']]) {
+    for (const [name, title] of [
+      ['orgId', '所属公司'],
+      ['deptId', '所属部门'],
+      ['company', '公司名称'],
+      ['storeId', '门店'],
+      ['x', '所属部门'],
+    ]) {
       expect(ORG_NAME.test(name) || ORG_TITLE.test(title), name).toBe(true);
     }
-    for (const [name, title] of [['unit', '计量单位'], ['mobile', '手机号'], ['consultantId', '销售顾问ID']]) {
+    for (const [name, title] of [
+      ['unit', '计量单位'],
+      ['mobile', '手机号'],
+      ['consultantId', '销售顾问ID'],
+    ]) {
       expect(ORG_NAME.test(name) || ORG_TITLE.test(title), name).toBe(false);
     }
   });
@@ -86,9 +96,16 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
   beforeAll(async () => {
     t = await start();
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    const root = Number((await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id);
+    const root = Number(
+      (await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id,
+    );
     const dept = async (name: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/dept', headers: { ...bearer(admin), submit_id: submitId() }, payload: { name, pid: root, sort: 1, enabled: true } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/dept',
+        headers: { ...bearer(admin), submit_id: submitId() },
+        payload: { name, pid: root, sort: 1, enabled: true },
+      });
       expect(res.statusCode, res.body).toBe(201);
       return Number(res.json().id);
     };
@@ -101,83 +118,98 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
     expect(scoped.map((s) => s.name)).toEqual(expect.arrayContaining(['staff', 'staffunZp', 'xsLrSjmx', 'xsSubmersibleFile', 'xsZjs']));
   });
 
-  it.each(scoped.map((s) => [s.name, s] as [string, ResourceSpec]))('%s: a 本级 user reads only inside the scope; by id outside it is 404', async (name, spec) => {
-    const field = scopeField(spec)!;
-    const create = async (deptId: number, variant: number) => {
-      const body = await sampleBody(t.app, admin, resources, spec, variant);
-      // every department reference of the record points into the same department
-      for (const f of spec.fields) if (f.ref?.resource === 'dept' && f.name in body) body[f.name] = deptId;
-      body[field.name] = deptId;
-      const res = await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: { ...bearer(admin), submit_id: submitId() }, payload: body });
-      expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
-      return Number(res.json().id);
-    };
-    const inside = await create(mine, 0);
-    const outside = await create(other, 1);
-    const keys = [permissionKey(spec, 'list'), ...(spec.actions.includes('download') ? [permissionKey(spec, 'download')] : [])];
-    const user = `${name}_own`.slice(0, 30);
-    await createStaff(t.app, { username: user, password: PASSWORD, permissions: keys, dataScope: '本级', deptId: mine });
-    const token = await loginAs(t.app, user, PASSWORD);
+  it.each(scoped.map((s) => [s.name, s] as [string, ResourceSpec]))(
+    '%s: a 本级 user reads only inside the scope; by id outside it is 404',
+    async (name, spec) => {
+      const field = scopeField(spec)!;
+      const create = async (deptId: number, variant: number) => {
+        const body = await sampleBody(t.app, admin, resources, spec, variant);
+        // every department reference of the record points into the same department
+        for (const f of spec.fields) if (f.ref?.resource === 'dept' && f.name in body) body[f.name] = deptId;
+        body[field.name] = deptId;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/${spec.path}`,
+          headers: { ...bearer(admin), submit_id: submitId() },
+          payload: body,
+        });
+        expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
+        return Number(res.json().id);
+      };
+      const inside = await create(mine, 0);
+      const outside = await create(other, 1);
+      const keys = [permissionKey(spec, 'list'), ...(spec.actions.includes('download') ? [permissionKey(spec, 'download')] : [])];
+      const user = `${name}_own`.slice(0, 30);
+      await createStaff(t.app, { username: user, password: PASSWORD, permissions: keys, dataScope: '本级', deptId: mine });
+      const token = await loginAs(t.app, user, PASSWORD);
 
-    // by id: inside 200 with the record, outside 404 in Chinese (as an id that does not exist)
-    const ok = await get(token, `/${spec.path}?id=${inside}`);
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().content.map((r: { id: number }) => r.id)).toEqual([inside]);
-    for (const url of [`/${spec.path}?id=${outside}`, `/${spec.path}?id=${outside}&page=0&size=1`, `/${spec.path}?id=999999999`]) {
-      const res = await get(token, url);
-      expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
-      expect(errorOf(res).message).toBe('数据不存在');
-    }
-    // admin reads it by id
-    expect((await get(admin, `/${spec.path}?id=${outside}`)).statusCode).toBe(200);
+      // by id: inside 200 with the record, outside 404 in Chinese (as an id that does not exist)
+      const ok = await get(token, `/${spec.path}?id=${inside}`);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().content.map((r: { id: number }) => r.id)).toEqual([inside]);
+      for (const url of [`/${spec.path}?id=${outside}`, `/${spec.path}?id=${outside}&page=0&size=1`, `/${spec.path}?id=999999999`]) {
+        const res = await get(token, url);
+        expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
+        expect(errorOf(res).message).toBe('数据不存在');
+      }
+      // admin reads it by id
+      expect((await get(admin, `/${spec.path}?id=${outside}`)).statusCode).toBe(200);
 
-    // the list and its count
-    const list = (await get(token, `/${spec.path}?size=1000`)).json();
-    const ids = list.content.map((r: { id: number }) => r.id);
-    expect(ids).toContain(inside);
-    expect(ids).not.toContain(outside);
-    expect(list.totalElements).toBe(ids.length);
-    // several ids: the ones inside the scope
-    expect((await get(token, `/${spec.path}?id=${inside}&id=${outside}`)).json().content.map((r: { id: number }) => r.id)).toEqual([inside]);
+      // the list and its count
+      const list = (await get(token, `/${spec.path}?size=1000`)).json();
+      const ids = list.content.map((r: { id: number }) => r.id);
+      expect(ids).toContain(inside);
+      expect(ids).not.toContain(outside);
+      expect(list.totalElements).toBe(ids.length);
+      // several ids: the ones inside the scope
+      expect((await get(token, `/${spec.path}?id=${inside}&id=${outside}`)).json().content.map((r: { id: number }) => r.id)).toEqual([
+        inside,
+      ]);
 
-    if (spec.queryAll) {
-      const all = (await get(token, `/${spec.path}/queryAll`)).json().map((r: { id: number }) => r.id);
-      expect(all).toContain(inside);
-      expect(all).not.toContain(outside);
-      expect((await get(token, `/${spec.path}/queryAll?id=${outside}`)).statusCode).toBe(404);
-    }
-    if (spec.total?.length) {
-      const total = (await get(token, `/${spec.path}/total`)).json();
-      expect(total.count).toBe(ids.length);
-      expect((await get(token, `/${spec.path}/total?id=${outside}`)).json().count).toBe(0);
-    }
-    if (spec.actions.includes('download')) {
-      const file = await get(token, `/${spec.path}/download`);
-      expect(file.statusCode).toBe(200);
-      const rows = await sheetRows(file.rawPayload);
-      expect(rows.length - 1, `${name}: export rows`).toBe(ids.length);
-      expect(rows.join('\n')).not.toContain('乙样本');
-    }
+      if (spec.queryAll) {
+        const all = (await get(token, `/${spec.path}/queryAll`)).json().map((r: { id: number }) => r.id);
+        expect(all).toContain(inside);
+        expect(all).not.toContain(outside);
+        expect((await get(token, `/${spec.path}/queryAll?id=${outside}`)).statusCode).toBe(404);
+      }
+      if (spec.total?.length) {
+        const total = (await get(token, `/${spec.path}/total`)).json();
+        expect(total.count).toBe(ids.length);
+        expect((await get(token, `/${spec.path}/total?id=${outside}`)).json().count).toBe(0);
+      }
+      if (spec.actions.includes('download')) {
+        const file = await get(token, `/${spec.path}/download`);
+        expect(file.statusCode).toBe(200);
+        const rows = await sheetRows(file.rawPayload);
+        expect(rows.length - 1, `${name}: export rows`).toBe(ids.length);
+        expect(rows.join('\n')).not.toContain('乙样本');
+      }
 
-    // every hand-written GET under the schema's path: nothing of the record outside the scope
-    const handWritten = routeCatalogue(t.app).filter(
-      (r) => r.method === 'GET' && r.url.startsWith(`/${spec.path}/`) && !r.url.includes(':') && !['/download', '/queryAll', '/total'].some((x) => r.url.endsWith(x)),
-    );
-    for (const r of handWritten) {
-      for (const query of ['', `?id=${outside}`]) {
-        const res = await get(token, `${r.url}${query}`);
-        expect(res.statusCode, `${r.url}${query}`).toBeLessThan(500);
-        if (res.statusCode === 200) expect(res.body, `${r.url}${query} shows the record outside the scope`).not.toContain('乙样本');
-        if (query && res.statusCode !== 200 && res.statusCode !== 400 && res.statusCode !== 403) {
-          // a read by id of a record outside the scope: not found, in Chinese
-          expect(res.statusCode, `${r.url}${query}`).toBe(404);
-          expect(errorOf(res).message).toMatch(/[\u4e00-\u9fff]/);
+      // every hand-written GET under the schema's path: nothing of the record outside the scope
+      const handWritten = routeCatalogue(t.app).filter(
+        (r) =>
+          r.method === 'GET' &&
+          r.url.startsWith(`/${spec.path}/`) &&
+          !r.url.includes(':') &&
+          !['/download', '/queryAll', '/total'].some((x) => r.url.endsWith(x)),
+      );
+      for (const r of handWritten) {
+        for (const query of ['', `?id=${outside}`]) {
+          const res = await get(token, `${r.url}${query}`);
+          expect(res.statusCode, `${r.url}${query}`).toBeLessThan(500);
+          if (res.statusCode === 200) expect(res.body, `${r.url}${query} shows the record outside the scope`).not.toContain('乙样本');
+          if (query && res.statusCode !== 200 && res.statusCode !== 400 && res.statusCode !== 403) {
+            // a read by id of a record outside the scope: not found, in Chinese
+            expect(res.statusCode, `${r.url}${query}`).toBe(404);
+            expect(errorOf(res).message).toMatch(/[\u4e00-\u9fff]/);
+          }
+        }
+        if (r.url.endsWith('ById') || r.url.endsWith('jobHistory') || r.url.endsWith('isTjgc')) {
+          expect((await get(token, `${r.url}?id=${outside}`)).statusCode, `${r.url} by id outside the scope`).toBe(404);
+          expect((await get(token, `${r.url}?id=${inside}`)).statusCode, `${r.url} by id inside the scope`).toBe(200);
         }
       }
-      if (r.url.endsWith('ById') || r.url.endsWith('jobHistory') || r.url.endsWith('isTjgc')) {
-        expect((await get(token, `${r.url}?id=${outside}`)).statusCode, `${r.url} by id outside the scope`).toBe(404);
-        expect((await get(token, `${r.url}?id=${inside}`)).statusCode, `${r.url} by id inside the scope`).toBe(200);
-      }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

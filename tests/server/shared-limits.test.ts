@@ -45,12 +45,19 @@ describe.skipIf(postgres.length === 0).each(cases)('limits shared by two instanc
     });
     expect(codes.filter((c) => c === 201)).toHaveLength(CHAT_RATE_MAX);
     expect(codes.slice(CHAT_RATE_MAX)).toEqual([429, 429, 429, 429]);
-    const stored = await a.database.db.selectFrom('sys_socket_chat').select((eb) => eb.fn.countAll().as('n')).where('form_user', '=', 'chatty').executeTakeFirst();
+    const stored = await a.database.db
+      .selectFrom('sys_socket_chat')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('form_user', '=', 'chatty')
+      .executeTakeFirst();
     expect(Number(stored?.n)).toBe(CHAT_RATE_MAX);
   });
 
   it("a route's own limit (captcha images, 120 a minute) holds across instances", async () => {
-    const codes = await alternate(124, async (app) => (await app.inject({ method: 'GET', url: '/api/code', remoteAddress: '10.1.1.1' })).statusCode);
+    const codes = await alternate(
+      124,
+      async (app) => (await app.inject({ method: 'GET', url: '/api/code', remoteAddress: '10.1.1.1' })).statusCode,
+    );
     expect(codes.slice(0, 120).every((c) => c === 200)).toBe(true);
     expect(codes.slice(120)).toEqual([429, 429, 429, 429]);
     // another address has its own count, on both instances
@@ -60,9 +67,23 @@ describe.skipIf(postgres.length === 0).each(cases)('limits shared by two instanc
   it('the sign-in brake counts failures on both instances (staff and dealer)', async () => {
     const ip = '10.2.2.2';
     const staff = async (app: FastifyInstance) =>
-      (await app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, payload: { username: 'nobody', password: 'not-encrypted' } })).statusCode;
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: ip,
+          payload: { username: 'nobody', password: 'not-encrypted' },
+        })
+      ).statusCode;
     const dealer = async (app: FastifyInstance) =>
-      (await app.inject({ method: 'POST', url: '/comp/dbcCompany/auth/login', remoteAddress: ip, payload: { username: 'nobody', password: 'not-encrypted' } })).statusCode;
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/comp/dbcCompany/auth/login',
+          remoteAddress: ip,
+          payload: { username: 'nobody', password: 'not-encrypted' },
+        })
+      ).statusCode;
     // each failure costs a password hash: the first LIMIT - 2 are counted straight into the table
     const counters = new SharedCounters(a.database.db);
     for (let i = 0; i < LOGIN_FAILURE_LIMIT - 2; i++) await counters.hit(`login:staff:${ip}`, LOGIN_FAILURE_WINDOW_MS);
@@ -76,6 +97,9 @@ describe.skipIf(postgres.length === 0).each(cases)('limits shared by two instanc
     expect(await dealer(b)).toBe(400);
     expect(await dealer(a)).toBe(429);
     // another address is not braked
-    expect((await a.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.3.3.3', payload: { username: 'nobody', password: 'x' } })).statusCode).toBe(400);
+    expect(
+      (await a.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.3.3.3', payload: { username: 'nobody', password: 'x' } }))
+        .statusCode,
+    ).toBe(400);
   });
 });

@@ -29,9 +29,16 @@ const GET_SIGN_IN = 'GET comp/dbcCompany/auth/login';
 /** Calls that end the caller's session go last, so the others keep their token. */
 const endsSession = (path: string) => /(^|\/)(logout)$/.test(path);
 
-const toRegex = (url: string) => new RegExp(`^${url.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+').replace(/\*/g, '.*').replace(/\/$/, '')}/?$`);
+const toRegex = (url: string) =>
+  new RegExp(
+    `^${url
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/:\w+/g, '[^/]+')
+      .replace(/\*/g, '.*')
+      .replace(/\/$/, '')}/?$`,
+  );
 
-describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
+describe.each(testApps())("the spec's call list on %s", (_name, start) => {
   let t: TestApp;
   let app: FastifyInstance;
   let routes: Array<RouteEntry & { re: RegExp }>;
@@ -54,11 +61,30 @@ describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
       method: 'POST',
       url: '/api/staffun',
       payload: {
-        staffunZpId: postingId, ypqd: '招聘网站', ypmx: '智联招聘', name: '李明', mobile: '13700001111', sex: 1,
-        card: `41010219950312123${idCardCheckDigit('41010219950312123')}`, birthday: '1995-03-12', hyzk: 0, email: 'liming@example.com',
-        cardProvince: '410000', cardCity: '410100', cardCounty: '410102', cardAddress: '中原区建设路1号',
-        nowProvince: '410000', nowCity: '410100', nowCounty: '410105', nowAddress: '金水区花园路2号',
-        edu: 3, work: 3, syMoney: 6000, zsMoney: 8000, yjdg: '2026-12-01', outWork: 1,
+        staffunZpId: postingId,
+        ypqd: '招聘网站',
+        ypmx: '智联招聘',
+        name: '李明',
+        mobile: '13700001111',
+        sex: 1,
+        card: `41010219950312123${idCardCheckDigit('41010219950312123')}`,
+        birthday: '1995-03-12',
+        hyzk: 0,
+        email: 'liming@example.com',
+        cardProvince: '410000',
+        cardCity: '410100',
+        cardCounty: '410102',
+        cardAddress: '中原区建设路1号',
+        nowProvince: '410000',
+        nowCity: '410100',
+        nowCounty: '410105',
+        nowAddress: '金水区花园路2号',
+        edu: 3,
+        work: 3,
+        syMoney: 6000,
+        zsMoney: 8000,
+        yjdg: '2026-12-01',
+        outWork: 1,
       },
     });
     expect(applicant.statusCode, applicant.body).toBe(201);
@@ -69,14 +95,34 @@ describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
     await addMember(app, { mobile: '13800138000', surname: '周杰', subscribe: 1 });
     // the demo brand tree starts 大众/朗逸/2024款 1.5L (ids 1-4), the car type demand() names
     const duId = await addCustomer(app, tokens.dealer.authorization.slice(7), '13800138000');
-    const submitted = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcInfo', headers: { ...tokens.dealer, submit_id: submitId() }, payload: demand(duId) });
+    const submitted = await app.inject({
+      method: 'POST',
+      url: '/comp/dbcCompany/submitDbcInfo',
+      headers: { ...tokens.dealer, submit_id: submitId() },
+      payload: demand(duId),
+    });
     expect(submitted.statusCode, submitted.body).toBe(201);
     const demandId = submitted.json().id;
-    const dict = await app.inject({ method: 'POST', url: '/api/dict', headers: { ...tokens.staff, submit_id: submitId() }, payload: { name: 'car_color', description: '车辆颜色', isPublic: true } });
+    const dict = await app.inject({
+      method: 'POST',
+      url: '/api/dict',
+      headers: { ...tokens.staff, submit_id: submitId() },
+      payload: { name: 'car_color', description: '车辆颜色', isPublic: true },
+    });
     expect(dict.statusCode, dict.body).toBe(201);
-    const osType = await app.inject({ method: 'POST', url: '/api/os/osType', headers: { ...tokens.staff, submit_id: submitId() }, payload: { name: '安卓', code: 'ANDROID' } });
+    const osType = await app.inject({
+      method: 'POST',
+      url: '/api/os/osType',
+      headers: { ...tokens.staff, submit_id: submitId() },
+      payload: { name: '安卓', code: 'ANDROID' },
+    });
     expect(osType.statusCode, osType.body).toBe(201);
-    const category = await app.database.db.selectFrom('sys_busidict').select(['id', 'code']).where((eb) => eb.or([eb('pid', 'is', null), eb('pid', '=', 0)])).orderBy('id').executeTakeFirstOrThrow();
+    const category = await app.database.db
+      .selectFrom('sys_busidict')
+      .select(['id', 'code'])
+      .where((eb) => eb.or([eb('pid', 'is', null), eb('pid', '=', 0)]))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     Object.assign(PATH_VALUES, {
       'api/busidict/list/{x}': { x: '0' },
       'api/busidict/options/{x}': { x: category.code },
@@ -85,8 +131,22 @@ describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
     });
     // plausible values of the spec's parameters: ids of records the fresh app has
     Object.assign(values, {
-      id: '1', x: 'sex', code: '123456', name: 'sex', pid: '0', mobile: '13800138000', phone: '13800138000', email: 'someone@example.com',
-      contract_id: String(demandId), levels: '2', status: '1', orgId: String(root.id), userName: 'specuser', userid: String(other), search: '张', enumName: 'car_color',
+      id: '1',
+      x: 'sex',
+      code: '123456',
+      name: 'sex',
+      pid: '0',
+      mobile: '13800138000',
+      phone: '13800138000',
+      email: 'someone@example.com',
+      contract_id: String(demandId),
+      levels: '2',
+      status: '1',
+      orgId: String(root.id),
+      userName: 'specuser',
+      userid: String(other),
+      search: '张',
+      enumName: 'car_color',
     });
   }, 60_000);
   afterAll(() => t?.close());
@@ -101,10 +161,21 @@ describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
       const [path, query] = specPath.split('?');
       const v = { ...values, ...PATH_VALUES[path] };
       const concrete = `/${path.replace(/\{(\w+)\}/g, (_m, k: string) => v[k] ?? '1')}`;
-      const params = (query ?? '').split('&').filter(Boolean).map((k) => `${k}=${encodeURIComponent(v[k] ?? '1')}`).join('&');
+      const params = (query ?? '')
+        .split('&')
+        .filter(Boolean)
+        .map((k) => `${k}=${encodeURIComponent(v[k] ?? '1')}`)
+        .join('&');
       const url = params ? `${concrete}?${params}` : concrete;
       const route = routes.find((r) => r.method === method && r.re.test(concrete));
-      const headers = route?.identity === 'dealer' ? tokens.dealer : route?.identity === 'applicant' ? tokens.applicant : route?.authenticated ? tokens.staff : {};
+      const headers =
+        route?.identity === 'dealer'
+          ? tokens.dealer
+          : route?.identity === 'applicant'
+            ? tokens.applicant
+            : route?.authenticated
+              ? tokens.staff
+              : {};
       const res = await app.inject({
         method: method as 'GET',
         url,
@@ -112,7 +183,11 @@ describe.each(testApps())('the spec\'s call list on %s', (_name, start) => {
         ...(method === 'POST' || method === 'PUT' ? { payload: {} } : method === 'DELETE' ? { payload: [] } : {}),
       });
       let body: { message?: string } = {};
-      try { body = res.json(); } catch { /* a file or an image */ }
+      try {
+        body = res.json();
+      } catch {
+        /* a file or an image */
+      }
       if (key === GET_SIGN_IN) {
         if (res.statusCode !== 405 || res.headers.allow !== 'POST') failures.push(`${key}: ${res.statusCode}, Allow ${res.headers.allow}`);
       } else if (!route || res.statusCode === 405 || res.statusCode === 404 || res.statusCode >= 500) {

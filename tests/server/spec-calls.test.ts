@@ -18,15 +18,30 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
   const ids: Record<string, number> = {};
 
   const call = (method: string, url: string, headers: Record<string, string> = {}, payload?: unknown) =>
-    app.inject({ method: method as 'PUT', url, headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method: method as 'PUT',
+      url,
+      headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const dept = async (name: string, pid: number | null) =>
-    Number((await app.database.db.insertInto('sys_dept').values({ pid, name, sort: 1, enabled: 1, create_time: nowText() }).returning('id').executeTakeFirstOrThrow()).id);
+    Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid, name, sort: 1, enabled: 1, create_time: nowText() })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
 
   beforeAll(async () => {
     t = await start({ ssoLinkUrl: 'https://bi.example.com/sso', ssoSecret: 'a-secret-of-sixteen-chars' });
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
-    ids.root = Number((await app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow()).id);
+    ids.root = Number(
+      (await app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow()).id,
+    );
     ids.sales = await dept('销售部', ids.root);
     ids.team = await dept('展厅一组', ids.sales);
     ids.luoyang = await dept('洛阳分公司', null);
@@ -52,18 +67,23 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
     const put = await call('PUT', '/api/system/deptRemark', admin, { id: ids.team, remark: '  周末轮休  ' });
     expect(put.statusCode, put.body).toBe(200);
     const tree = (await call('GET', `/api/system/deptRemark/getDeptRemarkByOrgId?orgId=${ids.root}`, admin)).json();
-    expect(tree.find((d: any) => d.id === ids.team)).toMatchObject({ path: expect.stringMatching(/\/销售部\/展厅一组$/), remark: '周末轮休' });
+    expect(tree.find((d: any) => d.id === ids.team)).toMatchObject({
+      path: expect.stringMatching(/\/销售部\/展厅一组$/),
+      remark: '周末轮休',
+    });
     expect(tree[0].id).toBe(ids.root);
     expect(errorOf(await call('GET', `/api/system/deptRemark/getDeptRemarkByOrgId?orgId=${ids.sales}`, admin)).message).toBe('公司不存在');
     expect(errorOf(await call('GET', '/api/system/deptRemark/getDeptRemarkByOrgId', admin)).message).toBe('请选择公司');
-    expect(errorOf(await call('PUT', '/api/system/deptRemark', admin, { id: ids.team, remark: 'x'.repeat(501) })).message).toBe('备注长度不能超过500个字符');
+    expect(errorOf(await call('PUT', '/api/system/deptRemark', admin, { id: ids.team, remark: 'x'.repeat(501) })).message).toBe(
+      '备注长度不能超过500个字符',
+    );
     expect((await call('PUT', '/api/system/deptRemark', ly, { id: ids.lySales, remark: 'x' })).statusCode).toBe(403);
     await call('PUT', '/api/system/deptRemark', admin, { id: ids.team, remark: '' });
     const cleared = (await call('GET', `/api/system/deptRemark/getDeptRemarkByOrgId?orgId=${ids.root}`, admin)).json();
     expect(cleared.find((d: any) => d.id === ids.team).remark).toBeNull();
   });
 
-  it('userWeb/getMsg sends an SMS code to a number on file through the outbox, with sendMsg\'s checks', async () => {
+  it("userWeb/getMsg sends an SMS code to a number on file through the outbox, with sendMsg's checks", async () => {
     await app.database.db.updateTable('sys_user').set({ phone: '13911112222' }).where('username', '=', 'admin').execute();
     const res = await call('POST', '/api/userWeb/getMsg?mobile=13911112222');
     expect(res.statusCode, res.body).toBe(200);
@@ -78,12 +98,18 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
   it('decision/sso pages the sign-in links issued, for holders of DecisionCenter:sso', async () => {
     await createStaff(app, { username: 'analyst', password: 'Analyst@2024', permissions: ['DecisionCenter:list'] });
     const analyst = bearer(await loginAs(app, 'analyst', 'Analyst@2024'));
-    for (let i = 0; i < 3; i++) expect((await call('GET', '/api/decision/getDecision', analyst)).json().ssoHref).toMatch(/^https:\/\/bi\.example\.com\/sso\?user=analyst/);
+    for (let i = 0; i < 3; i++)
+      expect((await call('GET', '/api/decision/getDecision', analyst)).json().ssoHref).toMatch(
+        /^https:\/\/bi\.example\.com\/sso\?user=analyst/,
+      );
     expect((await call('GET', '/api/decision/sso', analyst)).statusCode).toBe(403);
     const page = (await call('GET', '/api/decision/sso?page=0&size=2&sort=id,desc', admin)).json();
     expect(page.totalElements).toBe(3);
     expect(page.content).toHaveLength(2);
-    expect(page.content[0]).toMatchObject({ username: 'analyst', createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(page.content[0]).toMatchObject({
+      username: 'analyst',
+      createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
     expect(page.content[0].id).toBeGreaterThan(page.content[1].id);
     expect(JSON.stringify(page)).not.toContain('sign=');
     expect((await call('GET', '/api/decision/sso?username=nobody', admin)).json().totalElements).toBe(0);
@@ -92,7 +118,14 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
   });
 
   it('POST and PUT api/code create and edit a scheduled task like api/dj; GET api/code stays the captcha', async () => {
-    const task = { money: '清理验证码', project: 'authMaintenance', methodName: 'purgeExpiredCaptchas', params: '', cronExpression: '0 0 4 * * ?', remark: '每天4点' };
+    const task = {
+      money: '清理验证码',
+      project: 'authMaintenance',
+      methodName: 'purgeExpiredCaptchas',
+      params: '',
+      cronExpression: '0 0 4 * * ?',
+      remark: '每天4点',
+    };
     const created = await call('POST', '/api/code', admin, task);
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id;
@@ -115,14 +148,25 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
   });
 
   it('findZhclItem lists the enabled 库品类型 as items, narrowed by name', async () => {
-    for (const [name, code, unit, enabled, sort] of [['脚垫', 'MAT', '套', true, 2], ['贴膜', 'FILM', '张', true, 1], ['停用件', 'OLD', '件', false, 0]] as const) {
+    for (const [name, code, unit, enabled, sort] of [
+      ['脚垫', 'MAT', '套', true, 2],
+      ['贴膜', 'FILM', '张', true, 1],
+      ['停用件', 'OLD', '件', false, 0],
+    ] as const) {
       expect((await call('POST', '/api/tms/tmsWareType', admin, { name, code, unit, enabled, sort })).statusCode).toBe(201);
     }
     const all = (await call('GET', '/api/tms/tmsZhcl/findZhclItem', admin)).json();
-    expect(all.map((x: any) => [x.name, x.code, x.unit])).toEqual([['贴膜', 'FILM', '张'], ['脚垫', 'MAT', '套']]);
-    expect((await call('GET', `/api/tms/tmsZhcl/findZhclItem?name=${encodeURIComponent('脚')}`, admin)).json().map((x: any) => x.name)).toEqual(['脚垫']);
+    expect(all.map((x: any) => [x.name, x.code, x.unit])).toEqual([
+      ['贴膜', 'FILM', '张'],
+      ['脚垫', 'MAT', '套'],
+    ]);
+    expect(
+      (await call('GET', `/api/tms/tmsZhcl/findZhclItem?name=${encodeURIComponent('脚')}`, admin)).json().map((x: any) => x.name),
+    ).toEqual(['脚垫']);
     expect((await call('GET', '/api/tms/tmsZhcl/findZhclItem?name=%25', admin)).json()).toEqual([]);
     await createStaff(app, { username: 'nowares', password: 'Nowares@2024', permissions: [] });
-    expect((await call('GET', '/api/tms/tmsZhcl/findZhclItem', bearer(await loginAs(app, 'nowares', 'Nowares@2024')))).statusCode).toBe(403);
+    expect((await call('GET', '/api/tms/tmsZhcl/findZhclItem', bearer(await loginAs(app, 'nowares', 'Nowares@2024')))).statusCode).toBe(
+      403,
+    );
   });
 });

@@ -37,7 +37,9 @@ async function fakeWecom(): Promise<FakeWecom> {
       const send = (v: Rec) => res.end(JSON.stringify(v));
       if (u.pathname === '/cgi-bin/gettoken') {
         const ok = u.searchParams.get('corpid') === 'ww-staff' && u.searchParams.get('corpsecret') === 'contact-secret';
-        return send(ok ? { errcode: 0, access_token: 'CONTACT-TOKEN', expires_in: 7200 } : { errcode: 40001, errmsg: 'invalid credential' });
+        return send(
+          ok ? { errcode: 0, access_token: 'CONTACT-TOKEN', expires_in: 7200 } : { errcode: 40001, errmsg: 'invalid credential' },
+        );
       }
       if (u.searchParams.get('access_token') !== 'CONTACT-TOKEN') return send({ errcode: 40014, errmsg: 'invalid access_token' });
       const body: Rec = raw ? JSON.parse(raw) : Object.fromEntries(u.searchParams);
@@ -72,7 +74,9 @@ async function fakeWecom(): Promise<FakeWecom> {
 describe('WeCom contacts secret', () => {
   it('defaults to WECOM_SECRET and may be set on its own', () => {
     expect(loadConfig({ WECOM_CORP_ID: 'c', WECOM_AGENT_ID: '1', WECOM_SECRET: 'app' }).wecomContactSecret).toBe('app');
-    expect(loadConfig({ WECOM_CORP_ID: 'c', WECOM_AGENT_ID: '1', WECOM_SECRET: 'app', WECOM_CONTACT_SECRET: 'contacts' }).wecomContactSecret).toBe('contacts');
+    expect(
+      loadConfig({ WECOM_CORP_ID: 'c', WECOM_AGENT_ID: '1', WECOM_SECRET: 'app', WECOM_CONTACT_SECRET: 'contacts' }).wecomContactSecret,
+    ).toBe('contacts');
     expect(loadConfig({}).wecomContactSecret).toBe('');
   });
 });
@@ -87,37 +91,89 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
   const ids: Rec = {};
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
-    app.inject({ method, url, headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) }, ...(payload !== undefined ? { payload: payload as any } : {}) });
+    app.inject({
+      method,
+      url,
+      headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+      ...(payload !== undefined ? { payload: payload as any } : {}),
+    });
   const stored = async (id: number): Promise<Rec> => (await call('GET', `/api/staff?id=${id}`, admin)).json().content[0];
-  const historyCount = async () => Number((await app.database.db.selectFrom('staff_job_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const historyCount = async () =>
+    Number(
+      (
+        await app.database.db
+          .selectFrom('staff_job_history')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   async function dept(name: string, pid: number | null): Promise<number> {
-    const row = await app.database.db.insertInto('sys_dept').values({ pid, name, sort: 10, enabled: 1, create_time: nowText() }).returning('id').executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .insertInto('sys_dept')
+      .values({ pid, name, sort: 10, enabled: 1, create_time: nowText() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return Number(row.id);
   }
   async function role(name: string, level: number): Promise<number> {
-    const row = await app.database.db.insertInto('sys_role').values({ name, level, data_scope: '本级', description: name, create_time: nowText() }).returning('id').executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .insertInto('sys_role')
+      .values({ name, level, data_scope: '本级', description: name, create_time: nowText() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return Number(row.id);
   }
   async function user(username: string, deptId: number, orgId: number, roleIds: number[]): Promise<number> {
     const now = nowText();
     const row = await app.database.db
       .insertInto('sys_user')
-      .values({ username, nick_name: username, password: await hashPassword('User@2024x'), sex: 1, dept_id: deptId, org_id: orgId, enabled: 1, lock_time: 0, is_def_password: 0, pwd_reset_time: now, create_time: now, update_time: now })
+      .values({
+        username,
+        nick_name: username,
+        password: await hashPassword('User@2024x'),
+        sex: 1,
+        dept_id: deptId,
+        org_id: orgId,
+        enabled: 1,
+        lock_time: 0,
+        is_def_password: 0,
+        pwd_reset_time: now,
+        create_time: now,
+        update_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (const r of roleIds) await app.database.db.insertInto('sys_users_roles').values({ user_id: Number(row.id), role_id: r }).execute();
+    for (const r of roleIds)
+      await app.database.db
+        .insertInto('sys_users_roles')
+        .values({ user_id: Number(row.id), role_id: r })
+        .execute();
     return Number(row.id);
   }
   async function entry(values: Rec): Promise<Rec> {
-    const res = await call('POST', '/api/staff', admin, { sex: 1, job: '销售顾问', entryDate: '2024-03-01', status: 1, orgId: ids.root, deptId: ids.sales, ...values });
+    const res = await call('POST', '/api/staff', admin, {
+      sex: 1,
+      job: '销售顾问',
+      entryDate: '2024-03-01',
+      status: 1,
+      orgId: ids.root,
+      deptId: ids.sales,
+      ...values,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   }
 
   beforeAll(async () => {
     wecom = await fakeWecom();
-    t = await start({ wecomCorpId: 'ww-staff', wecomAgentId: '1000003', wecomSecret: 'app-secret', wecomContactSecret: 'contact-secret', wecomApiBase: wecom.url });
+    t = await start({
+      wecomCorpId: 'ww-staff',
+      wecomAgentId: '1000003',
+      wecomSecret: 'app-secret',
+      wecomContactSecret: 'contact-secret',
+      wecomApiBase: wecom.url,
+    });
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
     const root = await app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow();
@@ -133,7 +189,11 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     hr = bearer(await loginAs(app, 'hr', 'Hr@20240'));
     await createStaff(app, { username: 'viewer', password: 'Viewer@2024', permissions: ['staff:list'] });
     viewer = bearer(await loginAs(app, 'viewer', 'Viewer@2024'));
-    for (const [name, code] of [['销售顾问', 'XSGW'], ['服务顾问', 'FWGW'], ['人事专员', 'RSZY']]) {
+    for (const [name, code] of [
+      ['销售顾问', 'XSGW'],
+      ['服务顾问', 'FWGW'],
+      ['人事专员', 'RSZY'],
+    ]) {
       const res = await call('POST', '/api/jp/jpType', admin, { name, code, category: '销售' });
       expect(res.statusCode, res.body).toBe(201);
       ids[code] = res.json().id;
@@ -146,7 +206,16 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
 
   describe('record rules of the generic writes', () => {
     it('refuses a department outside the company, a missing company, job type or account, and an account linked twice', async () => {
-      const body = { name: '规则', mobile: '13900000001', sex: 1, job: '销售顾问', entryDate: '2024-03-01', status: 1, orgId: ids.root, deptId: ids.luoyangSales };
+      const body = {
+        name: '规则',
+        mobile: '13900000001',
+        sex: 1,
+        job: '销售顾问',
+        entryDate: '2024-03-01',
+        status: 1,
+        orgId: ids.root,
+        deptId: ids.luoyangSales,
+      };
       const cases: Array<[Rec, string]> = [
         [{}, '部门不属于所选公司'],
         [{ orgId: 987654, deptId: ids.sales }, '公司不存在'],
@@ -205,7 +274,9 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       ids.li = (await entry({ name: '李四', mobile: '13811110002', jpTypeId: ids.XSGW })).id;
       ids.an = (await entry({ name: '安娜', mobile: '13811110003', jpTypeId: ids.XSGW })).id;
       ids.gone = (await entry({ name: '离职者', mobile: '13811110004', status: 0, leaveDate: '2024-06-01', jpTypeId: ids.XSGW })).id;
-      ids.ly = (await entry({ name: '洛阳王', mobile: '13811110005', orgId: ids.luoyang, deptId: ids.luoyangSales, jpTypeId: ids.XSGW })).id;
+      ids.ly = (
+        await entry({ name: '洛阳王', mobile: '13811110005', orgId: ids.luoyang, deptId: ids.luoyangSales, jpTypeId: ids.XSGW })
+      ).id;
       ids.consultantUser = await user('lisi', ids.sales, ids.root, [ids.consultantRole]);
       await call('PUT', '/api/staff', admin, { ...(await stored(ids.li)), userId: ids.consultantUser });
     });
@@ -213,7 +284,14 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     it('findByMobile answers the entry or null, and 400 for a bad number', async () => {
       const found = await call('GET', '/api/staff/findByMobile?mobile=13811110001', viewer);
       expect(found.statusCode, found.body).toBe(200);
-      expect(found.json()).toMatchObject({ id: ids.zhang, name: '张三', deptId: ids.service, deptName: '售后服务部', jpTypeName: '服务顾问', status: 1 });
+      expect(found.json()).toMatchObject({
+        id: ids.zhang,
+        name: '张三',
+        deptId: ids.service,
+        deptName: '售后服务部',
+        jpTypeName: '服务顾问',
+        status: 1,
+      });
       expect((await call('GET', '/api/staff/findByMobile?mobile=13811119999', viewer)).json()).toBeNull();
       for (const bad of ['1381111', '23811110001', 'abc']) {
         const res = await call('GET', `/api/staff/findByMobile?mobile=${bad}`, viewer);
@@ -234,7 +312,9 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const mine = list.filter((r) => [ids.zhang, ids.li, ids.an, ids.gone].includes(r.id));
       // 销售部 before 售后服务部 (same sort, lower id); 安娜 (an) before 李四 (li) in pinyin order
       expect(mine.map((r) => r.name)).toEqual(['安娜', '李四', '张三']);
-      expect(Object.keys(mine[0]).sort()).toEqual(['deptId', 'deptName', 'id', 'job', 'jpTypeId', 'jpTypeName', 'mobile', 'name', 'orgId', 'sex', 'status', 'userId'].sort());
+      expect(Object.keys(mine[0]).sort()).toEqual(
+        ['deptId', 'deptName', 'id', 'job', 'jpTypeId', 'jpTypeName', 'mobile', 'name', 'orgId', 'sex', 'status', 'userId'].sort(),
+      );
       const left: Rec[] = (await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.root}&status=0`, viewer)).json();
       expect(left.map((r) => r.id)).toContain(ids.gone);
       expect(left.every((r) => r.status === 0)).toBe(true);
@@ -251,11 +331,23 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect((await call('GET', '/api/staff/search?search=', viewer)).json()).toEqual([]);
       expect((await call('GET', '/api/staff/search', viewer)).json()).toEqual([]);
       expect((await call('GET', '/api/staff/search?search=张', viewer)).json().map((r: Rec) => r.id)).toEqual([ids.zhang]);
-      const byMobile = (await call('GET', '/api/staff/search?search=1381111000', viewer)).json().map((r: Rec) => r.id).sort();
+      const byMobile = (await call('GET', '/api/staff/search?search=1381111000', viewer))
+        .json()
+        .map((r: Rec) => r.id)
+        .sort();
       expect(byMobile).toEqual([ids.zhang, ids.li, ids.an].sort()); // not the one who left, not the other company
       expect((await call('GET', '/api/staff/search?search=洛阳', admin)).json().map((r: Rec) => r.id)).toEqual([ids.ly]);
       expect((await call('GET', '/api/staff/search?search=%25', viewer)).json()).toEqual([]); // % is a character, not a wildcard
-      const rows = Array.from({ length: 22 }, (_, i) => ({ name: `批量${i}`, mobile: `1370000${String(i).padStart(4, '0')}`, sex: 1, job: 'x', entry_date: '2024-01-01', status: 1, org_id: ids.root, dept_id: ids.sales }));
+      const rows = Array.from({ length: 22 }, (_, i) => ({
+        name: `批量${i}`,
+        mobile: `1370000${String(i).padStart(4, '0')}`,
+        sex: 1,
+        job: 'x',
+        entry_date: '2024-01-01',
+        status: 1,
+        org_id: ids.root,
+        dept_id: ids.sales,
+      }));
       await app.database.db.insertInto('staff').values(rows).execute();
       expect((await call('GET', '/api/staff/search?search=批量', viewer)).json()).toHaveLength(20);
       expect((await call('GET', `/api/staff/search?search=${'x'.repeat(51)}`, viewer)).statusCode).toBe(400);
@@ -268,19 +360,33 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect(byCode.json().map((r: Rec) => r.id)).toEqual([ids.an, ids.li]);
       const byId = await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=${ids.FWGW}`, viewer);
       expect(byId.json().map((r: Rec) => r.id)).toEqual([ids.zhang]);
-      expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=NOPE`, viewer)).message).toBe('岗位类型不存在：NOPE');
+      expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=NOPE`, viewer)).message).toBe(
+        '岗位类型不存在：NOPE',
+      );
       expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}`, viewer)).message).toBe('请选择岗位类型');
       expect((await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, viewer)).statusCode).toBe(403);
-      expect((await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, admin)).json().map((r: Rec) => r.id)).toEqual([ids.ly]);
+      expect(
+        (await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, admin)).json().map((r: Rec) => r.id),
+      ).toEqual([ids.ly]);
     });
 
     it('getStaffByOrgIdAndRoleName finds entries whose linked user holds the role', async () => {
-      const res = await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=${encodeURIComponent('销售顾问岗')}`, viewer);
+      const res = await call(
+        'GET',
+        `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=${encodeURIComponent('销售顾问岗')}`,
+        viewer,
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().map((r: Rec) => r.id)).toEqual([ids.li]);
       expect(res.json()[0].userId).toBe(ids.consultantUser);
-      expect((await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=${encodeURIComponent('服务顾问岗')}`, viewer)).json()).toEqual([]);
-      expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=nope`, viewer)).message).toBe('角色不存在：nope');
+      expect(
+        (
+          await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=${encodeURIComponent('服务顾问岗')}`, viewer)
+        ).json(),
+      ).toEqual([]);
+      expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=nope`, viewer)).message).toBe(
+        '角色不存在：nope',
+      );
       expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}`, viewer)).message).toBe('请输入角色名称');
       expect((await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.luoyang}&roleName=x`, viewer)).statusCode).toBe(403);
     });
@@ -288,7 +394,12 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     it('needs staff:list', async () => {
       await createStaff(app, { username: 'nobody', password: 'Nobody@2024', permissions: ['sysQuestion:list'] });
       const nobody = bearer(await loginAs(app, 'nobody', 'Nobody@2024'));
-      for (const url of ['findByMobile?mobile=13811110001', `getAllOnStaff?orgId=${ids.root}`, 'search?search=张', `jobHistory?id=${ids.zhang}`]) {
+      for (const url of [
+        'findByMobile?mobile=13811110001',
+        `getAllOnStaff?orgId=${ids.root}`,
+        'search?search=张',
+        `jobHistory?id=${ids.zhang}`,
+      ]) {
         expect((await call('GET', `/api/staff/${url}`, nobody)).statusCode, url).toBe(403);
       }
     });
@@ -304,20 +415,43 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     });
 
     it('editJob moves the entry and its user (department and roles) in one step, with a history row', async () => {
-      const res = await call('PUT', '/api/staff/editJob', hr, { id: moved.id, deptId: ids.service, job: '服务顾问', jpTypeId: ids.FWGW, roleIds: [ids.serviceRole, ids.consultantRole], remark: '业务调整' });
+      const res = await call('PUT', '/api/staff/editJob', hr, {
+        id: moved.id,
+        deptId: ids.service,
+        job: '服务顾问',
+        jpTypeId: ids.FWGW,
+        roleIds: [ids.serviceRole, ids.consultantRole],
+        remark: '业务调整',
+      });
       expect(res.statusCode, res.body).toBe(200);
       const after = await stored(moved.id);
       expect(after).toMatchObject({ deptId: ids.service, job: '服务顾问', jpTypeId: ids.FWGW, updateUser: 'hr' });
-      const account = await app.database.db.selectFrom('sys_user').select(['dept_id', 'org_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+      const account = await app.database.db
+        .selectFrom('sys_user')
+        .select(['dept_id', 'org_id'])
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
       expect(Number(account.dept_id)).toBe(ids.service);
       expect(Number(account.org_id)).toBe(ids.root);
-      const roles = (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute()).map((r) => Number(r.role_id)).sort();
+      const roles = (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute())
+        .map((r) => Number(r.role_id))
+        .sort();
       expect(roles).toEqual([ids.consultantRole, ids.serviceRole].sort());
       const history = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json();
       expect(history).toHaveLength(1);
       expect(history[0]).toMatchObject({
-        kind: '调岗', fromDeptId: ids.sales, fromDeptName: '销售部', toDeptId: ids.service, toDeptName: '售后服务部', fromJob: '销售顾问', toJob: '服务顾问',
-        fromJpTypeName: '销售顾问', toJpTypeName: '服务顾问', roles: '销售顾问岗、服务顾问岗', remark: '业务调整', createUser: 'hr',
+        kind: '调岗',
+        fromDeptId: ids.sales,
+        fromDeptName: '销售部',
+        toDeptId: ids.service,
+        toDeptName: '售后服务部',
+        fromJob: '销售顾问',
+        toJob: '服务顾问',
+        fromJpTypeName: '销售顾问',
+        toJpTypeName: '服务顾问',
+        roles: '销售顾问岗、服务顾问岗',
+        remark: '业务调整',
+        createUser: 'hr',
       });
       expect(history[0].createTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       // a job change alone keeps the type when it is left out
@@ -328,7 +462,8 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
 
     it('editJob refuses bad input, a role above the actor and an entry outside the scope, writing nothing', async () => {
       const before = await stored(moved.id);
-      const rolesBefore = (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute()).length;
+      const rolesBefore = (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute())
+        .length;
       const count = await historyCount();
       const cases: Array<[Rec, number, string]> = [
         [{ id: moved.id, deptId: ids.luoyangSales, job: 'x' }, 400, '部门不属于所选公司'],
@@ -343,7 +478,11 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         [{ id: moved.id, deptId: ids.service, job: '服务主管' }, 400, '调岗信息没有变化'],
         [{ id: 'x', deptId: ids.sales, job: 'x' }, 400, 'ID不能为空'],
         [{ id: 987654, deptId: ids.sales, job: 'x' }, 404, '员工不存在'],
-        [{ id: moved.id, deptId: ids.sales, job: 'x', roleIds: [ids.managerRole] }, 403, '角色权限不足，你的角色级别：3，低于操作的角色级别：2'],
+        [
+          { id: moved.id, deptId: ids.sales, job: 'x', roleIds: [ids.managerRole] },
+          403,
+          '角色权限不足，你的角色级别：3，低于操作的角色级别：2',
+        ],
         [{ id: ids.ly, deptId: ids.luoyangSales, job: 'x' }, 403, '没有权限操作该部门的数据'],
       ];
       for (const [body, status, message] of cases) {
@@ -352,11 +491,18 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         expect(errorOf(res).message).toBe(message);
       }
       expect((await call('PUT', '/api/staff/editJob', hr, [1])).statusCode).toBe(400);
-      const noUser = await call('PUT', '/api/staff/editJob', hr, { id: ids.zhang, deptId: ids.sales, job: 'x', roleIds: [ids.serviceRole] });
+      const noUser = await call('PUT', '/api/staff/editJob', hr, {
+        id: ids.zhang,
+        deptId: ids.sales,
+        job: 'x',
+        roleIds: [ids.serviceRole],
+      });
       expect(errorOf(noUser).message).toBe('该员工未关联系统账号，不能设置岗位权限');
       expect((await call('PUT', '/api/staff/editJob', viewer, { id: moved.id, deptId: ids.sales, job: 'x' })).statusCode).toBe(403);
       expect(await stored(moved.id)).toEqual(before);
-      expect((await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute()).length).toBe(rolesBefore);
+      expect(
+        (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute()).length,
+      ).toBe(rolesBefore);
       expect(await historyCount()).toBe(count);
     });
 
@@ -387,12 +533,21 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect(Boolean(account.enabled)).toBe(false);
       expect((await call('GET', '/api/info', session)).statusCode).toBe(401);
       const [last] = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json();
-      expect(last).toMatchObject({ kind: '离职', fromDeptName: '售后服务部', fromJob: '服务主管', leaveDate: '2026-01-31', remark: '个人原因', createUser: 'hr' });
+      expect(last).toMatchObject({
+        kind: '离职',
+        fromDeptName: '售后服务部',
+        fromJob: '服务主管',
+        leaveDate: '2026-01-31',
+        remark: '个人原因',
+        createUser: 'hr',
+      });
 
       const twice = await call('PUT', '/api/staff/staffLeave', hr, { id: moved.id });
       expect(twice.statusCode).toBe(400);
       expect(errorOf(twice).message).toBe('该员工已离职');
-      expect(errorOf(await call('PUT', '/api/staff/editJob', hr, { id: moved.id, deptId: ids.sales, job: 'x' })).message).toBe('该员工已离职');
+      expect(errorOf(await call('PUT', '/api/staff/editJob', hr, { id: moved.id, deptId: ids.sales, job: 'x' })).message).toBe(
+        '该员工已离职',
+      );
     });
 
     it('staffLeave defaults to today and works without a linked user', async () => {
@@ -401,11 +556,16 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect(res.statusCode, res.body).toBe(200);
       const today = new Date();
       const p = (n: number) => String(n).padStart(2, '0');
-      expect(res.json()).toMatchObject({ leaveDate: `${today.getFullYear()}-${p(today.getMonth() + 1)}-${p(today.getDate())}`, userDisabled: false });
+      expect(res.json()).toMatchObject({
+        leaveDate: `${today.getFullYear()}-${p(today.getMonth() + 1)}-${p(today.getDate())}`,
+        userDisabled: false,
+      });
     });
 
     it('staffLeave refuses the entry of the actor', async () => {
-      const hrId = Number((await app.database.db.selectFrom('sys_user').select('id').where('username', '=', 'hr').executeTakeFirstOrThrow()).id);
+      const hrId = Number(
+        (await app.database.db.selectFrom('sys_user').select('id').where('username', '=', 'hr').executeTakeFirstOrThrow()).id,
+      );
       const own = await entry({ name: '人事', mobile: '13822220003', userId: hrId });
       const res = await call('PUT', '/api/staff/staffLeave', hr, { id: own.id });
       expect(errorOf(res).message).toBe('不能办理自己的离职');
@@ -437,9 +597,21 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const res = await call('POST', '/api/staff/qywx', hr, { id: member.id });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ id: member.id, qywxUserId: '13833330001' });
-      expect(wecom.members.get('13833330001')).toMatchObject({ userid: '13833330001', name: '赵六', mobile: '13833330001', gender: '2', position: '销售顾问', email: 'zl@example.com', department: [1] });
+      expect(wecom.members.get('13833330001')).toMatchObject({
+        userid: '13833330001',
+        name: '赵六',
+        mobile: '13833330001',
+        gender: '2',
+        position: '销售顾问',
+        email: 'zl@example.com',
+        department: [1],
+      });
       expect((await stored(member.id)).qywxUserId).toBe('13833330001');
-      const account = await app.database.db.selectFrom('sys_user').select('wecom_user_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+      const account = await app.database.db
+        .selectFrom('sys_user')
+        .select('wecom_user_id')
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
       expect(account.wecom_user_id).toBe('13833330001');
       const again = await call('POST', '/api/staff/qywx', hr, { id: member.id });
       expect(again.statusCode).toBe(400);
@@ -499,7 +671,11 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const avatar = await call('PUT', '/api/staff/updateAvatarMediaId', hr, { id: member.id, mediaId: '3Xa-media_1' });
       expect(avatar.statusCode, avatar.body).toBe(200);
       expect(wecom.members.get('13833330001')?.avatar_mediaid).toBe('3Xa-media_1');
-      expect(await stored(member.id)).toMatchObject({ qywxUserId: '13833330001', qywxEmail: 'zhaoliu@corp.com', avatarMediaId: '3Xa-media_1' });
+      expect(await stored(member.id)).toMatchObject({
+        qywxUserId: '13833330001',
+        qywxEmail: 'zhaoliu@corp.com',
+        avatarMediaId: '3Xa-media_1',
+      });
       // the read-only fields cannot be written through the generic edit
       await call('PUT', '/api/staff', admin, { ...(await stored(member.id)), qywxUserId: 'hacked' });
       expect((await stored(member.id)).qywxUserId).toBe('13833330001');
@@ -508,7 +684,11 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect(del.statusCode, del.body).toBe(200);
       expect(wecom.members.has('13833330001')).toBe(false);
       expect(await stored(member.id)).toMatchObject({ qywxUserId: null, qywxEmail: null, avatarMediaId: null });
-      const account = await app.database.db.selectFrom('sys_user').select('wecom_user_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+      const account = await app.database.db
+        .selectFrom('sys_user')
+        .select('wecom_user_id')
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
       expect(account.wecom_user_id).toBeNull();
       // with a chosen userid, and the id in the body of the delete
       expect((await call('POST', '/api/staff/qywx', hr, { id: member.id, userid: 'zhao.liu' })).statusCode).toBe(200);
@@ -528,8 +708,19 @@ describe.each(testApps())('staff WeCom calls without WeCom on %s', (_dialect, st
 
   it('answers 400 企业微信未配置 and names what to set', async () => {
     const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
-    for (const [method, path] of [['POST', 'qywx'], ['PUT', 'updateQywx'], ['PUT', 'qywxEmail'], ['PUT', 'updateAvatarMediaId'], ['DELETE', 'deleteQywx?id=1']]) {
-      const res = await t.app.inject({ method: method as 'PUT', url: `/api/staff/${path}`, headers: { ...admin, submit_id: submitId() }, payload: { id: 1 } });
+    for (const [method, path] of [
+      ['POST', 'qywx'],
+      ['PUT', 'updateQywx'],
+      ['PUT', 'qywxEmail'],
+      ['PUT', 'updateAvatarMediaId'],
+      ['DELETE', 'deleteQywx?id=1'],
+    ]) {
+      const res = await t.app.inject({
+        method: method as 'PUT',
+        url: `/api/staff/${path}`,
+        headers: { ...admin, submit_id: submitId() },
+        payload: { id: 1 },
+      });
       expect(res.statusCode, path).toBe(400);
       expect(errorOf(res).message).toMatch(/^企业微信未配置：请设置 WECOM_CORP_ID、WECOM_AGENT_ID、WECOM_SECRET/);
     }
@@ -547,11 +738,27 @@ describe.each(testApps())('staff WeCom calls with WeCom unreachable on %s', (_di
     const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
     const root = Number((await t.app.database.db.selectFrom('sys_dept').select('id').orderBy('id').executeTakeFirstOrThrow()).id);
     const created = await t.app.inject({
-      method: 'POST', url: '/api/staff', headers: { ...admin, submit_id: submitId() },
-      payload: { name: '断网', mobile: '13944440001', sex: 1, job: '销售顾问', entryDate: '2024-03-01', status: 1, orgId: root, deptId: root },
+      method: 'POST',
+      url: '/api/staff',
+      headers: { ...admin, submit_id: submitId() },
+      payload: {
+        name: '断网',
+        mobile: '13944440001',
+        sex: 1,
+        job: '销售顾问',
+        entryDate: '2024-03-01',
+        status: 1,
+        orgId: root,
+        deptId: root,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const res = await t.app.inject({ method: 'POST', url: '/api/staff/qywx', headers: { ...admin, submit_id: submitId() }, payload: { id: created.json().id } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/qywx',
+      headers: { ...admin, submit_id: submitId() },
+      payload: { id: created.json().id },
+    });
     expect(res.statusCode).toBe(502);
     expect(errorOf(res).message).toMatch(/^企业微信返回错误：无法连接企业微信/);
     const after = (await t.app.inject({ method: 'GET', url: `/api/staff?id=${created.json().id}`, headers: admin })).json().content[0];

@@ -14,7 +14,9 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   let other: Record<string, string>;
 
   const count = async (content: string) =>
-    (await app.inject({ method: 'GET', url: `${Q}?size=1000`, headers: admin })).json().content.filter((r: { content: string }) => r.content === content).length;
+    (await app.inject({ method: 'GET', url: `${Q}?size=1000`, headers: admin }))
+      .json()
+      .content.filter((r: { content: string }) => r.content === content).length;
 
   beforeAll(async () => {
     t = await start();
@@ -34,7 +36,12 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
     expect(errorOf(second).message).toBe('请勿重复提交');
     expect(await count('只提交一次')).toBe(1);
     // a new submit_id is a new write
-    const third = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: submitId() }, payload: question('只提交一次') });
+    const third = await app.inject({
+      method: 'POST',
+      url: Q,
+      headers: { ...admin, submit_id: submitId() },
+      payload: question('只提交一次'),
+    });
     expect(third.statusCode).toBe(201);
     expect(await count('只提交一次')).toBe(2);
   });
@@ -42,7 +49,9 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   it('concurrent duplicates apply once', async () => {
     const id = submitId();
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('并发提交') })),
+      Array.from({ length: 5 }, () =>
+        app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('并发提交') }),
+      ),
     );
     expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await count('并发提交')).toBe(1);
@@ -51,17 +60,28 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   it('guards updates and deletes too, and another user may use the same id', async () => {
     const created = (await app.inject({ method: 'POST', url: Q, headers: admin, payload: question('更新删除') })).json();
     const id = submitId();
-    expect((await app.inject({ method: 'PUT', url: Q, headers: { ...admin, submit_id: id }, payload: { ...created, status: true } })).statusCode).toBe(204);
-    expect((await app.inject({ method: 'DELETE', url: Q, headers: { ...admin, submit_id: id }, payload: [created.id] })).statusCode).toBe(409);
+    expect(
+      (await app.inject({ method: 'PUT', url: Q, headers: { ...admin, submit_id: id }, payload: { ...created, status: true } })).statusCode,
+    ).toBe(204);
+    expect((await app.inject({ method: 'DELETE', url: Q, headers: { ...admin, submit_id: id }, payload: [created.id] })).statusCode).toBe(
+      409,
+    );
     expect(await count('更新删除')).toBe(1);
-    expect((await app.inject({ method: 'POST', url: Q, headers: { ...other, submit_id: id }, payload: question('别人的提交') })).statusCode).toBe(201);
+    expect(
+      (await app.inject({ method: 'POST', url: Q, headers: { ...other, submit_id: id }, payload: question('别人的提交') })).statusCode,
+    ).toBe(201);
     // reads are never guarded
     expect((await app.inject({ method: 'GET', url: Q, headers: { ...admin, submit_id: id } })).statusCode).toBe(200);
   });
 
   it('a rejected write does not use up its submit_id', async () => {
     const id = submitId();
-    const bad = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: { userType: '员工', content: '缺模块' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: Q,
+      headers: { ...admin, submit_id: id },
+      payload: { userType: '员工', content: '缺模块' },
+    });
     expect(bad.statusCode).toBe(400);
     const fixed = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('缺模块') });
     expect(fixed.statusCode).toBe(201);
@@ -76,7 +96,12 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
     };
     try {
       const id = submitId();
-      const bad = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: { userType: '员工', content: '慢释放' } });
+      const bad = await app.inject({
+        method: 'POST',
+        url: Q,
+        headers: { ...admin, submit_id: id },
+        payload: { userType: '员工', content: '慢释放' },
+      });
       expect(bad.statusCode).toBe(400);
       const fixed = await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('慢释放') });
       expect(fixed.statusCode).toBe(201);
@@ -97,7 +122,9 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   it('holds across instances on the same database', async () => {
     const second = await t.reopen();
     const id = submitId();
-    expect((await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('两个实例') })).statusCode).toBe(201);
+    expect(
+      (await app.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('两个实例') })).statusCode,
+    ).toBe(201);
     const dup = await second.inject({ method: 'POST', url: Q, headers: { ...admin, submit_id: id }, payload: question('两个实例') });
     expect(dup.statusCode).toBe(409);
     expect(await count('两个实例')).toBe(1);

@@ -28,7 +28,12 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
     return res.json().url as string;
   };
   const put = (token: string, payload: unknown) =>
-    t.app.inject({ method: 'PUT', url: '/api/system/sysConfig', headers: { ...bearer(token), submit_id: submitId() }, payload: payload as object });
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/system/sysConfig',
+      headers: { ...bearer(token), submit_id: submitId() },
+      payload: payload as object,
+    });
   const publicSettings = async () => (await t.app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc?type=pc' })).json();
 
   beforeAll(async () => {
@@ -59,7 +64,14 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
     const favicon = await upload('/api/pictures', 'icon.png', PNG);
     const logo = await upload('/api/pictures', 'logo.jpg', JPG);
     const home = await upload('/api/pictures', 'home.png', PNG);
-    const res = await put(admin, { favicon, logo, sysHomeImg: home, compName: '  顺达汽车集团 ', recordNumber: '沪ICP备12345678号-1', title: '顺达后台' });
+    const res = await put(admin, {
+      favicon,
+      logo,
+      sysHomeImg: home,
+      compName: '  顺达汽车集团 ',
+      recordNumber: '沪ICP备12345678号-1',
+      title: '顺达后台',
+    });
     expect(res.statusCode, res.body).toBe(204);
     const expected = { favicon, logo, sysHomeImg: home, compName: '顺达汽车集团', recordNumber: '沪ICP备12345678号-1', title: '顺达后台' };
     expect(await publicSettings()).toEqual(expected);

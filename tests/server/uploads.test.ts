@@ -24,7 +24,15 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
     const body = multipartFile(name, content, type);
     return t.app.inject({ method: 'POST', url, headers: { ...(token ? bearer(token) : {}), ...body.headers }, payload: body.payload });
   };
-  const fileCount = async () => Number((await t.app.database.db.selectFrom('sys_file').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const fileCount = async () =>
+    Number(
+      (
+        await t.app.database.db
+          .selectFrom('sys_file')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await start();
@@ -38,7 +46,11 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
     const file = res.json();
     expect(file).toMatchObject({ name: '车辆照片.png', size: PNG.length, contentType: 'image/png', kind: 'picture' });
     expect(file.url).toBe(`/api/files/${file.key}`);
-    const row = await t.app.database.db.selectFrom('sys_file').select(['storage', 'create_user']).where('id', '=', file.id).executeTakeFirstOrThrow();
+    const row = await t.app.database.db
+      .selectFrom('sys_file')
+      .select(['storage', 'create_user'])
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ storage: 'database', create_user: 'admin' });
     const got = await t.app.inject({ method: 'GET', url: file.url });
     expect(got.statusCode).toBe(200);
@@ -80,7 +92,9 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
     expect(txt.statusCode).toBe(201);
     const txtGot = await t.app.inject({ method: 'GET', url: txt.json().url });
     expect(txtGot.headers['content-disposition']).toMatch(/^attachment;.*filename\*=UTF-8''%E8%AF%B4%E6%98%8E\.txt/);
-    expect(errorOf(await upload('/api/uploadFileApi', 'setup.exe', EXE)).message).toBe('文件只能是jpg、jpeg、png、gif、webp、bmp、pdf、doc、docx、xls、xlsx、ppt、pptx、txt、zip格式');
+    expect(errorOf(await upload('/api/uploadFileApi', 'setup.exe', EXE)).message).toBe(
+      '文件只能是jpg、jpeg、png、gif、webp、bmp、pdf、doc、docx、xls、xlsx、ppt、pptx、txt、zip格式',
+    );
   });
 
   it('work-messaging media: images, voice (amr, 2 MB), video (mp4), files', async () => {
@@ -88,7 +102,9 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
     expect((await upload('/api/qywxapp/media/sopImage', 's.png', PNG)).json().kind).toBe('sopImage');
     expect((await upload('/api/qywxapp/media/voice', 'v.amr', AMR)).statusCode).toBe(201);
     expect(errorOf(await upload('/api/qywxapp/media/voice', 'v.mp3', Buffer.from('ID3voice'))).message).toBe('语音只能是amr格式');
-    expect(errorOf(await upload('/api/qywxapp/media/voice', 'v.amr', Buffer.concat([AMR, Buffer.alloc(2 * 1024 * 1024)]))).message).toBe('语音大小不能超过 2MB');
+    expect(errorOf(await upload('/api/qywxapp/media/voice', 'v.amr', Buffer.concat([AMR, Buffer.alloc(2 * 1024 * 1024)]))).message).toBe(
+      '语音大小不能超过 2MB',
+    );
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42demo')]);
     expect((await upload('/api/qywxapp/media/video', 'v.mp4', mp4)).json().contentType).toBe('video/mp4');
     expect((await upload('/api/qywxapp/media/file', 'f.pdf', PDF)).json().kind).toBe('qywxFile');
@@ -133,9 +149,18 @@ describe.each(testApps())('disk storage on %s', (_dialect, start) => {
   it('keeps the content under DATA_DIR/uploads and serves it back', async () => {
     const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const body = multipartFile('a.png', PNG, 'image/png');
-    const res = await t.app.inject({ method: 'POST', url: '/api/pictures', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/pictures',
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(201);
-    const row = await t.app.database.db.selectFrom('sys_file').select(['storage', 'path', 'data']).where('id', '=', res.json().id).executeTakeFirstOrThrow();
+    const row = await t.app.database.db
+      .selectFrom('sys_file')
+      .select(['storage', 'path', 'data'])
+      .where('id', '=', res.json().id)
+      .executeTakeFirstOrThrow();
     expect(row.storage).toBe('disk');
     expect(row.data).toBeNull();
     const dir = join(t.config.dataDir, 'uploads', String(row.path).split('/')[0]);

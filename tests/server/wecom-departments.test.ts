@@ -31,7 +31,15 @@ const APP_SECRET = 'app-secret';
 
 /** WeCom as its API documentation describes it: one corp, two secrets, contacts kept in memory. */
 async function fakeWecom(): Promise<FakeWecom> {
-  const fake: FakeWecom = { url: '', server: undefined as unknown as Server, calls: [], departments: new Map(), users: [], approvals: new Map(), nextId: 100 };
+  const fake: FakeWecom = {
+    url: '',
+    server: undefined as unknown as Server,
+    calls: [],
+    departments: new Map(),
+    users: [],
+    approvals: new Map(),
+    nextId: 100,
+  };
   fake.server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     let raw = '';
@@ -64,7 +72,13 @@ async function fakeWecom(): Promise<FakeWecom> {
           if (!fake.departments.has(Number(body.parentid))) return fail(60004, 'parent department not found');
           if (body.name === '拒绝') return fail(60008, 'department existed');
           const id = fake.nextId++;
-          fake.departments.set(id, { id, name: body.name, parentid: Number(body.parentid), order: Number(body.order ?? 0), department_leader: [] });
+          fake.departments.set(id, {
+            id,
+            name: body.name,
+            parentid: Number(body.parentid),
+            order: Number(body.order ?? 0),
+            department_leader: [],
+          });
           return send({ id });
         }
         case '/cgi-bin/department/update': {
@@ -111,10 +125,19 @@ function approval(spNo: string, spStatus: number, bizNo?: string, speech = ''): 
     template_id: 'C4RbNH7A',
     apply_time: 1700000000,
     applyer: { userid: 'zhangsan', partyid: '2' },
-    sp_record: [{ sp_status: spStatus, approverattr: 1, details: [{ approver: { userid: 'lisi' }, speech, sp_status: spStatus, sptime: 1700000100, media_id: [] }] }],
+    sp_record: [
+      {
+        sp_status: spStatus,
+        approverattr: 1,
+        details: [{ approver: { userid: 'lisi' }, speech, sp_status: spStatus, sptime: 1700000100, media_id: [] }],
+      },
+    ],
     notifyer: [],
     apply_data: {
-      contents: bizNo === undefined ? [] : [{ control: 'Text', id: 'Text-1', title: [{ text: '业务单号', lang: 'zh_CN' }], value: { text: bizNo } }],
+      contents:
+        bizNo === undefined
+          ? []
+          : [{ control: 'Text', id: 'Text-1', title: [{ text: '业务单号', lang: 'zh_CN' }], value: { text: bizNo } }],
     },
     comments: [],
   };
@@ -130,23 +153,38 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
   let rootId: number;
 
   const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-    app.inject({ method: method as 'PUT', url, headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method: method as 'PUT',
+      url,
+      headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const depts = async () =>
-    (await app.database.db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'wecom_dept_id']).orderBy('id').execute()).map((d) => ({
-      id: Number(d.id),
-      pid: d.pid === null ? null : Number(d.pid),
-      name: String(d.name),
-      sort: Number(d.sort),
-      wecomId: d.wecom_dept_id === null ? null : Number(d.wecom_dept_id),
-    }));
+    (await app.database.db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'wecom_dept_id']).orderBy('id').execute()).map(
+      (d) => ({
+        id: Number(d.id),
+        pid: d.pid === null ? null : Number(d.pid),
+        name: String(d.name),
+        sort: Number(d.sort),
+        wecomId: d.wecom_dept_id === null ? null : Number(d.wecom_dept_id),
+      }),
+    );
   const byName = async (name: string) => (await depts()).find((d) => d.name === name)!;
 
   beforeAll(async () => {
     wecom = await fakeWecom();
-    t = await start({ wecomCorpId: CORP, wecomAgentId: '1000002', wecomSecret: APP_SECRET, wecomContactSecret: CONTACT_SECRET, wecomApiBase: wecom.url });
+    t = await start({
+      wecomCorpId: CORP,
+      wecomAgentId: '1000002',
+      wecomSecret: APP_SECRET,
+      wecomContactSecret: CONTACT_SECRET,
+      wecomApiBase: wecom.url,
+    });
     app = t.app;
     admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
-    rootId = Number((await app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow()).id);
+    rootId = Number(
+      (await app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow()).id,
+    );
     await createStaff(app, { username: 'syncer', password: 'Syncer@2024', permissions: ['dept:qywx', 'dept:list'], dataScope: '全部' });
     syncer = bearer(await loginAs(app, 'syncer', 'Syncer@2024'));
     await createStaff(app, { username: 'plain', password: 'Plain@2024', permissions: ['dept:list', 'dept:edit'] });
@@ -162,7 +200,15 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
 
   it('pulls WeCom departments: links the root and same-named ones, creates the rest, then renames and moves', async () => {
     const now = nowText();
-    const sales = Number((await app.database.db.insertInto('sys_dept').values({ pid: rootId, name: '销售部', sort: 5, enabled: 1, create_time: now }).returning('id').executeTakeFirstOrThrow()).id);
+    const sales = Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid: rootId, name: '销售部', sort: 5, enabled: 1, create_time: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     wecom.departments.set(1, { id: 1, name: '某某汽车集团', parentid: 0, order: 100000000 });
     wecom.departments.set(2, { id: 2, name: '销售部', parentid: 1, order: 200 });
     wecom.departments.set(3, { id: 3, name: '售后服务部', parentid: 1, order: 300 });
@@ -215,7 +261,15 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
   it('creates a department in WeCom under its parent and keeps its id; deletes it there and clears it', async () => {
     const now = nowText();
     const sales = await byName('销售部');
-    const id = Number((await app.database.db.insertInto('sys_dept').values({ pid: sales.id, name: '网销组', sort: 3, enabled: 1, create_time: now }).returning('id').executeTakeFirstOrThrow()).id);
+    const id = Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid: sales.id, name: '网销组', sort: 3, enabled: 1, create_time: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     const res = await call('PUT', '/api/dept/addQw', syncer, { id });
     expect(res.statusCode, res.body).toBe(200);
     const wecomId = res.json().wecomDeptId;
@@ -224,9 +278,33 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     expect(errorOf(await call('PUT', '/api/dept/addQw', syncer, { id })).message).toMatch(/^该部门已同步到企业微信/);
 
     // a child of an unsynced parent, and a name WeCom refuses: nothing stored
-    const loose = Number((await app.database.db.insertInto('sys_dept').values({ pid: id, name: '拒绝', sort: 1, enabled: 1, create_time: now }).returning('id').executeTakeFirstOrThrow()).id);
-    const orphanParent = Number((await app.database.db.insertInto('sys_dept').values({ pid: rootId, name: '未同步部门', sort: 1, enabled: 1, create_time: now }).returning('id').executeTakeFirstOrThrow()).id);
-    const orphan = Number((await app.database.db.insertInto('sys_dept').values({ pid: orphanParent, name: '下级', sort: 1, enabled: 1, create_time: now }).returning('id').executeTakeFirstOrThrow()).id);
+    const loose = Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid: id, name: '拒绝', sort: 1, enabled: 1, create_time: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const orphanParent = Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid: rootId, name: '未同步部门', sort: 1, enabled: 1, create_time: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const orphan = Number(
+      (
+        await app.database.db
+          .insertInto('sys_dept')
+          .values({ pid: orphanParent, name: '下级', sort: 1, enabled: 1, create_time: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     expect(errorOf(await call('PUT', '/api/dept/addQw', syncer, { id: orphan })).message).toBe('请先将上级部门同步到企业微信');
     const refused = await call('PUT', '/api/dept/addQw', syncer, { id: loose });
     expect(refused.statusCode).toBe(502);
@@ -251,7 +329,10 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
   it('saves the order of siblings in WeCom and in the tree; a refusal keeps the tree', async () => {
     const sales = await byName('销售部');
     const service = await byName('售后部');
-    const res = await call('PUT', '/api/dept/updateOrder', syncer, [{ id: service.id, sort: 1 }, { id: sales.id, sort: 2 }]);
+    const res = await call('PUT', '/api/dept/updateOrder', syncer, [
+      { id: service.id, sort: 1 },
+      { id: sales.id, sort: 2 },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ saved: 2, pushed: 2 });
     expect(wecom.departments.get(3)!.order).toBe(999_999);
@@ -262,14 +343,32 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     const refused = await call('PUT', '/api/dept/updateOrder', syncer, { depts: [{ id: sales.id, sort: 1000 }] });
     expect(refused.statusCode).toBe(502);
     expect((await byName('销售部')).sort).toBe(2);
-    expect(errorOf(await call('PUT', '/api/dept/updateOrder', syncer, [{ id: sales.id, sort: 1 }, { id: rootId, sort: 1 }])).message).toBe('只能调整同一上级部门下的部门顺序');
-    expect(errorOf(await call('PUT', '/api/dept/updateOrder', syncer, [{ id: sales.id, sort: -1 }])).message).toBe('排序必须在0到999999之间');
+    expect(
+      errorOf(
+        await call('PUT', '/api/dept/updateOrder', syncer, [
+          { id: sales.id, sort: 1 },
+          { id: rootId, sort: 1 },
+        ]),
+      ).message,
+    ).toBe('只能调整同一上级部门下的部门顺序');
+    expect(errorOf(await call('PUT', '/api/dept/updateOrder', syncer, [{ id: sales.id, sort: -1 }])).message).toBe(
+      '排序必须在0到999999之间',
+    );
   });
 
   it('binds WeCom members of a department to roster entries by mobile or by name, and lists the rest', async () => {
     const sales = await byName('销售部');
     const entry = async (name: string, mobile: string) => {
-      const res = await call('POST', '/api/staff', admin, { name, mobile, sex: 1, job: '销售顾问', entryDate: '2024-03-01', status: 1, orgId: rootId, deptId: sales.id });
+      const res = await call('POST', '/api/staff', admin, {
+        name,
+        mobile,
+        sex: 1,
+        job: '销售顾问',
+        entryDate: '2024-03-01',
+        status: 1,
+        orgId: rootId,
+        deptId: sales.id,
+      });
       expect(res.statusCode, res.body).toBe(201);
       return Number(res.json().id);
     };
@@ -288,15 +387,28 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     expect(r.bound).toEqual(['王强（wangqiang）', '李娜（lina）']);
     expect(r.notOnRoster).toEqual(['陌生人（stranger）']);
     expect(r.notInWecom).toEqual(['赵敏']);
-    const ids = await app.database.db.selectFrom('staff').select(['id', 'qywx_user_id']).where('id', 'in', [wang, li]).orderBy('id').execute();
+    const ids = await app.database.db
+      .selectFrom('staff')
+      .select(['id', 'qywx_user_id'])
+      .where('id', 'in', [wang, li])
+      .orderBy('id')
+      .execute();
     expect(ids.map((x) => x.qywx_user_id)).toEqual(['wangqiang', 'lina']);
     const again = (await call('PUT', '/api/dept/synStaffs', syncer, { id: sales.id })).json();
     expect(again).toMatchObject({ bound: [], alreadyBound: 2 });
-    expect(errorOf(await call('PUT', '/api/dept/synStaffs', syncer, { id: (await byName('网销组')).id })).message).toBe('该部门尚未同步到企业微信');
+    expect(errorOf(await call('PUT', '/api/dept/synStaffs', syncer, { id: (await byName('网销组')).id })).message).toBe(
+      '该部门尚未同步到企业微信',
+    );
   });
 
   it('needs the key, and 全部 data scope for the whole-tree pull', async () => {
-    for (const [m, u, b] of [['GET', '/api/dept/syncQwDept'], ['PUT', '/api/dept/synStaffs', { id: rootId }], ['PUT', '/api/dept/addQw', { id: rootId }], ['DELETE', `/api/dept/delQw?id=${rootId}`], ['PUT', '/api/dept/updateOrder', [{ id: rootId, sort: 1 }]]] as const) {
+    for (const [m, u, b] of [
+      ['GET', '/api/dept/syncQwDept'],
+      ['PUT', '/api/dept/synStaffs', { id: rootId }],
+      ['PUT', '/api/dept/addQw', { id: rootId }],
+      ['DELETE', `/api/dept/delQw?id=${rootId}`],
+      ['PUT', '/api/dept/updateOrder', [{ id: rootId, sort: 1 }]],
+    ] as const) {
       expect((await call(m, u, plain, b)).statusCode, u).toBe(403);
     }
     await createStaff(app, { username: 'localsync', password: 'Local@2024', permissions: ['dept:qywx'] });
@@ -318,11 +430,21 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     wecom.approvals.set('202401010001', approval('202401010001', 2, String(passed)));
     wecom.approvals.set('202401010002', approval('202401010002', 3, undefined, '事故责任未认定'));
     wecom.approvals.set('202401010003', approval('202401010003', 1, String(pending)));
-    const status = async (id: number) => app.database.db.selectFrom('dbc_info').select(['status', 'sh_status', 'audit_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+    const status = async (id: number) =>
+      app.database.db.selectFrom('dbc_info').select(['status', 'sh_status', 'audit_reason']).where('id', '=', id).executeTakeFirstOrThrow();
 
     const ok = await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010001', admin);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toMatchObject({ spNo: '202401010001', bizId: passed, spStatus: 2, spStatusName: '已通过', status: 2, shStatus: 2, result: '已按企业微信审批结果审核通过', syncTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(ok.json()).toMatchObject({
+      spNo: '202401010001',
+      bizId: passed,
+      spStatus: 2,
+      spStatusName: '已通过',
+      status: 2,
+      shStatus: 2,
+      result: '已按企业微信审批结果审核通过',
+      syncTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
     expect(await status(passed)).toMatchObject({ status: 2, sh_status: 2 });
     const history = (await call('GET', `/api/dbc/dbcInfo/history?id=${passed}`, admin)).json();
     expect(history.at(-1)).toMatchObject({ action: 'approve', actor: 'admin（企业微信审批）' });
@@ -330,10 +452,14 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     expect((await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010001', admin)).json().result).toBe('用车需求已审核，未作更改');
 
     // no 业务单号 in the form: the demand's dialog names it; then the link is kept
-    expect(errorOf(await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010002', admin)).message).toMatch(/^审批单未关联用车需求/);
+    expect(errorOf(await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010002', admin)).message).toMatch(
+      /^审批单未关联用车需求/,
+    );
     const no = await call('GET', `/api/qywxapp/approval/approvalBizSync/202401010002?bizId=${refused}`, admin);
     expect(no.json()).toMatchObject({ bizId: refused, spStatusName: '已驳回', status: 3, shStatus: 3, auditReason: '事故责任未认定' });
-    expect(errorOf(await call('GET', `/api/qywxapp/approval/approvalBizSync/202401010002?bizId=${pending}`, admin)).message).toBe('该审批单属于另一条用车需求');
+    expect(errorOf(await call('GET', `/api/qywxapp/approval/approvalBizSync/202401010002?bizId=${pending}`, admin)).message).toBe(
+      '该审批单属于另一条用车需求',
+    );
 
     const wait = (await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010003', admin)).json();
     expect(wait).toMatchObject({ spStatusName: '审批中', status: 1, result: '审批状态：审批中，用车需求未作更改' });
@@ -366,7 +492,12 @@ describe.each(testApps())('WeCom not configured on %s', (_name, start) => {
       ['PUT', '/api/dept/updateOrder', [{ id: 1, sort: 1 }]],
       ['GET', '/api/qywxapp/approval/approvalBizSync/202401010001'],
     ] as const) {
-      const res = await t.app.inject({ method: m as 'PUT', url: u, headers: { ...admin, submit_id: submitId() }, ...(b === undefined ? {} : { payload: b as object }) });
+      const res = await t.app.inject({
+        method: m as 'PUT',
+        url: u,
+        headers: { ...admin, submit_id: submitId() },
+        ...(b === undefined ? {} : { payload: b as object }),
+      });
       expect(res.statusCode, u).toBe(400);
       expect(errorOf(res).message, u).toMatch(/^企业微信未配置/);
     }

@@ -34,8 +34,12 @@ export function openSocket(url: string): Promise<TestSocket> {
         }
       }
     });
-    const closed = new Promise<{ code: number; reason: string }>((res) => ws.on('close', (code, reason) => res({ code, reason: String(reason) })));
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused with ${res.statusCode}`), { statusCode: res.statusCode })));
+    const closed = new Promise<{ code: number; reason: string }>((res) =>
+      ws.on('close', (code, reason) => res({ code, reason: String(reason) })),
+    );
+    ws.on('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`refused with ${res.statusCode}`), { statusCode: res.statusCode })),
+    );
     ws.on('error', reject);
     ws.on('open', () =>
       resolve({
@@ -47,7 +51,10 @@ export function openSocket(url: string): Promise<TestSocket> {
           const hit = messages.find(predicate);
           if (hit) return Promise.resolve(hit);
           return new Promise((res, rej) => {
-            const timer = setTimeout(() => rej(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`)), timeoutMs);
+            const timer = setTimeout(
+              () => rej(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`)),
+              timeoutMs,
+            );
             waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), res(m)) });
           });
         },

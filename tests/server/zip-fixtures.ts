@@ -52,7 +52,9 @@ export function buildZip(parts: ZipPart[]): Buffer {
   return Buffer.concat([...locals, dir, end]);
 }
 
-const WORKBOOK = Buffer.from('<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets><sheet name="a" sheetId="1"/></sheets></workbook>');
+const WORKBOOK = Buffer.from(
+  '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets><sheet name="a" sheetId="1"/></sheets></workbook>',
+);
 
 /** A workbook whose one sheet unpacks to `bytes` bytes of blanks (a zip bomb when large). */
 export function bombXlsx(bytes: number): Buffer {
@@ -72,9 +74,15 @@ export function hostileImportFiles(bombBytes: number): Record<string, Buffer> {
     truncated: real.subarray(0, Math.floor(real.length / 2)),
     'truncated-head': real.subarray(0, 10),
     'password-protected': Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(4096)]),
-    'encrypted-entries': buildZip([{ name: 'xl/workbook.xml', data: WORKBOOK, encrypted: true }, { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('<x/>'), encrypted: true }]),
+    'encrypted-entries': buildZip([
+      { name: 'xl/workbook.xml', data: WORKBOOK, encrypted: true },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('<x/>'), encrypted: true },
+    ]),
     'no-sheet': buildZip([{ name: 'hello.txt', data: Buffer.from('hi') }]),
-    'bad-deflate': buildZip([{ name: 'xl/workbook.xml', data: WORKBOOK }, { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('not deflated at all'), deflate: false }]).fill(0x41, 60, 90),
+    'bad-deflate': buildZip([
+      { name: 'xl/workbook.xml', data: WORKBOOK },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('not deflated at all'), deflate: false },
+    ]).fill(0x41, 60, 90),
     bomb: bombXlsx(bombBytes),
   };
 }

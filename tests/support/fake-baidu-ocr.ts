@@ -50,14 +50,29 @@ function answerFor(path: string, content: Record<string, string>): Record<string
     case 'license_plate':
       return {
         log_id: logId(),
-        words_result: { color: content.color ?? 'blue', number: content.plate, probability: [1, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99], vertexes_location: [{ x: 1, y: 1 }] },
+        words_result: {
+          color: content.color ?? 'blue',
+          number: content.plate,
+          probability: [1, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99],
+          vertexes_location: [{ x: 1, y: 1 }],
+        },
       };
     case 'vin_code':
-      return { log_id: logId(), words_result_num: 1, words_result: [{ location: { left: 153, top: 148, width: 490, height: 14 }, words: content.vin }] };
+      return {
+        log_id: logId(),
+        words_result_num: 1,
+        words_result: [{ location: { left: 153, top: 148, width: 490, height: 14 }, words: content.vin }],
+      };
     case 'bankcard':
       return {
         log_id: logId(),
-        result: { bank_card_number: content.card, valid_date: content.valid ?? '07/29', bank_card_type: Number(content.type ?? 1), bank_name: content.bank ?? '中国工商银行', holder_name: content.holder ?? '' },
+        result: {
+          bank_card_number: content.card,
+          valid_date: content.valid ?? '07/29',
+          bank_card_type: Number(content.type ?? 1),
+          bank_name: content.bank ?? '中国工商银行',
+          holder_name: content.holder ?? '',
+        },
       };
     case 'driving_license':
       return {
@@ -124,20 +139,33 @@ export async function startFakeBaiduOcr(): Promise<FakeBaiduOcr> {
     };
     if (req.method !== 'POST') return send(405, { error_code: 3, error_msg: 'Unsupported openapi method' });
     if (u.pathname === '/oauth/2.0/token') {
-      if (u.searchParams.get('grant_type') !== 'client_credentials') return send(400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported' });
-      if (u.searchParams.get('client_id') !== FAKE_API_KEY) return send(401, { error: 'invalid_client', error_description: 'unknown client id' });
-      if (u.searchParams.get('client_secret') !== FAKE_SECRET_KEY) return send(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      if (u.searchParams.get('grant_type') !== 'client_credentials')
+        return send(400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported' });
+      if (u.searchParams.get('client_id') !== FAKE_API_KEY)
+        return send(401, { error: 'invalid_client', error_description: 'unknown client id' });
+      if (u.searchParams.get('client_secret') !== FAKE_SECRET_KEY)
+        return send(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
       const token = `24.${Math.random().toString(16).slice(2)}.2592000.1.282335-${++fake.tokensIssued}`;
       tokens.add(token);
-      return send(200, { refresh_token: `25.${token}`, expires_in: 2592000, session_key: 'fake', access_token: token, scope: 'public brain_all_scope vis-ocr_ocr', session_secret: 'fake' });
+      return send(200, {
+        refresh_token: `25.${token}`,
+        expires_in: 2592000,
+        session_key: 'fake',
+        access_token: token,
+        scope: 'public brain_all_scope vis-ocr_ocr',
+        session_secret: 'fake',
+      });
     }
     const m = /^\/rest\/2\.0\/ocr\/v1\/([a-z_]+)$/.exec(u.pathname);
     if (!m) return send(404, { error_code: 3, error_msg: 'Unsupported openapi method' });
-    if (!tokens.has(u.searchParams.get('access_token') ?? '')) return send(200, { error_code: 110, error_msg: 'Access token invalid or no longer valid', log_id: logId() });
-    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return send(200, { error_code: 216100, error_msg: 'invalid param', log_id: logId() });
+    if (!tokens.has(u.searchParams.get('access_token') ?? ''))
+      return send(200, { error_code: 110, error_msg: 'Access token invalid or no longer valid', log_id: logId() });
+    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return send(200, { error_code: 216100, error_msg: 'invalid param', log_id: logId() });
     const image = Buffer.from(new URLSearchParams(body).get('image') ?? '', 'base64');
     if (image.length === 0) return send(200, { error_code: 216101, error_msg: 'not enough param', log_id: logId() });
-    if (!image.subarray(0, 4).equals(JPEG_HEAD) && image[0] !== 0x89 && image[0] !== 0x42) return send(200, { error_code: 216201, error_msg: 'image format error', log_id: logId() });
+    if (!image.subarray(0, 4).equals(JPEG_HEAD) && image[0] !== 0x89 && image[0] !== 0x42)
+      return send(200, { error_code: 216201, error_msg: 'image format error', log_id: logId() });
     const content = contentOf(image);
     if (content.slow) {
       await new Promise((r) => setTimeout(r, Number(content.slow) || 5000));

@@ -55,7 +55,11 @@ describe('captcha store', () => {
 
   beforeEach(async () => {
     db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-    await ensureTables(db, 'sqlite', AUTH_TABLES.filter((t) => t.name === 'sys_captcha'));
+    await ensureTables(
+      db,
+      'sqlite',
+      AUTH_TABLES.filter((t) => t.name === 'sys_captcha'),
+    );
     clock = Date.UTC(2024, 0, 1, 8, 0, 0);
     store = new CaptchaStore(db, { now: () => clock });
   });

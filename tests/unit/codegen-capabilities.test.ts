@@ -28,7 +28,10 @@ describe('capability keywords', () => {
   });
 
   it('enabledToggle needs a boolean property and the edit action', () => {
-    expect(problemOf((s) => (s['x-entity'].enabledToggle = 'name'))).toMatchObject({ path: '/x-entity/enabledToggle', problem: expect.stringMatching(/boolean/) });
+    expect(problemOf((s) => (s['x-entity'].enabledToggle = 'name'))).toMatchObject({
+      path: '/x-entity/enabledToggle',
+      problem: expect.stringMatching(/boolean/),
+    });
     expect(problemOf((s) => Object.assign(s['x-entity'], { enabledToggle: 'active', actions: ['add'] })).problem).toMatch(/"edit"/);
   });
 
@@ -49,7 +52,12 @@ describe('capability keywords', () => {
 
   it('x-ref onDelete is cascade or restrict', () => {
     const ref = (onDelete: unknown) => (s: Record<string, any>) => {
-      s.properties.ownerId = { type: 'integer', title: '所属', 'x-input': 'select', 'x-ref': { resource: 'dept', path: 'api/dept', label: 'name', onDelete } };
+      s.properties.ownerId = {
+        type: 'integer',
+        title: '所属',
+        'x-input': 'select',
+        'x-ref': { resource: 'dept', path: 'api/dept', label: 'name', onDelete },
+      };
     };
     expect(problemOf(ref('drop'))).toMatchObject({ path: '/properties/ownerId/x-ref/onDelete' });
     const s = tmpThingSchema();

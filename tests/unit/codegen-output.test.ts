@@ -23,9 +23,12 @@ const projectSchemaNames = () =>
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const TSC = join(ROOT, 'node_modules/.bin/tsc');
+const TSC = join(ROOT, 'node_modules/typescript-native/bin/tsc');
 /** the entities of schemas/, in codegen's order */
-const SCHEMA_NAMES = readdirSync(join(ROOT, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+const SCHEMA_NAMES = readdirSync(join(ROOT, 'schemas'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5))
+  .sort();
 
 function tempProject(): { schemas: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'codegen-out-'));
@@ -46,7 +49,10 @@ describe('adding an entity is one schema file', { timeout: 30_000 }, () => {
 
   it('emits its spec in resources.ts next to the existing ones', async () => {
     expect(specs.map((s) => s.name)).toEqual([...SCHEMA_NAMES, 'tmpThing'].sort());
-    const mod = (await import(pathToFileURL(join(out, 'resources.ts')).href)) as { resources: ResourceSpec[]; resourceByName: Record<string, ResourceSpec> };
+    const mod = (await import(pathToFileURL(join(out, 'resources.ts')).href)) as {
+      resources: ResourceSpec[];
+      resourceByName: Record<string, ResourceSpec>;
+    };
     const spec = mod.resourceByName.tmpThing;
     expect(spec).toBeDefined();
     expect(spec).toMatchObject({ name: 'tmpThing', table: 'tmp_thing', path: 'api/tmpThing', permission: 'tmpThing', title: '临时物品' });
@@ -123,7 +129,7 @@ describe('adding an entity is one schema file', { timeout: 30_000 }, () => {
         "import type { EntityRecords, SysQuestion, TmpThing } from './types.ts';",
         "const ok: TmpThing = { id: 1, name: '螺丝', createTime: '2024-01-01 00:00:00', kind: '乙', amount: null };",
         "const q: SysQuestion = { id: 1, userType: '员工', model: '系统', content: '无法登录', createTime: '2024-01-01 00:00:00' };",
-        "// @ts-expect-error kind is 甲 or 乙",
+        '// @ts-expect-error kind is 甲 or 乙',
         "const badKind: TmpThing = { id: 1, name: 'x', createTime: '', kind: '丙' };",
         '// @ts-expect-error name is required',
         "const noName: TmpThing = { id: 1, createTime: '' };",
@@ -136,7 +142,18 @@ describe('adding an entity is one schema file', { timeout: 30_000 }, () => {
     );
     const r = spawnSync(
       TSC,
-      ['--noEmit', '--strict', '--allowImportingTsExtensions', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', 'use-types.ts'],
+      [
+        '--noEmit',
+        '--strict',
+        '--allowImportingTsExtensions',
+        '--target',
+        'es2022',
+        '--module',
+        'esnext',
+        '--moduleResolution',
+        'bundler',
+        'use-types.ts',
+      ],
       { encoding: 'utf8', cwd: out },
     );
     expect(r.stdout + r.stderr).toBe('');

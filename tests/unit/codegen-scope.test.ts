@@ -33,7 +33,9 @@ describe('x-scope', () => {
   });
 
   it('rejects other values, other types and two scoped properties', () => {
-    expect(problemOf((s) => (s.properties.orgId = { type: 'integer', title: '公司', 'x-scope': 'team' }))).toMatchObject({ path: '/properties/orgId/x-scope' });
+    expect(problemOf((s) => (s.properties.orgId = { type: 'integer', title: '公司', 'x-scope': 'team' }))).toMatchObject({
+      path: '/properties/orgId/x-scope',
+    });
     expect(problemOf((s) => (s.properties.name['x-scope'] = 'dept')).problem).toMatch(/integer/);
     const two = problemOf((s) => {
       s.properties.orgId = { type: 'integer', title: '公司', 'x-scope': 'org' };

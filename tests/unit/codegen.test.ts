@@ -52,7 +52,17 @@ describe('specs from the real schemas', () => {
 
   it('reads sysQuestion fields with columns, inputs, options and messages', () => {
     expect(q.fields.map((f) => f.name)).toEqual([
-      'id', 'userType', 'model', 'title', 'content', 'remark', 'username', 'mobile', 'status', 'enabled', 'createTime',
+      'id',
+      'userType',
+      'model',
+      'title',
+      'content',
+      'remark',
+      'username',
+      'mobile',
+      'status',
+      'enabled',
+      'createTime',
     ]);
     expect(fieldByName(q, 'id')).toMatchObject({ auto: 'id', readOnly: true, form: false, column: 'id' });
     expect(fieldByName(q, 'userType')).toMatchObject({
@@ -73,7 +83,13 @@ describe('specs from the real schemas', () => {
     expect(fieldByName(q, 'status')).toMatchObject({ type: 'boolean', form: false, list: { order: 7, width: 200, editable: 'radio' } });
     expect(fieldByName(q, 'enabled')).toMatchObject({ input: 'switch', form: false, required: false, default: true });
     expect(fieldByName(q, 'mobile')).toMatchObject({ mask: 'phone', messages: { pattern: '请输入正确的11位手机号码' } });
-    expect(fieldByName(q, 'createTime')).toMatchObject({ auto: 'createTime', column: 'create_time', filter: 'between', readOnly: true, form: false });
+    expect(fieldByName(q, 'createTime')).toMatchObject({
+      auto: 'createTime',
+      column: 'create_time',
+      filter: 'between',
+      readOnly: true,
+      form: false,
+    });
     expect(listFields(q).map((f) => f.name)).toEqual(['userType', 'model', 'title', 'content', 'remark', 'createTime', 'status']);
   });
 
@@ -86,12 +102,22 @@ describe('specs from the real schemas', () => {
       const ours = Object.keys(prop).filter((k) => k.startsWith('x-') || k === 'title' || k === 'default');
       expect(ours, name).toEqual([]);
     }
-    expect(body.properties.mobile).toEqual({ type: 'string', pattern: '^(1[3-9]\\d{9})?$', errorMessage: { pattern: '请输入正确的11位手机号码' } });
+    expect(body.properties.mobile).toEqual({
+      type: 'string',
+      pattern: '^(1[3-9]\\d{9})?$',
+      errorMessage: { pattern: '请输入正确的11位手机号码' },
+    });
     expect(body.errorMessage.required.content).toBe('问题描述不能为空');
   });
 
   it('reads staffunZp with every required message of the spec', () => {
-    expect(zp).toMatchObject({ table: 'staffun_zp', path: 'api/staffunZp', permission: 'staffunZp', pageSize: 15, actions: ['add', 'edit', 'del', 'download'] });
+    expect(zp).toMatchObject({
+      table: 'staffun_zp',
+      path: 'api/staffunZp',
+      permission: 'staffunZp',
+      pageSize: 15,
+      actions: ['add', 'edit', 'del', 'download'],
+    });
     const req = Object.fromEntries(zp.fields.filter((f) => f.required).map((f) => [f.name, f.messages.required]));
     expect(req).toEqual({
       deptId: '所属部门不能为空',
@@ -103,7 +129,11 @@ describe('specs from the real schemas', () => {
       jobYq: '任职要求不能为空',
       enabled: '是否启用不能为空',
     });
-    expect(fieldByName(zp, 'deptId')).toMatchObject({ ref: { resource: 'dept', path: 'api/dept', label: 'name' }, column: 'dept_id', input: 'select' });
+    expect(fieldByName(zp, 'deptId')).toMatchObject({
+      ref: { resource: 'dept', path: 'api/dept', label: 'name' },
+      column: 'dept_id',
+      input: 'select',
+    });
   });
 
   it('applies defaults for a schema that leaves the entity settings out', () => {
@@ -169,7 +199,11 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name.errorMessage.maxLength = 'too long'), '/properties/name/errorMessage/maxLength', /Chinese/);
   });
   it('message for a keyword the property does not have', () => {
-    expectBad((s) => (s.properties.name.errorMessage.pattern = '格式不正确'), '/properties/name/errorMessage/pattern', /no "pattern" keyword/);
+    expectBad(
+      (s) => (s.properties.name.errorMessage.pattern = '格式不正确'),
+      '/properties/name/errorMessage/pattern',
+      /no "pattern" keyword/,
+    );
   });
   it('required message for a property that is not required', () => {
     expectBad((s) => (s.errorMessage.required.kind = '类型不能为空'), '/errorMessage/required/kind', /not in "required"/);
@@ -178,10 +212,14 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.required = ['nmae']), '/required/0', /"nmae" is not a property/);
   });
   it('an automatic field cannot be required', () => {
-    expectBad((s) => {
-      s.required.push('createTime');
-      s.errorMessage.required.createTime = '创建时间不能为空';
-    }, '/properties/createTime/x-auto', /cannot be in "required"/);
+    expectBad(
+      (s) => {
+        s.required.push('createTime');
+        s.errorMessage.required.createTime = '创建时间不能为空';
+      },
+      '/properties/createTime/x-auto',
+      /cannot be in "required"/,
+    );
   });
   it('filters that do not fit the type', () => {
     expectBad((s) => (s.properties.amount['x-filter'] = 'like'), '/properties/amount/x-filter', /"like".*this property is number/);
@@ -191,9 +229,13 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name['x-filter'] = 'fuzzy'), '/properties/name/x-filter', /must be one of eq, like, between, in/);
   });
   it('a filter named like a list query parameter', () => {
-    expectBad((s) => {
-      s.properties.sort = { type: 'integer', title: '排序', 'x-filter': 'eq' };
-    }, '/properties/sort/x-filter', /list query parameter/);
+    expectBad(
+      (s) => {
+        s.properties.sort = { type: 'integer', title: '排序', 'x-filter': 'eq' };
+      },
+      '/properties/sort/x-filter',
+      /list query parameter/,
+    );
   });
   it('x-list with an unknown key or an editable that does not fit', () => {
     expectBad((s) => (s.properties.name['x-list'].colour = 'red'), '/properties/name/x-list/colour', /unknown key/);
@@ -202,11 +244,19 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name['x-list'].html = 'yes'), '/properties/name/x-list/html', /must be true/);
   });
   it('x-options values of another type', () => {
-    expectBad((s) => (s.properties.active['x-options'] = [{ value: 'yes', label: '是' }]), '/properties/active/x-options/0/value', /must be a boolean/);
+    expectBad(
+      (s) => (s.properties.active['x-options'] = [{ value: 'yes', label: '是' }]),
+      '/properties/active/x-options/0/value',
+      /must be a boolean/,
+    );
   });
   it('x-options and enum that disagree', () => {
     expectBad((s) => s.properties.kind['x-options'].pop(), '/properties/kind/x-options', /missing from x-options: "乙"/);
-    expectBad((s) => s.properties.kind['x-options'].push({ value: '丙', label: '丙类' }), '/properties/kind/x-options', /not in enum: "丙"/);
+    expectBad(
+      (s) => s.properties.kind['x-options'].push({ value: '丙', label: '丙类' }),
+      '/properties/kind/x-options',
+      /not in enum: "丙"/,
+    );
   });
   it('enum values of another type', () => {
     expectBad((s) => (s.properties.kind.enum = ['甲', 2]), '/properties/kind/enum/1', /must be a string/);
@@ -225,12 +275,28 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.properties.name['x-auto'] = 'createTime'), '/properties/name/x-auto', /date-time/);
   });
   it('x-ocr: a known call, answer fields of that call, string properties of the form to fill', () => {
-    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getIdCard', fill: { name: 'name' } }), '/properties/name/x-ocr/call', /must be one of getCph/);
-    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { name: 'plate' } }), '/properties/name/x-ocr/fill/name', /cardNumber/);
+    expectBad(
+      (s) => (s.properties.name['x-ocr'] = { call: 'getIdCard', fill: { name: 'name' } }),
+      '/properties/name/x-ocr/call',
+      /must be one of getCph/,
+    );
+    expectBad(
+      (s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { name: 'plate' } }),
+      '/properties/name/x-ocr/fill/name',
+      /cardNumber/,
+    );
     expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: {} }), '/properties/name/x-ocr/fill', /at least one/);
     expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk' }), '/properties/name/x-ocr', /must be \{call/);
-    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { nowhere: 'cardNumber' } }), '/properties/name/x-ocr/fill/nowhere', /string property of the form/);
-    expectBad((s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { amount: 'cardNumber' } }), '/properties/name/x-ocr/fill/amount', /string property of the form/);
+    expectBad(
+      (s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { nowhere: 'cardNumber' } }),
+      '/properties/name/x-ocr/fill/nowhere',
+      /string property of the form/,
+    );
+    expectBad(
+      (s) => (s.properties.name['x-ocr'] = { call: 'getYhk', fill: { amount: 'cardNumber' } }),
+      '/properties/name/x-ocr/fill/amount',
+      /string property of the form/,
+    );
   });
   it('x-scope: "none" opts out only with a $comment saying why, and leaves no scope', () => {
     expectBad((s) => (s.properties.name['x-scope'] = 'none'), '/properties/name/$comment', /\$comment/);
@@ -273,8 +339,23 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expect(specFromSchema(FILE, tmpThingSchema()).ownedByApplicant).toBeUndefined();
     expectBad((s) => (s['x-entity'].ownedByApplicant = 'nope'), '/x-entity/ownedByApplicant', /must name a property/);
     expectBad((s) => (s['x-entity'].ownedByApplicant = 'name'), '/x-entity/ownedByApplicant', /required integer/);
-    expectBad((s) => { owned(s); delete s.properties.staffunId['x-filter']; }, '/x-entity/ownedByApplicant', /x-filter.*eq/);
-    expectBad((s) => { owned(s); s.required = s.required.filter((r: string) => r !== 'staffunId'); delete s.errorMessage.required.staffunId; }, '/x-entity/ownedByApplicant', /required integer/);
+    expectBad(
+      (s) => {
+        owned(s);
+        delete s.properties.staffunId['x-filter'];
+      },
+      '/x-entity/ownedByApplicant',
+      /x-filter.*eq/,
+    );
+    expectBad(
+      (s) => {
+        owned(s);
+        s.required = s.required.filter((r: string) => r !== 'staffunId');
+        delete s.errorMessage.required.staffunId;
+      },
+      '/x-entity/ownedByApplicant',
+      /required integer/,
+    );
     expectBad((s) => (s['x-entity'].read = 'yes'), '/x-entity/read', /non-empty array/);
     expectBad((s) => (s['x-entity'].read = ['everyone']), '/x-entity/read/0', /signedIn.*permission key/);
     // the retired keyword is unknown now: reading is closed by default
@@ -291,8 +372,19 @@ describe('the worked example of schemas/README.md', () => {
     const block = /Create `schemas\/carBrand\.json`:\n\n```json\n([\s\S]*?)\n```/.exec(readme);
     expect(block).not.toBeNull();
     const spec = specFromSchema('schemas/carBrand.json', JSON.parse(block![1]));
-    expect(spec).toMatchObject({ name: 'carBrand', table: 'car_brand', path: 'api/carBrand', permission: 'carBrand', pageSize: 15, dialogWidth: 500 });
-    expect(spec.fields.filter((f) => f.filter).map((f) => [f.name, f.filter])).toEqual([['name', 'like'], ['enabled', 'eq'], ['createTime', 'between']]);
+    expect(spec).toMatchObject({
+      name: 'carBrand',
+      table: 'car_brand',
+      path: 'api/carBrand',
+      permission: 'carBrand',
+      pageSize: 15,
+      dialogWidth: 500,
+    });
+    expect(spec.fields.filter((f) => f.filter).map((f) => [f.name, f.filter])).toEqual([
+      ['name', 'like'],
+      ['enabled', 'eq'],
+      ['createTime', 'between'],
+    ]);
     expect(listFields(spec).map((f) => f.title)).toEqual(['品牌名称', '排序', '状态', '创建时间']);
     expect(spec.fields.filter((f) => f.form).map((f) => f.title)).toEqual(['品牌名称', '排序', '状态']);
     expect(fieldByName(spec, 'enabled')!.list!.editable).toBe('switch');
@@ -324,7 +416,9 @@ describe('loading a schemas folder', () => {
     const other = tmpThingSchema();
     other.$id = 'otherThing';
     other['x-entity'] = { name: 'otherThing', title: '另一物品', table: 'tmp_thing' };
-    const err = schemaError(() => loadSchemas(folder({ 'tmpThing.json': JSON.stringify(tmpThingSchema()), 'otherThing.json': JSON.stringify(other) })));
+    const err = schemaError(() =>
+      loadSchemas(folder({ 'tmpThing.json': JSON.stringify(tmpThingSchema()), 'otherThing.json': JSON.stringify(other) })),
+    );
     expect(err.path).toBe('/x-entity/table');
     expect(err.problem).toMatch(/table "tmp_thing" is already used by/);
   });

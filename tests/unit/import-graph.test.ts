@@ -175,7 +175,11 @@ const RULES: Array<[string[], string[], string]> = [
   [['src/web', 'src/shared'], ['src/server'], 'the browser code and the shared code never import the server'],
   [['src/shared'], ['src/web'], 'shared code never imports the web apps'],
   [['src/server/auth', 'src/server/crud', 'src/server/db'], ['src/server/modules'], 'access rules, CRUD and the database know no feature'],
-  ...APPS.map((app): [string[], string[], string] => [[app], APPS.filter((other) => other !== app), 'an app folder imports no other app (shared code goes to src/web/common or src/web/components)']),
+  ...APPS.map((app): [string[], string[], string] => [
+    [app],
+    APPS.filter((other) => other !== app),
+    'an app folder imports no other app (shared code goes to src/web/common or src/web/components)',
+  ]),
   [['src/web/common', 'src/web/components'], APPS, 'the code the apps share imports no app'],
 ];
 
@@ -199,15 +203,28 @@ describe('import graph of src/', () => {
       "let i: import('./i.ts').I;",
       "// import x from './commented.ts';",
       "/* import y from './block.ts'; */",
-      "const s = 'import z from \"./in-string.ts\"';",
+      'const s = \'import z from "./in-string.ts"\';',
     ].join('\n');
     expect(specifiers(text).sort()).toEqual(['./a.ts', './b.ts', './c.ts', './e.ts', './f.ts', './g.css', './h.tsx', './i.ts']);
   });
 
   it('the cycle finder finds a loop and leaves a tree alone', () => {
-    const loop = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const loop = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(cycles(loop)).toEqual([['a', 'b', 'c']]);
-    expect(cycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -38,8 +38,11 @@ describe('personal data in free text', () => {
   it('masks mobiles and ID numbers with a right check digit, nothing else', () => {
     expect(isIdNumber('11010519491231002X')).toBe(true);
     expect(isIdNumber('110105194912310021')).toBe(false);
-    expect(maskPersonalText('{"phone":"13855556666","idno":"11010519491231002X"}')).toBe('{"phone":"138****6666","idno":"1101*********1002X"}');
+    expect(maskPersonalText('{"phone":"13855556666","idno":"11010519491231002X"}')).toBe(
+      '{"phone":"138****6666","idno":"1101*********1002X"}',
+    );
     // not a mobile (12 digits, a timestamp, 12x) nor an ID number (wrong check digit)
-    for (const text of ['138555566661', '1764041234567', '12855556666', '110105194912310021', '2026-11-25 10:00:00']) expect(maskPersonalText(text)).toBe(text);
+    for (const text of ['138555566661', '1764041234567', '12855556666', '110105194912310021', '2026-11-25 10:00:00'])
+      expect(maskPersonalText(text)).toBe(text);
   });
 });

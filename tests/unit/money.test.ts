@@ -12,7 +12,8 @@ describe('money amounts', () => {
       expect(isMoneyAmount(v), String(v)).toBe(true);
       expect(fromCents(toCents(v))).toBe(v);
     }
-    for (const v of [12.345, 0.001, 1.005, 1e-7, Number.NaN, Infinity, 1e15 + 0.5, '12'] as unknown[]) expect(isMoneyAmount(v), String(v)).toBe(false);
+    for (const v of [12.345, 0.001, 1.005, 1e-7, Number.NaN, Infinity, 1e15 + 0.5, '12'] as unknown[])
+      expect(isMoneyAmount(v), String(v)).toBe(false);
     // every cent up to a million yuan survives the round trip
     for (let c = 0; c < 100_000_000; c += 9_973) expect(toCents(fromCents(c))).toBe(c);
     expect(fromCents('1234')).toBe(12.34);
@@ -27,7 +28,14 @@ describe('money amounts', () => {
     const huge = checkRecord(resourceByName.xsSubmersibleActivity, { budget: 1e14 }, 'create');
     if (!huge.ok) expect(huge.error.message).not.toBe(MONEY_MESSAGE);
     const spec = resourceByName.expense;
-    const big = checkRecord({ ...spec, schema: { ...spec.schema, properties: { ...(spec.schema.properties as object), money: { type: 'number', 'x-money': true } } } }, { project: '差旅', money: 1e14, onTime: '2026-01-02' }, 'create');
+    const big = checkRecord(
+      {
+        ...spec,
+        schema: { ...spec.schema, properties: { ...(spec.schema.properties as object), money: { type: 'number', 'x-money': true } } },
+      },
+      { project: '差旅', money: 1e14, onTime: '2026-01-02' },
+      'create',
+    );
     expect(big.ok).toBe(false);
     if (!big.ok) expect(big.error.message).toBe('金额(元)数值过大');
     const res = checkRecord(resourceByName.expense, { project: '差旅', money: 12.345, onTime: '2026-01-02' }, 'create');
@@ -44,7 +52,8 @@ describe('money amounts', () => {
       expect(checkField(spec, f, ok), `${spec.name}.${f.name}`).toBeUndefined();
       expect(checkField(spec, f, ok + 0.005), `${spec.name}.${f.name}`).toBe(MONEY_MESSAGE);
       // typing keeps at most two decimals where the field cannot be negative
-      if ((p.minimum ?? p.exclusiveMinimum ?? -1) >= 0) expect(restrictionFor(p), `${spec.name}.${f.name}`).toMatch(/TwoDecimals|twoDecimals/);
+      if ((p.minimum ?? p.exclusiveMinimum ?? -1) >= 0)
+        expect(restrictionFor(p), `${spec.name}.${f.name}`).toMatch(/TwoDecimals|twoDecimals/);
     }
   });
 

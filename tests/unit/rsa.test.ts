@@ -51,7 +51,11 @@ describe('RSA-OAEP password transport', () => {
 
   it('the pair is created once and read back by every later start', async () => {
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-    await ensureTables(db, 'sqlite', AUTH_TABLES.filter((t) => t.name === 'sys_secret'));
+    await ensureTables(
+      db,
+      'sqlite',
+      AUTH_TABLES.filter((t) => t.name === 'sys_secret'),
+    );
     const first = await loadOrCreateKeys(db);
     const second = await loadOrCreateKeys(db);
     expect(second.publicKeyBase64).toBe(first.publicKeyBase64);

@@ -4,7 +4,8 @@ import { plainText, sanitizeRichText as richText } from '../../src/server/html.t
 
 describe('richText', () => {
   it('keeps formatting, links and images', async () => {
-    const html = '<p>今晚<b>22点</b>升级，<a href="https://example.com/x" title="说明">详情</a><br><img src="/files/a.png" alt="图"></p><ul><li>一</li></ul>';
+    const html =
+      '<p>今晚<b>22点</b>升级，<a href="https://example.com/x" title="说明">详情</a><br><img src="/files/a.png" alt="图"></p><ul><li>一</li></ul>';
     // the same markup, void elements written self-closed
     expect(await richText(html)).toBe(html.replace('<br>', '<br />').replace('alt="图">', 'alt="图" />'));
   });

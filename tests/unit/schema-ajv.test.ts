@@ -39,7 +39,16 @@ describe('the shared ajv configuration', () => {
     const validate = createSchemaAjv().compile(zp.schema);
     expect(validate({})).toBe(false);
     expect(validate.errors!.map((e) => e.message).sort()).toEqual(
-      ['所属部门不能为空', '招聘岗位不能为空', '工作区域不能为空', '岗位职责不能为空', '任职要求不能为空', '招聘人数不能为空', '是否启用不能为空', '薪资待遇不能为空'].sort(),
+      [
+        '所属部门不能为空',
+        '招聘岗位不能为空',
+        '工作区域不能为空',
+        '岗位职责不能为空',
+        '任职要求不能为空',
+        '招聘人数不能为空',
+        '是否启用不能为空',
+        '薪资待遇不能为空',
+      ].sort(),
     );
   });
 });

@@ -4,7 +4,19 @@ import { byDeptThenName, type StaffBrief } from '../../src/server/modules/staff/
 import { memberOf, WECOM_USER_ID } from '../../src/server/modules/staff/wecom-members.ts';
 
 const brief = (id: number, name: string, deptId: number | null, deptSort: number | null): StaffBrief & { deptSort: number | null } => ({
-  id, name, deptId, deptSort, mobile: '', sex: 1, orgId: 1, deptName: null, job: null, jpTypeId: null, jpTypeName: null, userId: null, status: 1,
+  id,
+  name,
+  deptId,
+  deptSort,
+  mobile: '',
+  sex: 1,
+  orgId: 1,
+  deptName: null,
+  job: null,
+  jpTypeId: null,
+  jpTypeName: null,
+  userId: null,
+  status: 1,
 });
 
 describe('byDeptThenName', () => {
@@ -24,10 +36,18 @@ describe('byDeptThenName', () => {
 describe('memberOf', () => {
   it('maps the entry to WeCom fields (gender 1 male, 2 female) and leaves out empty ones', () => {
     expect(memberOf({ id: 1, name: '王芳', mobile: '13800000000', sex: 0, job: '销售顾问', email: 'wf@example.com' }, 'wangfang')).toEqual({
-      userid: 'wangfang', name: '王芳', mobile: '13800000000', gender: '2', position: '销售顾问', email: 'wf@example.com',
+      userid: 'wangfang',
+      name: '王芳',
+      mobile: '13800000000',
+      gender: '2',
+      position: '销售顾问',
+      email: 'wf@example.com',
     });
     expect(memberOf({ id: 2, name: '张伟', mobile: '13800000001', sex: 1, job: null, email: null }, '13800000001')).toEqual({
-      userid: '13800000001', name: '张伟', mobile: '13800000001', gender: '1',
+      userid: '13800000001',
+      name: '张伟',
+      mobile: '13800000001',
+      gender: '1',
     });
   });
   it('accepts WeCom user ids only', () => {

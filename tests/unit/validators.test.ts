@@ -22,42 +22,66 @@ function table(fn: (s: string) => boolean, good: string[], bad: string[]): void 
 
 describe('phones, e-mail, network', () => {
   it('mobile: 11 digits, 1 then 3-9', () => {
-    table(v.isMobile, ['13800138000', '19912345678', '15012345678'], ['12800138000', '1380013800', '138001380001', '23800138000', '1380013800a', '']);
+    table(
+      v.isMobile,
+      ['13800138000', '19912345678', '15012345678'],
+      ['12800138000', '1380013800', '138001380001', '23800138000', '1380013800a', ''],
+    );
     expect(v.check('mobile', '12345678901')).toBe('请输入正确的11位手机号码');
     expect(v.check('mobile', '13800138000')).toBeUndefined();
   });
   it('landline with area code', () => {
-    table(v.isLandline, ['010-12345678', '0371-6512345', '037165123456', '021-87654321-123'], ['12345678', '010-0123456', '10-12345678', '0371-123456', '0371-123456789']);
+    table(
+      v.isLandline,
+      ['010-12345678', '0371-6512345', '037165123456', '021-87654321-123'],
+      ['12345678', '010-0123456', '10-12345678', '0371-123456', '0371-123456789'],
+    );
   });
   it('e-mail', () => {
-    table(v.isEmail, ['abc@example.com', 'first.last+tag@mail.example.cn', 'a_b-c@x-y.org'], ['abc', 'abc@', '@x.com', 'a@b', 'a b@x.com', 'a..b@x.com', 'a@-x.com']);
+    table(
+      v.isEmail,
+      ['abc@example.com', 'first.last+tag@mail.example.cn', 'a_b-c@x-y.org'],
+      ['abc', 'abc@', '@x.com', 'a@b', 'a b@x.com', 'a..b@x.com', 'a@-x.com'],
+    );
     expect(v.check('email', 'nope')).toBe('邮箱格式错误');
   });
   it('IPv4', () => {
     table(v.isIPv4, ['192.168.1.1', '0.0.0.0', '255.255.255.255', '10.0.0.10'], ['256.1.1.1', '1.1.1', '01.1.1.1', '1.1.1.1.1', 'a.b.c.d']);
   });
   it('URL', () => {
-    table(v.isUrl, ['http://example.com', 'https://www.example.com/a?b=1#c', 'ftp://files.example.com/x', 'http://192.168.1.1:8000'], ['example.com', 'javascript:alert(1)', 'http://', 'http://exa mple.com', 'mailto:a@b.com']);
+    table(
+      v.isUrl,
+      ['http://example.com', 'https://www.example.com/a?b=1#c', 'ftp://files.example.com/x', 'http://192.168.1.1:8000'],
+      ['example.com', 'javascript:alert(1)', 'http://', 'http://exa mple.com', 'mailto:a@b.com'],
+    );
   });
 });
 
 describe('resident ID (GB 11643)', () => {
   it('accepts real-format 18-digit numbers with the right check digit', () => {
-    table(v.isIdCard, ['11010519491231002X', '11010519491231002x', '440524188001010014', `41010219900307${'123'}${idCheck('41010219900307123')}`], []);
+    table(
+      v.isIdCard,
+      ['11010519491231002X', '11010519491231002x', '440524188001010014', `41010219900307${'123'}${idCheck('41010219900307123')}`],
+      [],
+    );
     expect(idCheck('11010519491231002')).toBe('X');
     expect(v.idCardCheckDigit('44052418800101001')).toBe('4');
   });
   it('refuses a wrong check digit, a bad date, an unknown province, wrong lengths', () => {
     const feb30 = '41010219900230123';
-    table(v.isIdCard, [], [
-      '110105194912310021',
-      '440524188001010015',
-      feb30 + idCheck(feb30),
-      '99010519491231' + '002' + idCheck('99010519491231002'),
-      '1101051949123100',
-      '11010519491231002Y',
-      '',
-    ]);
+    table(
+      v.isIdCard,
+      [],
+      [
+        '110105194912310021',
+        '440524188001010015',
+        feb30 + idCheck(feb30),
+        '99010519491231' + '002' + idCheck('99010519491231002'),
+        '1101051949123100',
+        '11010519491231002Y',
+        '',
+      ],
+    );
     expect(v.check('idCard', '110105194912310021')).toBe('身份证号码不正确');
   });
   it('accepts 15-digit numbers with a valid date', () => {
@@ -74,10 +98,18 @@ describe('resident ID (GB 11643)', () => {
 
 describe('other documents', () => {
   it('passport', () => {
-    table(v.isPassport, ['E12345678', 'G12345678', 'EA1234567', 'DE1234567', 'e12345678'], ['E1234567', 'A12345678', 'EZ1234567', '123456789', 'E123456789']);
+    table(
+      v.isPassport,
+      ['E12345678', 'G12345678', 'EA1234567', 'DE1234567', 'e12345678'],
+      ['E1234567', 'A12345678', 'EZ1234567', '123456789', 'E123456789'],
+    );
   });
   it('officer ID', () => {
-    table(v.isOfficerId, ['军字第2001988号', '南字第12345678', '政字第AB1234号'], ['军字2001988号', '字第2001988号', '军字第123号', 'AB字第1234号']);
+    table(
+      v.isOfficerId,
+      ['军字第2001988号', '南字第12345678', '政字第AB1234号'],
+      ['军字2001988号', '字第2001988号', '军字第123号', 'AB字第1234号'],
+    );
   });
   it('Hong Kong, Macao and Taiwan permits', () => {
     table(v.isHkMacaoPermit, ['H12345678', 'M1234567890', 'C12345678', 'CA1234567'], ['H1234567', 'X12345678', 'C123456789']);
@@ -90,48 +122,46 @@ describe('organisations and cards', () => {
   it('unified social credit code (GB 32100)', () => {
     const built = '91410100MA44XY712';
     const body = (built + '0').slice(0, 17);
-    table(v.isCreditCode, ['91350100M000100Y43', body + usccCheck(body), (body + usccCheck(body)).toLowerCase()], [
-      '91350100M000100Y44',
-      '91350100M000100Y4',
-      '91350100I000100Y43',
-      '9135010AM000100Y43',
-      '',
-    ]);
+    table(
+      v.isCreditCode,
+      ['91350100M000100Y43', body + usccCheck(body), (body + usccCheck(body)).toLowerCase()],
+      ['91350100M000100Y44', '91350100M000100Y4', '91350100I000100Y43', '9135010AM000100Y43', ''],
+    );
     expect(usccCheck('91350100M000100Y4')).toBe('3');
     expect(v.usccCheckChar('91350100M000100Y4')).toBe('3');
   });
   it('tax number', () => {
-    table(v.isTaxNumber, ['410102123456789', '91350100M000100Y43', '41010212345678901234', '41010212345678901'], ['4101021234567', '4101021234567890123', '41010212345678901-']);
+    table(
+      v.isTaxNumber,
+      ['410102123456789', '91350100M000100Y43', '41010212345678901234', '41010212345678901'],
+      ['4101021234567', '4101021234567890123', '41010212345678901-'],
+    );
   });
   it('bank card: 16 to 19 digits', () => {
-    table(v.isBankCard, ['6222021234567890', '6222021234567890123'], ['622202123456789', '62220212345678901234', '0222021234567890', '622202123456789a']);
+    table(
+      v.isBankCard,
+      ['6222021234567890', '6222021234567890123'],
+      ['622202123456789', '62220212345678901234', '0222021234567890', '622202123456789a'],
+    );
   });
 });
 
 describe('vehicles', () => {
   it('VIN with ISO 3779 check digit at position 9', () => {
-    table(v.isVin, ['1M8GDM9AXKP042788', '1HGCM82633A004352', 'LSVAU218XN2183294', '1m8gdm9axkp042788'], [
-      '1M8GDM9A1KP042788',
-      '1HGCM82643A004352',
-      'LSVAU2180N2183294',
-      '1M8GDM9AXKP04278',
-      '1M8GDM9AXKP042788A',
-      'IM8GDM9AXKP042788',
-    ]);
+    table(
+      v.isVin,
+      ['1M8GDM9AXKP042788', '1HGCM82633A004352', 'LSVAU218XN2183294', '1m8gdm9axkp042788'],
+      ['1M8GDM9A1KP042788', '1HGCM82643A004352', 'LSVAU2180N2183294', '1M8GDM9AXKP04278', '1M8GDM9AXKP042788A', 'IM8GDM9AXKP042788'],
+    );
     expect(v.vinCheckChar('1M8GDM9A0KP042788')).toBe('X');
     expect(v.check('vin', 'LSVAU2180N2183294')).toBe('请输入正确的底盘号');
   });
   it('mainland plates, new-energy included', () => {
-    table(v.isPlate, ['豫A12345', '京AF0236', '粤B1234学', '沪A1234挂', '豫AD12345', '豫A12345D', '京AF12345', '粤BFA1234'], [
-      '豫A1234',
-      '豫I12345',
-      'AA12345',
-      '豫A123456',
-      '豫ADA12345',
-      '豫AZ12345',
-      '豫A12345X',
-      '豫A1234O',
-    ]);
+    table(
+      v.isPlate,
+      ['豫A12345', '京AF0236', '粤B1234学', '沪A1234挂', '豫AD12345', '豫A12345D', '京AF12345', '粤BFA1234'],
+      ['豫A1234', '豫I12345', 'AA12345', '豫A123456', '豫ADA12345', '豫AZ12345', '豫A12345X', '豫A1234O'],
+    );
     expect(v.check('plate', '豫A1234')).toBe('请输入正确的车牌号');
   });
 });
@@ -175,16 +205,63 @@ describe('text', () => {
     table(v.isChineseOnly, ['中文', '河南省郑州市'], ['中文a', '中 文', '123', '']);
   });
   it('special characters of the applicant forms', () => {
-    table(v.hasNoSpecialCharacters, ['郑州某公司', 'ABC销售部2', '（有限公司）', '张三.李四'], [
-      '公司`', '公司~', '公司!', '公司@', '公司#', '公司$', '公司^', '公司&', '公司*', '公司=', '公司|', '公司{', '公司}',
-      "公司'", '公司:', '公司;', '公司,', '公司[', '公司]', '公司<', '公司>', '公司/', '公司?',
-      '公司！', '公司￥', '公司…', '公司【', '公司】', '公司：', '公司；', '公司，', '公司、', '公司《', '公司》', '公司？',
-      '公司“', '公司”', '公司‘', '公司’', '公司"', '公 司', '公\u3000司', '公司\t',
-    ]);
+    table(
+      v.hasNoSpecialCharacters,
+      ['郑州某公司', 'ABC销售部2', '（有限公司）', '张三.李四'],
+      [
+        '公司`',
+        '公司~',
+        '公司!',
+        '公司@',
+        '公司#',
+        '公司$',
+        '公司^',
+        '公司&',
+        '公司*',
+        '公司=',
+        '公司|',
+        '公司{',
+        '公司}',
+        "公司'",
+        '公司:',
+        '公司;',
+        '公司,',
+        '公司[',
+        '公司]',
+        '公司<',
+        '公司>',
+        '公司/',
+        '公司?',
+        '公司！',
+        '公司￥',
+        '公司…',
+        '公司【',
+        '公司】',
+        '公司：',
+        '公司；',
+        '公司，',
+        '公司、',
+        '公司《',
+        '公司》',
+        '公司？',
+        '公司“',
+        '公司”',
+        '公司‘',
+        '公司’',
+        '公司"',
+        '公 司',
+        '公\u3000司',
+        '公司\t',
+      ],
+    );
     expect(v.check('noSpecialCharacters', '公司,')).toBe('请认真填写,不支持特殊字符');
   });
   it('new password rule', () => {
-    table(v.isNewPassword, ['abc123', 'A.b_c!@#$%^&*', 'a'.repeat(20)], ['1abc23', 'abc12', 'a'.repeat(21), 'abc 123', 'abc-123', '中文abc123']);
+    table(
+      v.isNewPassword,
+      ['abc123', 'A.b_c!@#$%^&*', 'a'.repeat(20)],
+      ['1abc23', 'abc12', 'a'.repeat(21), 'abc 123', 'abc-123', '中文abc123'],
+    );
     expect(v.check('newPassword', '123456')).toBe('只能输入6-20个以字母开头、可带数字的字串');
   });
 });

@@ -22,7 +22,13 @@ async function* rows(n: number) {
 }
 
 async function damaged(file: Buffer): Promise<number> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   let bad = 0;
   let n = 0;
   for await (const ws of reader) {
@@ -43,7 +49,12 @@ describe('the ASCII rewrite of an uploaded workbook', () => {
     try {
       const path = join(dir, 'big.xlsx');
       const cols = ['身份', '模块', '问题描述', '状态'].map((title) => ({ title, width: 10 }));
-      await pipeline(xlsxStream('t', cols, rows(10_000), (e) => { throw e; }), createWriteStream(path));
+      await pipeline(
+        xlsxStream('t', cols, rows(10_000), (e) => {
+          throw e;
+        }),
+        createWriteStream(path),
+      );
       const file = readFileSync(path);
       expect(await damaged(file)).toBeGreaterThan(0);
       expect(await damaged(await asciiXlsx(file))).toBe(0);

@@ -2,7 +2,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AreaPicker, initialArea } from '../../src/web/applicant/AreaPicker.tsx';
 
-const selected = (label: string) => within(screen.getByRole('listbox', { name: label })).getByRole('option', { selected: true }).textContent;
+const selected = (label: string) =>
+  within(screen.getByRole('listbox', { name: label })).getByRole('option', { selected: true }).textContent;
 
 describe('area picker', () => {
   it('opens on 河南省 / 郑州市 / 中原区 and answers the wheels with 完成', () => {
@@ -31,7 +32,15 @@ describe('area picker', () => {
 
   it('mode 3 fixes the province to 河南省', () => {
     const onConfirm = vi.fn();
-    render(<AreaPicker open mode={3} value={{ province: '110000', city: '110100', county: '110101' }} onConfirm={onConfirm} onCancel={() => undefined} />);
+    render(
+      <AreaPicker
+        open
+        mode={3}
+        value={{ province: '110000', city: '110100', county: '110101' }}
+        onConfirm={onConfirm}
+        onCancel={() => undefined}
+      />,
+    );
     const provinces = within(screen.getByRole('listbox', { name: '省份' })).getAllByRole('option');
     expect(provinces.map((o) => o.textContent)).toEqual(['河南省']);
     fireEvent.click(within(screen.getByRole('listbox', { name: '城市' })).getByRole('option', { name: '开封市' }));
@@ -41,7 +50,11 @@ describe('area picker', () => {
   });
 
   it('keeps a given value and falls back to the first city and district of another province', () => {
-    expect(initialArea({ province: '410000', city: '410100', county: '410105' })).toEqual({ province: '410000', city: '410100', county: '410105' });
+    expect(initialArea({ province: '410000', city: '410100', county: '410105' })).toEqual({
+      province: '410000',
+      city: '410100',
+      county: '410105',
+    });
     expect(initialArea({ province: '110000' })).toEqual({ province: '110000', city: '110100', county: '110101' });
     expect(initialArea(undefined)).toEqual({ province: '410000', city: '410100', county: '410102' });
   });

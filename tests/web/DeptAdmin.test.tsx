@@ -14,11 +14,28 @@ import { testAuthProvider } from './renderScreen.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const node = (id: number, pid: number, name: string, hasChildren: boolean) => ({ id, pid, name, label: name, sort: id, enabled: true, hasChildren, leaf: !hasChildren, subCount: hasChildren ? 1 : 0, createTime: '2026-01-01 10:00:00', disabled: false });
+const node = (id: number, pid: number, name: string, hasChildren: boolean) => ({
+  id,
+  pid,
+  name,
+  label: name,
+  sort: id,
+  enabled: true,
+  hasChildren,
+  leaf: !hasChildren,
+  subCount: hasChildren ? 1 : 0,
+  createTime: '2026-01-01 10:00:00',
+  disabled: false,
+});
 
 function renderDepts(permissions: string[]) {
   return render(
-    <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(permissions)} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext
+      dataProvider={createDataProvider()}
+      authProvider={testAuthProvider(permissions)}
+      i18nProvider={i18nProvider}
+      store={memoryStore()}
+    >
       <DeptAdmin />
       <AppNotification />
     </AdminContext>,
@@ -28,7 +45,9 @@ function renderDepts(permissions: string[]) {
 describe('部门管理', () => {
   it('loads children lazily when a row is expanded', async () => {
     const { calls } = mockFetch({
-      'GET /api/dept/lazy': (call) => ({ body: call.url.searchParams.get('pid') === '1' ? [node(2, 1, '销售部', false)] : [node(1, 0, '总公司', true)] }),
+      'GET /api/dept/lazy': (call) => ({
+        body: call.url.searchParams.get('pid') === '1' ? [node(2, 1, '销售部', false)] : [node(1, 0, '总公司', true)],
+      }),
       'GET /api/dept/getDeptList': { body: [] },
     });
     renderDepts(['dept:list']);
@@ -63,7 +82,14 @@ describe('部门管理', () => {
 });
 
 describe('部门管理 and WeCom contacts', () => {
-  const linked = (id: number, pid: number, name: string, hasChildren: boolean, wecomDeptId: number | null, remark: string | null = null) => ({ ...node(id, pid, name, hasChildren), wecomDeptId, remark });
+  const linked = (
+    id: number,
+    pid: number,
+    name: string,
+    hasChildren: boolean,
+    wecomDeptId: number | null,
+    remark: string | null = null,
+  ) => ({ ...node(id, pid, name, hasChildren), wecomDeptId, remark });
 
   it('shows the WeCom buttons only to holders of dept:qywx', async () => {
     mockFetch({
@@ -73,14 +99,26 @@ describe('部门管理 and WeCom contacts', () => {
     renderDepts(['dept:list', 'dept:edit']);
     await screen.findByText('总公司');
     await waitFor(() => expect(screen.queryByRole('button', { name: '编辑' })).toBeTruthy());
-    for (const name of ['同步企业微信部门', '同步成员', '同步到企业微信', '从企业微信删除', '备注']) expect(screen.queryByRole('button', { name }), name).toBeNull();
+    for (const name of ['同步企业微信部门', '同步成员', '同步到企业微信', '从企业微信删除', '备注'])
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
   });
 
   it('pulls WeCom departments after a confirmation and shows what changed', async () => {
     const { calls } = mockFetch({
       'GET /api/dept/lazy': { body: [linked(1, 0, '总公司', true, 1), linked(5, 0, '洛阳分公司', false, null)] },
       'GET /api/dept/getDeptList': { body: [] },
-      'GET /api/dept/syncQwDept': { body: { total: 4, created: ['售后服务部'], renamed: ['销售一部 → 销售部'], moved: [], linked: ['总公司'], unchanged: 1, unlinked: [], skipped: 0 } },
+      'GET /api/dept/syncQwDept': {
+        body: {
+          total: 4,
+          created: ['售后服务部'],
+          renamed: ['销售一部 → 销售部'],
+          moved: [],
+          linked: ['总公司'],
+          unchanged: 1,
+          unlinked: [],
+          skipped: 0,
+        },
+      },
     });
     renderDepts(['dept:list', 'dept:qywx']);
     await screen.findByText('总公司');
@@ -102,7 +140,9 @@ describe('部门管理 and WeCom contacts', () => {
       'GET /api/dept/lazy': { body: [linked(1, 0, '总公司', false, 1), linked(5, 0, '洛阳分公司', false, null, '旧备注')] },
       'GET /api/dept/getDeptList': { body: [] },
       'PUT /api/dept/addQw': { body: { id: 5, wecomDeptId: 101, parentid: 1 } },
-      'PUT /api/dept/synStaffs': { body: { members: 3, bound: ['王强（wangqiang）'], alreadyBound: 1, notOnRoster: ['陌生人（stranger）'], notInWecom: [] } },
+      'PUT /api/dept/synStaffs': {
+        body: { members: 3, bound: ['王强（wangqiang）'], alreadyBound: 1, notOnRoster: ['陌生人（stranger）'], notInWecom: [] },
+      },
       'PUT /api/system/deptRemark': { body: { id: 5, remark: '新备注' } },
     });
     renderDepts(['dept:list', 'dept:qywx', 'dept:remark']);

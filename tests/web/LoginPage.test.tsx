@@ -12,7 +12,9 @@ function server(overrides: Record<string, Answer> = {}) {
   let captchas = 0;
   return mockFetch({
     'GET /api/code': () => ({ body: { img: `data:image/png;base64,${++captchas}`, uuid: `uuid-${captchas}`, enabled: true } }),
-    'GET /api/system/sysConfigInit/anon/pc': { body: { recordNumber: '豫ICP备12345678号', title: '车商后台管理系统', compName: '某汽车集团' } },
+    'GET /api/system/sysConfigInit/anon/pc': {
+      body: { recordNumber: '豫ICP备12345678号', title: '车商后台管理系统', compName: '某汽车集团' },
+    },
     'GET /api/publicKey': { body: { publicKey: spki } },
     ...overrides,
   });
@@ -143,7 +145,9 @@ describe('sign-in page', { timeout: 60000 }, () => {
 
   it('warns when the password is 90 days old', async () => {
     server({
-      'POST /api/login': { body: { token: 't3', user: { ...user, lastPasswordResetDate: '2000-01-01 00:00:00' }, permissions: [], sys: {} } },
+      'POST /api/login': {
+        body: { token: 't3', user: { ...user, lastPasswordResetDate: '2000-01-01 00:00:00' }, permissions: [], sys: {} },
+      },
     });
     const navigate = vi.fn();
     render(<LoginPage query={new URLSearchParams()} navigate={navigate} />);

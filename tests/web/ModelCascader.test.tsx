@@ -8,9 +8,31 @@ const KINDS: NodeKind[] = ['brand', 'series', 'model', 'config', 'colour'];
 let nextId = 1;
 function node(name: string, level: number, pid: number, hasChildren: boolean): BrandNode {
   return {
-    id: nextId++, pid, name, level, kind: KINDS[level - 1], sort: 1, enabled: true, enabledXs: true, orgId: null,
-    brandNature: null, brandTier: null, origin: null, bodyType: null, carClass: null, fuelType: null, emission: null,
-    modelYear: null, engine: null, gearbox: null, colorCode: null, price: null, remark: null, createTime: null, updateTime: null, hasChildren,
+    id: nextId++,
+    pid,
+    name,
+    level,
+    kind: KINDS[level - 1],
+    sort: 1,
+    enabled: true,
+    enabledXs: true,
+    orgId: null,
+    brandNature: null,
+    brandTier: null,
+    origin: null,
+    bodyType: null,
+    carClass: null,
+    fuelType: null,
+    emission: null,
+    modelYear: null,
+    engine: null,
+    gearbox: null,
+    colorCode: null,
+    price: null,
+    remark: null,
+    createTime: null,
+    updateTime: null,
+    hasChildren,
   };
 }
 
@@ -29,7 +51,15 @@ const children: Record<number, BrandNode[]> = {
   [config.id]: [colour],
 };
 
-function Harness({ level, onValue, onLevelError }: { level?: number; onValue: (v: ModelValue | null) => void; onLevelError?: (m: string) => void }) {
+function Harness({
+  level,
+  onValue,
+  onLevelError,
+}: {
+  level?: number;
+  onValue: (v: ModelValue | null) => void;
+  onLevelError?: (m: string) => void;
+}) {
   const [value, setValue] = useState<ModelValue | null>(null);
   return (
     <ModelCascader

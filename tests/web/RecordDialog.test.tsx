@@ -5,8 +5,30 @@ import { renderScreen } from './renderScreen.tsx';
 
 const LOAD = { timeout: 10000 };
 const feedbackRows = [
-  { id: 8, userType: '员工', model: '销售', title: '实名标题', content: '实名问题', remark: '实名建议', status: false, createTime: '2024-05-03 10:00:00', username: '王五', mobile: '13700137000' },
-  { id: 7, userType: '员工', model: '系统', title: '匿名标题', content: '匿名问题', remark: '', status: false, createTime: '2024-05-02 10:00:00', username: null, mobile: null },
+  {
+    id: 8,
+    userType: '员工',
+    model: '销售',
+    title: '实名标题',
+    content: '实名问题',
+    remark: '实名建议',
+    status: false,
+    createTime: '2024-05-03 10:00:00',
+    username: '王五',
+    mobile: '13700137000',
+  },
+  {
+    id: 7,
+    userType: '员工',
+    model: '系统',
+    title: '匿名标题',
+    content: '匿名问题',
+    remark: '',
+    status: false,
+    createTime: '2024-05-02 10:00:00',
+    username: null,
+    mobile: null,
+  },
 ];
 
 function toolbar() {
@@ -112,7 +134,15 @@ describe('recruitment posting dialog', { timeout: 60000 }, () => {
     renderScreen('staffunZp', ['admin']);
     const dialog = await openCreate();
     fireEvent.click(dialog.getByRole('button', { name: '确认' }));
-    for (const message of ['所属部门不能为空', '招聘岗位不能为空', '薪资待遇不能为空', '工作区域不能为空', '招聘人数不能为空', '岗位职责不能为空', '任职要求不能为空']) {
+    for (const message of [
+      '所属部门不能为空',
+      '招聘岗位不能为空',
+      '薪资待遇不能为空',
+      '工作区域不能为空',
+      '招聘人数不能为空',
+      '岗位职责不能为空',
+      '任职要求不能为空',
+    ]) {
       expect(await dialog.findByText(message)).toBeTruthy();
     }
     await choose(dialog, '所属部门', '销售部');

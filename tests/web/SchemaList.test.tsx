@@ -10,9 +10,45 @@ import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
 
 const rows = [
-  { id: 3, userType: '员工', model: '销售', title: '标题三', content: '问题三', remark: '建议三', status: false, createTime: '2024-05-03 10:00:00', enabled: true, username: null, mobile: null },
-  { id: 2, userType: '客户', model: '售后', title: '标题二', content: '问题二', remark: '', status: true, createTime: '2024-05-02 10:00:00', enabled: true, username: '李四', mobile: '13900139000' },
-  { id: 1, userType: '员工', model: '人事', title: '标题一', content: '问题一', remark: '', status: false, createTime: '2024-05-01 10:00:00', enabled: true, username: null, mobile: null },
+  {
+    id: 3,
+    userType: '员工',
+    model: '销售',
+    title: '标题三',
+    content: '问题三',
+    remark: '建议三',
+    status: false,
+    createTime: '2024-05-03 10:00:00',
+    enabled: true,
+    username: null,
+    mobile: null,
+  },
+  {
+    id: 2,
+    userType: '客户',
+    model: '售后',
+    title: '标题二',
+    content: '问题二',
+    remark: '',
+    status: true,
+    createTime: '2024-05-02 10:00:00',
+    enabled: true,
+    username: '李四',
+    mobile: '13900139000',
+  },
+  {
+    id: 1,
+    userType: '员工',
+    model: '人事',
+    title: '标题一',
+    content: '问题一',
+    remark: '',
+    status: false,
+    createTime: '2024-05-01 10:00:00',
+    enabled: true,
+    username: null,
+    mobile: null,
+  },
 ];
 
 function feedbackServer(extra: Parameters<typeof mockFetch>[0] = {}) {
@@ -67,7 +103,10 @@ describe('generated feedback list', { timeout: 60000 }, () => {
     expect(list.url.searchParams.get('page')).toBe('0');
     expect(list.url.searchParams.get('size')).toBe('15');
     expect(list.url.searchParams.get('sort')).toBe('id,desc');
-    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent?.trim()).filter(Boolean);
+    const headers = screen
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.trim())
+      .filter(Boolean);
     const titles = listFields(resourceByName.sysQuestion).map((f) => f.title);
     expect(titles).toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态']);
     for (const title of titles) expect(headers.some((h) => h!.startsWith(title))).toBe(true);
@@ -196,7 +235,12 @@ describe('generated recruitment postings list', { timeout: 60000 }, () => {
   it('lists job, pay, address, headcount; offers add/edit/delete/export but no import', async () => {
     mockFetch({
       'GET /api/staffunZp': {
-        body: { content: [{ id: 5, deptId: 1, job: '销售顾问', money: '5000-8000', address: '郑州', jobNum: 3, jobZz: 'a', jobYq: 'b', enabled: true }], totalElements: 1 },
+        body: {
+          content: [
+            { id: 5, deptId: 1, job: '销售顾问', money: '5000-8000', address: '郑州', jobNum: 3, jobZz: 'a', jobYq: 'b', enabled: true },
+          ],
+          totalElements: 1,
+        },
       },
       'GET /api/dept': { body: { content: [{ id: 1, name: '销售部', pid: 0 }], totalElements: 1 } },
     });
@@ -218,7 +262,17 @@ describe('generated system messages list', { timeout: 60000 }, () => {
     mockFetch({
       'GET /api/sysSocket': {
         body: {
-          content: [{ id: 9, title: '系统升级通知', msg: '<p>今晚<b>22:00</b>升级</p><script>alert(1)</script><img src="x">', type: 1, enabled: true, sort: 1, createTime: '2024-05-03 10:00:00' }],
+          content: [
+            {
+              id: 9,
+              title: '系统升级通知',
+              msg: '<p>今晚<b>22:00</b>升级</p><script>alert(1)</script><img src="x">',
+              type: 1,
+              enabled: true,
+              sort: 1,
+              createTime: '2024-05-03 10:00:00',
+            },
+          ],
           totalElements: 1,
         },
       },

@@ -31,7 +31,11 @@ describe('scroll-tab layout', () => {
       />,
     );
     const nav = screen.getAllByRole('tablist', { name: '页面导航' })[0];
-    expect(within(nav).getAllByRole('tab').map((t) => t.textContent)).toEqual(['基本信息', '工作信息']);
+    expect(
+      within(nav)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['基本信息', '工作信息']);
     expect(screen.getByRole('region', { name: '工作信息' }).textContent).toContain('乙');
     fireEvent.click(within(nav).getByRole('tab', { name: '工作信息' }));
     expect(scrolled).toEqual(['section-work']);

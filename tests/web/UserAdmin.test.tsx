@@ -15,13 +15,37 @@ import { testAuthProvider } from './renderScreen.tsx';
 afterEach(() => vi.unstubAllGlobals());
 
 const USER = {
-  id: 7, username: 'lisi', nickName: '李四', phone: '13800138000', email: null, sex: 1, enabled: true, deptId: 2, orgId: 1,
-  dept: { id: 2, name: '销售部' }, orgName: '总公司', createTime: '2026-01-01 10:00:00', roles: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }],
+  id: 7,
+  username: 'lisi',
+  nickName: '李四',
+  phone: '13800138000',
+  email: null,
+  sex: 1,
+  enabled: true,
+  deptId: 2,
+  orgId: 1,
+  dept: { id: 2, name: '销售部' },
+  orgName: '总公司',
+  createTime: '2026-01-01 10:00:00',
+  roles: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }],
 };
 
 function routes() {
   return mockFetch({
-    'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
+    'GET /api/dept/getDeptList': {
+      body: [
+        {
+          id: 1,
+          pid: 0,
+          name: '总公司',
+          enabled: true,
+          sort: 0,
+          hasChildren: true,
+          createTime: null,
+          children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }],
+        },
+      ],
+    },
     'GET /api/system/deptRemark/getOrg': { body: [{ id: 1, name: '总公司', enabled: true, remark: null }] },
     'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
     'GET /api/roles/level': { body: { level: 3 } },
@@ -32,7 +56,17 @@ function routes() {
 
 function renderUsers(permissions: string[], identity: Record<string, unknown> = {}) {
   return render(
-    <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(permissions, { username: 'boss', orgId: 1, roles: [{ id: 9, name: '经理', level: 2, dataScope: '本级' }], ...identity })} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext
+      dataProvider={createDataProvider()}
+      authProvider={testAuthProvider(permissions, {
+        username: 'boss',
+        orgId: 1,
+        roles: [{ id: 9, name: '经理', level: 2, dataScope: '本级' }],
+        ...identity,
+      })}
+      i18nProvider={i18nProvider}
+      store={memoryStore()}
+    >
       <UserAdmin />
       <AppNotification />
     </AdminContext>,
@@ -88,9 +122,22 @@ describe('用户管理', () => {
   it('without user:sensitive the masked phone and e-mail show read-only and are not sent back; the edit still saves', async () => {
     const masked = { ...USER, phone: '138****8000', email: 'lis***@example.com' };
     const { calls } = mockFetch({
-      'GET /api/dept/getDeptList': { body: [{ id: 1, pid: 0, name: '总公司', enabled: true, sort: 0, hasChildren: true, createTime: null, children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }] }] },
+      'GET /api/dept/getDeptList': {
+        body: [
+          {
+            id: 1,
+            pid: 0,
+            name: '总公司',
+            enabled: true,
+            sort: 0,
+            hasChildren: true,
+            createTime: null,
+            children: [{ id: 2, pid: 1, name: '销售部', enabled: true, sort: 1, hasChildren: false, createTime: null }],
+          },
+        ],
+      },
       'GET /api/system/deptRemark/getOrg': { body: [{ id: 1, name: '总公司', enabled: true, remark: null }] },
-    'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
+      'GET /api/roles/all': { body: [{ id: 3, name: '销售顾问', level: 3, dataScope: '本级' }] },
       'GET /api/roles/level': { body: { level: 3 } },
       'GET /api/users': { body: { content: [masked], totalElements: 1 } },
       'PUT /api/users': { status: 204 },

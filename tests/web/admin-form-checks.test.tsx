@@ -32,7 +32,9 @@ const READS = {
   'GET /api/users': { body: { content: [], totalElements: 0 } },
   'GET /api/menus/list': { body: [] },
   'GET /api/menus/getMenusByPid': { body: [] },
-  'GET /api/dict': { body: { content: [{ id: 5, name: 'job_status', description: '岗位状态', isPublic: false, createTime: null }], totalElements: 1 } },
+  'GET /api/dict': {
+    body: { content: [{ id: 5, name: 'job_status', description: '岗位状态', isPublic: false, createTime: null }], totalElements: 1 },
+  },
   'GET /api/dictDetail': { body: { content: [], totalElements: 0 } },
   'GET /api/busidict/list/0': { body: { content: [], totalElements: 0 } },
 };
@@ -40,7 +42,12 @@ const WRITES = ['POST', 'PUT', 'DELETE'];
 
 function renderScreen(Screen: ComponentType) {
   return render(
-    <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(['admin'], { username: 'admin', orgId: 1 })} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext
+      dataProvider={createDataProvider()}
+      authProvider={testAuthProvider(['admin'], { username: 'admin', orgId: 1 })}
+      i18nProvider={i18nProvider}
+      store={memoryStore()}
+    >
       <Screen />
       <AppNotification />
     </AdminContext>,
@@ -55,12 +62,39 @@ function marked(dialog: HTMLElement, label: RegExp, message: string) {
 }
 
 const CASES: Array<[string, ComponentType, string, Array<[RegExp, string]>]> = [
-  ['用户', UserAdmin, '新增', [[/用户名/, '用户名不能为空'], [/昵称/, '昵称不能为空'], [/^公司/, '请选择公司'], [/^部门/, '请选择部门'], [/岗位/, '请选择岗位']]],
+  [
+    '用户',
+    UserAdmin,
+    '新增',
+    [
+      [/用户名/, '用户名不能为空'],
+      [/昵称/, '昵称不能为空'],
+      [/^公司/, '请选择公司'],
+      [/^部门/, '请选择部门'],
+      [/岗位/, '请选择岗位'],
+    ],
+  ],
   ['角色', RoleAdmin, '新增', [[/角色名称/, '角色名称不能为空']]],
-  ['菜单', MenuAdmin, '新增', [[/菜单标题/, '菜单标题不能为空'], [/路由地址/, '路由地址不能为空']]],
+  [
+    '菜单',
+    MenuAdmin,
+    '新增',
+    [
+      [/菜单标题/, '菜单标题不能为空'],
+      [/路由地址/, '路由地址不能为空'],
+    ],
+  ],
   ['部门', DeptAdmin, '新增', [[/部门名称/, '部门名称不能为空']]],
   ['字典', DictAdmin, '新增', [[/字典名称/, '字典名称不能为空']]],
-  ['业务字典', BusiDictAdmin, '新增类别', [[/^名称/, '名称不能为空'], [/编码/, '编码不能为空']]],
+  [
+    '业务字典',
+    BusiDictAdmin,
+    '新增类别',
+    [
+      [/^名称/, '名称不能为空'],
+      [/编码/, '编码不能为空'],
+    ],
+  ],
 ];
 
 describe('系统管理 forms are checked before sending', { timeout: 60000 }, () => {
@@ -93,14 +127,23 @@ describe('系统管理 forms are checked before sending', { timeout: 60000 }, ()
   });
 
   it('the field a server 400 names is marked with its message until it changes', async () => {
-    const { calls } = mockFetch({ ...READS, 'POST /api/dict': { status: 400, body: { status: 400, message: '字典名称已存在', field: 'name', timestamp: 'x' } } });
+    const { calls } = mockFetch({
+      ...READS,
+      'POST /api/dict': { status: 400, body: { status: 400, message: '字典名称已存在', field: 'name', timestamp: 'x' } },
+    });
     renderScreen(DictAdmin);
     fireEvent.click((await screen.findAllByRole('button', { name: '新增' }, { timeout: 15000 }))[0]);
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText(/字典名称/), { target: { value: 'job_status' } });
     fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
-    await waitFor(() => expect(within(dialog).getByLabelText(/字典名称/).getAttribute('aria-invalid')).toBe('true'));
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getByLabelText(/字典名称/)
+          .getAttribute('aria-invalid'),
+      ).toBe('true'),
+    );
     expect(within(dialog).getByText('字典名称已存在')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/字典名称/), { target: { value: 'job_status2' } });
     await waitFor(() => expect(within(dialog).queryByText('字典名称已存在')).toBeNull());

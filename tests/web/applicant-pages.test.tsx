@@ -5,7 +5,10 @@ import EducationPage from '../../src/web/applicant/EducationPage.tsx';
 import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { mockFetch } from './fetchMock.ts';
 
-const POSTINGS = { content: [{ id: 7, job: '销售顾问', money: '6000元', address: '郑州', jobNum: 2, jobZz: 'a', jobYq: 'b' }], totalElements: 1 };
+const POSTINGS = {
+  content: [{ id: 7, job: '销售顾问', money: '6000元', address: '郑州', jobNum: 2, jobZz: 'a', jobYq: 'b' }],
+  totalElements: 1,
+};
 const first17 = '41010519960815224';
 const CARD = first17 + idCardCheckDigit(first17);
 
@@ -46,7 +49,24 @@ describe('education step', { timeout: 60000 }, () => {
   it('loads the entries with the applicant token and checks the referee phone before sending', async () => {
     localStorage.setItem('applicantToken', 'ap.token');
     const { calls } = mockFetch({
-      'GET /api/staffunEducation': { body: { content: [{ id: 1, xl: 3, school: '郑州大学', specialty: '营销', startDate: '2014-09-01', endDate: '2018-07-01', zmr: '张', zmrPhone: '13800001111', staffunId: 3 }], totalElements: 1 } },
+      'GET /api/staffunEducation': {
+        body: {
+          content: [
+            {
+              id: 1,
+              xl: 3,
+              school: '郑州大学',
+              specialty: '营销',
+              startDate: '2014-09-01',
+              endDate: '2018-07-01',
+              zmr: '张',
+              zmrPhone: '13800001111',
+              staffunId: 3,
+            },
+          ],
+          totalElements: 1,
+        },
+      },
       'GET /api/staffunPx': { body: { content: [], totalElements: 0 } },
       'GET /api/staffunWork': { body: { content: [], totalElements: 0 } },
     });
@@ -60,7 +80,9 @@ describe('education step', { timeout: 60000 }, () => {
     fireEvent.change(box(/毕业学院/), { target: { value: '河南大学' } });
     fireEvent.change(box(/所学专业/), { target: { value: '会计' } });
     // the date pickers arrive lazily (until then read-only boxes stand in)
-    await waitFor(() => expect((within(section).getByRole('textbox', { name: /毕业日期/ }) as HTMLInputElement).readOnly).toBe(false), { timeout: 15000 });
+    await waitFor(() => expect((within(section).getByRole('textbox', { name: /毕业日期/ }) as HTMLInputElement).readOnly).toBe(false), {
+      timeout: 15000,
+    });
     fireEvent.change(within(section).getByRole('textbox', { name: /开始日期/ }), { target: { value: '2010-09-01' } });
     fireEvent.change(within(section).getByRole('textbox', { name: /毕业日期/ }), { target: { value: '2014-07-01' } });
     fireEvent.change(box(/^证明人\s*\*?$/), { target: { value: '李' } });

@@ -7,9 +7,30 @@ import type { BrandNode, NodeKind } from '../../src/shared/brand-tree.ts';
 function node(kind: NodeKind, over: Partial<BrandNode> = {}): BrandNode {
   const level = { brand: 1, series: 2, model: 3, config: 4, colour: 5, pack: 5 }[kind];
   return {
-    id: 1, pid: 0, name: 'n', level, kind, sort: 1, enabled: true, enabledXs: true, orgId: null,
-    brandNature: null, brandTier: null, origin: null, bodyType: null, carClass: null, fuelType: null, emission: null,
-    modelYear: null, engine: null, gearbox: null, colorCode: null, price: null, remark: null, createTime: null, updateTime: null,
+    id: 1,
+    pid: 0,
+    name: 'n',
+    level,
+    kind,
+    sort: 1,
+    enabled: true,
+    enabledXs: true,
+    orgId: null,
+    brandNature: null,
+    brandTier: null,
+    origin: null,
+    bodyType: null,
+    carClass: null,
+    fuelType: null,
+    emission: null,
+    modelYear: null,
+    engine: null,
+    gearbox: null,
+    colorCode: null,
+    price: null,
+    remark: null,
+    createTime: null,
+    updateTime: null,
     ...over,
   };
 }
@@ -45,9 +66,40 @@ describe('brand tree screen pieces', () => {
 
   it('builds the body of its level only: empty enumerations clear, a pack says its kind, a brand its company', () => {
     const values = { name: ' 舒适包 ', sort: '3', enabled: true, enabledXs: false, remark: '', price: '3000' };
-    expect(nodeBody({ parent: node('config'), kind: 'pack' }, values)).toEqual({ name: '舒适包', sort: 3, enabled: true, enabledXs: false, remark: null, kind: 'pack', price: 3000 });
-    const brand = nodeBody({ parent: null, kind: 'brand' }, { name: '大众', sort: '1', enabled: true, enabledXs: true, remark: '', orgId: '', brandNature: '合资', brandTier: '', origin: '德国' });
-    expect(brand).toEqual({ name: '大众', sort: 1, enabled: true, enabledXs: true, remark: null, orgId: null, brandNature: '合资', brandTier: null, origin: '德国' });
+    expect(nodeBody({ parent: node('config'), kind: 'pack' }, values)).toEqual({
+      name: '舒适包',
+      sort: 3,
+      enabled: true,
+      enabledXs: false,
+      remark: null,
+      kind: 'pack',
+      price: 3000,
+    });
+    const brand = nodeBody(
+      { parent: null, kind: 'brand' },
+      {
+        name: '大众',
+        sort: '1',
+        enabled: true,
+        enabledXs: true,
+        remark: '',
+        orgId: '',
+        brandNature: '合资',
+        brandTier: '',
+        origin: '德国',
+      },
+    );
+    expect(brand).toEqual({
+      name: '大众',
+      sort: 1,
+      enabled: true,
+      enabledXs: true,
+      remark: null,
+      orgId: null,
+      brandNature: '合资',
+      brandTier: null,
+      origin: '德国',
+    });
   });
 
   it('checks name, sort, price and colour code before sending', () => {

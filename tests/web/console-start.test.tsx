@@ -14,7 +14,14 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { fieldByName } from '../../src/shared/resource-spec.ts';
 import { i18nProvider } from '../../src/web/i18n/index.ts';
 import { lazyPart } from '../../src/web/staff/lazyPart.tsx';
-import { firstPageOf, prefetchScreen, rememberedListParams, resourceOfPath, STORE_PREFIX, takeListPrefetch } from '../../src/web/staff/prefetchScreen.ts';
+import {
+  firstPageOf,
+  prefetchScreen,
+  rememberedListParams,
+  resourceOfPath,
+  STORE_PREFIX,
+  takeListPrefetch,
+} from '../../src/web/staff/prefetchScreen.ts';
 import { takeEarly } from '../../src/web/common/early.ts';
 import { createConsoleQueryClient } from '../../src/web/staff/providers/queryClient.ts';
 import { clearSession, loadSession, peekSession, type SessionInfo } from '../../src/web/common/session.ts';
@@ -89,7 +96,10 @@ describe('adopting the early answers', () => {
 
     clearSession();
     setToken('tok-1', false);
-    (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'tok-1', info: Promise.resolve(jsonResponse({ message: '登录状态已过期' }, 401)) };
+    (window as { __consoleEarly?: unknown }).__consoleEarly = {
+      token: 'tok-1',
+      info: Promise.resolve(jsonResponse({ message: '登录状态已过期' }, 401)),
+    };
     expect((await loadSession()).user.nickName).toBe('再次请求');
     expect(calls.map((c) => c.url.pathname)).toEqual(['/api/info']);
   });
@@ -109,12 +119,21 @@ describe('the first page asked for early', () => {
     expect(resourceOfPath('/sysQuestion:销售')).toBe('sysQuestion');
     expect(resourceOfPath('/dashboard')).toBeUndefined();
     expect(rememberedListParams('sysQuestion')).toBe(false);
-    localStorage.setItem(`${STORE_PREFIX}sysQuestion.listParams`, JSON.stringify({ filter: {}, page: 1, perPage: null, sort: null, order: null }));
+    localStorage.setItem(
+      `${STORE_PREFIX}sysQuestion.listParams`,
+      JSON.stringify({ filter: {}, page: 1, perPage: null, sort: null, order: null }),
+    );
     expect(rememberedListParams('sysQuestion')).toBe(false);
-    localStorage.setItem(`${STORE_PREFIX}sysQuestion.listParams`, JSON.stringify({ filter: {}, page: 3, perPage: 15, sort: 'id', order: 'DESC' }));
+    localStorage.setItem(
+      `${STORE_PREFIX}sysQuestion.listParams`,
+      JSON.stringify({ filter: {}, page: 3, perPage: 15, sort: 'id', order: 'DESC' }),
+    );
     expect(rememberedListParams('sysQuestion')).toBe(true);
 
-    const { calls } = mockFetch({ 'GET /api/dictDetail': { body: { content: [] } }, 'GET /api/sysQuestion': { body: { content: [], totalElements: 0 } } });
+    const { calls } = mockFetch({
+      'GET /api/dictDetail': { body: { content: [] } },
+      'GET /api/sysQuestion': { body: { content: [], totalElements: 0 } },
+    });
     prefetchScreen('/sysQuestion'); // remembered page 3: the list asks itself
     expect(takeListPrefetch()).toBeNull();
     localStorage.clear();
@@ -138,7 +157,13 @@ describe('the first page asked for early', () => {
       result: Promise.resolve({ data: [row], total: 1, pageInfo: undefined, meta: undefined }),
     });
     render(
-      <AdminContext dataProvider={dataProvider} authProvider={testAuthProvider(['admin'])} i18nProvider={i18nProvider} store={memoryStore()} queryClient={queryClient}>
+      <AdminContext
+        dataProvider={dataProvider}
+        authProvider={testAuthProvider(['admin'])}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+        queryClient={queryClient}
+      >
         <SchemaList spec={spec} />
       </AdminContext>,
     );

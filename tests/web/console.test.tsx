@@ -10,7 +10,14 @@ import { mockFetch } from './fetchMock.ts';
 
 const LOAD = { timeout: 15000 };
 const info = {
-  user: { id: 1, username: 'admin', nickName: '超级管理员', orgName: '集团', deptNamePath: '集团/信息部', roles: [{ id: 1, name: '超级管理员', dataScope: '全部', level: 1 }] },
+  user: {
+    id: 1,
+    username: 'admin',
+    nickName: '超级管理员',
+    orgName: '集团',
+    deptNamePath: '集团/信息部',
+    roles: [{ id: 1, name: '超级管理员', dataScope: '全部', level: 1 }],
+  },
   permissions: ['admin'],
   sys: { title: '车商后台管理系统', recordNumber: '豫ICP备1号' },
 };
@@ -19,7 +26,9 @@ function consoleServer() {
   return mockFetch({
     'GET /api/info': { body: info },
     'DELETE /api/logout': { status: 200, body: {} },
-    'GET /api/sysQuestion': { body: { content: [{ id: 1, userType: '员工', model: '系统', content: '卡顿', status: false }], totalElements: 1 } },
+    'GET /api/sysQuestion': {
+      body: { content: [{ id: 1, userType: '员工', model: '系统', content: '卡顿', status: false }], totalElements: 1 },
+    },
     'GET /api/code': { body: { img: '', uuid: 'u', enabled: true } },
     'GET /api/system/sysConfigInit/anon/pc': { body: info.sys },
   });

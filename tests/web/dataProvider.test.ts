@@ -66,7 +66,11 @@ describe('data provider over HTTP', () => {
 
   it('sends no credentials without a token', async () => {
     const { calls } = mockFetch({ 'GET /api/staffunZp': { body: { content: [], totalElements: 0 } } });
-    await createDataProvider().getList('staffunZp', { pagination: { page: 1, perPage: 15 }, sort: { field: 'id', order: 'DESC' }, filter: {} });
+    await createDataProvider().getList('staffunZp', {
+      pagination: { page: 1, perPage: 15 },
+      sort: { field: 'id', order: 'DESC' },
+      filter: {},
+    });
     expect(calls[0].headers.Authorization).toBeUndefined();
     expect(calls[0].headers.submit_id).toBeUndefined();
   });
@@ -81,7 +85,11 @@ describe('data provider over HTTP', () => {
     const provider = createDataProvider();
     const created = await provider.create('staffunZp', { data: { job: '销售顾问' } });
     expect(created.data).toEqual({ id: 9, job: '销售顾问' });
-    const updated = await provider.update('staffunZp', { id: 9, data: { job: '店长' }, previousData: { id: 9, job: '销售顾问', jobNum: 2 } });
+    const updated = await provider.update('staffunZp', {
+      id: 9,
+      data: { job: '店长' },
+      previousData: { id: 9, job: '销售顾问', jobNum: 2 },
+    });
     expect(updated.data).toEqual({ id: 9, job: '店长', jobNum: 2 });
     await provider.delete('staffunZp', { id: 9, previousData: { id: 9 } });
     await provider.deleteMany('staffunZp', { ids: [1, 2, 3] });
@@ -97,7 +105,16 @@ describe('data provider over HTTP', () => {
 
   it('getMany of a lookup (api/dept) reads the full list and keeps the asked ids', async () => {
     const { calls } = mockFetch({
-      'GET /api/dept': { body: { content: [{ id: 1, name: '销售部' }, { id: 2, name: '人事部' }, { id: 3, name: '行政部' }], totalElements: 3 } },
+      'GET /api/dept': {
+        body: {
+          content: [
+            { id: 1, name: '销售部' },
+            { id: 2, name: '人事部' },
+            { id: 3, name: '行政部' },
+          ],
+          totalElements: 3,
+        },
+      },
     });
     const result = await createDataProvider().getMany('dept', { ids: [1, 3] });
     expect(result.data.map((d) => d.name)).toEqual(['销售部', '行政部']);

@@ -3,9 +3,21 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { DemandDialog, EMPTY_DEMAND, type DemandFormValues } from '../../src/web/dealer/DemandForm.tsx';
 import { mockFetch } from './fetchMock.ts';
 
-const n = (id: number, pid: number, name: string, level: number, children?: unknown[]) => ({ id, pid, name, level, kind: 'brand', enabled: true, ...(children ? { children } : {}) });
+const n = (id: number, pid: number, name: string, level: number, children?: unknown[]) => ({
+  id,
+  pid,
+  name,
+  level,
+  kind: 'brand',
+  enabled: true,
+  ...(children ? { children } : {}),
+});
 /** GET comp/dbcCompany/getTree?levels=4: 大众 / 朗逸 / 2024款 1.5L / two configurations; 旧款 has none */
-const TREE = [n(1, 0, '大众', 1, [n(2, 1, '朗逸', 2, [n(3, 2, '2024款 1.5L', 3, [n(4, 3, '1.5L 自动新逸版', 4), n(5, 3, '1.5L 自动满逸版', 4)]), n(6, 2, '旧款', 3)])])];
+const TREE = [
+  n(1, 0, '大众', 1, [
+    n(2, 1, '朗逸', 2, [n(3, 2, '2024款 1.5L', 3, [n(4, 3, '1.5L 自动新逸版', 4), n(5, 3, '1.5L 自动满逸版', 4)]), n(6, 2, '旧款', 3)]),
+  ]),
+];
 
 const FILLED: DemandFormValues = {
   ...EMPTY_DEMAND,
@@ -29,7 +41,9 @@ describe('dealer demand form: car type', () => {
   it('picks a configuration in the cascader and sends the brand/series/model path with its ids', async () => {
     const { calls } = mockFetch({ 'GET /comp/dbcCompany/getTree': { body: TREE } });
     const onSubmit = vi.fn(async (_body: Record<string, unknown>) => {});
-    render(<DemandDialog open title="提交用车需求" width={1000} customerName="张伟" initial={FILLED} onClose={() => {}} onSubmit={onSubmit} />);
+    render(
+      <DemandDialog open title="提交用车需求" width={1000} customerName="张伟" initial={FILLED} onClose={() => {}} onSubmit={onSubmit} />,
+    );
     // nothing picked: the form says so and sends nothing
     fireEvent.click(screen.getByTestId('demand-submit'));
     await screen.findAllByText('车型不能为空');
@@ -49,7 +63,11 @@ describe('dealer demand form: car type', () => {
     expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
-    expect(onSubmit.mock.calls[0][0]).toMatchObject({ userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5], userCph: '豫A12345' });
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      userCarType: '大众/朗逸/2024款 1.5L',
+      carTypeIds: [1, 2, 3, 5],
+      userCph: '豫A12345',
+    });
     // the tree was read once, down to the configuration
     const reads = calls.filter((c) => c.url.pathname === '/comp/dbcCompany/getTree');
     expect(reads).toHaveLength(1);
@@ -59,7 +77,17 @@ describe('dealer demand form: car type', () => {
   it('keeps the saved car type of an edited demand (sent without ids) until another is picked', async () => {
     mockFetch({ 'GET /comp/dbcCompany/getTree': { body: TREE } });
     const onSubmit = vi.fn(async (_body: Record<string, unknown>) => {});
-    render(<DemandDialog open title="编辑" width={1000} customerName="张伟" initial={{ ...FILLED, userCarType: '大众/朗逸/2024款 1.5L' }} onClose={() => {}} onSubmit={onSubmit} />);
+    render(
+      <DemandDialog
+        open
+        title="编辑"
+        width={1000}
+        customerName="张伟"
+        initial={{ ...FILLED, userCarType: '大众/朗逸/2024款 1.5L' }}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+      />,
+    );
     expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));

@@ -33,7 +33,9 @@ describe('dealer HTTP client', () => {
       'POST /comp/dbcCompany/submitDbcInfo': { status: 400, body: { status: 400, message: '请输入正确的车牌号', timestamp: 't' } },
     });
     await expect(dealerFetch('comp/dbcCompany/getDbcUserInfos')).rejects.toMatchObject({ status: 401 });
-    await expect(dealerFetch('comp/dbcCompany/submitDbcInfo', { method: 'POST', body: {} })).rejects.toMatchObject({ message: '请输入正确的车牌号' });
+    await expect(dealerFetch('comp/dbcCompany/submitDbcInfo', { method: 'POST', body: {} })).rejects.toMatchObject({
+      message: '请输入正确的车牌号',
+    });
     expect(problems).toEqual([{ kind: 'expired' }, { kind: 'message', message: '请输入正确的车牌号' }]);
   });
 });

@@ -8,7 +8,13 @@ import { mockFetch } from './fetchMock.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const link = (id: number) => ({ id, username: `user${id}`, nickName: `用户${id}`, ip: '10.0.0.8', createTime: `2026-11-25 09:${String(id).padStart(2, '0')}:00` });
+const link = (id: number) => ({
+  id,
+  username: `user${id}`,
+  nickName: `用户${id}`,
+  ip: '10.0.0.8',
+  createTime: `2026-11-25 09:${String(id).padStart(2, '0')}:00`,
+});
 
 describe('登录记录', () => {
   it('pages the sign-in links issued, newest first', async () => {

@@ -19,7 +19,13 @@ describe('x-dict options', () => {
     expect(dictValue({ type: 'integer' }, '12')).toBe(12);
     expect(dictValue({ type: 'integer' }, '1.5')).toBeUndefined();
     const status = fieldByName(spec, 'status')!;
-    expect(withDictionary(status, [{ value: 'false', label: '未解决' }, { value: 'true', label: '已解决' }, { value: 'x', label: '坏值' }]).options).toEqual([
+    expect(
+      withDictionary(status, [
+        { value: 'false', label: '未解决' },
+        { value: 'true', label: '已解决' },
+        { value: 'x', label: '坏值' },
+      ]).options,
+    ).toEqual([
       { value: false, label: '未解决' },
       { value: true, label: '已解决' },
     ]);
@@ -31,7 +37,15 @@ describe('x-dict options', () => {
     const { calls } = mockFetch({
       'GET /api/dictDetail': (call) =>
         call.url.searchParams.get('dictName') === 'question_model'
-          ? { body: { content: [{ value: '销售', label: '销售' }, { value: '金融', label: '金融' }], totalElements: 2 } }
+          ? {
+              body: {
+                content: [
+                  { value: '销售', label: '销售' },
+                  { value: '金融', label: '金融' },
+                ],
+                totalElements: 2,
+              },
+            }
           : { status: 500, body: { status: 500, message: '服务器内部错误' } },
     });
     const { result } = renderHook(() => useDictionaryOptions(spec));

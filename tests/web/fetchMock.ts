@@ -73,7 +73,8 @@ export function mockFetch(routes: Record<string, Answer>) {
     private aborter = new AbortController();
     private listeners = new Map<string, Array<(e: unknown) => void>>();
     upload = {
-      addEventListener: (type: string, fn: (e: unknown) => void) => this.listeners.set(`upload:${type}`, [...(this.listeners.get(`upload:${type}`) ?? []), fn]),
+      addEventListener: (type: string, fn: (e: unknown) => void) =>
+        this.listeners.set(`upload:${type}`, [...(this.listeners.get(`upload:${type}`) ?? []), fn]),
       removeEventListener: () => undefined,
     };
     open(method: string, url: string) {
@@ -100,7 +101,10 @@ export function mockFetch(routes: Record<string, Answer>) {
     }
     send(body: unknown) {
       const url = new URL(this.url, 'http://localhost');
-      const size = body instanceof FormData ? [...body.values()].reduce((n, v) => n + (v instanceof Blob ? v.size : String(v).length), 0) : String(body ?? '').length;
+      const size =
+        body instanceof FormData
+          ? [...body.values()].reduce((n, v) => n + (v instanceof Blob ? v.size : String(v).length), 0)
+          : String(body ?? '').length;
       answer({ method: this.method, url, headers: this.headers, body: parsed(body) }, this.aborter.signal).then(
         ({ status, payload }) => {
           this.emit('upload:progress', { lengthComputable: true, loaded: size, total: size });

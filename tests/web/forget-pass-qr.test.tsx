@@ -83,12 +83,28 @@ describe('WeCom QR sign-in', { timeout: 60000 }, () => {
   });
 
   it('the panel shows WeCom login page for appid, agentid, state and the way back', async () => {
-    server({ 'GET /api/getQywxInfo': { body: { configured: true, appid: 'ww1', agentid: '1000002', state: 'S1', loginUrl: 'https://login.work.weixin.qq.com/wwlogin/sso/login' } } });
+    server({
+      'GET /api/getQywxInfo': {
+        body: {
+          configured: true,
+          appid: 'ww1',
+          agentid: '1000002',
+          state: 'S1',
+          loginUrl: 'https://login.work.weixin.qq.com/wwlogin/sso/login',
+        },
+      },
+    });
     render(<QrPanel />);
     const frame = (await screen.findByTitle('企业微信扫码登录')) as HTMLIFrameElement;
     const url = new URL(frame.src);
     expect(url.origin + url.pathname).toBe('https://login.work.weixin.qq.com/wwlogin/sso/login');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ login_type: 'CorpApp', appid: 'ww1', agentid: '1000002', state: 'S1', redirect_uri: redirectUri() });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      login_type: 'CorpApp',
+      appid: 'ww1',
+      agentid: '1000002',
+      state: 'S1',
+      redirect_uri: redirectUri(),
+    });
     expect(screen.getByRole('link', { name: /前往企业微信登录页/ }).getAttribute('href')).toBe(frame.src);
   });
 
@@ -101,7 +117,17 @@ describe('WeCom QR sign-in', { timeout: 60000 }, () => {
   it('back from WeCom, the sign-in page signs in with code and state and drops them from the address', async () => {
     const { calls } = server({
       'GET /api/qywxLogin': {
-        body: { token: 'tok-wecom', user: { id: 3, username: 'wang', lastPasswordResetDate: new Date().toISOString().slice(0, 19).replace('T', ' '), defPassword: false }, permissions: ['x'], sys: {} },
+        body: {
+          token: 'tok-wecom',
+          user: {
+            id: 3,
+            username: 'wang',
+            lastPasswordResetDate: new Date().toISOString().slice(0, 19).replace('T', ' '),
+            defPassword: false,
+          },
+          permissions: ['x'],
+          sys: {},
+        },
       },
     });
     window.history.replaceState(null, '', '/?code=CODE-OK&state=STATE-1#/login');

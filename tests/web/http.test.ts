@@ -37,7 +37,10 @@ describe('HTTP client error rules', () => {
   });
 
   it('no answer says 接口请求失败 for 5 s', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(request('/api/x')).rejects.toMatchObject({ message: '接口请求失败' });
     expect(problems).toEqual([{ kind: 'notice', message: '接口请求失败', duration: 5000, closable: false, html: false }]);
   });

@@ -18,9 +18,7 @@ describe('zh-CN catalogue', () => {
 
   it('translates every key (no English text left) and keeps the placeholders', () => {
     const flat = (m: unknown, p = ''): Array<[string, string]> =>
-      typeof m === 'object' && m !== null
-        ? Object.entries(m).flatMap(([k, v]) => flat(v, p ? `${p}.${k}` : k))
-        : [[p, String(m)]];
+      typeof m === 'object' && m !== null ? Object.entries(m).flatMap(([k, v]) => flat(v, p ? `${p}.${k}` : k)) : [[p, String(m)]];
     const english = new Map(flat(englishMessages));
     for (const [key, text] of flat(raZhCN)) {
       const source = english.get(key)!;

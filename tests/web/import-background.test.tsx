@@ -11,7 +11,10 @@ import { mockFetch } from './fetchMock.ts';
 describe('import dialog', () => {
   it('shows the 299 answer as information and does not count it as imported', async () => {
     mockFetch({
-      'POST /api/sysQuestion/import': { status: 299, body: { status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 5000 } },
+      'POST /api/sysQuestion/import': {
+        status: 299,
+        body: { status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 5000 },
+      },
     });
     setToken('tok', false);
     const imported = vi.fn();

@@ -24,7 +24,8 @@ class FakeXhr {
   withCredentials = false;
   private uploadListeners = new Map<string, Array<(e: unknown) => void>>();
   upload = {
-    addEventListener: (type: string, fn: (e: unknown) => void) => this.uploadListeners.set(type, [...(this.uploadListeners.get(type) ?? []), fn]),
+    addEventListener: (type: string, fn: (e: unknown) => void) =>
+      this.uploadListeners.set(type, [...(this.uploadListeners.get(type) ?? []), fn]),
     removeEventListener: () => undefined,
   };
   onloadend?: () => void;
@@ -71,7 +72,11 @@ describe('import upload', () => {
     setToken('tok', false);
     FakeXhr.answer = {
       status: 400,
-      body: JSON.stringify({ status: 400, message: '导入失败：第3行有错误', errors: [{ row: 3, column: '模块', message: '模块不能为空' }] }),
+      body: JSON.stringify({
+        status: 400,
+        message: '导入失败：第3行有错误',
+        errors: [{ row: 3, column: '模块', message: '模块不能为空' }],
+      }),
     };
     const progress: number[] = [];
     const file = new File(['x'], '问题反馈.xlsx');
@@ -83,7 +88,11 @@ describe('import upload', () => {
     expect((FakeXhr.last.sent as FormData).get('file')).toBeInstanceOf(File);
     expect(progress[0]).toBe(50);
     expect(progress.at(-1)).toBe(100);
-    expect(result).toMatchObject({ ok: false, message: '导入失败：第3行有错误', errors: [{ row: 3, column: '模块', message: '模块不能为空' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      message: '导入失败：第3行有错误',
+      errors: [{ row: 3, column: '模块', message: '模块不能为空' }],
+    });
   });
 
   it('a 2xx answer is a success', async () => {

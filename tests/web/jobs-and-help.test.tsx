@@ -50,7 +50,18 @@ describe('jobs screen (定时任务)', { timeout: 60000 }, () => {
       'GET /api/dj': { body: { content: [job(2, { isPause: true })], totalElements: 1 } },
       'GET /api/jobs/logs': {
         body: {
-          content: [{ id: 5, trigger: 'schedule', startTime: '2026-01-01 03:00:00', time: 4200, isSuccess: false, result: '故意失败', exceptionDetail: 'Error: 故意失败', instance: 'a' }],
+          content: [
+            {
+              id: 5,
+              trigger: 'schedule',
+              startTime: '2026-01-01 03:00:00',
+              time: 4200,
+              isSuccess: false,
+              result: '故意失败',
+              exceptionDetail: 'Error: 故意失败',
+              instance: 'a',
+            },
+          ],
           totalElements: 1,
         },
       },
@@ -69,14 +80,27 @@ describe('jobs screen (定时任务)', { timeout: 60000 }, () => {
   });
 
   it('log time colours follow the spec bands', () => {
-    expect([300, 301, 1000, 1001, 3000, 8000, 8001].map(timeColor)).toEqual(['success', 'default', 'default', 'warning', 'warning', 'error', 'info']);
+    expect([300, 301, 1000, 1001, 3000, 8000, 8001].map(timeColor)).toEqual([
+      'success',
+      'default',
+      'default',
+      'warning',
+      'warning',
+      'error',
+      'info',
+    ]);
   });
 });
 
 function renderHelp(route: string) {
   return render(
     <MemoryRouter initialEntries={[route]}>
-      <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(['admin'])} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext
+        dataProvider={createDataProvider()}
+        authProvider={testAuthProvider(['admin'])}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+      >
         <HelpPage />
       </AdminContext>
     </MemoryRouter>,
@@ -86,7 +110,18 @@ function renderHelp(route: string) {
 describe('help page', { timeout: 60000 }, () => {
   it('shows the first help page of the menu, sanitised', async () => {
     const { calls } = mockFetch({
-      'GET /api/menuPage': { body: { content: [{ id: 3, title: '定时任务使用说明', pageRemark: '<p>说明<img src="x" onerror="window.hacked=1"></p><script>window.hacked=2</script>' }], totalElements: 1 } },
+      'GET /api/menuPage': {
+        body: {
+          content: [
+            {
+              id: 3,
+              title: '定时任务使用说明',
+              pageRemark: '<p>说明<img src="x" onerror="window.hacked=1"></p><script>window.hacked=2</script>',
+            },
+          ],
+          totalElements: 1,
+        },
+      },
     });
     renderHelp('/help?menuId=12');
     await screen.findByText('定时任务使用说明', {}, LOAD);
@@ -119,7 +154,7 @@ describe('help page', { timeout: 60000 }, () => {
 });
 
 describe('job descriptions and rich text', () => {
-  it('orders the user\'s own positions first', () => {
+  it("orders the user's own positions first", () => {
     const entries = [
       { id: 1, roleName: '销售顾问', content: '', sort: 1 },
       { id: 2, roleName: '店长', content: '', sort: 2 },
@@ -133,7 +168,9 @@ describe('job descriptions and rich text', () => {
   });
 
   it('DOMPurify removes scripts, handlers, styles and javascript: links', () => {
-    const html = cleanHtml('<a href="javascript:alert(1)">x</a><p style="color:red" onclick="y()">p</p><style>p{}</style><iframe src="https://e"></iframe>');
+    const html = cleanHtml(
+      '<a href="javascript:alert(1)">x</a><p style="color:red" onclick="y()">p</p><style>p{}</style><iframe src="https://e"></iframe>',
+    );
     expect(html).toBe('<a>x</a><p>p</p>');
   });
 });

@@ -36,7 +36,12 @@ describe('column picker on a list', { timeout: 60000 }, () => {
   it('hides a column from the table and refuses to hide the last one', async () => {
     mockFetch({
       'GET /api/staffunZp': {
-        body: { content: [{ id: 1, deptId: 1, job: '销售顾问', money: '6000', address: '郑州', jobNum: 2, jobZz: 'x', jobYq: 'y', enabled: true }], totalElements: 1 },
+        body: {
+          content: [
+            { id: 1, deptId: 1, job: '销售顾问', money: '6000', address: '郑州', jobNum: 2, jobZz: 'x', jobYq: 'y', enabled: true },
+          ],
+          totalElements: 1,
+        },
       },
       'GET /api/dept': { body: { content: [], totalElements: 0 } },
     });

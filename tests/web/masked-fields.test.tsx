@@ -9,7 +9,18 @@ import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
 
 const LOAD = { timeout: 10000 };
-const masked = { id: 5, mobile: '139****5678', surname: '张三', sex: 1, mid: 'M001', status: 1, subscribe: 1, idno: '1101*********1002X', birthday: '1990-**-**', createTime: '2024-05-03 10:00:00' };
+const masked = {
+  id: 5,
+  mobile: '139****5678',
+  surname: '张三',
+  sex: 1,
+  mid: 'M001',
+  status: 1,
+  subscribe: 1,
+  idno: '1101*********1002X',
+  birthday: '1990-**-**',
+  createTime: '2024-05-03 10:00:00',
+};
 const full = { ...masked, mobile: '13912345678', surname: '张三', idno: '11010519491231002X', birthday: '1990-01-02' };
 
 async function openEdit() {

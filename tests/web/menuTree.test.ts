@@ -3,12 +3,21 @@ import { ancestorsOf, toggleMenu, type MenuTreeNode } from '../../src/web/staff/
 
 const tree: MenuTreeNode[] = [
   {
-    id: 1, title: '系统管理', type: 0, permission: null,
+    id: 1,
+    title: '系统管理',
+    type: 0,
+    permission: null,
     children: [
-      { id: 2, title: '用户管理', type: 1, permission: 'user:list', children: [
-        { id: 3, title: '用户新增', type: 2, permission: 'user:add' },
-        { id: 4, title: '用户删除', type: 2, permission: 'user:del' },
-      ] },
+      {
+        id: 2,
+        title: '用户管理',
+        type: 1,
+        permission: 'user:list',
+        children: [
+          { id: 3, title: '用户新增', type: 2, permission: 'user:add' },
+          { id: 4, title: '用户删除', type: 2, permission: 'user:del' },
+        ],
+      },
     ],
   },
   { id: 5, title: '问题反馈', type: 1, permission: 'sysQuestion:list' },

@@ -12,7 +12,13 @@ const tree: MenuNode[] = [
     alwaysShow: true,
     meta: { title: '系统管理', icon: 'system', noCache: true },
     children: [
-      { name: 'sysQuestion', path: 'sysQuestion', hidden: false, component: 'sysQuestion', meta: { title: '问题反馈', icon: null, noCache: true } },
+      {
+        name: 'sysQuestion',
+        path: 'sysQuestion',
+        hidden: false,
+        component: 'sysQuestion',
+        meta: { title: '问题反馈', icon: null, noCache: true },
+      },
       { name: 'secret', path: 'staffunZp', hidden: true, component: 'staffunZp', meta: { title: '隐藏的招聘', icon: null, noCache: true } },
     ],
   },
@@ -20,13 +26,23 @@ const tree: MenuNode[] = [
     path: '/',
     hidden: false,
     component: 'Layout',
-    children: [{ name: 'DC', path: 'DecisionCenter/index', hidden: false, component: 'DecisionCenter/index', meta: { title: '数据决策中心', icon: 'chart', noCache: true } }],
+    children: [
+      {
+        name: 'DC',
+        path: 'DecisionCenter/index',
+        hidden: false,
+        component: 'DecisionCenter/index',
+        meta: { title: '数据决策中心', icon: 'chart', noCache: true },
+      },
+    ],
   },
   {
     path: '/',
     hidden: false,
     component: 'Layout',
-    children: [{ name: 'BI', path: 'https://bi.example.com', hidden: false, component: 'x', meta: { title: '外部报表', icon: null, noCache: true } }],
+    children: [
+      { name: 'BI', path: 'https://bi.example.com', hidden: false, component: 'x', meta: { title: '外部报表', icon: null, noCache: true } },
+    ],
   },
 ];
 

@@ -20,7 +20,12 @@ describe('a new schema', { timeout: 60000 }, () => {
       'GET /api/tmpThing': { body: { content: [{ id: 7, name: '样品', amount: 12.5, kind: '乙', active: true }], totalElements: 1 } },
     });
     render(
-      <AdminContext dataProvider={createDataProvider()} authProvider={testAuthProvider(['tmpThing:add'])} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext
+        dataProvider={createDataProvider()}
+        authProvider={testAuthProvider(['tmpThing:add'])}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+      >
         <SchemaList spec={spec} />
       </AdminContext>,
     );

@@ -18,7 +18,20 @@ const wrap = (el: ReactElement) =>
     </MemoryRouter>,
   );
 
-const log = { id: 9, username: 'clerk', description: '用户登录', method: 'POST /api/login', params: '{"username":"clerk","password":"******"}', requestIp: '10.0.0.2', address: '内网IP', browser: 'Chrome 131', time: 4200, logType: 'ERROR', exceptionDetail: '用户名或密码错误', createTime: '2026-01-02 10:00:00' };
+const log = {
+  id: 9,
+  username: 'clerk',
+  description: '用户登录',
+  method: 'POST /api/login',
+  params: '{"username":"clerk","password":"******"}',
+  requestIp: '10.0.0.2',
+  address: '内网IP',
+  browser: 'Chrome 131',
+  time: 4200,
+  logType: 'ERROR',
+  exceptionDetail: '用户名或密码错误',
+  createTime: '2026-01-02 10:00:00',
+};
 
 describe('operation-log screen', { timeout: 60000 }, () => {
   it('lists, filters by keyword, user, date range and errors, and shows a row in detail', async () => {
@@ -52,7 +65,10 @@ describe('operation-log screen', { timeout: 60000 }, () => {
   });
 
   it('a refused list says why; an empty one says 暂无数据', async () => {
-    mockFetch({ 'GET /api/logs': { status: 403, body: { status: 403, message: '没有权限，请联系管理员' } }, 'GET /api/outbox': { body: { content: [], totalElements: 0, provider: { sms: 'outbox', mail: 'outbox' } } } });
+    mockFetch({
+      'GET /api/logs': { status: 403, body: { status: 403, message: '没有权限，请联系管理员' } },
+      'GET /api/outbox': { body: { content: [], totalElements: 0, provider: { sms: 'outbox', mail: 'outbox' } } },
+    });
     wrap(<OperationLogsPage />);
     expect(await screen.findByText('没有权限，请联系管理员')).toBeTruthy();
     wrap(<OutboxPage />);

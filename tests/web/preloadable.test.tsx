@@ -30,7 +30,14 @@ describe('preloadable', () => {
       });
       return null;
     }
-    render(inSuspense(<><app.Component name="张三" /><Probe /></>));
+    render(
+      inSuspense(
+        <>
+          <app.Component name="张三" />
+          <Probe />
+        </>,
+      ),
+    );
     expect(screen.getByText('你好 张三')).toBeTruthy();
     expect(screen.queryByText('正在加载...')).toBeNull();
     expect(seen.some((text) => text.includes('正在加载'))).toBe(false);

@@ -67,7 +67,12 @@ describe('ReconnectingSocket', () => {
   it('retries after 1, 2, 4 ... 30 s, back to 1 s after a connection opened; reports each failure', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 10].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
     const errors: number[] = [];
-    const s = new ReconnectingSocket(() => 'ws://x/webSocket/t', { message: () => undefined, error: () => errors.push(Date.now()) }, (u) => new FakeSocket(u) as any, () => 0);
+    const s = new ReconnectingSocket(
+      () => 'ws://x/webSocket/t',
+      { message: () => undefined, error: () => errors.push(Date.now()) },
+      (u) => new FakeSocket(u) as any,
+      () => 0,
+    );
     expect(FakeSocket.all).toHaveLength(1);
     FakeSocket.all[0].fail();
     vi.advanceTimersByTime(999);
@@ -94,7 +99,12 @@ describe('ReconnectingSocket', () => {
   it('after the server ended the session it waits for a new token, silently', () => {
     let url = 'ws://x/webSocket/old';
     const errors: string[] = [];
-    const s = new ReconnectingSocket(() => url, { message: () => undefined, error: () => errors.push('e') }, (u) => new FakeSocket(u) as any, () => 0);
+    const s = new ReconnectingSocket(
+      () => url,
+      { message: () => undefined, error: () => errors.push('e') },
+      (u) => new FakeSocket(u) as any,
+      () => 0,
+    );
     FakeSocket.all[0].open();
     FakeSocket.all[0].end(SESSION_ENDED_CODE);
     vi.advanceTimersByTime(30_000);
@@ -108,7 +118,11 @@ describe('ReconnectingSocket', () => {
 
   it('hands JSON messages to the listener and ignores anything else', () => {
     const got: unknown[] = [];
-    const s = new ReconnectingSocket(() => 'ws://x/y', { message: (m) => got.push(m) }, (u) => new FakeSocket(u) as any);
+    const s = new ReconnectingSocket(
+      () => 'ws://x/y',
+      { message: (m) => got.push(m) },
+      (u) => new FakeSocket(u) as any,
+    );
     FakeSocket.all[0].open();
     FakeSocket.all[0].receive({ msgType: 'INFO', msg: 'a' });
     FakeSocket.all[0].onmessage?.({ data: 'not json' } as MessageEvent);
@@ -127,7 +141,14 @@ describe('RealtimeProvider in the console', () => {
     setToken('T'.repeat(43), false);
     mockFetch({
       'GET /api/sysSocket/getNotRead': () => ({ body: { content: [], totalElements: unread } }),
-      'GET /api/sysSocketChat': () => ({ body: { content: [...chatHistory].reverse().map((m) => ({ ...m, formUser: 'lisi', formName: '李四', msgType: 'CHAT', createTime: '2026-01-01 00:00:00' })), totalElements: chatHistory.length } }),
+      'GET /api/sysSocketChat': () => ({
+        body: {
+          content: [...chatHistory]
+            .reverse()
+            .map((m) => ({ ...m, formUser: 'lisi', formName: '李四', msgType: 'CHAT', createTime: '2026-01-01 00:00:00' })),
+          totalElements: chatHistory.length,
+        },
+      }),
       'GET /api/sysSocketChat/wssList': { body: [] },
       'GET /api/sysSocket': { body: { content: [], totalElements: 0 } },
     });
@@ -180,7 +201,9 @@ describe('RealtimeProvider in the console', () => {
       for (let i = 1; i <= 7; i++) layout.receive({ msgType: 'EXCEL', code: 100, msg: `进度${i}` });
     });
     const dialog = await screen.findByRole('dialog', { name: '导入导出进度' });
-    const texts = within(dialog).getAllByText(/^进度\d$/).map((e) => e.textContent);
+    const texts = within(dialog)
+      .getAllByText(/^进度\d$/)
+      .map((e) => e.textContent);
     expect(texts).toEqual(['进度3', '进度4', '进度5', '进度6', '进度7']);
     act(() => layout.receive({ msgType: 'EXCEL', code: 500, msg: '问题反馈数据导出失败：服务器处理出错，请稍后重试' }));
     await within(dialog).findByText('问题反馈数据导出失败：服务器处理出错，请稍后重试');
@@ -222,7 +245,10 @@ describe('RealtimeProvider in the console', () => {
   });
 
   it('a socket that opens again after a drop re-reads the unread count and counts the chat messages it missed', async () => {
-    chatHistory = [{ id: 1, msg: '早' }, { id: 2, msg: '在吗' }];
+    chatHistory = [
+      { id: 1, msg: '早' },
+      { id: 2, msg: '在吗' },
+    ];
     renderConsole();
     const { layout, chat } = await sockets();
     await screen.findByLabelText('未读消息2条');

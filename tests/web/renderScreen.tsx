@@ -19,11 +19,7 @@ export function testAuthProvider(permissions: string[], identity: Record<string,
   };
 }
 
-export function renderScreen(
-  name: string,
-  permissions: string[],
-  options: { dataProvider?: DataProvider; routeParam?: string } = {},
-) {
+export function renderScreen(name: string, permissions: string[], options: { dataProvider?: DataProvider; routeParam?: string } = {}) {
   const spec = resourceByName[name];
   return render(
     <AdminContext

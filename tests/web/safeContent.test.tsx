@@ -35,7 +35,15 @@ describe('content page source and answer', () => {
   it('accepts only API paths of this server', () => {
     expect(contentSource('api/menuPage?menuId=3')).toBe('/api/menuPage?menuId=3');
     expect(contentSource('/api/sysQuestion')).toBe('/api/sysQuestion');
-    for (const bad of [null, '', 'https://evil.example/api/x', '//evil.example/api', 'api/../login', 'javascript:alert(1)', 'static/x.html']) {
+    for (const bad of [
+      null,
+      '',
+      'https://evil.example/api/x',
+      '//evil.example/api',
+      'api/../login',
+      'javascript:alert(1)',
+      'static/x.html',
+    ]) {
       expect(contentSource(bad)).toBeNull();
     }
   });

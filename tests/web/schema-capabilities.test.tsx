@@ -13,7 +13,12 @@ const LOAD = { timeout: 10000 };
 describe('generated screens with capabilities', { timeout: 60000 }, () => {
   it('OS types: the enabled switch confirms, then PUT updateEnabled/{id}, then 禁用成功', async () => {
     const server = mockFetch({
-      'GET /api/os/osType': { body: { content: [{ id: 7, name: '安卓', code: 'android', sort: 1, enabled: true, remark: null, createTime: '2026-01-01 10:00:00' }], totalElements: 1 } },
+      'GET /api/os/osType': {
+        body: {
+          content: [{ id: 7, name: '安卓', code: 'android', sort: 1, enabled: true, remark: null, createTime: '2026-01-01 10:00:00' }],
+          totalElements: 1,
+        },
+      },
       'PUT /api/os/osType/updateEnabled/7': { body: { id: 7, enabled: false } },
     });
     renderScreen('osType', ['admin']);
@@ -30,7 +35,23 @@ describe('generated screens with capabilities', { timeout: 60000 }, () => {
 
   it('cancelling the confirm saves nothing; without the edit key the switch is disabled', async () => {
     const server = mockFetch({
-      'GET /api/jp/jpType': { body: { content: [{ id: 3, name: '销售顾问', code: 'xsgw', category: '销售', sort: 1, enabled: false, remark: null, createTime: '2026-01-01 10:00:00' }], totalElements: 1 } },
+      'GET /api/jp/jpType': {
+        body: {
+          content: [
+            {
+              id: 3,
+              name: '销售顾问',
+              code: 'xsgw',
+              category: '销售',
+              sort: 1,
+              enabled: false,
+              remark: null,
+              createTime: '2026-01-01 10:00:00',
+            },
+          ],
+          totalElements: 1,
+        },
+      },
     });
     const view = renderScreen('jpType', ['jpType:edit']);
     fireEvent.click(await screen.findByRole('switch', { name: '状态: 禁用' }, LOAD));
@@ -40,12 +61,27 @@ describe('generated screens with capabilities', { timeout: 60000 }, () => {
     expect(server.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
     view.unmount();
     renderScreen('jpType', []);
-    expect((await screen.findByRole('switch', { name: '状态: 禁用' }, LOAD) as HTMLInputElement).disabled).toBe(true);
+    expect(((await screen.findByRole('switch', { name: '状态: 禁用' }, LOAD)) as HTMLInputElement).disabled).toBe(true);
   });
 
   it('expenses: the total line shows the server total for the list filters', async () => {
     const server = mockFetch({
-      'GET /api/expense': { body: { content: [{ id: 1, project: '展厅布置', money: 1200.5, onTime: '2026-03-01', remark: null, createTime: '2026-03-01 10:00:00', createUser: 'admin' }], totalElements: 31 } },
+      'GET /api/expense': {
+        body: {
+          content: [
+            {
+              id: 1,
+              project: '展厅布置',
+              money: 1200.5,
+              onTime: '2026-03-01',
+              remark: null,
+              createTime: '2026-03-01 10:00:00',
+              createUser: 'admin',
+            },
+          ],
+          totalElements: 31,
+        },
+      },
       'GET /api/expense/total': { body: { money: 65432.1, count: 31 } },
     });
     renderScreen('expense', ['admin']);

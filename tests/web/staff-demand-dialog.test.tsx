@@ -4,7 +4,15 @@ import { StaffDemandDialog } from '../../src/web/staff/resources/dbcUserInfo/Sta
 import userEvent from '@testing-library/user-event';
 import { mockFetch } from './fetchMock.ts';
 
-const n = (id: number, pid: number, name: string, level: number, hasChildren: boolean) => ({ id, pid, name, level, kind: 'brand', enabled: true, hasChildren });
+const n = (id: number, pid: number, name: string, level: number, hasChildren: boolean) => ({
+  id,
+  pid,
+  name,
+  level,
+  kind: 'brand',
+  enabled: true,
+  hasChildren,
+});
 /** GET /api/brandTree/getTreeByPid?pid=&enabled=true */
 const CHILDREN: Record<string, unknown[]> = {
   '0': [n(1, 0, '大众', 1, true)],
@@ -30,7 +38,8 @@ describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
     fireEvent.click(screen.getByLabelText(/^车型/));
     for (const name of ['大众', '朗逸', '2024款 1.5L', '1.5L 自动新逸版']) fireEvent.click(await screen.findByRole('option', { name }));
     expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动新逸版');
-    const fill = (field: string, value: string) => fireEvent.change(document.querySelector(`[data-field="${field}"]`)!, { target: { value } });
+    const fill = (field: string, value: string) =>
+      fireEvent.change(document.querySelector(`[data-field="${field}"]`)!, { target: { value } });
     fill('userCph', '豫A12345');
     fill('userVin', 'LSVAU218XN2183294');
     fill('bah', 'BA20260001');
@@ -38,12 +47,18 @@ describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
     fill('wxts', '7');
     // 开始时间 / 结束时间 are yyyy-MM-dd HH:mm:ss pickers (loaded lazily): typed as digits
     const user = userEvent.setup();
-    for (const [label, digits] of [['开始时间', '20261101090000'], ['结束时间', '20261108090000']]) {
+    for (const [label, digits] of [
+      ['开始时间', '20261101090000'],
+      ['结束时间', '20261108090000'],
+    ]) {
       let box: HTMLInputElement | undefined;
-      await waitFor(() => {
-        box = screen.getByRole('textbox', { name: new RegExp(`^${label}`) }) as HTMLInputElement;
-        expect(box.readOnly).toBe(false);
-      }, { timeout: 15000 });
+      await waitFor(
+        () => {
+          box = screen.getByRole('textbox', { name: new RegExp(`^${label}`) }) as HTMLInputElement;
+          expect(box.readOnly).toBe(false);
+        },
+        { timeout: 15000 },
+      );
       await user.click(box!);
       await user.keyboard(digits);
     }
@@ -54,9 +69,17 @@ describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const post = calls.find((c) => c.method === 'POST')!;
     expect(post.url.pathname).toBe('/api/dbc/dbcInfo/submitDbcInfo');
-    expect(post.body).toMatchObject({ duId: 7, compId: 3, userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 4], userCph: '豫A12345' });
+    expect(post.body).toMatchObject({
+      duId: 7,
+      compId: 3,
+      userCarType: '大众/朗逸/2024款 1.5L',
+      carTypeIds: [1, 2, 3, 4],
+      userCph: '豫A12345',
+    });
     expect(notify).toHaveBeenLastCalledWith('提交成功', 'success');
     // the staff tree loader asks for enabled nodes only
-    expect(calls.filter((c) => c.url.pathname === '/api/brandTree/getTreeByPid').every((c) => c.url.searchParams.get('enabled') === 'true')).toBe(true);
+    expect(
+      calls.filter((c) => c.url.pathname === '/api/brandTree/getTreeByPid').every((c) => c.url.searchParams.get('enabled') === 'true'),
+    ).toBe(true);
   });
 });

@@ -11,7 +11,9 @@ import { mockFetch } from './fetchMock.ts';
 describe('upload input', () => {
   it('uploads the chosen picture through the HTTP client and puts its address in the field', async () => {
     setToken('tok', false);
-    const { calls } = mockFetch({ 'POST /api/pictures': { status: 201, body: { id: 1, key: 'k1', url: '/api/files/k1', name: 'logo.png' } } });
+    const { calls } = mockFetch({
+      'POST /api/pictures': { status: 201, body: { id: 1, key: 'k1', url: '/api/files/k1', name: 'logo.png' } },
+    });
     const spec = resourceByName.sysCarBrand;
     const field = spec.fields.find((f) => f.input === 'upload')!;
     render(
@@ -22,7 +24,9 @@ describe('upload input', () => {
       </AdminContext>,
     );
     expect(screen.getByRole('button', { name: '上传图片' })).toBeTruthy();
-    fireEvent.change(screen.getByTestId(`upload-${field.name}`), { target: { files: [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' })] } });
+    fireEvent.change(screen.getByTestId(`upload-${field.name}`), {
+      target: { files: [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' })] },
+    });
     await waitFor(() => expect((screen.getByLabelText(field.title) as HTMLInputElement).value).toBe('/api/files/k1'));
     const upload = calls.find((c) => c.url.pathname === '/api/pictures')!;
     expect(upload.headers.Authorization).toBe('Bearer tok');

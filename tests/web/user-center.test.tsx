@@ -23,7 +23,18 @@ function server(overrides: Record<string, Answer> = {}) {
   return mockFetch({ 'GET /api/publicKey': { body: { publicKey: spki } }, ...overrides });
 }
 
-const identity = { id: 7, username: 'zhang', nickName: '小张', sex: 1, phone: '13811112222', email: 'z@example.com', lockTime: 30, orgId: 1, deptId: 3, roles: [{ name: '销售' }] };
+const identity = {
+  id: 7,
+  username: 'zhang',
+  nickName: '小张',
+  sex: 1,
+  phone: '13811112222',
+  email: 'z@example.com',
+  lockTime: 30,
+  orgId: 1,
+  deptId: 3,
+  roles: [{ name: '销售' }],
+};
 
 function wrap(children: ReactNode, route = '/user/center') {
   return render(
@@ -41,9 +52,15 @@ const confirm = () => fireEvent.click(screen.getByRole('button', { name: '确认
 
 describe('password dialog', { timeout: 60000 }, () => {
   it('checks the fields with the spec messages', () => {
-    expect(validatePasswordForm({ oldPass: '', newPass: '', confirmPass: '' })).toEqual({ oldPass: '请输入旧密码', newPass: '请输入新密码', confirmPass: '请再次输入密码' });
+    expect(validatePasswordForm({ oldPass: '', newPass: '', confirmPass: '' })).toEqual({
+      oldPass: '请输入旧密码',
+      newPass: '请输入新密码',
+      confirmPass: '请再次输入密码',
+    });
     expect(validatePasswordForm({ oldPass: 'a', newPass: 'Ab1', confirmPass: 'Ab1' }).newPass).toBe('长度在 6 到 20 个字符');
-    expect(validatePasswordForm({ oldPass: 'a', newPass: '1abcdefg', confirmPass: '1abcdefg' }).newPass).toBe('只能输入6-20个以字母开头、可带数字的字串');
+    expect(validatePasswordForm({ oldPass: 'a', newPass: '1abcdefg', confirmPass: '1abcdefg' }).newPass).toBe(
+      '只能输入6-20个以字母开头、可带数字的字串',
+    );
     expect(validatePasswordForm({ oldPass: 'a', newPass: 'Abcdef1!', confirmPass: 'Abcdef1@' }).confirmPass).toBe('两次输入的密码不一致');
     expect(validatePasswordForm({ oldPass: 'a', newPass: 'Abcdef1!', confirmPass: 'Abcdef1!' })).toEqual({});
   });
@@ -143,7 +160,11 @@ describe('e-mail and phone dialogs', { timeout: 60000 }, () => {
     type('验证码', '654321');
     confirm();
     expect(await screen.findByText('修改成功')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PUT' && c.url.pathname === '/api/users/updateUserPhone')!.body).toEqual({ id: 7, phone: '13855556666', code: '654321' });
+    expect(calls.find((c) => c.method === 'PUT' && c.url.pathname === '/api/users/updateUserPhone')!.body).toEqual({
+      id: 7,
+      phone: '13855556666',
+      code: '654321',
+    });
     expect(saved).toHaveBeenCalled();
   });
 
@@ -177,9 +198,11 @@ describe('nickname and lock-time dialogs', { timeout: 60000 }, () => {
     const afterSave = vi.fn();
     wrap(<LockTimeDialog open user={{ id: 7, lockTime: 30, orgId: 1, deptId: 3 }} onClose={() => {}} afterSave={afterSave} />);
     const group = screen.getByRole('radiogroup');
-    expect(within(group).getAllByRole('radio').map((r) => (r.closest('label') as HTMLElement).textContent)).toEqual([
-      '10分钟', '20分钟', '30分钟', '40分钟', '50分钟', '60分钟', '90分钟', '永不', '其他',
-    ]);
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((r) => (r.closest('label') as HTMLElement).textContent),
+    ).toEqual(['10分钟', '20分钟', '30分钟', '40分钟', '50分钟', '60分钟', '90分钟', '永不', '其他']);
     expect((screen.getByLabelText('30分钟') as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByLabelText('其他'));
     confirm();
@@ -223,20 +246,46 @@ describe('personal centre page', { timeout: 60000 }, () => {
   });
 
   it('the log tab colours times: <=300 success, <=1000 default, <=3000 warning, <=8000 danger, above info', async () => {
-    expect([300, 301, 1000, 1001, 3000, 3001, 8000, 8001].map(timeColour)).toEqual(['success', 'default', 'default', 'warning', 'warning', 'error', 'error', 'info']);
-    const rows = [120, 800, 2500, 6000, 9000].map((time, i) => ({ id: i + 1, description: `行为${i}`, requestIp: '10.0.0.1', address: '内网IP', browser: 'Chrome 131', time, logType: 'INFO', exceptionDetail: '', createTime: '2026-01-01 10:00:00' }));
+    expect([300, 301, 1000, 1001, 3000, 3001, 8000, 8001].map(timeColour)).toEqual([
+      'success',
+      'default',
+      'default',
+      'warning',
+      'warning',
+      'error',
+      'error',
+      'info',
+    ]);
+    const rows = [120, 800, 2500, 6000, 9000].map((time, i) => ({
+      id: i + 1,
+      description: `行为${i}`,
+      requestIp: '10.0.0.1',
+      address: '内网IP',
+      browser: 'Chrome 131',
+      time,
+      logType: 'INFO',
+      exceptionDetail: '',
+      createTime: '2026-01-01 10:00:00',
+    }));
     const { calls } = server({ 'GET /api/logs/user': { body: { content: rows, totalElements: 23 } } });
     wrap(<UserCenter reloadPage={() => {}} />, '/user/center?type=log');
     const table = await screen.findByRole('table', { name: '操作日志' });
     await within(table).findByText('行为0');
-    expect(within(table).getAllByText(/\d+ms$/).map((chip) => chip.closest('[data-colour]')!.getAttribute('data-colour'))).toEqual(['success', 'default', 'warning', 'error', 'info']);
+    expect(
+      within(table)
+        .getAllByText(/\d+ms$/)
+        .map((chip) => chip.closest('[data-colour]')!.getAttribute('data-colour')),
+    ).toEqual(['success', 'default', 'warning', 'error', 'info']);
     expect(screen.getByText('1-10 共 23 条')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.find((c) => c.url.pathname === '/api/logs/user')!.url.search).toBe('?page=0&size=10&sort=id%2Cdesc');
   });
 
   it('saves nickname and sex from the profile form, and uploads an image avatar (others refused before sending)', async () => {
-    const { calls } = server({ 'PUT /api/users/center': { status: 204 }, 'POST /api/users/updateAvatar': { body: { avatar: '/api/users/avatar/7?v=1' } } });
+    const { calls } = server({
+      'PUT /api/users/center': { status: 204 },
+      'POST /api/users/updateAvatar': { body: { avatar: '/api/users/avatar/7?v=1' } },
+    });
     wrap(<UserCenter reloadPage={() => {}} />, '/user/center?type=info');
     const nick = (await screen.findByLabelText('昵称')) as HTMLInputElement;
     expect(screen.queryByRole('dialog')).toBeNull();

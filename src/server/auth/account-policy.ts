@@ -22,8 +22,7 @@ export function clockText(ms: number): string {
 }
 
 export const lockedMessage = (until: number) => `密码错误次数过多，账号已锁定，请于${clockText(until)}后再试`;
-export const PASSWORD_EXPIRED =
-  `密码已超过${PASSWORD_DISABLE_DAYS}天未修改，账号已停用。请在登录页点击“忘记密码”，用绑定的手机号接收验证码重置密码，或联系管理员重置`;
+export const PASSWORD_EXPIRED = `密码已超过${PASSWORD_DISABLE_DAYS}天未修改，账号已停用。请在登录页点击“忘记密码”，用绑定的手机号接收验证码重置密码，或联系管理员重置`;
 
 /** The end of the account's lock, or null when it is not locked at `now`. */
 export function lockedUntil(row: { locked_until?: unknown }, now: number): number | null {
@@ -35,7 +34,13 @@ export function lockedUntil(row: { locked_until?: unknown }, now: number): numbe
  * Counts one failed password; answers the lock's end when this failure locks the account.
  * Done in one transaction so that concurrent failures on several instances all count.
  */
-export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: number, now: number, table = 'sys_user'): Promise<number | null> {
+export async function recordFailure(
+  db: Kysely<any>,
+  dialect: Dialect,
+  userId: number,
+  now: number,
+  table = 'sys_user',
+): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom(table)
@@ -50,7 +55,11 @@ export async function recordFailure(db: Kysely<any>, dialect: Dialect, userId: n
     const count = (inWindow ? Number(row.login_fail_count ?? 0) : 0) + 1;
     if (count >= MAX_FAILURES) {
       const until = now + LOCK_MS;
-      await trx.updateTable(table).set({ login_fail_count: 0, login_fail_since: null, locked_until: until }).where('id', '=', userId).execute();
+      await trx
+        .updateTable(table)
+        .set({ login_fail_count: 0, login_fail_since: null, locked_until: until })
+        .where('id', '=', userId)
+        .execute();
       return until;
     }
     await trx

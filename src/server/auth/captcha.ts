@@ -73,11 +73,7 @@ export class CaptchaStore {
   /** Checks and consumes: the captcha is gone after this call whatever the answer. */
   async check(uuid: string, code: string): Promise<CaptchaCheck> {
     if (!/^[0-9a-f]{32}$/.test(uuid)) return 'missing';
-    const row = await this.db
-      .deleteFrom('sys_captcha')
-      .where('uuid', '=', uuid)
-      .returning(['answer', 'expires'])
-      .executeTakeFirst();
+    const row = await this.db.deleteFrom('sys_captcha').where('uuid', '=', uuid).returning(['answer', 'expires']).executeTakeFirst();
     if (!row || Number(row.expires) <= this.now()) return 'missing';
     return code.trim() === String(row.answer) ? 'ok' : 'wrong';
   }

@@ -52,7 +52,11 @@ export async function resolveDataScope(db: Kysely<any>, user: SessionUser): Prom
   const custom = user.roles.filter((r) => r.dataScope === '自定义').map((r) => r.id);
   if (custom.length) {
     const chosen = await db.selectFrom('sys_roles_depts').select('dept_id').where('role_id', 'in', custom).execute();
-    for (const id of await withDescendants(db, chosen.map((c) => Number(c.dept_id)))) depts.add(id);
+    for (const id of await withDescendants(
+      db,
+      chosen.map((c) => Number(c.dept_id)),
+    ))
+      depts.add(id);
   }
   const deptIds = [...depts].sort((a, b) => a - b);
   const orgIds = new Set(deptIds);

@@ -52,7 +52,9 @@ export function trackRoutes(app: FastifyInstance): void {
   const list: RouteEntry[] = [];
   catalogues.set(app, list);
   app.addHook('onRoute', (route) => {
-    const handlers = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as unknown as Array<Record<symbol, unknown>>;
+    const handlers = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as unknown as Array<
+      Record<symbol, unknown>
+    >;
     const permission = handlers.map((h) => h[PERMISSION]).find((k): k is string => typeof k === 'string');
     const permissions = handlers.map((h) => h[PERMISSIONS]).find((k): k is string[] => Array.isArray(k));
     const authenticated = handlers.some((h) => h[AUTHENTICATES] === true);
@@ -60,7 +62,14 @@ export function trackRoutes(app: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      list.push({ method, url: route.url, permission, ...(permissions ? { permissions } : {}), authenticated, ...(identity ? { identity } : {}) });
+      list.push({
+        method,
+        url: route.url,
+        permission,
+        ...(permissions ? { permissions } : {}),
+        authenticated,
+        ...(identity ? { identity } : {}),
+      });
     }
   });
 }

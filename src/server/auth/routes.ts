@@ -11,7 +11,15 @@ import { cachedAccess, invalidateAccess } from './access.ts';
 import type { CaptchaStore } from './captcha.ts';
 import type { FailureThrottle } from './login-throttle.ts';
 import { checkPassword } from './passwords.ts';
-import { clearFailures, lockedMessage, lockedUntil, passwordAgeDays, PASSWORD_DISABLE_DAYS, PASSWORD_EXPIRED, recordFailure } from './account-policy.ts';
+import {
+  clearFailures,
+  lockedMessage,
+  lockedUntil,
+  passwordAgeDays,
+  PASSWORD_DISABLE_DAYS,
+  PASSWORD_EXPIRED,
+  recordFailure,
+} from './account-policy.ts';
 import { decryptPassword, type RsaKeys } from './rsa.ts';
 import { ADMIN_USERNAME } from './seed.ts';
 import { infoAnswer } from './session-user.ts';

@@ -37,9 +37,7 @@ export function keysFromPem(pem: string): RsaKeys {
 /** Loads the key pair, creating it on the first start. Safe when several instances start at once. */
 export async function loadOrCreateKeys(db: Kysely<any>): Promise<RsaKeys> {
   const read = async () =>
-    (await db.selectFrom('sys_secret').select('value').where('name', '=', SECRET_NAME).executeTakeFirst())?.value as
-      | string
-      | undefined;
+    (await db.selectFrom('sys_secret').select('value').where('name', '=', SECRET_NAME).executeTakeFirst())?.value as string | undefined;
   let pem = await read();
   if (!pem) {
     const fresh = await newPrivateKeyPem();

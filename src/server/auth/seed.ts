@@ -16,7 +16,14 @@ export const ADMIN_ROLE = 'admin';
 export const ROOT_COMPANY = '总公司';
 export const DEMO_DEPARTMENTS = ['人事部', '销售部', '售后服务部', '信息数据部'];
 
-const ACTION_TITLES: Record<string, string> = { add: '新增', edit: '编辑', del: '删除', download: '导出', import: '导入', sensitive: '查看完整个人信息' };
+const ACTION_TITLES: Record<string, string> = {
+  add: '新增',
+  edit: '编辑',
+  del: '删除',
+  download: '导出',
+  import: '导入',
+  sensitive: '查看完整个人信息',
+};
 
 export interface SeedOptions {
   adminInitialPassword: string;
@@ -140,8 +147,19 @@ async function seedDirectories(db: Kysely<any>, now: string): Promise<{ ids: Map
       continue;
     }
     const id = await insertId(db, 'sys_menu', {
-      pid: null, type: 0, title: d.title, name: d.title, component: null, path: d.path, icon: d.icon,
-      menu_sort: d.sort, permission: null, hidden: 0, cache: 0, i_frame: 0, create_time: now,
+      pid: null,
+      type: 0,
+      title: d.title,
+      name: d.title,
+      component: null,
+      path: d.path,
+      icon: d.icon,
+      menu_sort: d.sort,
+      permission: null,
+      hidden: 0,
+      cache: 0,
+      i_frame: 0,
+      create_time: now,
     });
     ids.set(d.title, id);
     created.push(id);
@@ -213,7 +231,14 @@ async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId
  * screen's key) and the permission key that opens it. Added once, like the resource menus.
  */
 export const SCREEN_MENUS: Array<{ title: string; path: string; component: string; permission: string; icon?: string; sort: number }> = [
-  { title: '数据决策中心', path: 'DecisionCenter/index', component: 'DecisionCenter/index', permission: 'DecisionCenter:list', icon: 'chart', sort: 900 },
+  {
+    title: '数据决策中心',
+    path: 'DecisionCenter/index',
+    component: 'DecisionCenter/index',
+    permission: 'DecisionCenter:list',
+    icon: 'chart',
+    sort: 900,
+  },
 ];
 
 /** Buttons (keys) under a screen menu: who may read the screen's records beyond opening it. */
@@ -229,7 +254,17 @@ async function seedScreenMenus(db: Kysely<any>): Promise<void> {
     const parent = await db.selectFrom('sys_menu').select('id').where('permission', '=', b.parent).executeTakeFirst();
     await db
       .insertInto('sys_menu')
-      .values({ pid: parent ? Number(parent.id) : null, type: 2, title: b.title, menu_sort: i + 1, permission: b.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .values({
+        pid: parent ? Number(parent.id) : null,
+        type: 2,
+        title: b.title,
+        menu_sort: i + 1,
+        permission: b.permission,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      })
       .execute();
   }
 }
@@ -242,7 +277,21 @@ async function seedScreenPages(db: Kysely<any>): Promise<void> {
     // not linked to the admin role: admin passes every key anyway, and is barred from the decision centre
     await db
       .insertInto('sys_menu')
-      .values({ pid: null, type: 1, title: m.title, name: m.component, component: m.component, path: m.path, icon: m.icon ?? null, menu_sort: m.sort, permission: m.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .values({
+        pid: null,
+        type: 1,
+        title: m.title,
+        name: m.component,
+        component: m.component,
+        path: m.path,
+        icon: m.icon ?? null,
+        menu_sort: m.sort,
+        permission: m.permission,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      })
       .execute();
   }
 }
@@ -253,4 +302,3 @@ export async function seedAuth(db: Kysely<any>, opts: SeedOptions): Promise<void
   await seedMenus(db, opts.resources, adminRoleId);
   await seedScreenMenus(db);
 }
-

@@ -59,7 +59,14 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
         const current = await findById(app.database, spec, id);
         if (!current) throw notFound('数据不存在');
         const next = wanted ?? !current[field.name];
-        await updateRecord(app.database, spec, id, { [field.name]: next }, [], request.user ? { username: request.user.username } : undefined);
+        await updateRecord(
+          app.database,
+          spec,
+          id,
+          { [field.name]: next },
+          [],
+          request.user ? { username: request.user.username } : undefined,
+        );
         return { id, [field.name]: next };
       },
     );
@@ -72,7 +79,11 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
       const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query)));
       const rows = await pageQuery(app.database, spec, params).execute();
       if (rows.length === 0 && oneIdRead(request.query as Record<string, unknown>) !== undefined) throw notFound(RECORD_NOT_FOUND);
-      return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
+      return guardRecords(
+        request,
+        spec,
+        rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)),
+      );
     });
   }
 
@@ -84,13 +95,15 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
       delete query.page;
       delete query.size;
       delete query.sort;
-      const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), { paging: false }));
+      const params = await scopedParams(
+        app.database,
+        spec,
+        request,
+        parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), { paging: false }),
+      );
       const row = (await filteredQuery(app.database, spec, params.conditions)
         .clearSelect()
-        .select([
-          ...fields.map((f) => sql<unknown>`sum(${sql.ref(f.column)})`.as(f.name)),
-          sql<unknown>`count(*)`.as('count'),
-        ])
+        .select([...fields.map((f) => sql<unknown>`sum(${sql.ref(f.column)})`.as(f.name)), sql<unknown>`count(*)`.as('count')])
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       const out: Record<string, number> = {};
       // money sums are integer cents: exact, then shown in yuan

@@ -108,14 +108,19 @@ function textExample(field: FieldSpec, p: PropertySchema): string {
 }
 
 /** The example row as API values (by property name). `refIds` holds an existing id per referenced table. */
-export function exampleRecord(spec: ResourceSpec, refIds: Record<string, number | null> = {}, orgId: number | null = null): Record<string, unknown> {
+export function exampleRecord(
+  spec: ResourceSpec,
+  refIds: Record<string, number | null> = {},
+  orgId: number | null = null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of templateFields(spec)) {
     const p = propertyOf(spec, field);
     let value: unknown;
     if (Array.isArray(p.examples) && p.examples.length) value = p.examples[0];
     else if (p.const !== undefined) value = p.const;
-    else if (field.options?.length) value = field.default !== undefined && field.options.some((o) => o.value === field.default) ? field.default : field.options[0].value;
+    else if (field.options?.length)
+      value = field.default !== undefined && field.options.some((o) => o.value === field.default) ? field.default : field.options[0].value;
     else if (field.scope === 'org') value = orgId ?? refIds[field.ref?.resource ?? ''] ?? undefined;
     else if (field.scope === 'dept') value = refIds[field.ref?.resource ?? ''] ?? undefined;
     else if (field.ref) value = refIds[field.ref.resource] ?? undefined;
@@ -161,7 +166,12 @@ const TABLE_RESOURCES: Record<string, { table: string; id: string }> = {
  * An existing id per resource the template's reference fields point at (the example row needs
  * one): departments are the caller's own (else the first), other records the first one stored.
  */
-export async function referenceIds(database: Database, spec: ResourceSpec, specs: ResourceSpec[], caller?: { deptId: number | null; orgId: number | null }): Promise<Record<string, number | null>> {
+export async function referenceIds(
+  database: Database,
+  spec: ResourceSpec,
+  specs: ResourceSpec[],
+  caller?: { deptId: number | null; orgId: number | null },
+): Promise<Record<string, number | null>> {
   const out: Record<string, number | null> = {};
   for (const field of templateFields(spec)) {
     if (!field.ref || field.ref.resource in out) continue;
@@ -192,7 +202,12 @@ export async function templateWorkbook(spec: ResourceSpec, example: Record<strin
   header.font = { bold: true };
   fields.forEach((f, i) => {
     const cell = header.getCell(i + 1);
-    const hints = [f.required ? '必填' : '选填', f.placeholder, f.format === 'date' ? '格式：2024-01-31' : f.format === 'date-time' ? '格式：2024-01-31 08:30:00' : '', f.ref ? '填写编号（ID）' : ''].filter(Boolean);
+    const hints = [
+      f.required ? '必填' : '选填',
+      f.placeholder,
+      f.format === 'date' ? '格式：2024-01-31' : f.format === 'date-time' ? '格式：2024-01-31 08:30:00' : '',
+      f.ref ? '填写编号（ID）' : '',
+    ].filter(Boolean);
     cell.note = hints.join('；');
     if (f.required) cell.font = { bold: true, color: { argb: 'FFD9001B' } };
   });

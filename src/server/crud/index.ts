@@ -12,10 +12,29 @@ import { registerTemplateRoute } from './import-template.ts';
 
 export { registerCrudRoutes, positiveId, crudWriteHandlers } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
-export { listPage, pageQuery, filteredQuery, findById, createRecord, updateRecord, deleteRecords, insertAll, dependentsOf, type Dependent } from './repository.ts';
+export {
+  listPage,
+  pageQuery,
+  filteredQuery,
+  findById,
+  createRecord,
+  updateRecord,
+  deleteRecords,
+  insertAll,
+  dependentsOf,
+  type Dependent,
+} from './repository.ts';
 export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
 export { checkRecord } from './validation.ts';
-export { assertReadable, assertRecordsInScope, oneIdRead, scopedParams, storedScopeValues, OUT_OF_SCOPE, RECORD_NOT_FOUND } from './scope.ts';
+export {
+  assertReadable,
+  assertRecordsInScope,
+  oneIdRead,
+  scopedParams,
+  storedScopeValues,
+  OUT_OF_SCOPE,
+  RECORD_NOT_FOUND,
+} from './scope.ts';
 export { sheetFields, exportFileName } from './spreadsheet.ts';
 export { rowToRecord, recordToRow } from './values.ts';
 export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';

@@ -68,7 +68,8 @@ export function scopeBody(spec: ResourceSpec, caller: Caller, body: unknown): un
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const key = spec.ownedByApplicant;
   const given = (body as Record<string, unknown>)[key];
-  if (given !== undefined && given !== null && given !== '' && String(given) !== String(caller.applicantId)) throw forbidden(OTHER_APPLICANT);
+  if (given !== undefined && given !== null && given !== '' && String(given) !== String(caller.applicantId))
+    throw forbidden(OTHER_APPLICANT);
   return { ...body, [key]: caller.applicantId };
 }
 

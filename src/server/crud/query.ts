@@ -276,7 +276,8 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
           const hits = matchingChoices(choices, c.text, isInt).map((v) => toColumnValue(f, v, dialect));
           if (hits.length) parts.push(eb(sql.ref(f.column), 'in', hits));
         } else if (f.type === 'string') parts.push(containsExpr(f, c.text, dialect));
-        else if ((f.type === 'integer' || f.type === 'number') && isInt) parts.push(eb(sql.ref(f.column), '=', toColumnValue(f, Number(c.text), dialect)));
+        else if ((f.type === 'integer' || f.type === 'number') && isInt)
+          parts.push(eb(sql.ref(f.column), '=', toColumnValue(f, Number(c.text), dialect)));
       }
       return parts.length ? eb.or(parts) : sql<SqlBool>`1 = 0`;
     }

@@ -134,11 +134,20 @@ function bookmarkable(spec: ResourceSpec, params: ListParams): boolean {
 }
 
 /** The page `params` starting its walk at the row `anchor` found at `position`. */
-function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListParams, position: number, anchor: number): SelectQueryBuilder<any, any, any> {
+function pageFromAnchor(
+  database: Database,
+  spec: ResourceSpec,
+  params: ListParams,
+  position: number,
+  anchor: number,
+): SelectQueryBuilder<any, any, any> {
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
   const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchor);
-  const paged = (q: SelectQueryBuilder<any, any, any>) => orderedQuery(q, params.sort).limit(params.size).offset(params.page * params.size - position);
+  const paged = (q: SelectQueryBuilder<any, any, any>) =>
+    orderedQuery(q, params.sort)
+      .limit(params.size)
+      .offset(params.page * params.size - position);
   if (idsFirst(database, spec, params)) {
     const ids = paged(from.clearSelect().select(id));
     return orderedQuery(database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id, 'in', ids), params.sort);
@@ -265,7 +274,10 @@ export async function insertAll(
     for (let i = 0; i < records.length; i += 1000) {
       const rows = records.slice(i, i + 1000).map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
       for (let j = 0; j < rows.length; j += perBatch) {
-        const result = await trx.insertInto(spec.table).values(rows.slice(j, j + perBatch)).executeTakeFirst();
+        const result = await trx
+          .insertInto(spec.table)
+          .values(rows.slice(j, j + perBatch))
+          .executeTakeFirst();
         done += Number(result.numInsertedOrUpdatedRows ?? 0);
       }
       onProgress?.(done, records.length);
@@ -325,7 +337,12 @@ export async function deleteRecords(database: Database, spec: ResourceSpec, ids:
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
         if (d.field.ref!.onDelete === 'restrict') {
-          const used = await trx.selectFrom(d.spec.table).select(idField(d.spec).column).where(d.field.column, 'in', chunk).limit(1).executeTakeFirst();
+          const used = await trx
+            .selectFrom(d.spec.table)
+            .select(idField(d.spec).column)
+            .where(d.field.column, 'in', chunk)
+            .limit(1)
+            .executeTakeFirst();
           if (used) throw badRequest(`所选数据在「${d.spec.title}」中仍被使用，请先删除或修改相关数据`);
         } else {
           await trx.deleteFrom(d.spec.table).where(d.field.column, 'in', chunk).execute();

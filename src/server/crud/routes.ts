@@ -15,14 +15,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
 import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
 import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
-import {
-  attachmentHeader,
-  exportFileName,
-  exportStream,
-  readImport,
-  UnreadableSheetError,
-  XLSX_MIME,
-} from './spreadsheet.ts';
+import { attachmentHeader, exportFileName, exportStream, readImport, UnreadableSheetError, XLSX_MIME } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
 import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
 import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './personal-data.ts';
@@ -59,7 +52,12 @@ function importTooLarge(maxBytes: number): string {
   return `上传模板大小不能超过 ${Math.round(maxBytes / 1024 / 1024)}MB!`;
 }
 
-export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dependents: Dependent[] = [], read: ReadAccess = readAccess(spec, [spec])): void {
+export function registerCrudRoutes(
+  app: FastifyInstance,
+  spec: ResourceSpec,
+  dependents: Dependent[] = [],
+  read: ReadAccess = readAccess(spec, [spec]),
+): void {
   const base = `/${spec.path}`;
   const can = (action: (typeof spec.actions)[number]) => spec.actions.includes(action);
   const ownerScoped = !!spec.ownedByApplicant;
@@ -106,10 +104,17 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
 
   if (can('download')) {
     app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
-      const params = await scopedParams(database(), spec, request, parseListQuery(spec, request.query as Record<string, unknown>, { paging: false }));
+      const params = await scopedParams(
+        database(),
+        spec,
+        request,
+        parseListQuery(spec, request.query as Record<string, unknown>, { paging: false }),
+      );
       const tasks = longTasks(app);
       if (tasks && request.user) {
-        const total = await countMatching(database(), spec.table, params.filterKey, () => filteredQuery(database(), spec, params.conditions));
+        const total = await countMatching(database(), spec.table, params.filterKey, () =>
+          filteredQuery(database(), spec, params.conditions),
+        );
         if (total > app.config.exportAsyncThreshold) {
           tasks.startExport(request.user, spec, params, total, !seesPersonalData(request, spec));
           return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, EXPORT_STARTED, { total }));
@@ -167,7 +172,13 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
         throw err;
       }
       if (!result.ok) throw badRequest(result.message, result.errors.length ? { errors: result.errors } : undefined);
-      if (scoped) await assertRecordsInScope(database(), spec, request, result.records.map((r) => r[scoped.name] ?? null));
+      if (scoped)
+        await assertRecordsInScope(
+          database(),
+          spec,
+          request,
+          result.records.map((r) => r[scoped.name] ?? null),
+        );
       // the resource's own rules hold for imported rows as for a create; the first broken one names its row
       const hooks = recordHooks(spec.name);
       if (hooks?.beforeWrite) {
@@ -175,7 +186,10 @@ export function registerCrudRoutes(app: FastifyInstance, spec: ResourceSpec, dep
           try {
             await hooks.beforeWrite({ app, mode: 'create', record });
           } catch (err) {
-            if (err instanceof ApiError && err.status === 400) throw badRequest(`第${result.rows[i]}行: ${err.message}`, { errors: [{ row: result.rows[i], column: '', message: err.message }] });
+            if (err instanceof ApiError && err.status === 400)
+              throw badRequest(`第${result.rows[i]}行: ${err.message}`, {
+                errors: [{ row: result.rows[i], column: '', message: err.message }],
+              });
             throw err;
           }
         }
@@ -220,7 +234,12 @@ export function crudWriteHandlers(app: FastifyInstance, spec: ResourceSpec): { c
     const existing = await findById(database(), spec, id);
     if (!existing) throw notFound('数据不存在');
     // a caller who saw the personal fields masked cannot write them (the mask is not the value)
-    const result = checkRecord(spec, scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)), 'update', existing);
+    const result = checkRecord(
+      spec,
+      scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)),
+      'update',
+      existing,
+    );
     if (!result.ok) throw badRequest(result.error.message);
     if (scoped) {
       const stored = await storedScopeValues(database(), spec, [id]);

@@ -22,7 +22,12 @@ const NOT_FILTERS = new Set(['page', 'size', 'sort']);
 const NO_ID = -1;
 
 /** The list parameters narrowed to the user's scope. */
-export async function scopedParams(database: Database, spec: ResourceSpec, request: FastifyRequest, params: ListParams): Promise<ListParams> {
+export async function scopedParams(
+  database: Database,
+  spec: ResourceSpec,
+  request: FastifyRequest,
+  params: ListParams,
+): Promise<ListParams> {
   const field = scopeField(spec);
   if (!field) return params;
   const ids = scopeIds(await requestScope(database.db, request), field.scope!);
@@ -36,7 +41,12 @@ export async function scopedParams(database: Database, spec: ResourceSpec, reque
 }
 
 /** 403 unless every value is inside the user's scope. */
-export async function assertRecordsInScope(database: Database, spec: ResourceSpec, request: FastifyRequest, values: unknown[]): Promise<void> {
+export async function assertRecordsInScope(
+  database: Database,
+  spec: ResourceSpec,
+  request: FastifyRequest,
+  values: unknown[],
+): Promise<void> {
   const field = scopeField(spec);
   if (!field) return;
   const scope = await requestScope(database.db, request);
@@ -68,7 +78,13 @@ export function oneIdRead(query: Record<string, unknown>): number | undefined {
 }
 
 /** A read by id of one record: 404 (数据不存在, or `message`) unless its scoped value is inside the caller's scope. */
-export async function assertReadable(database: Database, spec: ResourceSpec, request: FastifyRequest, value: unknown, message = RECORD_NOT_FOUND): Promise<void> {
+export async function assertReadable(
+  database: Database,
+  spec: ResourceSpec,
+  request: FastifyRequest,
+  value: unknown,
+  message = RECORD_NOT_FOUND,
+): Promise<void> {
   const field = scopeField(spec);
   if (!field) return;
   const scope = await requestScope(database.db, request);

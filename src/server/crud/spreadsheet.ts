@@ -141,7 +141,9 @@ export interface ImportRowError {
   message: string;
 }
 
-export type ImportResult = { ok: true; records: Record<string, unknown>[]; /** sheet row of each record */ rows: number[] } | { ok: false; message: string; errors: ImportRowError[] };
+export type ImportResult =
+  | { ok: true; records: Record<string, unknown>[]; /** sheet row of each record */ rows: number[] }
+  | { ok: false; message: string; errors: ImportRowError[] };
 
 export class UnreadableSheetError extends Error {}
 

@@ -53,9 +53,7 @@ export interface FieldError {
   message: string;
 }
 
-export type CheckResult =
-  | { ok: true; values: Record<string, unknown>; cleared: string[] }
-  | { ok: false; error: FieldError };
+export type CheckResult = { ok: true; values: Record<string, unknown>; cleared: string[] } | { ok: false; error: FieldError };
 
 export const BODY_NOT_OBJECT = '请求内容格式错误';
 
@@ -155,7 +153,11 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   for (const f of spec.fields) {
     const v = values[f.name];
     // JSON allows integers beyond what a 64-bit column or a JS number holds exactly
-    if ((f.type === 'integer' || f.type === 'number') && typeof v === 'number' && Math.abs(v) > (f.money ? MONEY_LIMIT : Number.MAX_SAFE_INTEGER)) {
+    if (
+      (f.type === 'integer' || f.type === 'number') &&
+      typeof v === 'number' &&
+      Math.abs(v) > (f.money ? MONEY_LIMIT : Number.MAX_SAFE_INTEGER)
+    ) {
       return { ok: false, error: { field: f, message: `${f.title}数值过大` } };
     }
     // PostgreSQL cannot store NUL in text; no form produces it

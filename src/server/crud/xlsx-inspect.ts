@@ -118,7 +118,8 @@ function countInflated(data: Buffer, budget: number): Promise<number> {
 export async function inspectXlsx(file: Buffer, maxUnpackedBytes: number): Promise<void> {
   const entries = zipEntries(file);
   const names = new Set(entries.map((e) => e.name));
-  if (!names.has('xl/workbook.xml') || !entries.some((e) => /^xl\/worksheets\/[^/]+\.xml$/.test(e.name))) throw new InspectError(XLSX_NO_SHEET);
+  if (!names.has('xl/workbook.xml') || !entries.some((e) => /^xl\/worksheets\/[^/]+\.xml$/.test(e.name)))
+    throw new InspectError(XLSX_NO_SHEET);
   let left = maxUnpackedBytes;
   for (const entry of entries) {
     const data = entryData(file, entry);

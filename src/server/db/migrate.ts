@@ -20,7 +20,13 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
-import { columnDefault as defaultSql, columnType as typeSql, indexName, resourceIndexes, type ColumnSource } from '../../shared/column-types.ts';
+import {
+  columnDefault as defaultSql,
+  columnType as typeSql,
+  indexName,
+  resourceIndexes,
+  type ColumnSource,
+} from '../../shared/column-types.ts';
 import type { Database, Dialect } from '../types.ts';
 
 const columnType = (field: ColumnSource, dialect: Dialect) => sql.raw(typeSql(field, dialect));
@@ -68,7 +74,9 @@ async function convertMoneyColumns(db: Kysely<any>, dialect: Dialect, spec: Reso
       await sql`begin`.execute(db);
       try {
         await sql`alter table ${sql.table(spec.table)} alter column ${col} drop default`.execute(db);
-        await sql`alter table ${sql.table(spec.table)} alter column ${col} type bigint using round((${col})::numeric * 100)::bigint`.execute(db);
+        await sql`alter table ${sql.table(spec.table)} alter column ${col} type bigint using round((${col})::numeric * 100)::bigint`.execute(
+          db,
+        );
         if (d !== undefined) await sql`alter table ${sql.table(spec.table)} alter column ${col} set default ${d}`.execute(db);
         await sql`commit`.execute(db);
       } catch (e) {
@@ -78,10 +86,14 @@ async function convertMoneyColumns(db: Kysely<any>, dialect: Dialect, spec: Reso
     }
     return;
   }
-  await sql`create table if not exists ${sql.table(MONEY_MARKER_TABLE)} (table_name text not null, column_name text not null, primary key (table_name, column_name))`.execute(db);
+  await sql`create table if not exists ${sql.table(MONEY_MARKER_TABLE)} (table_name text not null, column_name text not null, primary key (table_name, column_name))`.execute(
+    db,
+  );
   const declared = await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${spec.table})`.execute(db);
   const types = new Map(declared.rows.map((x) => [x.name, x.type.toLowerCase()]));
-  const done = await sql<{ column_name: string }>`select column_name from ${sql.table(MONEY_MARKER_TABLE)} where table_name = ${spec.table}`.execute(db);
+  const done = await sql<{
+    column_name: string;
+  }>`select column_name from ${sql.table(MONEY_MARKER_TABLE)} where table_name = ${spec.table}`.execute(db);
   const converted = new Set(done.rows.map((x) => x.column_name));
   for (const f of money) {
     if (types.get(f.column) === 'integer' || converted.has(f.column)) continue;

@@ -132,13 +132,19 @@ export function databaseRateLimitStore(counters: () => SharedCounters) {
     incr(key: string, cb: Callback, timeWindow: number): void {
       counters()
         .hit(`${this.prefix}${key}`, timeWindow)
-        .then(({ hits, ttl }) => cb(null, { current: hits, ttl }), (err: Error) => cb(err));
+        .then(
+          ({ hits, ttl }) => cb(null, { current: hits, ttl }),
+          (err: Error) => cb(err),
+        );
     }
 
     read(key: string, cb: Callback): void {
       counters()
         .peek(`${this.prefix}${key}`)
-        .then(({ hits, ttl }) => cb(null, { current: hits, ttl }), (err: Error) => cb(err));
+        .then(
+          ({ hits, ttl }) => cb(null, { current: hits, ttl }),
+          (err: Error) => cb(err),
+        );
     }
 
     /** Each route (or each `app.rateLimit` guard, in registration order: the same on every instance) counts apart. */

@@ -12,10 +12,25 @@ const PG_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up, shutting down, in recovery)
   '53300', // too_many_connections
-  '08000', '08001', '08003', '08004', '08006', '08007', // connection exceptions
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08007', // connection exceptions
   '40001', // serialization failure under failover
 ]);
-const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
+const NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+]);
 const MESSAGES = [
   /Connection terminated/i,
   /Client has encountered a connection error/i,

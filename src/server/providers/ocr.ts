@@ -88,7 +88,8 @@ async function readJson(res: Response): Promise<unknown> {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 /** `{"姓名": {"words": "张三"}}` -> '张三' */
 const words = (result: Record<string, unknown>, key: string): string => str(obj(result[key]).words);
 
@@ -207,7 +208,11 @@ export class BaiduOcr implements OcrProvider {
   }
 
   private async fetchToken(): Promise<string> {
-    const q = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.options.apiKey, client_secret: this.options.secretKey });
+    const q = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.options.apiKey,
+      client_secret: this.options.secretKey,
+    });
     const { json } = await this.post(`${this.base}/oauth/2.0/token?${q}`, undefined);
     const value = str(json.access_token);
     if (!value) {
@@ -236,7 +241,10 @@ export class BaiduOcr implements OcrProvider {
     try {
       for (let attempt = 0; ; attempt++) {
         const token = await this.accessToken();
-        const { json } = await this.post(`${this.base}/rest/2.0/ocr/v1/${BAIDU_PATHS[kind]}?access_token=${encodeURIComponent(token)}`, body.toString());
+        const { json } = await this.post(
+          `${this.base}/rest/2.0/ocr/v1/${BAIDU_PATHS[kind]}?access_token=${encodeURIComponent(token)}`,
+          body.toString(),
+        );
         if (json.error_code !== undefined && json.error_code !== 0) {
           const problem = baiduError(kind, Number(json.error_code));
           if (problem) throw problem;
@@ -257,9 +265,16 @@ export class BaiduOcr implements OcrProvider {
   }
 }
 
-export function createOcrProvider(config: Pick<Config, 'baiduOcrApiKey' | 'baiduOcrSecretKey' | 'baiduOcrApiBase' | 'ocrTimeoutMs'>): OcrProvider {
+export function createOcrProvider(
+  config: Pick<Config, 'baiduOcrApiKey' | 'baiduOcrSecretKey' | 'baiduOcrApiBase' | 'ocrTimeoutMs'>,
+): OcrProvider {
   if (!config.baiduOcrApiKey) return notConfiguredOcr;
-  return new BaiduOcr({ apiKey: config.baiduOcrApiKey, secretKey: config.baiduOcrSecretKey, apiBase: config.baiduOcrApiBase, timeoutMs: config.ocrTimeoutMs });
+  return new BaiduOcr({
+    apiKey: config.baiduOcrApiKey,
+    secretKey: config.baiduOcrSecretKey,
+    apiBase: config.baiduOcrApiBase,
+    timeoutMs: config.ocrTimeoutMs,
+  });
 }
 
 const providers = new WeakMap<FastifyInstance, OcrProvider>();

@@ -14,12 +14,21 @@ export async function writeOutbox(
 ): Promise<void> {
   await db
     .insertInto('sys_outbox')
-    .values({ channel: message.channel, target: message.target, subject: message.subject ?? null, content: message.content, create_time: nowText() })
+    .values({
+      channel: message.channel,
+      target: message.target,
+      subject: message.subject ?? null,
+      content: message.content,
+      create_time: nowText(),
+    })
     .execute();
 }
 
 /** The newest outbox message to a target (tests, and the console's 发件箱). */
-export async function latestOutbox(db: Kysely<any>, target: string): Promise<{ channel: string; content: string; subject: string | null } | undefined> {
+export async function latestOutbox(
+  db: Kysely<any>,
+  target: string,
+): Promise<{ channel: string; content: string; subject: string | null } | undefined> {
   return db
     .selectFrom('sys_outbox')
     .select(['channel', 'content', 'subject'])

@@ -36,7 +36,9 @@ export function signedAliyunQuery(params: Record<string, string>, secret: string
 
 export class AliyunSms implements SmsProvider {
   readonly kind = 'aliyun' as const;
-  constructor(private readonly config: Pick<Config, 'smsApiUrl' | 'smsAccessKeyId' | 'smsAccessKeySecret' | 'smsSignName' | 'smsTemplateCode'>) {}
+  constructor(
+    private readonly config: Pick<Config, 'smsApiUrl' | 'smsAccessKeyId' | 'smsAccessKeySecret' | 'smsSignName' | 'smsTemplateCode'>,
+  ) {}
 
   async sendCode(phone: string, code: string): Promise<void> {
     const params: Record<string, string> = {
@@ -56,7 +58,9 @@ export class AliyunSms implements SmsProvider {
     const base = this.config.smsApiUrl.replace(/\/?$/, '/');
     let answer: { Code?: string; Message?: string };
     try {
-      const res = await fetch(`${base}?${signedAliyunQuery(params, this.config.smsAccessKeySecret)}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${base}?${signedAliyunQuery(params, this.config.smsAccessKeySecret)}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       answer = (await res.json()) as typeof answer;
     } catch (err) {
       throw new SmsSendError(`SMS service unreachable: ${(err as Error).message}`);

@@ -74,7 +74,13 @@ function toStored(row: Record<string, any>): StoredFile {
   };
 }
 
-async function insertRow(db: Kysely<any>, file: NewFile, storage: 'database' | 'disk', key: string, extra: { path?: string; data?: Buffer }): Promise<StoredFile> {
+async function insertRow(
+  db: Kysely<any>,
+  file: NewFile,
+  storage: 'database' | 'disk',
+  key: string,
+  extra: { path?: string; data?: Buffer },
+): Promise<StoredFile> {
   const row = await db
     .insertInto('sys_file')
     .values({
@@ -103,7 +109,11 @@ export function databaseStorage(database: Database): StorageProvider {
     kind: 'database',
     put: (file) => insertRow(database.db, file, 'database', newFileKey(), { data: file.content }),
     async get(key) {
-      const row = await database.db.selectFrom('sys_file').select([...COLUMNS, 'data']).where('file_key', '=', key).executeTakeFirst();
+      const row = await database.db
+        .selectFrom('sys_file')
+        .select([...COLUMNS, 'data'])
+        .where('file_key', '=', key)
+        .executeTakeFirst();
       if (!row) return null;
       const content = row.storage === 'disk' ? null : Buffer.from(row.data as Uint8Array);
       if (!content) return null;
@@ -126,7 +136,11 @@ export function diskStorage(database: Database, dir: string): StorageProvider {
       return insertRow(database.db, file, 'disk', key, { path: rel });
     },
     async get(key) {
-      const row = await database.db.selectFrom('sys_file').select([...COLUMNS]).where('file_key', '=', key).executeTakeFirst();
+      const row = await database.db
+        .selectFrom('sys_file')
+        .select([...COLUMNS])
+        .where('file_key', '=', key)
+        .executeTakeFirst();
       if (!row) return null;
       if (row.storage !== 'disk') return fromDatabase.get(key);
       try {

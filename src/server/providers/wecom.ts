@@ -219,7 +219,8 @@ export interface WecomDirectory {
   listMembers(departmentId: number): Promise<WecomDeptMember[]>;
 }
 
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null);
+const int = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null;
 const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
 
 export class WecomDirectoryApi extends WecomContactsApi implements WecomDirectory {
@@ -310,13 +311,16 @@ export class WecomApprovalApi extends WecomContactsApi implements WecomApprovals
       const titles = Array.isArray(c?.title) ? c.title : [];
       const title = titles.find((t: any) => t?.lang === 'zh_CN')?.text ?? titles[0]?.text;
       const value = c?.value?.text ?? c?.value?.new_number;
-      if (typeof title === 'string' && (typeof value === 'string' || typeof value === 'number')) fields[title.trim()] = String(value).trim();
+      if (typeof title === 'string' && (typeof value === 'string' || typeof value === 'number'))
+        fields[title.trim()] = String(value).trim();
     }
     const remarks: string[] = [];
     for (const r of Array.isArray(info.sp_record) ? info.sp_record.slice(0, 100) : []) {
-      for (const d of Array.isArray(r?.details) ? r.details.slice(0, 100) : []) if (typeof d?.speech === 'string' && d.speech.trim()) remarks.push(d.speech.trim());
+      for (const d of Array.isArray(r?.details) ? r.details.slice(0, 100) : [])
+        if (typeof d?.speech === 'string' && d.speech.trim()) remarks.push(d.speech.trim());
     }
-    for (const c of Array.isArray(info.comments) ? info.comments.slice(0, 100) : []) if (typeof c?.comment_content === 'string' && c.comment_content.trim()) remarks.push(c.comment_content.trim());
+    for (const c of Array.isArray(info.comments) ? info.comments.slice(0, 100) : [])
+      if (typeof c?.comment_content === 'string' && c.comment_content.trim()) remarks.push(c.comment_content.trim());
     return {
       spNo: String(info.sp_no ?? spNo),
       spName: typeof info.sp_name === 'string' ? info.sp_name.slice(0, 100) : '',

@@ -77,7 +77,11 @@ export async function createDownload(
     },
     async finish() {
       await flush(true);
-      await db.updateTable('sys_download_file').set({ complete: flag(true), size }).where('id', '=', id).execute();
+      await db
+        .updateTable('sys_download_file')
+        .set({ complete: flag(true), size })
+        .where('id', '=', id)
+        .execute();
       return { id, userId: info.userId, fileName: info.fileName, mime: info.mime, size, complete: true, expires: now + info.ttlMs };
     },
     async abort() {

@@ -47,9 +47,7 @@ export interface Audience {
   users?: number[];
 }
 
-type Envelope =
-  | { k: 'push'; kind: SocketKind; users?: number[]; data: unknown }
-  | { k: 'end'; sessions?: string[]; users?: number[] };
+type Envelope = { k: 'push'; kind: SocketKind; users?: number[]; data: unknown } | { k: 'end'; sessions?: string[]; users?: number[] };
 
 export interface OnlineStaff {
   sid: string;
@@ -305,9 +303,16 @@ export class Hub {
       }
     }
     const { db } = this.database;
-    const refreshed = await db.updateTable('sys_socket_presence').set({ seen: now }).where('instance', '=', this.instance).executeTakeFirst();
+    const refreshed = await db
+      .updateTable('sys_socket_presence')
+      .set({ seen: now })
+      .where('instance', '=', this.instance)
+      .executeTakeFirst();
     if (Number(refreshed.numUpdatedRows) < this.connections.size) await this.restorePresence(now);
-    await db.deleteFrom('sys_socket_presence').where('seen', '<', now - 3 * this.opts.heartbeatMs).execute();
+    await db
+      .deleteFrom('sys_socket_presence')
+      .where('seen', '<', now - 3 * this.opts.heartbeatMs)
+      .execute();
     const sessionIds = [...new Set([...this.connections.values()].map((c) => c.sessionId))];
     for (let i = 0; i < sessionIds.length; i += 500) {
       const batch = sessionIds.slice(i, i + 500);
@@ -332,7 +337,15 @@ export class Hub {
     await db
       .insertInto('sys_socket_presence')
       .values(
-        missing.map((c) => ({ id: c.id, instance: this.instance, user_id: c.userId, username: c.username, nick_name: c.nickName, session_id: c.sessionId, seen: now })),
+        missing.map((c) => ({
+          id: c.id,
+          instance: this.instance,
+          user_id: c.userId,
+          username: c.username,
+          nick_name: c.nickName,
+          session_id: c.sessionId,
+          seen: now,
+        })),
       )
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
@@ -348,7 +361,11 @@ export class Hub {
     if (this.outbox.length) await Promise.race([this.flush(), new Promise((r) => setTimeout(r, 5000).unref())]);
     for (const c of this.connections.values()) c.socket.close(1001, 'server stopping');
     this.connections.clear();
-    await this.database.db.deleteFrom('sys_socket_presence').where('instance', '=', this.instance).execute().catch(() => undefined);
+    await this.database.db
+      .deleteFrom('sys_socket_presence')
+      .where('instance', '=', this.instance)
+      .execute()
+      .catch(() => undefined);
     await this.pubsub.close();
   }
 }

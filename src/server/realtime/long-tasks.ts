@@ -100,7 +100,11 @@ export class LongTasks {
             const now = Date.now();
             if (now - lastReport < PROGRESS_EVERY_MS) return;
             lastReport = now;
-            void this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据导出中：${written}/${total}条（${percent(written, total)}%）` });
+            void this.send(user.id, {
+              msgType: 'EXCEL',
+              code: 100,
+              msg: `${spec.title}数据导出中：${written}/${total}条（${percent(written, total)}%）`,
+            });
           },
           masked,
         );
@@ -133,7 +137,11 @@ export class LongTasks {
           const now = Date.now();
           if (now - lastReport < PROGRESS_EVERY_MS) return;
           lastReport = now;
-          void this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据导入中：${done}/${total}条（${percent(done, total)}%）` });
+          void this.send(user.id, {
+            msgType: 'EXCEL',
+            code: 100,
+            msg: `${spec.title}数据导入中：${done}/${total}条（${percent(done, total)}%）`,
+          });
         });
         await this.send(user.id, { msgType: 'EXCEL', code: 200, msg: `${spec.title}数据导入成功，共${count}条` });
       } catch (err) {

@@ -283,7 +283,10 @@ export class PostgresPubSub implements PubSub {
     const now = Date.now();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await this.db.deleteFrom(EVENT_TABLE).where('created', '<', now - EVENT_KEEP_MS).execute();
+    await this.db
+      .deleteFrom(EVENT_TABLE)
+      .where('created', '<', now - EVENT_KEEP_MS)
+      .execute();
   }
 
   async publish(message: string): Promise<void> {
@@ -291,7 +294,9 @@ export class PostgresPubSub implements PubSub {
     // stored and announced in one statement: the NOTIFY leaves at commit, in commit order
     await sql`
       with e as (insert into ${sql.table(EVENT_TABLE)} (body, created) values (${message}, ${Date.now()}) returning id)
-      select pg_notify(${this.channel}, case when ${inline} then e.id::text || ':' || ${message} else e.id::text end) from e`.execute(this.db);
+      select pg_notify(${this.channel}, case when ${inline} then e.id::text || ':' || ${message} else e.id::text end) from e`.execute(
+      this.db,
+    );
   }
 
   subscribe(handler: (message: string, delivery: Delivery) => void): void {

@@ -21,7 +21,19 @@ const ITEM = 40;
 const VISIBLE = 5;
 export const HENAN = '410000';
 
-function Wheel({ label, items, value, onChange, fixed }: { label: string; items: Region[]; value: string; onChange: (code: string) => void; fixed?: boolean }) {
+function Wheel({
+  label,
+  items,
+  value,
+  onChange,
+  fixed,
+}: {
+  label: string;
+  items: Region[];
+  value: string;
+  onChange: (code: string) => void;
+  fixed?: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   /** when the user last moved the wheel: scrolls the page makes itself (opening, snapping) pick nothing */
@@ -29,7 +41,10 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
   const byUser = () => {
     touched.current = Date.now();
   };
-  const index = Math.max(0, items.findIndex((r) => r.code === value));
+  const index = Math.max(
+    0,
+    items.findIndex((r) => r.code === value),
+  );
   useEffect(() => {
     const el = ref.current;
     if (el && Math.abs(el.scrollTop - index * ITEM) > 2) el.scrollTop = index * ITEM;
@@ -49,7 +64,16 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
     <Box sx={{ flex: 1, position: 'relative', minWidth: 0 }}>
       <Box
         aria-hidden
-        sx={{ position: 'absolute', left: 4, right: 4, top: ITEM * 2, height: ITEM, borderTop: '1px solid #ebedf0', borderBottom: '1px solid #ebedf0', pointerEvents: 'none' }}
+        sx={{
+          position: 'absolute',
+          left: 4,
+          right: 4,
+          top: ITEM * 2,
+          height: ITEM,
+          borderTop: '1px solid #ebedf0',
+          borderBottom: '1px solid #ebedf0',
+          pointerEvents: 'none',
+        }}
       />
       <Box
         ref={ref}
@@ -60,7 +84,13 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
         onWheel={byUser}
         onTouchMove={byUser}
         onPointerDown={byUser}
-        sx={{ height: ITEM * VISIBLE, overflowY: fixed ? 'hidden' : 'auto', scrollSnapType: 'y mandatory', scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
+        sx={{
+          height: ITEM * VISIBLE,
+          overflowY: fixed ? 'hidden' : 'auto',
+          scrollSnapType: 'y mandatory',
+          scrollbarWidth: 'none',
+          '&::-webkit-scrollbar': { display: 'none' },
+        }}
       >
         <Box sx={{ height: ITEM * 2 }} />
         {items.map((r) => {
@@ -101,9 +131,17 @@ function Wheel({ label, items, value, onChange, fixed }: { label: string; items:
 export function initialArea(value: Partial<AreaValue> | undefined, mode?: number): AreaValue {
   const province = mode === 3 ? HENAN : value?.province || DEFAULT_REGION.province;
   const cities = citiesOf(province);
-  const city = cities.some((c) => c.code === value?.city) ? value!.city! : province === DEFAULT_REGION.province ? DEFAULT_REGION.city : (cities[0]?.code ?? '');
+  const city = cities.some((c) => c.code === value?.city)
+    ? value!.city!
+    : province === DEFAULT_REGION.province
+      ? DEFAULT_REGION.city
+      : (cities[0]?.code ?? '');
   const counties = countiesOf(city);
-  const county = counties.some((c) => c.code === value?.county) ? value!.county! : city === DEFAULT_REGION.city ? DEFAULT_REGION.county : (counties[0]?.code ?? '');
+  const county = counties.some((c) => c.code === value?.county)
+    ? value!.county!
+    : city === DEFAULT_REGION.city
+      ? DEFAULT_REGION.county
+      : (counties[0]?.code ?? '');
   return { province, city, county };
 }
 
@@ -131,7 +169,12 @@ export function AreaPicker({ open, title = '请选择地区', value, mode, onCon
   };
   const pickCity = (city: string) => setDraft((d) => ({ ...d, city, county: countiesOf(city)[0]?.code ?? '' }));
   return (
-    <Drawer anchor="bottom" open={open} onClose={onCancel} slotProps={{ paper: { sx: { borderTopLeftRadius: 12, borderTopRightRadius: 12 } } }}>
+    <Drawer
+      anchor="bottom"
+      open={open}
+      onClose={onCancel}
+      slotProps={{ paper: { sx: { borderTopLeftRadius: 12, borderTopRightRadius: 12 } } }}
+    >
       <Box role="dialog" aria-label={title} sx={{ pb: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 1, height: 48 }}>
           <Button onClick={onCancel} sx={{ color: '#969799' }}>

@@ -20,7 +20,9 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
   const staffunId = Number(query.get('staffunId'));
   const phoneNum = query.get('phoneNum') ?? '';
   const [open, setOpen] = useState<string | null>('staffunEducation');
-  const [expired, setExpired] = useState<string | null>(applicantToken() && staffunId > 0 ? null : '登记信息已失效，请重新填写应聘人员信息登记表');
+  const [expired, setExpired] = useState<string | null>(
+    applicantToken() && staffunId > 0 ? null : '登记信息已失效，请重新填写应聘人员信息登记表',
+  );
   const [finishing, setFinishing] = useState(false);
   const notice = useNotice();
   const notify = notice.show;
@@ -66,7 +68,15 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
         title="教育信息"
         expanded={open === 'staffunEducation'}
         onToggle={toggle('staffunEducation')}
-        fields={[{ name: 'xl', kind: 'select' }, { name: 'school' }, { name: 'specialty' }, { name: 'startDate', kind: 'date' }, { name: 'endDate', kind: 'date' }, { name: 'zmr' }, { name: 'zmrPhone' }]}
+        fields={[
+          { name: 'xl', kind: 'select' },
+          { name: 'school' },
+          { name: 'specialty' },
+          { name: 'startDate', kind: 'date' },
+          { name: 'endDate', kind: 'date' },
+          { name: 'zmr' },
+          { name: 'zmrPhone' },
+        ]}
         card={(r) => ({
           heading: `${r.school}（${labelOf('staffunEducation', 'xl', r.xl)}）`,
           lines: [`专业：${r.specialty}`, range(r), `证明人：${r.zmr} ${r.zmrPhone}`],
@@ -82,10 +92,22 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
         expanded={open === 'staffunPx'}
         onToggle={toggle('staffunPx')}
         fields={[
-          { name: 'title' }, { name: 'dept' }, { name: 'address' }, { name: 'startDate', kind: 'date' }, { name: 'endDate', kind: 'date' },
-          { name: 'person' }, { name: 'pxxz' }, { name: 'type' }, { name: 'result' }, { name: 'pxzs' }, { name: 'remark', kind: 'textarea' },
+          { name: 'title' },
+          { name: 'dept' },
+          { name: 'address' },
+          { name: 'startDate', kind: 'date' },
+          { name: 'endDate', kind: 'date' },
+          { name: 'person' },
+          { name: 'pxxz' },
+          { name: 'type' },
+          { name: 'result' },
+          { name: 'pxzs' },
+          { name: 'remark', kind: 'textarea' },
         ]}
-        card={(r) => ({ heading: String(r.title), lines: [`${r.dept} · ${r.address}`, range(r), `培训人：${r.person}　结果：${r.result}　证书：${r.pxzs}`] })}
+        card={(r) => ({
+          heading: String(r.title),
+          lines: [`${r.dept} · ${r.address}`, range(r), `培训人：${r.person}　结果：${r.result}　证书：${r.pxzs}`],
+        })}
         saveLabel="保存培训信息"
         savedText="提交成功"
         rule={(v) => trainingProblem(v)}
@@ -97,8 +119,16 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
         expanded={open === 'staffunWork'}
         onToggle={toggle('staffunWork')}
         fields={[
-          { name: 'company' }, { name: 'status', kind: 'radio' }, { name: 'startDate', kind: 'date' }, { name: 'endDate', kind: 'date' },
-          { name: 'job' }, { name: 'money' }, { name: 'cause' }, { name: 'zmr' }, { name: 'zmrPhone' }, { name: 'remark', kind: 'textarea' },
+          { name: 'company' },
+          { name: 'status', kind: 'radio' },
+          { name: 'startDate', kind: 'date' },
+          { name: 'endDate', kind: 'date' },
+          { name: 'job' },
+          { name: 'money' },
+          { name: 'cause' },
+          { name: 'zmr' },
+          { name: 'zmrPhone' },
+          { name: 'remark', kind: 'textarea' },
         ]}
         card={(r) => ({
           heading: `${r.company}（${labelOf('staffunWork', 'status', r.status)}）`,

@@ -61,7 +61,13 @@ export function EntrySection(props: EntrySectionProps) {
   const { entity, title, fields, staffunId, notify, onExpired, onCount } = props;
   const spec = specOf(entity);
   const names = fields.map((f) => f.name);
-  const blank = useCallback(() => Object.fromEntries(fields.map((f) => [f.name, f.kind === 'radio' ? String(spec.fields.find((s) => s.name === f.name)?.default ?? '') : ''])), [fields, spec]);
+  const blank = useCallback(
+    () =>
+      Object.fromEntries(
+        fields.map((f) => [f.name, f.kind === 'radio' ? String(spec.fields.find((s) => s.name === f.name)?.default ?? '') : '']),
+      ),
+    [fields, spec],
+  );
   const [entries, setEntries] = useState<Values[] | null>(null);
   const [values, setValues] = useState<Values>(blank);
   const [errors, setErrors] = useState<Errors>({});
@@ -79,7 +85,12 @@ export function EntrySection(props: EntrySectionProps) {
 
   const load = useCallback(async () => {
     try {
-      const page = await api<{ content: Values[] }>('GET', `api/${entity}`, undefined, { staffunId, page: 0, size: 99999, sort: 'id,desc' });
+      const page = await api<{ content: Values[] }>('GET', `api/${entity}`, undefined, {
+        staffunId,
+        page: 0,
+        size: 99999,
+        sort: 'id,desc',
+      });
       setEntries(page.content);
       onCount?.(page.content.length);
     } catch (err) {
@@ -210,7 +221,9 @@ export function EntrySection(props: EntrySectionProps) {
       </AccordionSummary>
       <AccordionDetails sx={{ pt: 0 }}>
         {entries === null ? <Typography sx={{ color: '#909399', fontSize: 13 }}>正在加载...</Typography> : null}
-        {entries && entries.length === 0 ? <Typography sx={{ color: '#909399', fontSize: 13, mb: 1 }}>暂无{title}，请在下方添加</Typography> : null}
+        {entries && entries.length === 0 ? (
+          <Typography sx={{ color: '#909399', fontSize: 13, mb: 1 }}>暂无{title}，请在下方添加</Typography>
+        ) : null}
         {(entries ?? []).map((r) => {
           const c = props.card(r);
           return (
@@ -218,7 +231,14 @@ export function EntrySection(props: EntrySectionProps) {
               <CardContent sx={{ py: 1, '&:last-child': { pb: 1 } }}>
                 <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
                   <Typography sx={{ fontWeight: 600, fontSize: 15 }}>{c.heading}</Typography>
-                  <Link component="button" type="button" color="error" underline="hover" sx={{ flexShrink: 0, ml: 1, whiteSpace: 'nowrap' }} onClick={() => setPendingDelete(Number(r.id))}>
+                  <Link
+                    component="button"
+                    type="button"
+                    color="error"
+                    underline="hover"
+                    sx={{ flexShrink: 0, ml: 1, whiteSpace: 'nowrap' }}
+                    onClick={() => setPendingDelete(Number(r.id))}
+                  >
                     删除
                   </Link>
                 </Box>

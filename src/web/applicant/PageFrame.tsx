@@ -10,14 +10,21 @@ export function PageFrame({ title, children }: { title: string; children: ReactN
   const sys = usePublicSettings();
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: '#f5f7fa' }}>
-      <Box component="header" sx={{ bgcolor: '#1890ff', color: '#fff', py: 1.5, textAlign: 'center', position: 'sticky', top: 0, zIndex: 10 }}>
+      <Box
+        component="header"
+        sx={{ bgcolor: '#1890ff', color: '#fff', py: 1.5, textAlign: 'center', position: 'sticky', top: 0, zIndex: 10 }}
+      >
         <Typography component="h1" sx={{ fontSize: 18, fontWeight: 600 }}>
           {title}
         </Typography>
       </Box>
       <Paper component="main" square elevation={0} sx={{ maxWidth: 640, mx: 'auto', px: 2, py: 1.5, minHeight: 'calc(100vh - 52px)' }}>
         {children}
-        <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', pt: 3, pb: 1 }} />
+        <RecordFooter
+          compName={sys.compName}
+          recordNumber={sys.recordNumber}
+          sx={{ textAlign: 'center', color: 'text.secondary', pt: 3, pb: 1 }}
+        />
       </Paper>
     </Box>
   );

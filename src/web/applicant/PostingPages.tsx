@@ -24,7 +24,9 @@ export function PostingListPage() {
     <PageFrame title="招聘信息">
       {problem ? <Typography color="error">{problem}</Typography> : null}
       {!postings && !problem ? <Typography sx={{ color: '#909399' }}>正在加载...</Typography> : null}
-      {postings && postings.length === 0 ? <Typography sx={{ color: '#909399', textAlign: 'center', py: 4 }}>暂无招聘中的岗位</Typography> : null}
+      {postings && postings.length === 0 ? (
+        <Typography sx={{ color: '#909399', textAlign: 'center', py: 4 }}>暂无招聘中的岗位</Typography>
+      ) : null}
       {(postings ?? []).map((p) => (
         <Card key={p.id} variant="outlined" sx={{ mb: 1 }}>
           <CardActionArea href={`#/staffun/view?id=${p.id}`}>

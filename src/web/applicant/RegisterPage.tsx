@@ -37,14 +37,40 @@ const optionsOf = (name: string) => spec.fields.find((f) => f.name === name)?.op
 
 /** Form fields in screen order (also the order of the checks). */
 export const REGISTER_FIELDS = [
-  'staffunZpId', 'ypqd', 'ypmx', 'name', 'mobile', 'card', 'sex', 'birthday', 'hyzk', 'email',
-  'cardProvince', 'cardCity', 'cardCounty', 'cardAddress', 'nowProvince', 'nowCity', 'nowCounty', 'nowAddress',
-  'edu', 'work', 'syMoney', 'zsMoney', 'yjdg', 'outWork', 'remark',
+  'staffunZpId',
+  'ypqd',
+  'ypmx',
+  'name',
+  'mobile',
+  'card',
+  'sex',
+  'birthday',
+  'hyzk',
+  'email',
+  'cardProvince',
+  'cardCity',
+  'cardCounty',
+  'cardAddress',
+  'nowProvince',
+  'nowCity',
+  'nowCounty',
+  'nowAddress',
+  'edu',
+  'work',
+  'syMoney',
+  'zsMoney',
+  'yjdg',
+  'outWork',
+  'remark',
 ];
 /** where a region code's error is shown and focused */
 const REGION_INPUT: Record<string, string> = {
-  cardProvince: 'cardProvinceTo', cardCity: 'cardProvinceTo', cardCounty: 'cardProvinceTo',
-  nowProvince: 'nowProvinceTo', nowCity: 'nowProvinceTo', nowCounty: 'nowProvinceTo',
+  cardProvince: 'cardProvinceTo',
+  cardCity: 'cardProvinceTo',
+  cardCounty: 'cardProvinceTo',
+  nowProvince: 'nowProvinceTo',
+  nowCity: 'nowProvinceTo',
+  nowCounty: 'nowProvinceTo',
 };
 
 function firstProblem(errors: Errors): [string, string] | undefined {
@@ -90,7 +116,10 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
   const onText = (name: string) => (e: ChangeEvent<HTMLInputElement>) => set({ [name]: e.target.value });
 
   const onCard = (e: ChangeEvent<HTMLInputElement>) => {
-    const card = e.target.value.replace(/[^\dXx]/g, '').slice(0, 18).toUpperCase();
+    const card = e.target.value
+      .replace(/[^\dXx]/g, '')
+      .slice(0, 18)
+      .toUpperCase();
     const patch: Values = { card };
     const info = card.length === 15 || card.length === 18 ? idCardAutofill(card) : null;
     if (info) {

@@ -16,7 +16,15 @@ import type { Notice } from './notice.tsx';
 
 const MOBILE = /^1[3-9]\d{9}$/;
 
-export function ResumeForm({ initial, reason, notify }: { initial?: { card?: string; mobile?: string }; reason?: string; notify: (n: Notice) => void }) {
+export function ResumeForm({
+  initial,
+  reason,
+  notify,
+}: {
+  initial?: { card?: string; mobile?: string };
+  reason?: string;
+  notify: (n: Notice) => void;
+}) {
   const [card, setCard] = useState(initial?.card ?? '');
   const [mobile, setMobile] = useState(initial?.mobile ?? '');
   const [code, setCode] = useState('');
@@ -76,7 +84,14 @@ export function ResumeForm({ initial, reason, notify }: { initial?: { card?: str
         name="resumeCard"
         label="身份证号码"
         value={card}
-        onChange={(e) => setCard(e.target.value.replace(/[^\dXx]/g, '').slice(0, 18).toUpperCase())}
+        onChange={(e) =>
+          setCard(
+            e.target.value
+              .replace(/[^\dXx]/g, '')
+              .slice(0, 18)
+              .toUpperCase(),
+          )
+        }
         error={!!errors.card}
         helperText={errors.card}
         required

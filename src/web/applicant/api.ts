@@ -50,7 +50,12 @@ export const applicantHttp = createHttpClient({
   unauthorizedFallback: messages.error.requestFailed,
 });
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Record<string, string | number>): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  query?: Record<string, string | number>,
+): Promise<T> {
   try {
     const res = await request<T>(`/${path.replace(/^\//, '')}`, { method, body, query, timeoutMs: TIMEOUT_MS, quiet: true }, applicantHttp);
     return (res.data ?? undefined) as T;

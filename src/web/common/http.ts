@@ -10,7 +10,14 @@
  * downloads) goes through its XMLHttpRequest adapter, the only browser API that reports how
  * much of a request body has been sent. Either can be cancelled with an AbortSignal.
  */
-import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosProgressEvent, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import axios, {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosInstance,
+  type AxiosProgressEvent,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from 'axios';
 import { getToken } from './token.ts';
 import { reportHttpProblem, type HttpProblem } from './httpEvents.ts';
 import { messages } from '../../shared/messages.ts';
@@ -164,22 +171,26 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
     withCredentials: 'same-origin' as unknown as boolean,
   });
 
-  client.interceptors.request.use((config: InternalAxiosRequestConfig) => {
-    const token = options.token();
-    const write = WRITES.has((config.method ?? 'get').toLowerCase());
-    if (token) {
-      config.headers.set('Authorization', `Bearer ${token}`);
-      if (options.submitId === 'withToken' || write) config.headers.set('submit_id', submitId());
-    }
-    if (config.data instanceof FormData) config.headers.setContentType(false);
-    // no body, no type: axios would name a body-less PUT or POST form-urlencoded, which the
-    // server refuses with 415 (api/jobs/exec/{id}, pause, read marks...)
-    if (config.data === undefined || config.data === null) config.headers.setContentType(false);
-    // progress needs XMLHttpRequest: fetch cannot tell how much of a body has been sent
-    if (config.onUploadProgress || config.onDownloadProgress) config.adapter = 'xhr';
-    return config;
-    // synchronous: the request leaves in the same tick (the console's early list request races the screen's code)
-  }, undefined, { synchronous: true });
+  client.interceptors.request.use(
+    (config: InternalAxiosRequestConfig) => {
+      const token = options.token();
+      const write = WRITES.has((config.method ?? 'get').toLowerCase());
+      if (token) {
+        config.headers.set('Authorization', `Bearer ${token}`);
+        if (options.submitId === 'withToken' || write) config.headers.set('submit_id', submitId());
+      }
+      if (config.data instanceof FormData) config.headers.setContentType(false);
+      // no body, no type: axios would name a body-less PUT or POST form-urlencoded, which the
+      // server refuses with 415 (api/jobs/exec/{id}, pause, read marks...)
+      if (config.data === undefined || config.data === null) config.headers.setContentType(false);
+      // progress needs XMLHttpRequest: fetch cannot tell how much of a body has been sent
+      if (config.onUploadProgress || config.onDownloadProgress) config.adapter = 'xhr';
+      return config;
+      // synchronous: the request leaves in the same tick (the console's early list request races the screen's code)
+    },
+    undefined,
+    { synchronous: true },
+  );
 
   client.interceptors.response.use(
     (response) => {
@@ -214,7 +225,12 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
 }
 
 /** The staff console's client: the console's token, a submit_id with every signed-in request. */
-export const staffHttp = createHttpClient({ token: getToken, submitId: 'withToken', timeoutMs: REQUEST_TIMEOUT_MS, report: reportHttpProblem });
+export const staffHttp = createHttpClient({
+  token: getToken,
+  submitId: 'withToken',
+  timeoutMs: REQUEST_TIMEOUT_MS,
+  report: reportHttpProblem,
+});
 
 function progressOf(event: AxiosProgressEvent): TransferProgress {
   const total = event.total && event.total > 0 ? event.total : undefined;
@@ -231,7 +247,11 @@ function headersOf(response: AxiosResponse): Headers {
 }
 
 /** A call through `client` (the staff console's by default) in the shape the screens use. */
-export async function request<T = unknown>(url: string, options: RequestOptions = {}, client: AxiosInstance = staffHttp): Promise<HttpResponse<T>> {
+export async function request<T = unknown>(
+  url: string,
+  options: RequestOptions = {},
+  client: AxiosInstance = staffHttp,
+): Promise<HttpResponse<T>> {
   const { method = 'GET', query, body, responseType = 'json', timeoutMs = REQUEST_TIMEOUT_MS, quiet = false, onProgress, signal } = options;
   const sending = body !== undefined;
   const response = await client.request<T>({

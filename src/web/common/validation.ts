@@ -34,9 +34,11 @@ export function checkField(spec: ResourceSpec, field: FieldSpec, value: unknown)
     const n = typeof value === 'number' ? value : Number(value);
     if (Number.isNaN(n) || (field.type === 'integer' && !Number.isInteger(n))) return m.type || '请输入数字';
     if (rules.minimum !== undefined && n < rules.minimum) return m.minimum || `${field.title}不能小于${rules.minimum}`;
-    if (rules.exclusiveMinimum !== undefined && n <= rules.exclusiveMinimum) return m.exclusiveMinimum || `${field.title}必须大于${rules.exclusiveMinimum}`;
+    if (rules.exclusiveMinimum !== undefined && n <= rules.exclusiveMinimum)
+      return m.exclusiveMinimum || `${field.title}必须大于${rules.exclusiveMinimum}`;
     if (rules.maximum !== undefined && n > rules.maximum) return m.maximum || `${field.title}不能大于${rules.maximum}`;
-    if (rules.exclusiveMaximum !== undefined && n >= rules.exclusiveMaximum) return m.exclusiveMaximum || `${field.title}必须小于${rules.exclusiveMaximum}`;
+    if (rules.exclusiveMaximum !== undefined && n >= rules.exclusiveMaximum)
+      return m.exclusiveMaximum || `${field.title}必须小于${rules.exclusiveMaximum}`;
     // money: the server's x-money keyword, same message
     if (field.money && Math.abs(n) > MONEY_LIMIT) return `${field.title}数值过大`;
     if (field.money && !isMoneyAmount(n)) return MONEY_MESSAGE;

@@ -33,8 +33,15 @@ function usePickers(): [Pickers | null, () => void] {
   useEffect(() => {
     if (mod) return;
     let live = true;
-    const start = () => load().then((m) => live && setMod(m), () => undefined);
-    const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+    const start = () =>
+      load().then(
+        (m) => live && setMod(m),
+        () => undefined,
+      );
+    const w = window as Window & {
+      requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
+      cancelIdleCallback?: (id: number) => void;
+    };
     const idle = w.requestIdleCallback ? w.requestIdleCallback(start, { timeout: 1500 }) : undefined;
     const timer = idle === undefined ? setTimeout(start, 200) : undefined;
     return () => {

@@ -27,7 +27,15 @@ import TextField from '@mui/material/TextField';
 import { DateTimeField } from './DateFields.tsx';
 import { ModelCascader, type ModelValue } from './ModelCascader.tsx';
 import type { BrandNode } from '../../shared/brand-tree.ts';
-import { CAR_TYPE_LEVEL, checkDemand, DEMAND_FIELDS, DEMAND_LABELS, firstDemandError, FOREGIFT_CHOICES, type DemandField } from '../../shared/dbc-demand.ts';
+import {
+  CAR_TYPE_LEVEL,
+  checkDemand,
+  DEMAND_FIELDS,
+  DEMAND_LABELS,
+  firstDemandError,
+  FOREGIFT_CHOICES,
+  type DemandField,
+} from '../../shared/dbc-demand.ts';
 import { OcrButton, type OcrRecognise } from './OcrButton.tsx';
 
 /** The saved car type of a demand being edited, shown as it is until the user picks another. */
@@ -82,7 +90,18 @@ export interface DemandDialogProps {
   recognise: OcrRecognise;
 }
 
-export function DemandDialog({ open, title, width, customerName, initial, onClose, onSubmit, loadCarTypes, onInvalid, recognise }: DemandDialogProps) {
+export function DemandDialog({
+  open,
+  title,
+  width,
+  customerName,
+  initial,
+  onClose,
+  onSubmit,
+  loadCarTypes,
+  onInvalid,
+  recognise,
+}: DemandDialogProps) {
   const [values, setValues] = useState<DemandFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<DemandField, string>>>({});
   const [saving, setSaving] = useState(false);

@@ -187,12 +187,33 @@ function LockDialog({ titleId, options, onUnlocked }: { titleId: string; options
             </Alert>
           )}
           <TextField label={usernameLabel} value={form.username} onChange={set('username')} autoComplete="username" required />
-          <TextField label="密码" type="password" value={form.password} onChange={set('password')} autoComplete="current-password" autoFocus required />
+          <TextField
+            label="密码"
+            type="password"
+            value={form.password}
+            onChange={set('password')}
+            autoComplete="current-password"
+            autoFocus
+            required
+          />
           {captcha.enabled && (
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-              <TextField label="验证码" value={form.code} onChange={(e) => setForm((f) => ({ ...f, code: e.target.value.replace(/[^\d-]/g, '') }))} required sx={{ flex: 1 }} />
+              <TextField
+                label="验证码"
+                value={form.code}
+                onChange={(e) => setForm((f) => ({ ...f, code: e.target.value.replace(/[^\d-]/g, '') }))}
+                required
+                sx={{ flex: 1 }}
+              />
               {captcha.img && (
-                <Box component="img" src={captcha.img} alt="验证码" title="看不清？换一张" onClick={refreshCaptcha} sx={{ height: 38, cursor: 'pointer' }} />
+                <Box
+                  component="img"
+                  src={captcha.img}
+                  alt="验证码"
+                  title="看不清？换一张"
+                  onClick={refreshCaptcha}
+                  sx={{ height: 38, cursor: 'pointer' }}
+                />
               )}
             </Box>
           )}

@@ -217,7 +217,13 @@ export function ModelCascader({
         slotProps={{ paper: { sx: { display: 'flex', maxWidth: '95vw', overflowX: 'auto' } } }}
       >
         {columns.map((nodes, i) => (
-          <List key={i} dense role="listbox" aria-label={`第${i + 1}级`} sx={{ minWidth: 170, maxHeight: 320, overflowY: 'auto', borderRight: 1, borderColor: 'divider', py: 0 }}>
+          <List
+            key={i}
+            dense
+            role="listbox"
+            aria-label={`第${i + 1}级`}
+            sx={{ minWidth: 170, maxHeight: 320, overflowY: 'auto', borderRight: 1, borderColor: 'divider', py: 0 }}
+          >
             {nodes.length === 0 ? (
               <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
                 暂无数据
@@ -237,7 +243,9 @@ export function ModelCascader({
           </List>
         ))}
         {columns.length === 0 ? (
-          <Box sx={{ p: 2, minWidth: 170 }}>{failed ? <Typography color="error">加载失败，请重试</Typography> : <CircularProgress size={20} aria-label="正在加载" />}</Box>
+          <Box sx={{ p: 2, minWidth: 170 }}>
+            {failed ? <Typography color="error">加载失败，请重试</Typography> : <CircularProgress size={20} aria-label="正在加载" />}
+          </Box>
         ) : failed ? (
           <Box sx={{ p: 2 }}>
             <Typography color="error" variant="body2">

@@ -60,7 +60,13 @@ export function ScrollTabLayout({ sections, offset = 120 }: { sections: ScrollSe
             <Tab key={s.id} value={s.id} label={s.title} sx={{ alignItems: 'flex-start' }} />
           ))}
         </Tabs>
-        <Tabs value={active} onChange={(_e, id: string) => jump(id)} variant="scrollable" aria-label="页面导航" sx={{ display: { xs: 'flex', sm: 'none' } }}>
+        <Tabs
+          value={active}
+          onChange={(_e, id: string) => jump(id)}
+          variant="scrollable"
+          aria-label="页面导航"
+          sx={{ display: { xs: 'flex', sm: 'none' } }}
+        >
           {sections.map((s) => (
             <Tab key={s.id} value={s.id} label={s.title} />
           ))}
@@ -78,9 +84,16 @@ export function ScrollTabLayout({ sections, offset = 120 }: { sections: ScrollSe
               else refs.current.delete(s.id);
             }}
             // the last section is tall enough to be jumped to the top of the view too
-            sx={{ scrollMarginTop: `${offset}px`, mb: 3, minHeight: i === sections.length - 1 ? `calc(100vh - ${offset + 40}px)` : undefined }}
+            sx={{
+              scrollMarginTop: `${offset}px`,
+              mb: 3,
+              minHeight: i === sections.length - 1 ? `calc(100vh - ${offset + 40}px)` : undefined,
+            }}
           >
-            <Typography component="h3" sx={{ fontSize: 16, fontWeight: 600, borderLeft: '3px solid', borderColor: 'primary.main', pl: 1, mb: 1 }}>
+            <Typography
+              component="h3"
+              sx={{ fontSize: 16, fontWeight: 600, borderLeft: '3px solid', borderColor: 'primary.main', pl: 1, mb: 1 }}
+            >
               {s.title}
             </Typography>
             {s.content}

@@ -20,12 +20,28 @@ export function EmptyMessage({ hint, children = '暂无数据' }: { hint?: strin
   );
 }
 
-export function TableState({ loading, failed, empty, columns, hint }: { loading: boolean; failed: boolean; empty: boolean; columns: number; hint?: string }) {
+export function TableState({
+  loading,
+  failed,
+  empty,
+  columns,
+  hint,
+}: {
+  loading: boolean;
+  failed: boolean;
+  empty: boolean;
+  columns: number;
+  hint?: string;
+}) {
   if (!loading && !failed && !empty) return null;
   return (
     <TableRow>
       <TableCell colSpan={columns} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-        {loading ? <CircularProgress size={20} aria-label="正在加载" /> : <EmptyMessage hint={failed ? undefined : hint}>{failed ? '加载失败，请刷新重试' : '暂无数据'}</EmptyMessage>}
+        {loading ? (
+          <CircularProgress size={20} aria-label="正在加载" />
+        ) : (
+          <EmptyMessage hint={failed ? undefined : hint}>{failed ? '加载失败，请刷新重试' : '暂无数据'}</EmptyMessage>
+        )}
       </TableCell>
     </TableRow>
   );

@@ -27,7 +27,14 @@ export function Watermark({ text, children }: { text: string; children: ReactNod
         <Box
           aria-hidden
           data-testid="watermark"
-          sx={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 1, backgroundImage: watermarkTile(text), backgroundRepeat: 'repeat' }}
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            pointerEvents: 'none',
+            zIndex: 1,
+            backgroundImage: watermarkTile(text),
+            backgroundRepeat: 'repeat',
+          }}
         />
       ) : null}
     </Box>

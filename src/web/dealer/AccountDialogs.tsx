@@ -94,7 +94,19 @@ export function PasswordDialog({ onClose, onChanged }: { onClose: () => void; on
   }
 
   const field = (k: keyof typeof v, label: string, type = 'password') => (
-    <TextField label={label} type={type} size="small" fullWidth required margin="dense" value={v[k]} onChange={set(k)} error={!!errors[k]} helperText={errors[k] ?? ' '} slotProps={{ htmlInput: { maxLength: 20, name: k } }} />
+    <TextField
+      label={label}
+      type={type}
+      size="small"
+      fullWidth
+      required
+      margin="dense"
+      value={v[k]}
+      onChange={set(k)}
+      error={!!errors[k]}
+      helperText={errors[k] ?? ' '}
+      slotProps={{ htmlInput: { maxLength: 20, name: k } }}
+    />
   );
 
   return (
@@ -102,7 +114,15 @@ export function PasswordDialog({ onClose, onChanged }: { onClose: () => void; on
       <DialogTitle>修改密码</DialogTitle>
       <DialogContent dividers>
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', mt: 1 }}>
-          <TextField label="手机号" size="small" fullWidth value={mobile} disabled helperText={mobile ? ' ' : '请先绑定手机号'} error={!mobile} />
+          <TextField
+            label="手机号"
+            size="small"
+            fullWidth
+            value={mobile}
+            disabled
+            helperText={mobile ? ' ' : '请先绑定手机号'}
+            error={!mobile}
+          />
           <CodeButton
             sentOnce={sent}
             send={async () => {
@@ -155,7 +175,10 @@ export function PhoneDialog({ onClose }: { onClose: () => void }) {
     if (first) return notify('error', first);
     setSaving(true);
     try {
-      const user = await dealerFetch<{ mobile: string }>('comp/dbcCompany/updateDbcCompany', { method: 'PUT', body: { mobile, code: code.trim(), oldMobile } });
+      const user = await dealerFetch<{ mobile: string }>('comp/dbcCompany/updateDbcCompany', {
+        method: 'PUT',
+        body: { mobile, code: code.trim(), oldMobile },
+      });
       if (session) setDealerSession({ ...session, user: { ...session.user, mobile: user.mobile } });
       notify('success', '修改成功');
       onClose();

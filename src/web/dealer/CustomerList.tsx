@@ -192,7 +192,11 @@ export default function CustomerList() {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      setData(await dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', { query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query } }));
+      setData(
+        await dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', {
+          query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query },
+        }),
+      );
     } catch {
       /* shown by the client */
     } finally {
@@ -234,38 +238,48 @@ export default function CustomerList() {
         </Button>
       </Box>
       <ScrollX>
-      <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-        <TableHead>
-          <TableRow>
-            <TableCell>姓名</TableCell>
-            <TableCell>手机号</TableCell>
-            <TableCell>关注公众号</TableCell>
-            <TableCell>创建时间</TableCell>
-            <TableCell align="center">操作</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.content.map((c) => (
-            <TableRow key={c.id} hover onDoubleClick={() => setViewing(c)} sx={{ cursor: 'pointer' }}>
-              <TableCell>{c.surname}</TableCell>
-              <TableCell>{maskPhone(c.mobile)}</TableCell>
-              <TableCell>
-                <Chip size="small" color={Number(c.subscribe) === 1 ? 'success' : 'default'} label={label(SUBSCRIBE_LABELS, c.subscribe)} />
-              </TableCell>
-              <TableCell>{c.createTime}</TableCell>
-              <TableCell align="center">
-                <Button size="small" onClick={() => setEditing(c)}>
-                  编辑
-                </Button>
-                <Button size="small" onClick={() => openDemand(c)}>
-                  提交用车需求
-                </Button>
-              </TableCell>
+        <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+          <TableHead>
+            <TableRow>
+              <TableCell>姓名</TableCell>
+              <TableCell>手机号</TableCell>
+              <TableCell>关注公众号</TableCell>
+              <TableCell>创建时间</TableCell>
+              <TableCell align="center">操作</TableCell>
             </TableRow>
-          ))}
-          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={5} hint={query ? '没有该手机号的用车客户，可修改手机号后再搜索' : '还没有用车客户，可点击「新增」添加'} />
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {data.content.map((c) => (
+              <TableRow key={c.id} hover onDoubleClick={() => setViewing(c)} sx={{ cursor: 'pointer' }}>
+                <TableCell>{c.surname}</TableCell>
+                <TableCell>{maskPhone(c.mobile)}</TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={Number(c.subscribe) === 1 ? 'success' : 'default'}
+                    label={label(SUBSCRIBE_LABELS, c.subscribe)}
+                  />
+                </TableCell>
+                <TableCell>{c.createTime}</TableCell>
+                <TableCell align="center">
+                  <Button size="small" onClick={() => setEditing(c)}>
+                    编辑
+                  </Button>
+                  <Button size="small" onClick={() => openDemand(c)}>
+                    提交用车需求
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+            <TableState
+              loading={loading && data.content.length === 0}
+              failed={false}
+              empty={!loading && data.content.length === 0}
+              columns={5}
+              hint={query ? '没有该手机号的用车客户，可修改手机号后再搜索' : '还没有用车客户，可点击「新增」添加'}
+            />
+          </TableBody>
+        </Table>
       </ScrollX>
       <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {editing !== undefined ? (

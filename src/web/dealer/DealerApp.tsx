@@ -28,7 +28,12 @@ import { onNotice, type Notice } from './notices.ts';
 
 export const SESSION_EXPIRED = '登录状态已过期，您可以继续留在该页面，或者重新登录';
 
-const theme = createTheme({ palette: { primary: { main: '#409EFF' } }, typography: { fontSize: 13 }, ...motionOptions(), components: { ...rippleOptions(), ...phoneLayoutOptions() } });
+const theme = createTheme({
+  palette: { primary: { main: '#409EFF' } },
+  typography: { fontSize: 13 },
+  ...motionOptions(),
+  components: { ...rippleOptions(), ...phoneLayoutOptions() },
+});
 
 function Notices() {
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -46,7 +51,12 @@ function Notices() {
   }, []);
   return (
     <>
-      <Snackbar open={!!notice} autoHideDuration={notice?.ms ?? 2500} onClose={() => setNotice(null)} anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+      <Snackbar
+        open={!!notice}
+        autoHideDuration={notice?.ms ?? 2500}
+        onClose={() => setNotice(null)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+      >
         {notice ? (
           <Alert severity={notice.severity} onClose={() => setNotice(null)} variant="filled" data-testid="dealer-notice">
             {notice.message}

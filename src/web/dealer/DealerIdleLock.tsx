@@ -26,7 +26,8 @@ const endSession = () => {
   dealerFetch('comp/dbcCompany/auth/logout', { quiet: true }).catch(() => undefined);
 };
 const leaveLocked = () => clearDealerSession();
-const validate = (form: { username: string; password: string }) => (!form.username.trim() ? '请输入账号' : !form.password ? '请输入密码' : null);
+const validate = (form: { username: string; password: string }) =>
+  !form.username.trim() ? '请输入账号' : !form.password ? '请输入密码' : null;
 const signInAgain = (form: UnlockForm) => dealerSignIn(form.username, form.password);
 
 export function DealerIdleLock({ lockMinutes, username, tickMs = 1000 }: { lockMinutes: number; username: string; tickMs?: number }) {
@@ -43,7 +44,17 @@ export function DealerIdleLock({ lockMinutes, username, tickMs = 1000 }: { lockM
 }
 
 /** 锁屏时间: 10/20/30/40/50/60/90 minutes, 永不 (0) or 其他 (up to 3 digits; 时长不能为空), as for staff. */
-export function DealerLockTimeDialog({ open, value, onClose, onSaved }: { open: boolean; value: number; onClose: () => void; onSaved: (user: DealerUser) => void }) {
+export function DealerLockTimeDialog({
+  open,
+  value,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  value: number;
+  onClose: () => void;
+  onSaved: (user: DealerUser) => void;
+}) {
   const { fields, minutes: chosen, failure, setFailure } = useLockTimeChoice(open, value);
   const [busy, setBusy] = useState(false);
 

@@ -87,8 +87,24 @@ export default function DealerLayout({ path }: { path: string }) {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <Box component="nav" data-testid="dealer-sidebar" sx={{ width, flexShrink: 0, bgcolor: '#304156', color: '#bfcbd9', transition: 'width .28s', overflow: 'hidden' }}>
-        <Box sx={{ height: 50, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>{open ? '经销商代步车平台' : '代'}</Box>
+      <Box
+        component="nav"
+        data-testid="dealer-sidebar"
+        sx={{ width, flexShrink: 0, bgcolor: '#304156', color: '#bfcbd9', transition: 'width .28s', overflow: 'hidden' }}
+      >
+        <Box
+          sx={{
+            height: 50,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            color: '#fff',
+            fontWeight: 600,
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {open ? '经销商代步车平台' : '代'}
+        </Box>
         <List dense disablePadding>
           {DEALER_MENU.map((m) => (
             <Tooltip key={m.index} title={open ? '' : m.title} placement="right">
@@ -106,16 +122,26 @@ export default function DealerLayout({ path }: { path: string }) {
         </List>
       </Box>
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', bgcolor: '#f0f2f5' }}>
-        <Box component="header" sx={{ height: 50, display: 'flex', alignItems: 'center', px: 1, bgcolor: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)' }}>
+        <Box
+          component="header"
+          sx={{ height: 50, display: 'flex', alignItems: 'center', px: 1, bgcolor: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)' }}
+        >
           <IconButton aria-label={open ? '收起菜单' : '展开菜单'} onClick={toggle} size="small">
             <MenuIcon />
           </IconButton>
-          <Typography noWrap sx={{ ml: 1, fontWeight: 600, display: { xs: 'none', sm: 'block' } }}>{sys.title || '车商集团后台管理系统'}</Typography>
+          <Typography noWrap sx={{ ml: 1, fontWeight: 600, display: { xs: 'none', sm: 'block' } }}>
+            {sys.title || '车商集团后台管理系统'}
+          </Typography>
           <Typography noWrap sx={{ ml: 1, minWidth: 0, color: 'text.secondary' }} data-testid="dealer-label">
             [{label}]
           </Typography>
           <Box sx={{ flex: 1 }} />
-          <Button color="inherit" endIcon={<ArrowDropDownIcon />} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+          <Button
+            color="inherit"
+            endIcon={<ArrowDropDownIcon />}
+            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+            onClick={(e) => setMenuAnchor(e.currentTarget)}
+          >
             个人中心
           </Button>
           <Menu anchorEl={menuAnchor} open={!!menuAnchor} onClose={() => setMenuAnchor(null)}>
@@ -156,7 +182,11 @@ export default function DealerLayout({ path }: { path: string }) {
         <Box component="main" sx={{ p: 2, flex: 1, minWidth: 0 }}>
           {view === '2' ? <CustomerList /> : view === '3' ? <RequestList mode="requests" /> : <RequestList mode="usage" />}
         </Box>
-        <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 1.5 }} />
+        <RecordFooter
+          compName={sys.compName}
+          recordNumber={sys.recordNumber}
+          sx={{ textAlign: 'center', color: 'text.secondary', py: 1.5 }}
+        />
       </Box>
       {accountDialog === 'password' ? <PasswordDialog onClose={() => setAccountDialog(null)} onChanged={signOutToLogin} /> : null}
       {accountDialog === 'phone' ? <PhoneDialog onClose={() => setAccountDialog(null)} /> : null}

@@ -25,7 +25,11 @@ export const DEALER_HOME = '/comp/jxs_comp';
 export async function dealerSignIn(username: string, password: string): Promise<DealerSession> {
   const { publicKey } = await dealerFetch<{ publicKey: string }>('api/publicKey', { quiet: true });
   const encrypted = await encryptPassword(password, publicKey);
-  const answer = await dealerFetch<DealerSession>('comp/dbcCompany/auth/login', { method: 'POST', body: { username, password: encrypted }, quiet: true });
+  const answer = await dealerFetch<DealerSession>('comp/dbcCompany/auth/login', {
+    method: 'POST',
+    body: { username, password: encrypted },
+    quiet: true,
+  });
   setDealerSession(answer);
   return answer;
 }
@@ -56,16 +60,50 @@ export default function DealerLogin() {
   }
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#2d3a4b,#409EFF)' }}>
-      <Paper component="form" onSubmit={submit} sx={{ width: 380, maxWidth: 'calc(100vw - 16px)', p: { xs: 3, sm: 4 } }} elevation={6} data-testid="dealer-login">
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        background: 'linear-gradient(135deg,#2d3a4b,#409EFF)',
+      }}
+    >
+      <Paper
+        component="form"
+        onSubmit={submit}
+        sx={{ width: 380, maxWidth: 'calc(100vw - 16px)', p: { xs: 3, sm: 4 } }}
+        elevation={6}
+        data-testid="dealer-login"
+      >
         <Typography variant="h5" align="center" sx={{ mb: 1 }}>
           {title}
         </Typography>
         <Typography variant="subtitle1" align="center" color="text.secondary" sx={{ mb: 3 }}>
           经销商登录
         </Typography>
-        <TextField label="账号" name="username" fullWidth size="small" margin="dense" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value.slice(0, 32))} />
-        <TextField label="确认密码" name="password" type="password" fullWidth size="small" margin="dense" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value.slice(0, 64))} />
+        <TextField
+          label="账号"
+          name="username"
+          fullWidth
+          size="small"
+          margin="dense"
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value.slice(0, 32))}
+        />
+        <TextField
+          label="确认密码"
+          name="password"
+          type="password"
+          fullWidth
+          size="small"
+          margin="dense"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value.slice(0, 64))}
+        />
         {error ? (
           <Alert severity="error" sx={{ mt: 1 }}>
             {error}

@@ -13,12 +13,20 @@ import { dealerFetch } from './http.ts';
 export { EMPTY_DEMAND, demandFromRecord, type DemandFormValues } from '../components/DemandForm.tsx';
 
 /** Recognition with the dealer's token (the portal's client shows failures). */
-export const dealerRecognise: OcrRecognise = (call, form) => dealerFetch<Record<string, string>>(`api/public/${call}`, { method: 'POST', body: form });
+export const dealerRecognise: OcrRecognise = (call, form) =>
+  dealerFetch<Record<string, string>>(`api/public/${call}`, { method: 'POST', body: form });
 
 type DealerDefaults = 'loadCarTypes' | 'onInvalid' | 'recognise';
 export type DemandDialogProps = Omit<DemandFormProps, DealerDefaults> & Partial<Pick<DemandFormProps, DealerDefaults>>;
 
 export function DemandDialog({ loadCarTypes: carTypeLoader, onInvalid, recognise = dealerRecognise, ...props }: DemandDialogProps) {
   const loadCarTypes = useMemo(() => carTypeLoader ?? dealerCarTypeLoader(), [carTypeLoader]);
-  return <DemandForm {...props} loadCarTypes={loadCarTypes} onInvalid={onInvalid ?? ((message) => notify('error', message))} recognise={recognise} />;
+  return (
+    <DemandForm
+      {...props}
+      loadCarTypes={loadCarTypes}
+      onInvalid={onInvalid ?? ((message) => notify('error', message))}
+      recognise={recognise}
+    />
+  );
 }

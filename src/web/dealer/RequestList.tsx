@@ -73,7 +73,15 @@ interface HistoryEntry {
   createTime: string;
 }
 
-const STATUS_COLORS: Record<number, 'default' | 'primary' | 'success' | 'error' | 'warning' | 'info'> = { 1: 'warning', 2: 'success', 3: 'error', 4: 'info', 5: 'primary', 6: 'info', 7: 'default' };
+const STATUS_COLORS: Record<number, 'default' | 'primary' | 'success' | 'error' | 'warning' | 'info'> = {
+  1: 'warning',
+  2: 'success',
+  3: 'error',
+  4: 'info',
+  5: 'primary',
+  6: 'info',
+  7: 'default',
+};
 const options = (table: Record<number, string>) => Object.entries(table).map(([value, text]) => ({ value, text }));
 
 /** A demand has a contract once approved (2, 4-7). */
@@ -81,7 +89,10 @@ export const hasContract = (status: number) => status === 2 || status >= 4;
 
 /** Opens (view) or saves (download) the demand's contract PDF, fetched with the dealer's token. */
 export async function openContract(id: number, how: 'view' | 'download'): Promise<void> {
-  const blob = await dealerFetch<Blob>(`comp/dbcCompany/${how === 'view' ? 'viewContract' : 'downloadContract'}`, { query: { contract_id: id }, blob: true });
+  const blob = await dealerFetch<Blob>(`comp/dbcCompany/${how === 'view' ? 'viewContract' : 'downloadContract'}`, {
+    query: { contract_id: id },
+    blob: true,
+  });
   const url = URL.createObjectURL(blob);
   if (how === 'view') {
     window.open(url, '_blank', 'noopener');
@@ -150,7 +161,10 @@ function RequestView({ record, onClose }: { record: DbcRequest; onClose: () => v
               {(history ?? []).map((h) => (
                 <TableRow key={h.id}>
                   <TableCell>{h.createTime}</TableCell>
-                  <TableCell>{h.fromStatus === null ? '' : `${statusLabel(h.fromStatus)} → `}{statusLabel(h.toStatus)}</TableCell>
+                  <TableCell>
+                    {h.fromStatus === null ? '' : `${statusLabel(h.fromStatus)} → `}
+                    {statusLabel(h.toStatus)}
+                  </TableCell>
                   <TableCell>{h.actorKind === 'staff' ? `集团（${h.actor}）` : h.actor}</TableCell>
                   <TableCell>{h.reason ?? ''}</TableCell>
                 </TableRow>
@@ -174,7 +188,12 @@ function RequestView({ record, onClose }: { record: DbcRequest; onClose: () => v
 
 export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
   const [text, setText] = useState('');
-  const [filters, setFilters] = useState<{ blurry: string; status: string; shStatus: string; ddStatus: string }>({ blurry: '', status: '', shStatus: '', ddStatus: '' });
+  const [filters, setFilters] = useState<{ blurry: string; status: string; shStatus: string; ddStatus: string }>({
+    blurry: '',
+    status: '',
+    shStatus: '',
+    ddStatus: '',
+  });
   const [page, setPage] = useState(0);
   const [data, setData] = useState<Page<DbcRequest>>({ content: [], totalElements: 0 });
   const [loading, setLoading] = useState(true);
@@ -202,7 +221,15 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
     setFilters((f) => ({ ...f, [key]: value }));
   };
   const select = (key: 'status' | 'shStatus' | 'ddStatus', title: string, table: Record<number, string>) => (
-    <TextField select size="small" label={title} value={filters[key]} onChange={(e) => setFilter(key, e.target.value)} sx={{ width: 170 }} name={key}>
+    <TextField
+      select
+      size="small"
+      label={title}
+      value={filters[key]}
+      onChange={(e) => setFilter(key, e.target.value)}
+      sx={{ width: 170 }}
+      name={key}
+    >
       <MenuItem value="">全部</MenuItem>
       {options(table).map((o) => (
         <MenuItem key={o.value} value={o.value}>
@@ -235,50 +262,60 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
         {mode === 'usage' ? select('ddStatus', '订单状态', DD_STATUS_LABELS) : null}
       </Box>
       <ScrollX>
-      <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-        <TableHead>
-          <TableRow>
-            <TableCell>客户名称</TableCell>
-            <TableCell>事故车型</TableCell>
-            <TableCell>代步车开始时间</TableCell>
-            <TableCell>代步车结束时间</TableCell>
-            <TableCell>申请时间</TableCell>
-            <TableCell>状态</TableCell>
-            {mode === 'usage' ? <TableCell>审核状态</TableCell> : null}
-            {mode === 'usage' ? <TableCell>订单状态</TableCell> : null}
-            <TableCell align="center">操作</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.content.map((r) => (
-            <TableRow key={r.id} hover onDoubleClick={() => setViewing(r)} sx={{ cursor: 'pointer' }} data-status={r.status}>
-              <TableCell>{r.khName}</TableCell>
-              <TableCell>{r.userCarType}</TableCell>
-              <TableCell>{r.startTime}</TableCell>
-              <TableCell>{r.endTime}</TableCell>
-              <TableCell>{r.createTime}</TableCell>
-              <TableCell>
-                <Chip size="small" color={STATUS_COLORS[r.status] ?? 'default'} label={statusLabel(r.status)} />
-              </TableCell>
-              {mode === 'usage' ? <TableCell>{label(SH_STATUS_LABELS, r.shStatus)}</TableCell> : null}
-              {mode === 'usage' ? <TableCell>{label(DD_STATUS_LABELS, r.ddStatus)}</TableCell> : null}
-              <TableCell align="center">
-                <Button size="small" onClick={() => setViewing(r)}>
-                  查看
-                </Button>
-                <Tooltip title={dealerMayEdit(r.status) ? '' : '只有审核中或未通过的需求可以修改'}>
-                  <span>
-                    <Button size="small" disabled={!dealerMayEdit(r.status)} onClick={() => setEditing(r)}>
-                      编辑
-                    </Button>
-                  </span>
-                </Tooltip>
-              </TableCell>
+        <Table size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+          <TableHead>
+            <TableRow>
+              <TableCell>客户名称</TableCell>
+              <TableCell>事故车型</TableCell>
+              <TableCell>代步车开始时间</TableCell>
+              <TableCell>代步车结束时间</TableCell>
+              <TableCell>申请时间</TableCell>
+              <TableCell>状态</TableCell>
+              {mode === 'usage' ? <TableCell>审核状态</TableCell> : null}
+              {mode === 'usage' ? <TableCell>订单状态</TableCell> : null}
+              <TableCell align="center">操作</TableCell>
             </TableRow>
-          ))}
-          <TableState loading={loading && data.content.length === 0} failed={false} empty={!loading && data.content.length === 0} columns={cols} hint={Object.values(filters).some((v) => v !== '') ? '没有符合搜索条件的记录，可修改或清空搜索条件后再试' : '还没有用车需求，可在「用车客户」中点击客户的「提交用车需求」'} />
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {data.content.map((r) => (
+              <TableRow key={r.id} hover onDoubleClick={() => setViewing(r)} sx={{ cursor: 'pointer' }} data-status={r.status}>
+                <TableCell>{r.khName}</TableCell>
+                <TableCell>{r.userCarType}</TableCell>
+                <TableCell>{r.startTime}</TableCell>
+                <TableCell>{r.endTime}</TableCell>
+                <TableCell>{r.createTime}</TableCell>
+                <TableCell>
+                  <Chip size="small" color={STATUS_COLORS[r.status] ?? 'default'} label={statusLabel(r.status)} />
+                </TableCell>
+                {mode === 'usage' ? <TableCell>{label(SH_STATUS_LABELS, r.shStatus)}</TableCell> : null}
+                {mode === 'usage' ? <TableCell>{label(DD_STATUS_LABELS, r.ddStatus)}</TableCell> : null}
+                <TableCell align="center">
+                  <Button size="small" onClick={() => setViewing(r)}>
+                    查看
+                  </Button>
+                  <Tooltip title={dealerMayEdit(r.status) ? '' : '只有审核中或未通过的需求可以修改'}>
+                    <span>
+                      <Button size="small" disabled={!dealerMayEdit(r.status)} onClick={() => setEditing(r)}>
+                        编辑
+                      </Button>
+                    </span>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            ))}
+            <TableState
+              loading={loading && data.content.length === 0}
+              failed={false}
+              empty={!loading && data.content.length === 0}
+              columns={cols}
+              hint={
+                Object.values(filters).some((v) => v !== '')
+                  ? '没有符合搜索条件的记录，可修改或清空搜索条件后再试'
+                  : '还没有用车需求，可在「用车客户」中点击客户的「提交用车需求」'
+              }
+            />
+          </TableBody>
+        </Table>
       </ScrollX>
       <TablePager count={data.totalElements} page={page} size={PAGE_SIZE} onPageChange={setPage} />
       {viewing ? <RequestView record={viewing} onClose={() => setViewing(null)} /> : null}

@@ -11,7 +11,10 @@ import { getDealerSession } from './session.ts';
 export const DEALER_TIMEOUT_MS = 30_000;
 
 export class DealerHttpError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = 'DealerHttpError';
   }
@@ -57,16 +60,20 @@ export const dealerHttp = createHttpClient({
 
 export async function dealerFetch<T = unknown>(path: string, opts: DealerRequest = {}): Promise<T> {
   try {
-    const res = await request<T>(`/${path.replace(/^\//, '')}`, {
-      method: opts.method ?? 'GET',
-      query: opts.query,
-      body: opts.body,
-      responseType: opts.blob ? 'blob' : 'json',
-      timeoutMs: DEALER_TIMEOUT_MS,
-      quiet: opts.quiet,
-      onProgress: opts.onProgress,
-      signal: opts.signal,
-    }, dealerHttp);
+    const res = await request<T>(
+      `/${path.replace(/^\//, '')}`,
+      {
+        method: opts.method ?? 'GET',
+        query: opts.query,
+        body: opts.body,
+        responseType: opts.blob ? 'blob' : 'json',
+        timeoutMs: DEALER_TIMEOUT_MS,
+        quiet: opts.quiet,
+        onProgress: opts.onProgress,
+        signal: opts.signal,
+      },
+      dealerHttp,
+    );
     return (res.data ?? undefined) as T;
   } catch (err) {
     if (err instanceof HttpError) {

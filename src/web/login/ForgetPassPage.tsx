@@ -22,7 +22,8 @@ export const BACK_TO_LOGIN_MS = 1000;
 type Field = 'phone' | 'code' | 'password' | 'confirm';
 const ORDER: Field[] = ['phone', 'code', 'password', 'confirm'];
 
-const phoneError = (phone: string) => (!phone ? messages.contact.phonePrompt : !isMobile(phone) ? messages.contact.mobileInvalid : undefined);
+const phoneError = (phone: string) =>
+  !phone ? messages.contact.phonePrompt : !isMobile(phone) ? messages.contact.mobileInvalid : undefined;
 
 export function validateReset(v: Record<Field, string>): Partial<Record<Field, string>> {
   const e: Partial<Record<Field, string>> = {};
@@ -36,7 +37,11 @@ export function validateReset(v: Record<Field, string>): Partial<Record<Field, s
   return e;
 }
 
-export default function ForgetPassPage({ navigate = (route: string) => (window.location.hash = `#${route}`) }: { navigate?: (route: string) => void }) {
+export default function ForgetPassPage({
+  navigate = (route: string) => (window.location.hash = `#${route}`),
+}: {
+  navigate?: (route: string) => void;
+}) {
   const sys = usePublicSettings();
   useEffect(() => applyDocumentSettings('忘记密码', sys), [sys]);
   const [values, setValues] = useState<Record<Field, string>>({ phone: '', code: '', password: '', confirm: '' });
@@ -47,7 +52,8 @@ export default function ForgetPassPage({ navigate = (route: string) => (window.l
   const [submitting, setSubmitting] = useState(false);
   const [done, setDone] = useState(false);
 
-  const set = (name: Field, value: string) => setValues((v) => ({ ...v, [name]: name === 'phone' || name === 'code' ? value.replace(/\D/g, '') : value }));
+  const set = (name: Field, value: string) =>
+    setValues((v) => ({ ...v, [name]: name === 'phone' || name === 'code' ? value.replace(/\D/g, '') : value }));
 
   const readyToSend = () => {
     const e = phoneError(values.phone);
@@ -128,7 +134,12 @@ export default function ForgetPassPage({ navigate = (route: string) => (window.l
             </Link>
           ) : null}
           <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-            {input('code', '验证码', { fullWidth: false, sx: { flex: 1 }, autoComplete: 'one-time-code', slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 6 } } })}
+            {input('code', '验证码', {
+              fullWidth: false,
+              sx: { flex: 1 },
+              autoComplete: 'one-time-code',
+              slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 6 } },
+            })}
             <CodeButton send={send} ready={readyToSend} sx={{ mt: 1 }} disabled={done} />
           </Box>
           {input('password', '新密码', { type: 'password', autoComplete: 'new-password', slotProps: { htmlInput: { maxLength: 20 } } })}

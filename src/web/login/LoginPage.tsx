@@ -284,13 +284,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
                 {failure}
               </Alert>
             ) : null}
-            <Button
-              type="submit"
-              variant="contained"
-              fullWidth
-              disabled={loading || countdown > 0}
-              onKeyDown={suppressButtonKeys}
-            >
+            <Button type="submit" variant="contained" fullWidth disabled={loading || countdown > 0} onKeyDown={suppressButtonKeys}>
               {buttonLabel}
             </Button>
           </form>

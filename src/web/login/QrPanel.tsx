@@ -74,7 +74,12 @@ export default function QrPanel() {
       </Box>
     );
   }
-  const url = wecomLoginUrl(info.loginUrl, { appid: info.appid, agentid: info.agentid ?? '', state: info.state, redirectUri: redirectUri() });
+  const url = wecomLoginUrl(info.loginUrl, {
+    appid: info.appid,
+    agentid: info.agentid ?? '',
+    state: info.state,
+    redirectUri: redirectUri(),
+  });
   return (
     <Box sx={{ textAlign: 'center' }}>
       <Box component="iframe" title="企业微信扫码登录" src={url} sx={{ width: '100%', height: 360, border: 0 }} />

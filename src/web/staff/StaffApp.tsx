@@ -132,7 +132,9 @@ function StaffAdmin() {
         <Route path="/brandTree" element={<BrandTreePage />} />
         <Route path="/help" element={<HelpPage />} />
         <Route path="/jobDescription" element={<JobDescriptionPage />} />
-        {SYSTEM_SCREENS.map(({ path, component: Screen }) => <Route key={path} path={path} element={<Screen />} />)}
+        {SYSTEM_SCREENS.map(({ path, component: Screen }) => (
+          <Route key={path} path={path} element={<Screen />} />
+        ))}
         <Route path="/:segment" element={<ResourceParamRoute />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon, show }) => (

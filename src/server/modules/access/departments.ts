@@ -60,7 +60,12 @@ export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联�
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
 async function allRows(db: Kysely<any>): Promise<Row[]> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark']).orderBy('sort').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('sys_dept')
+    .select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined || Number(r.pid) === 0 ? null : Number(r.pid),
@@ -90,8 +95,19 @@ function visibleIds(rows: Row[], scope: DataScope): Set<number> | null {
 
 function toNode(r: Row, kids: Row[]): DeptNode {
   return {
-    id: r.id, pid: r.pid ?? 0, name: r.name, label: r.name, sort: r.sort, enabled: r.enabled,
-    hasChildren: kids.length > 0, leaf: kids.length === 0, subCount: kids.length, createTime: r.createTime, wecomDeptId: r.wecomDeptId, remark: r.remark, disabled: !!r.outside,
+    id: r.id,
+    pid: r.pid ?? 0,
+    name: r.name,
+    label: r.name,
+    sort: r.sort,
+    enabled: r.enabled,
+    hasChildren: kids.length > 0,
+    leaf: kids.length === 0,
+    subCount: kids.length,
+    createTime: r.createTime,
+    wecomDeptId: r.wecomDeptId,
+    remark: r.remark,
+    disabled: !!r.outside,
   };
 }
 
@@ -168,12 +184,15 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
     return withDescendants(db, [id]);
   });
 
-  const readDept = async (body: Record<string, unknown>) => (assertForm(DEPT_FORM, body), {
-    name: requiredText(body, 'name', '部门名称', 100),
-    pid: optionalId(body.pid, '上级部门不正确'),
-    sort: integer(body, body.deptSort !== undefined && body.sort === undefined ? 'deptSort' : 'sort', '排序', 0, 999999, 999),
-    enabled: bool(body, 'enabled', '状态', true),
-  });
+  const readDept = async (body: Record<string, unknown>) => (
+    assertForm(DEPT_FORM, body),
+    {
+      name: requiredText(body, 'name', '部门名称', 100),
+      pid: optionalId(body.pid, '上级部门不正确'),
+      sort: integer(body, body.deptSort !== undefined && body.sort === undefined ? 'deptSort' : 'sort', '排序', 0, 999999, 999),
+      enabled: bool(body, 'enabled', '状态', true),
+    }
+  );
 
   const parentMustExist = async (pid: number | null) => {
     if (pid === null) return;

@@ -26,7 +26,23 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { assertForm, bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import {
+  assertForm,
+  bool,
+  deleteIds,
+  escapeLike,
+  integer,
+  objectBody,
+  onlyKeys,
+  optionalId,
+  optionalText,
+  paging,
+  queryValue,
+  requiredId,
+  requiredText,
+  sortKeys,
+  type Body,
+} from './input.ts';
 import { BUSI_DICT_FORM, DICT_DETAIL_FORM, DICT_FORM } from '../../../shared/admin-forms.ts';
 
 export const DICT_NOT_FOUND = '字典不存在';
@@ -65,7 +81,12 @@ const busiView = (r: any, subCount: number) => ({
 
 async function childCounts(db: Kysely<any>, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
-  const rows = await db.selectFrom('sys_busidict').select(['pid', (eb) => eb.fn.countAll<number>().as('n')]).where('pid', 'in', ids).groupBy('pid').execute();
+  const rows = await db
+    .selectFrom('sys_busidict')
+    .select(['pid', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('pid', 'in', ids)
+    .groupBy('pid')
+    .execute();
   return new Map(rows.map((r) => [Number(r.pid), Number(r.n)]));
 }
 
@@ -86,9 +107,18 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     let list = q.selectAll();
     for (const [c, d] of sort) list = list.orderBy(c, d);
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return {
-      content: rows.map((r) => ({ id: Number(r.id), name: r.name, description: r.description ?? null, isPublic: Boolean(r.is_public), createTime: r.create_time ?? null })),
+      content: rows.map((r) => ({
+        id: Number(r.id),
+        name: r.name,
+        description: r.description ?? null,
+        isPublic: Boolean(r.is_public),
+        createTime: r.create_time ?? null,
+      })),
       totalElements: Number(total?.n ?? 0),
     };
   });
@@ -108,7 +138,11 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   app.post('/api/dict', { preHandler: app.requirePermission('dict:add') }, async (request, reply) => {
     const d = await readDict(objectBody(request.body));
     const now = nowText();
-    const row = await db.insertInto('sys_dict').values({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, create_time: now, update_time: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('sys_dict')
+      .values({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return reply.status(201).send({ id: Number(row.id), ...d });
   });
 
@@ -116,7 +150,11 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const body = objectBody(request.body);
     const id = requiredId(body.id, 'ID不能为空');
     const d = await readDict(body, id);
-    const res = await db.updateTable('sys_dict').set({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, update_time: nowText() }).where('id', '=', id).executeTakeFirst();
+    const res = await db
+      .updateTable('sys_dict')
+      .set({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, update_time: nowText() })
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!Number(res.numUpdatedRows)) throw notFound(DICT_NOT_FOUND);
     return reply.status(204).send();
   });
@@ -136,7 +174,10 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const name = queryValue(request.query, 'dictName') || queryValue(request.query, 'code');
     if (!name) throw badRequest('请指定字典名称');
     const { page, size } = paging(request.query, 9999);
-    const sort = sortKeys(request.query, { sort: 'sort', id: 'id', value: 'value', label: 'label' }, [['sort', 'asc'], ['id', 'asc']]);
+    const sort = sortKeys(request.query, { sort: 'sort', id: 'id', value: 'value', label: 'label' }, [
+      ['sort', 'asc'],
+      ['id', 'asc'],
+    ]);
     const dictId = await dictIdByName(db, name);
     if (dictId === undefined) return { content: [], totalElements: 0 };
     let q = db.selectFrom('sys_dict_detail').where('dict_id', '=', dictId);
@@ -148,7 +189,10 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     let list = q.selectAll();
     for (const [c, d] of sort) list = list.orderBy(c, d);
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return { content: rows.map((r) => detailView(r, name)), totalElements: Number(total?.n ?? 0) };
   });
 
@@ -156,7 +200,8 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     assertForm(DICT_DETAIL_FORM, body);
     let dictId: number | undefined;
     if (typeof body.dictName === 'string' && body.dictName) dictId = await dictIdByName(db, body.dictName);
-    else if (body.dict !== undefined) dictId = requiredId(typeof body.dict === 'object' && body.dict !== null ? (body.dict as Body).id : body.dict, '请选择字典');
+    else if (body.dict !== undefined)
+      dictId = requiredId(typeof body.dict === 'object' && body.dict !== null ? (body.dict as Body).id : body.dict, '请选择字典');
     else if (body.dictId !== undefined) dictId = requiredId(body.dictId, '请选择字典');
     if (dictId === undefined) throw badRequest('请选择字典');
     if (!(await db.selectFrom('sys_dict').select('id').where('id', '=', dictId).executeTakeFirst())) throw badRequest(DICT_NOT_FOUND);
@@ -185,7 +230,15 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const now = nowText();
     const row = await db
       .insertInto('sys_dict_detail')
-      .values({ dict_id: d.dictId, label: d.label, value: d.value, sort: d.sort, enabled: d.enabled ? 1 : 0, create_time: now, update_time: now })
+      .values({
+        dict_id: d.dictId,
+        label: d.label,
+        value: d.value,
+        sort: d.sort,
+        enabled: d.enabled ? 1 : 0,
+        create_time: now,
+        update_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return reply.status(201).send({ id: Number(row.id), ...d });
@@ -217,7 +270,14 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     if (!name) throw badRequest('请指定字典名称');
     const dict = await db.selectFrom('sys_dict').select(['id', 'is_public']).where('name', '=', name).executeTakeFirst();
     if (!dict || !dict.is_public) throw notFound(DICT_NOT_FOUND);
-    const rows = await db.selectFrom('sys_dict_detail').select(['label', 'value']).where('dict_id', '=', Number(dict.id)).where('enabled', '=', 1).orderBy('sort').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('sys_dict_detail')
+      .select(['label', 'value'])
+      .where('dict_id', '=', Number(dict.id))
+      .where('enabled', '=', 1)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({ value: r.value, label: r.label }));
   });
 
@@ -235,13 +295,23 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     let q = db.selectFrom('sys_busidict');
     q = pid === null ? q.where('pid', 'is', null) : q.where('pid', '=', pid);
     const blurry = queryValue(request.query, 'blurry');
-    if (blurry) q = q.where(sql<boolean>`(name like ${`%${escapeLike(blurry)}%`} escape '\\' or code like ${`%${escapeLike(blurry)}%`} escape '\\')`);
+    if (blurry)
+      q = q.where(sql<boolean>`(name like ${`%${escapeLike(blurry)}%`} escape '\\' or code like ${`%${escapeLike(blurry)}%`} escape '\\')`);
     const enabled = queryValue(request.query, 'enabled');
     if (enabled === 'true' || enabled === 'false') q = q.where('enabled', '=', enabled === 'true' ? 1 : 0);
     else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(size).offset(page * size).execute();
-    const n = await childCounts(db, rows.map((r) => Number(r.id)));
+    const rows = await q
+      .selectAll()
+      .orderBy('sort')
+      .orderBy('id')
+      .limit(size)
+      .offset(page * size)
+      .execute();
+    const n = await childCounts(
+      db,
+      rows.map((r) => Number(r.id)),
+    );
     return { content: rows.map((r) => busiView(r, n.get(Number(r.id)) ?? 0)), totalElements: Number(total?.n ?? 0) };
   });
 
@@ -250,17 +320,28 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     if (!code || code.length > 64) throw badRequest('请指定字典类别');
     const category = await db.selectFrom('sys_busidict').select('id').where('pid', 'is', null).where('code', '=', code).executeTakeFirst();
     if (!category) throw notFound(DICT_NOT_FOUND);
-    const rows = await db.selectFrom('sys_busidict').selectAll().where('pid', '=', Number(category.id)).where('enabled', '=', 1).orderBy('sort').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('sys_busidict')
+      .selectAll()
+      .where('pid', '=', Number(category.id))
+      .where('enabled', '=', 1)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({ value: r.value ?? r.code, label: r.name }));
   });
 
   app.get('/api/busidict/optionsChilds/:x', { preHandler: app.authenticate }, async (request) => {
     const id = pidParam((request.params as Body).x);
-    if (id !== null && !(await db.selectFrom('sys_busidict').select('id').where('id', '=', id).executeTakeFirst())) throw notFound(DICT_NOT_FOUND);
+    if (id !== null && !(await db.selectFrom('sys_busidict').select('id').where('id', '=', id).executeTakeFirst()))
+      throw notFound(DICT_NOT_FOUND);
     let q = db.selectFrom('sys_busidict').selectAll().where('enabled', '=', 1);
     q = id === null ? q.where('pid', 'is', null) : q.where('pid', '=', id);
     const rows = await q.orderBy('sort').orderBy('id').execute();
-    const n = await childCounts(db, rows.map((r) => Number(r.id)));
+    const n = await childCounts(
+      db,
+      rows.map((r) => Number(r.id)),
+    );
     return rows.map((r) => ({ id: Number(r.id), value: r.value ?? r.code, label: r.name, hasChildren: (n.get(Number(r.id)) ?? 0) > 0 }));
   });
 
@@ -301,7 +382,16 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const now = nowText();
     const row = await db
       .insertInto('sys_busidict')
-      .values({ pid: b.pid, code: b.code, name: b.name, value: b.value, sort: b.sort, enabled: b.enabled ? 1 : 0, create_time: now, update_time: now })
+      .values({
+        pid: b.pid,
+        code: b.code,
+        name: b.name,
+        value: b.value,
+        sort: b.sort,
+        enabled: b.enabled ? 1 : 0,
+        create_time: now,
+        update_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return reply.status(201).send({ id: Number(row.id), ...b, pid: b.pid ?? 0 });
@@ -312,14 +402,19 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const id = requiredId(body.id, 'ID不能为空');
     if (!(await db.selectFrom('sys_busidict').select('id').where('id', '=', id).executeTakeFirst())) throw notFound(DICT_NOT_FOUND);
     const b = await readBusi(body, id);
-    await db.updateTable('sys_busidict').set({ pid: b.pid, code: b.code, name: b.name, value: b.value, sort: b.sort, enabled: b.enabled ? 1 : 0, update_time: nowText() }).where('id', '=', id).execute();
+    await db
+      .updateTable('sys_busidict')
+      .set({ pid: b.pid, code: b.code, name: b.name, value: b.value, sort: b.sort, enabled: b.enabled ? 1 : 0, update_time: nowText() })
+      .where('id', '=', id)
+      .execute();
     return reply.status(204).send();
   });
 
   app.delete('/api/busidict', { preHandler: app.requirePermission('busidict:del') }, async (request, reply) => {
     const ids = deleteIds(request.body);
     await db.transaction().execute(async (trx) => {
-      if (await trx.selectFrom('sys_busidict').select('id').where('pid', 'in', ids).where('id', 'not in', ids).executeTakeFirst()) throw badRequest(BUSIDICT_HAS_CHILDREN);
+      if (await trx.selectFrom('sys_busidict').select('id').where('pid', 'in', ids).where('id', 'not in', ids).executeTakeFirst())
+        throw badRequest(BUSIDICT_HAS_CHILDREN);
       await trx.deleteFrom('sys_busidict').where('id', 'in', ids).execute();
     });
     return reply.status(200).send();

@@ -115,7 +115,11 @@ export function onlyKeys(query: unknown, keys: string[]): void {
 }
 
 /** Sort parameters `field,dir` among the allowed fields (field -> column). */
-export function sortKeys(query: unknown, allowed: Record<string, string>, dflt: Array<[string, 'asc' | 'desc']>): Array<[string, 'asc' | 'desc']> {
+export function sortKeys(
+  query: unknown,
+  allowed: Record<string, string>,
+  dflt: Array<[string, 'asc' | 'desc']>,
+): Array<[string, 'asc' | 'desc']> {
   const raw = ((query ?? {}) as Record<string, unknown>).sort;
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   if (!list.length) return dflt;

@@ -39,6 +39,11 @@ export async function highestLevelOf(db: Kysely<any>, roleIds: number[]): Promis
 /** The level of a stored user (their roles' highest; admin 1). */
 export async function userLevel(db: Kysely<any>, userId: number, username: string): Promise<number> {
   if (username === 'admin') return MIN_LEVEL;
-  const rows = await db.selectFrom('sys_users_roles as ur').innerJoin('sys_role as r', 'r.id', 'ur.role_id').select('r.level').where('ur.user_id', '=', userId).execute();
+  const rows = await db
+    .selectFrom('sys_users_roles as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select('r.level')
+    .where('ur.user_id', '=', userId)
+    .execute();
   return rows.length ? Math.min(...rows.map((r) => Number(r.level))) : MAX_LEVEL + 1;
 }

@@ -16,7 +16,21 @@ import { sql, type Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
-import { assertForm, bool, deleteIds, escapeLike, integer, objectBody, onlyKeys, optionalId, optionalText, queryValue, requiredId, requiredText, type Body } from './input.ts';
+import {
+  assertForm,
+  bool,
+  deleteIds,
+  escapeLike,
+  integer,
+  objectBody,
+  onlyKeys,
+  optionalId,
+  optionalText,
+  queryValue,
+  requiredId,
+  requiredText,
+  type Body,
+} from './input.ts';
 
 export const MENU_CYCLE = '上级菜单不能为自己或自己的下级';
 import { MENU_FORM } from '../../../shared/admin-forms.ts';
@@ -113,7 +127,9 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
       chosen = await db
         .selectFrom('sys_menu')
         .selectAll()
-        .where(sql<boolean>`(title like ${like} escape '\\' or path like ${like} escape '\\' or permission like ${like} escape '\\' or component like ${like} escape '\\')`)
+        .where(
+          sql<boolean>`(title like ${like} escape '\\' or path like ${like} escape '\\' or permission like ${like} escape '\\' or component like ${like} escape '\\')`,
+        )
         .orderBy('menu_sort')
         .orderBy('id')
         .execute();
@@ -200,14 +216,28 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
   };
 
   const row = (m: Awaited<ReturnType<typeof readMenu>>) => ({
-    pid: m.pid, type: m.type, title: m.title, name: m.name, component: m.component, path: m.type === 2 ? m.path : m.path, icon: m.icon,
-    menu_sort: m.sort, permission: m.permission, hidden: m.hidden ? 1 : 0, cache: m.cache ? 1 : 0, i_frame: m.iFrame ? 1 : 0,
+    pid: m.pid,
+    type: m.type,
+    title: m.title,
+    name: m.name,
+    component: m.component,
+    path: m.type === 2 ? m.path : m.path,
+    icon: m.icon,
+    menu_sort: m.sort,
+    permission: m.permission,
+    hidden: m.hidden ? 1 : 0,
+    cache: m.cache ? 1 : 0,
+    i_frame: m.iFrame ? 1 : 0,
   });
 
   app.post('/api/menus', { preHandler: app.requirePermission('menu:add') }, async (request, reply) => {
     const m = await readMenu(objectBody(request.body));
     const now = nowText();
-    const created = await db.insertInto('sys_menu').values({ ...row(m), create_time: now, update_time: now }).returning('id').executeTakeFirstOrThrow();
+    const created = await db
+      .insertInto('sys_menu')
+      .values({ ...row(m), create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     invalidateAccess();
     const stored = await db.selectFrom('sys_menu').selectAll().where('id', '=', Number(created.id)).executeTakeFirstOrThrow();
     return reply.status(201).send(view(stored, 0));
@@ -221,7 +251,11 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     const m = await readMenu(body, id);
     if (m.pid !== null && descendants(rows, [id]).has(m.pid)) throw badRequest(MENU_CYCLE);
     if (m.type === 2 && rows.some((r) => r.pid !== null && Number(r.pid) === id)) throw badRequest('该菜单存在下级，不能改为按钮');
-    await db.updateTable('sys_menu').set({ ...row(m), update_time: nowText() }).where('id', '=', id).execute();
+    await db
+      .updateTable('sys_menu')
+      .set({ ...row(m), update_time: nowText() })
+      .where('id', '=', id)
+      .execute();
     invalidateAccess();
     return reply.status(204).send();
   });

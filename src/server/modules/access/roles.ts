@@ -21,7 +21,22 @@ import { DATA_SCOPES } from '../../auth/tables.ts';
 import { ADMIN_ROLE } from '../../auth/seed.ts';
 import { requestScope } from '../../auth/data-scope.ts';
 import { actorLevel, assertLevel, MAX_LEVEL, MIN_LEVEL } from './levels.ts';
-import { assertForm, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body } from './input.ts';
+import {
+  assertForm,
+  deleteIds,
+  escapeLike,
+  idList,
+  integer,
+  objectBody,
+  onlyKeys,
+  optionalText,
+  paging,
+  queryValue,
+  requiredId,
+  requiredText,
+  sortKeys,
+  type Body,
+} from './input.ts';
 import { ROLE_FORM } from '../../../shared/admin-forms.ts';
 
 export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
@@ -39,8 +54,17 @@ export interface RoleView {
 
 async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
   const ids = rows.map((r) => Number(r.id));
-  const depts = ids.length ? await db.selectFrom('sys_roles_depts as rd').innerJoin('sys_dept as d', 'd.id', 'rd.dept_id').select(['rd.role_id', 'd.id', 'd.name']).where('rd.role_id', 'in', ids).execute() : [];
-  const menus = ids.length ? await db.selectFrom('sys_roles_menus').select(['role_id', 'menu_id']).where('role_id', 'in', ids).execute() : [];
+  const depts = ids.length
+    ? await db
+        .selectFrom('sys_roles_depts as rd')
+        .innerJoin('sys_dept as d', 'd.id', 'rd.dept_id')
+        .select(['rd.role_id', 'd.id', 'd.name'])
+        .where('rd.role_id', 'in', ids)
+        .execute()
+    : [];
+  const menus = ids.length
+    ? await db.selectFrom('sys_roles_menus').select(['role_id', 'menu_id']).where('role_id', 'in', ids).execute()
+    : [];
   return rows.map((r) => ({
     id: Number(r.id),
     name: r.name,
@@ -59,7 +83,8 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
   const readRole = async (request: FastifyRequest, body: Body) => {
     const dataScope = body.dataScope;
     assertForm(ROLE_FORM, body);
-    if (typeof dataScope !== 'string' || !(DATA_SCOPES as readonly string[]).includes(dataScope)) throw badRequest('数据范围只能是全部、本级或自定义');
+    if (typeof dataScope !== 'string' || !(DATA_SCOPES as readonly string[]).includes(dataScope))
+      throw badRequest('数据范围只能是全部、本级或自定义');
     const role = {
       name: requiredText(body, 'name', '角色名称', 64),
       level: integer(body, 'level', '角色级别', MIN_LEVEL, MAX_LEVEL, 3),
@@ -98,7 +123,10 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
   app.get('/api/roles', { preHandler: app.requirePermission('roles:list') }, async (request) => {
     onlyKeys(request.query, ['page', 'size', 'sort', 'blurry']);
     const { page, size } = paging(request.query);
-    const sort = sortKeys(request.query, { id: 'id', level: 'level', name: 'name', createTime: 'create_time' }, [['level', 'asc'], ['id', 'asc']]);
+    const sort = sortKeys(request.query, { id: 'id', level: 'level', name: 'name', createTime: 'create_time' }, [
+      ['level', 'asc'],
+      ['id', 'asc'],
+    ]);
     let q = db.selectFrom('sys_role');
     const blurry = queryValue(request.query, 'blurry');
     if (blurry) {
@@ -108,7 +136,10 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     let list = q.selectAll();
     for (const [col, dir] of sort) list = list.orderBy(col, dir);
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return { content: await roleViews(db, rows), totalElements: Number(total?.n ?? 0) };
   });
 
@@ -157,10 +188,15 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
     const id = requiredId(body.id, 'ID不能为空');
     const stored = await storedRole(request, id);
     const r = await readRole(request, body);
-    if (stored.name === ADMIN_ROLE && (r.name !== ADMIN_ROLE || r.dataScope !== '全部' || r.level !== MIN_LEVEL)) throw badRequest('不能修改超级管理员角色的名称、级别和数据范围');
+    if (stored.name === ADMIN_ROLE && (r.name !== ADMIN_ROLE || r.dataScope !== '全部' || r.level !== MIN_LEVEL))
+      throw badRequest('不能修改超级管理员角色的名称、级别和数据范围');
     await nameFree(r.name, id);
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('sys_role').set({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, update_time: nowText() }).where('id', '=', id).execute();
+      await trx
+        .updateTable('sys_role')
+        .set({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, update_time: nowText() })
+        .where('id', '=', id)
+        .execute();
       await writeDepts(trx, id, r.depts);
     });
     invalidateAccess();
@@ -185,7 +221,9 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
         .where('ur.user_id', '=', user.id)
         .execute();
       const held = new Set(mine.map((m) => Number(m.menu_id)));
-      const current = (await db.selectFrom('sys_roles_menus').select('menu_id').where('role_id', '=', id).execute()).map((m) => Number(m.menu_id));
+      const current = (await db.selectFrom('sys_roles_menus').select('menu_id').where('role_id', '=', id).execute()).map((m) =>
+        Number(m.menu_id),
+      );
       // granting or taking away a menu the actor does not hold is refused
       const changed = [...menus.filter((m) => !current.includes(m)), ...current.filter((m) => !menus.includes(m))];
       if (changed.some((m) => !held.has(m))) throw forbidden('只能分配你自己拥有的菜单');
@@ -205,7 +243,8 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
       if (row.name === ADMIN_ROLE) throw badRequest('不能删除超级管理员角色');
     }
     await db.transaction().execute(async (trx) => {
-      if (await trx.selectFrom('sys_users_roles').select('user_id').where('role_id', 'in', ids).executeTakeFirst()) throw badRequest(ROLE_IN_USE);
+      if (await trx.selectFrom('sys_users_roles').select('user_id').where('role_id', 'in', ids).executeTakeFirst())
+        throw badRequest(ROLE_IN_USE);
       await trx.deleteFrom('sys_roles_menus').where('role_id', 'in', ids).execute();
       await trx.deleteFrom('sys_roles_depts').where('role_id', 'in', ids).execute();
       await trx.deleteFrom('sys_role').where('id', 'in', ids).execute();

@@ -34,14 +34,54 @@ const CRUD = (noun: string) => [
 /** The administration screens and their permission keys (documented in the README). */
 export const ADMIN_SCREENS: AdminScreen[] = [
   // 用户查看完整个人信息: staff phones and e-mails in full (masked without it)
-  { title: '用户管理', path: 'system/user', component: 'system/user/index', icon: 'peoples', sort: 2, module: 'user', buttons: [...CRUD('用户'), { action: 'sensitive', title: '用户查看完整个人信息' }] },
+  {
+    title: '用户管理',
+    path: 'system/user',
+    component: 'system/user/index',
+    icon: 'peoples',
+    sort: 2,
+    module: 'user',
+    buttons: [...CRUD('用户'), { action: 'sensitive', title: '用户查看完整个人信息' }],
+  },
   { title: '角色管理', path: 'system/role', component: 'system/role/index', icon: 'role', sort: 3, module: 'roles', buttons: CRUD('角色') },
   { title: '菜单管理', path: 'system/menu', component: 'system/menu/index', icon: 'menu', sort: 5, module: 'menu', buttons: CRUD('菜单') },
-  { title: '部门管理', path: 'system/dept', component: 'system/dept/index', icon: 'dept', sort: 6, module: 'dept', buttons: [...CRUD('部门'), { action: 'qywx', title: '部门企业微信同步' }, { action: 'remark', title: '部门备注编辑' }] },
-  { title: '字典管理', path: 'system/dict', component: 'system/dict/index', icon: 'dictionary', sort: 8, module: 'dict', buttons: CRUD('字典') },
-  { title: '业务字典', path: 'system/busidict', component: 'system/busidict/index', icon: 'tree', sort: 9, module: 'busidict', buttons: CRUD('业务字典') },
+  {
+    title: '部门管理',
+    path: 'system/dept',
+    component: 'system/dept/index',
+    icon: 'dept',
+    sort: 6,
+    module: 'dept',
+    buttons: [...CRUD('部门'), { action: 'qywx', title: '部门企业微信同步' }, { action: 'remark', title: '部门备注编辑' }],
+  },
+  {
+    title: '字典管理',
+    path: 'system/dict',
+    component: 'system/dict/index',
+    icon: 'dictionary',
+    sort: 8,
+    module: 'dict',
+    buttons: CRUD('字典'),
+  },
+  {
+    title: '业务字典',
+    path: 'system/busidict',
+    component: 'system/busidict/index',
+    icon: 'tree',
+    sort: 9,
+    module: 'busidict',
+    buttons: CRUD('业务字典'),
+  },
   // favicon, logo, company name, filing number and home image: `sys` of every session
-  { title: '系统设置', path: 'system/settings', component: 'system/settings/index', icon: 'system', sort: 10, module: 'sysConfig', buttons: [{ action: 'edit', title: '系统设置编辑' }] },
+  {
+    title: '系统设置',
+    path: 'system/settings',
+    component: 'system/settings/index',
+    icon: 'system',
+    sort: 10,
+    module: 'sysConfig',
+    buttons: [{ action: 'edit', title: '系统设置编辑' }],
+  },
 ];
 
 export const SYSTEM_DIRECTORY = '系统管理';
@@ -59,11 +99,23 @@ async function seedAdminMenus(db: Kysely<any>): Promise<void> {
   const created: number[] = [];
   for (const screen of ADMIN_SCREENS) {
     const listKey = `${screen.module}:list`;
-    let menuId = (await db.selectFrom('sys_menu').select('id').where('permission', '=', listKey).executeTakeFirst())?.id as number | undefined;
+    let menuId = (await db.selectFrom('sys_menu').select('id').where('permission', '=', listKey).executeTakeFirst())?.id as
+      number | undefined;
     if (menuId === undefined) {
       menuId = await insertId(db, 'sys_menu', {
-        pid, type: 1, title: screen.title, name: screen.title, component: screen.component, path: screen.path, icon: screen.icon,
-        menu_sort: screen.sort, permission: listKey, hidden: 0, cache: 0, i_frame: 0, create_time: now,
+        pid,
+        type: 1,
+        title: screen.title,
+        name: screen.title,
+        component: screen.component,
+        path: screen.path,
+        icon: screen.icon,
+        menu_sort: screen.sort,
+        permission: listKey,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
       });
       created.push(menuId);
     }
@@ -72,14 +124,26 @@ async function seedAdminMenus(db: Kysely<any>): Promise<void> {
       if (await db.selectFrom('sys_menu').select('id').where('permission', '=', key).executeTakeFirst()) continue;
       created.push(
         await insertId(db, 'sys_menu', {
-          pid: Number(menuId), type: 2, title: b.title, menu_sort: i + 1, permission: key, hidden: 0, cache: 0, i_frame: 0, create_time: now,
+          pid: Number(menuId),
+          type: 2,
+          title: b.title,
+          menu_sort: i + 1,
+          permission: key,
+          hidden: 0,
+          cache: 0,
+          i_frame: 0,
+          create_time: now,
         }),
       );
     }
   }
   if (adminRole) {
     for (const menuId of created) {
-      await db.insertInto('sys_roles_menus').values({ role_id: Number(adminRole.id), menu_id: menuId }).onConflict((oc) => oc.columns(['role_id', 'menu_id']).doNothing()).execute();
+      await db
+        .insertInto('sys_roles_menus')
+        .values({ role_id: Number(adminRole.id), menu_id: menuId })
+        .onConflict((oc) => oc.columns(['role_id', 'menu_id']).doNothing())
+        .execute();
     }
   }
 }
@@ -93,7 +157,21 @@ async function seedOpenScreenMenus(db: Kysely<any>): Promise<void> {
     if (await db.selectFrom('sys_menu').select('id').where('type', '=', 1).where('path', '=', m.path).executeTakeFirst()) continue;
     await db
       .insertInto('sys_menu')
-      .values({ pid: null, type: 1, title: m.title, name: m.title, component: m.component, path: m.path, icon: m.icon, menu_sort: m.sort, permission: null, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .values({
+        pid: null,
+        type: 1,
+        title: m.title,
+        name: m.title,
+        component: m.component,
+        path: m.path,
+        icon: m.icon,
+        menu_sort: m.sort,
+        permission: null,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      })
       .execute();
   }
 }
@@ -107,9 +185,17 @@ async function seedDictionaries(db: Kysely<any>, specs: ResourceSpec[]): Promise
       if (!field.dict || seen.has(field.dict)) continue;
       seen.add(field.dict);
       if (await db.selectFrom('sys_dict').select('id').where('name', '=', field.dict).executeTakeFirst()) continue;
-      const dictId = await insertId(db, 'sys_dict', { name: field.dict, description: `${spec.title}·${field.title}`, is_public: 0, create_time: now });
+      const dictId = await insertId(db, 'sys_dict', {
+        name: field.dict,
+        description: `${spec.title}·${field.title}`,
+        is_public: 0,
+        create_time: now,
+      });
       for (const [i, o] of (field.options ?? []).entries()) {
-        await db.insertInto('sys_dict_detail').values({ dict_id: dictId, label: o.label, value: String(o.value), sort: i + 1, enabled: 1, create_time: now }).execute();
+        await db
+          .insertInto('sys_dict_detail')
+          .values({ dict_id: dictId, label: o.label, value: String(o.value), sort: i + 1, enabled: 1, create_time: now })
+          .execute();
       }
     }
   }
@@ -139,9 +225,20 @@ async function seedBusinessDictionary(db: Kysely<any>): Promise<void> {
   if (any) return;
   const now = nowText();
   for (const [i, c] of BUSINESS_CATEGORIES.entries()) {
-    const pid = await insertId(db, 'sys_busidict', { pid: null, code: c.name, name: c.name, value: null, sort: i + 1, enabled: 1, create_time: now });
+    const pid = await insertId(db, 'sys_busidict', {
+      pid: null,
+      code: c.name,
+      name: c.name,
+      value: null,
+      sort: i + 1,
+      enabled: 1,
+      create_time: now,
+    });
     for (const [j, e] of c.entries.entries()) {
-      await db.insertInto('sys_busidict').values({ pid, code: e, name: e, value: e, sort: j + 1, enabled: 1, create_time: now }).execute();
+      await db
+        .insertInto('sys_busidict')
+        .values({ pid, code: e, name: e, value: e, sort: j + 1, enabled: 1, create_time: now })
+        .execute();
     }
   }
 }

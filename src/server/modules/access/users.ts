@@ -28,7 +28,21 @@ import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { maskEmail, maskPhone } from '../../../shared/masks.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
 import {
-  assertForm, bool, deleteIds, escapeLike, idList, integer, objectBody, onlyKeys, optionalText, paging, queryValue, requiredId, requiredText, sortKeys, type Body,
+  assertForm,
+  bool,
+  deleteIds,
+  escapeLike,
+  idList,
+  integer,
+  objectBody,
+  onlyKeys,
+  optionalText,
+  paging,
+  queryValue,
+  requiredId,
+  requiredText,
+  sortKeys,
+  type Body,
 } from './input.ts';
 import { USER_FORM } from '../../../shared/admin-forms.ts';
 
@@ -62,7 +76,13 @@ export interface UserRow {
 async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
   const ids = rows.map((r) => Number(r.id));
   const roles = ids.length
-    ? await db.selectFrom('sys_users_roles as ur').innerJoin('sys_role as r', 'r.id', 'ur.role_id').select(['ur.user_id', 'r.id', 'r.name', 'r.level', 'r.data_scope']).where('ur.user_id', 'in', ids).orderBy('r.level').execute()
+    ? await db
+        .selectFrom('sys_users_roles as ur')
+        .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+        .select(['ur.user_id', 'r.id', 'r.name', 'r.level', 'r.data_scope'])
+        .where('ur.user_id', 'in', ids)
+        .orderBy('r.level')
+        .execute()
     : [];
   return rows.map((r) => ({
     id: Number(r.id),
@@ -80,7 +100,9 @@ async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
     lockTime: Number(r.lock_time ?? 0),
     defPassword: Boolean(r.is_def_password),
     createTime: r.create_time ?? null,
-    roles: roles.filter((x) => Number(x.user_id) === Number(r.id)).map((x) => ({ id: Number(x.id), name: x.name, level: Number(x.level), dataScope: x.data_scope })),
+    roles: roles
+      .filter((x) => Number(x.user_id) === Number(r.id))
+      .map((x) => ({ id: Number(x.id), name: x.name, level: Number(x.level), dataScope: x.data_scope })),
   }));
 }
 
@@ -89,7 +111,23 @@ function userSelect(db: Kysely<any>) {
     .selectFrom('sys_user as u')
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
     .leftJoin('sys_dept as o', 'o.id', 'u.org_id')
-    .select(['u.id', 'u.username', 'u.nick_name', 'u.phone', 'u.email', 'u.wecom_user_id', 'u.sex', 'u.enabled', 'u.dept_id', 'u.org_id', 'u.lock_time', 'u.is_def_password', 'u.create_time', 'd.name as dept_name', 'o.name as org_name']);
+    .select([
+      'u.id',
+      'u.username',
+      'u.nick_name',
+      'u.phone',
+      'u.email',
+      'u.wecom_user_id',
+      'u.sex',
+      'u.enabled',
+      'u.dept_id',
+      'u.org_id',
+      'u.lock_time',
+      'u.is_def_password',
+      'u.create_time',
+      'd.name as dept_name',
+      'o.name as org_name',
+    ]);
 }
 
 /** The key that shows staff phones and e-mails in full (a button under 用户管理). */
@@ -175,7 +213,10 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       if (exceptId !== undefined) w = w.where('id', '!=', exceptId);
       if (await w.executeTakeFirst()) throw badRequest('该企业微信账号已绑定其他用户', { field: 'wecomUserId' });
     }
-    let q = db.selectFrom('sys_user').select(['id', 'username', 'phone']).where((eb) => eb.or([eb('username', '=', u.username), ...(u.phone ? [eb('phone', '=', u.phone)] : [])]));
+    let q = db
+      .selectFrom('sys_user')
+      .select(['id', 'username', 'phone'])
+      .where((eb) => eb.or([eb('username', '=', u.username), ...(u.phone ? [eb('phone', '=', u.phone)] : [])]));
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     const clash = await q.executeTakeFirst();
     if (clash?.username === u.username) throw badRequest('用户名已存在', { field: 'username' });
@@ -206,7 +247,9 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     const blurry = queryValue(query, 'blurry');
     if (blurry) {
       const like = `%${escapeLike(blurry)}%`;
-      q = q.where(sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`);
+      q = q.where(
+        sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`,
+      );
     }
     const deptText = queryValue(query, 'deptId');
     if (deptText) q = q.where('u.dept_id', 'in', await withDescendants(db, [requiredId(deptText, '部门不正确')]));
@@ -217,7 +260,8 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       if (enabled !== 'true' && enabled !== 'false') throw badRequest('参数enabled只能是true或false');
       q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     }
-    const times = query.createTime === undefined ? [] : Array.isArray(query.createTime) ? query.createTime.map(String) : [String(query.createTime)];
+    const times =
+      query.createTime === undefined ? [] : Array.isArray(query.createTime) ? query.createTime.map(String) : [String(query.createTime)];
     if (times.length) {
       if (times.length !== 2 || times.some((t) => t !== '' && !DATE_TIME.test(t))) throw badRequest('创建时间格式错误');
       if (times[0]) q = q.where('u.create_time', '>=', times[0].length === 10 ? `${times[0]} 00:00:00` : times[0]);
@@ -229,7 +273,10 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     const ids = q.select('u.id');
     let list = userSelect(db).where('u.id', 'in', ids);
     for (const [col, dir] of sort) list = list.orderBy(col, dir);
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return { content: guardUsers(request, await withRoles(db, rows)), totalElements: Number(total?.n ?? 0) };
   });
 
@@ -243,9 +290,21 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       const row = await trx
         .insertInto('sys_user')
         .values({
-          username: u.username, nick_name: u.nickName, password, phone: u.phone, email: u.email, wecom_user_id: u.wecomUserId ?? null, sex: u.sex,
-          dept_id: u.deptId, org_id: u.orgId, enabled: u.enabled ? 1 : 0, lock_time: 0, is_def_password: 1,
-          pwd_reset_time: now, create_time: now, update_time: now,
+          username: u.username,
+          nick_name: u.nickName,
+          password,
+          phone: u.phone,
+          email: u.email,
+          wecom_user_id: u.wecomUserId ?? null,
+          sex: u.sex,
+          dept_id: u.deptId,
+          org_id: u.orgId,
+          enabled: u.enabled ? 1 : 0,
+          lock_time: 0,
+          is_def_password: 1,
+          pwd_reset_time: now,
+          create_time: now,
+          update_time: now,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -262,7 +321,12 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     await app.authenticate.call(this, request, reply as never);
     const user = request.user!;
     const body = request.body;
-    const own = typeof body === 'object' && body !== null && !Array.isArray(body) && isLockTimeBody(body as Body) && Number((body as Body).id) === user.id;
+    const own =
+      typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      isLockTimeBody(body as Body) &&
+      Number((body as Body).id) === user.id;
     if (!own && !user.isAdmin && !user.permissions.has('user:edit')) throw forbidden();
   }, 'user:edit');
 
@@ -273,7 +337,11 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     if (isLockTimeBody(body)) {
       const lockTime = lockTimeOf(body);
       const row = id === user.id ? { id } : await target(request, id);
-      const res = await db.updateTable('sys_user').set({ lock_time: lockTime, update_time: nowText() }).where('id', '=', row.id).executeTakeFirst();
+      const res = await db
+        .updateTable('sys_user')
+        .set({ lock_time: lockTime, update_time: nowText() })
+        .where('id', '=', row.id)
+        .executeTakeFirst();
       if (!Number(res.numUpdatedRows)) throw notFound('用户不存在');
       return reply.status(204).send();
     }
@@ -286,7 +354,9 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       given = { ...body, phone: contacts.phone ?? null, email: contacts.email ?? null };
     }
     const u = readUser(given);
-    const current = (await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', id).execute()).map((r) => Number(r.role_id));
+    const current = (await db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', id).execute()).map((r) =>
+      Number(r.role_id),
+    );
     const rolesChange = current.length !== u.roleIds.length || current.some((r) => !u.roleIds.includes(r));
     if (id === user.id && rolesChange && !user.isAdmin) throw forbidden('不能修改自己的岗位');
     if (stored.username === ADMIN_USERNAME) {
@@ -296,16 +366,30 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     if (id === user.id && !u.enabled) throw badRequest('不能禁用自己');
     await checkPlacement(request, u);
     // roles taken away must be at or below the actor's level too
-    assertLevel(user, await highestLevelOf(db, current.filter((r) => !u.roleIds.includes(r))));
+    assertLevel(
+      user,
+      await highestLevelOf(
+        db,
+        current.filter((r) => !u.roleIds.includes(r)),
+      ),
+    );
     await uniqueChecks(u, id);
     const lockTime = body.lockTime === undefined ? undefined : lockTimeOf(body);
     await db.transaction().execute(async (trx) => {
       await trx
         .updateTable('sys_user')
         .set({
-          username: u.username, nick_name: u.nickName, phone: u.phone, email: u.email, sex: u.sex, dept_id: u.deptId, org_id: u.orgId,
-          enabled: u.enabled ? 1 : 0, ...(lockTime === undefined ? {} : { lock_time: lockTime }),
-          ...(u.wecomUserId === undefined ? {} : { wecom_user_id: u.wecomUserId }), update_time: nowText(),
+          username: u.username,
+          nick_name: u.nickName,
+          phone: u.phone,
+          email: u.email,
+          sex: u.sex,
+          dept_id: u.deptId,
+          org_id: u.orgId,
+          enabled: u.enabled ? 1 : 0,
+          ...(lockTime === undefined ? {} : { lock_time: lockTime }),
+          ...(u.wecomUserId === undefined ? {} : { wecom_user_id: u.wecomUserId }),
+          update_time: nowText(),
         })
         .where('id', '=', id)
         .execute();
@@ -346,7 +430,15 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx
         .updateTable('sys_user')
-        .set({ password: await hashPassword(DEFAULT_USER_PASSWORD), is_def_password: 1, pwd_reset_time: nowText(), login_fail_count: 0, login_fail_since: null, locked_until: null, update_time: nowText() })
+        .set({
+          password: await hashPassword(DEFAULT_USER_PASSWORD),
+          is_def_password: 1,
+          pwd_reset_time: nowText(),
+          login_fail_count: 0,
+          login_fail_since: null,
+          locked_until: null,
+          update_time: nowText(),
+        })
         .where('id', '=', id)
         .execute();
       await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
@@ -372,13 +464,26 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
     if (enabled === 'true' || enabled === 'false') q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');
     const blurry = queryValue(query, 'blurry');
-    if (blurry) q = q.where(sql<boolean>`(u.username like ${`%${escapeLike(blurry)}%`} escape '\\' or u.nick_name like ${`%${escapeLike(blurry)}%`} escape '\\')`);
+    if (blurry)
+      q = q.where(
+        sql<boolean>`(u.username like ${`%${escapeLike(blurry)}%`} escape '\\' or u.nick_name like ${`%${escapeLike(blurry)}%`} escape '\\')`,
+      );
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     let list = q.select(['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled']);
     for (const [col, dir] of sort) list = list.orderBy(col, dir);
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return {
-      content: rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? '', deptId: r.dept_id === null ? null : Number(r.dept_id), orgId: Number(r.org_id), enabled: Boolean(r.enabled) })),
+      content: rows.map((r) => ({
+        id: Number(r.id),
+        username: r.username,
+        nickName: r.nick_name ?? '',
+        deptId: r.dept_id === null ? null : Number(r.dept_id),
+        orgId: Number(r.org_id),
+        enabled: Boolean(r.enabled),
+      })),
       totalElements: Number(total?.n ?? 0),
     };
   });

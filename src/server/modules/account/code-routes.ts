@@ -59,7 +59,11 @@ export function registerCodeRoutes(app: FastifyInstance, deps: { keys: RsaKeys; 
 
   const userByPhone = async (phone: string) => {
     checkPhone(phone);
-    const row = await db.selectFrom('sys_user').select(['id', 'username', 'password', 'enabled']).where('phone', '=', phone).executeTakeFirst();
+    const row = await db
+      .selectFrom('sys_user')
+      .select(['id', 'username', 'password', 'enabled'])
+      .where('phone', '=', phone)
+      .executeTakeFirst();
     if (!row) throw badRequest(RESET_MESSAGES.phoneUnknown);
     return row;
   };

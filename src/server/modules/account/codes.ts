@@ -49,7 +49,11 @@ export function newCode(): string {
 
 type Outcome = 'ok' | 'missing' | 'wrong' | 'tooManyAttempts';
 
-export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider; mail: MailProvider }, now: () => number = Date.now): CodeService {
+export function createCodeService(
+  db: Kysely<any>,
+  providers: { sms: SmsProvider; mail: MailProvider },
+  now: () => number = Date.now,
+): CodeService {
   async function check(target: string, purpose: string, code: string): Promise<Outcome> {
     if (!/^\d{6}$/.test(code) || !PURPOSE.test(purpose)) {
       // a malformed code is a wrong try as well (counts towards the attempts)
@@ -93,7 +97,17 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
       if (!PURPOSE.test(purpose)) throw new Error(`bad verification purpose: ${purpose}`);
       const t = now();
       const code = newCode();
-      const values = { target, purpose, code_hash: hashOf(target, purpose, code), sent_at: t, expires: t + CODE_TTL_MS, attempts: 0, used: 0, day_start: t, day_count: 1 };
+      const values = {
+        target,
+        purpose,
+        code_hash: hashOf(target, purpose, code),
+        sent_at: t,
+        expires: t + CODE_TTL_MS,
+        attempts: 0,
+        used: 0,
+        day_start: t,
+        day_count: 1,
+      };
       const dayOver = sql<boolean>`${sql.ref('sys_verify_code.day_start')} <= ${t - DAY_MS}`;
       const r = await db
         .insertInto('sys_verify_code')
@@ -111,7 +125,9 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
               day_count: sql`case when ${dayOver} then 1 else ${sql.ref('sys_verify_code.day_count')} + 1 end`,
             })
             .where('sys_verify_code.sent_at', '<=', t - RESEND_MS)
-            .where((eb) => eb.or([eb('sys_verify_code.day_start', '<=', t - DAY_MS), eb('sys_verify_code.day_count', '<', MAX_SENDS_PER_DAY)])),
+            .where((eb) =>
+              eb.or([eb('sys_verify_code.day_start', '<=', t - DAY_MS), eb('sys_verify_code.day_count', '<', MAX_SENDS_PER_DAY)]),
+            ),
         )
         .executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
@@ -121,7 +137,12 @@ export function createCodeService(db: Kysely<any>, providers: { sms: SmsProvider
           .where('target', '=', target)
           .where('purpose', '=', purpose)
           .executeTakeFirst();
-        if (row && Number(row.day_count) >= MAX_SENDS_PER_DAY && Number(row.day_start) > t - DAY_MS && Number(row.sent_at) <= t - RESEND_MS) {
+        if (
+          row &&
+          Number(row.day_count) >= MAX_SENDS_PER_DAY &&
+          Number(row.day_start) > t - DAY_MS &&
+          Number(row.sent_at) <= t - RESEND_MS
+        ) {
           throw new ApiError(429, CODE_MESSAGES.dailyLimit);
         }
         const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;

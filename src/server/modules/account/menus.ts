@@ -22,7 +22,19 @@ export async function seedAccountMenus(db: Kysely<any>): Promise<void> {
     if (!dir) {
       dir = await trx
         .insertInto('sys_menu')
-        .values({ pid: null, type: 0, title: DIRECTORY.title, name: DIRECTORY.title, path: DIRECTORY.path, icon: DIRECTORY.icon, menu_sort: DIRECTORY.sort, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+        .values({
+          pid: null,
+          type: 0,
+          title: DIRECTORY.title,
+          name: DIRECTORY.title,
+          path: DIRECTORY.path,
+          icon: DIRECTORY.icon,
+          menu_sort: DIRECTORY.sort,
+          hidden: 0,
+          cache: 0,
+          i_frame: 0,
+          create_time: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
     }
@@ -31,7 +43,21 @@ export async function seedAccountMenus(db: Kysely<any>): Promise<void> {
       if (have) continue;
       await trx
         .insertInto('sys_menu')
-        .values({ pid: Number(dir.id), type: 1, title: m.title, name: m.component, component: m.component, path: m.path, icon: m.icon, menu_sort: m.sort, permission: m.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+        .values({
+          pid: Number(dir.id),
+          type: 1,
+          title: m.title,
+          name: m.component,
+          component: m.component,
+          path: m.path,
+          icon: m.icon,
+          menu_sort: m.sort,
+          permission: m.permission,
+          hidden: 0,
+          cache: 0,
+          i_frame: 0,
+          create_time: now,
+        })
         .execute();
     }
   }

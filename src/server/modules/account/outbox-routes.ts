@@ -29,7 +29,14 @@ export function registerOutboxRoutes(app: FastifyInstance, providers: { sms: str
       .offset(page * size)
       .execute();
     return {
-      content: rows.map((r) => ({ id: Number(r.id), channel: r.channel, target: r.target, subject: r.subject ?? '', content: r.content, createTime: r.create_time })),
+      content: rows.map((r) => ({
+        id: Number(r.id),
+        channel: r.channel,
+        target: r.target,
+        subject: r.subject ?? '',
+        content: r.content,
+        createTime: r.create_time,
+      })),
       totalElements: Number(count?.n ?? 0),
       provider: providers,
     };

@@ -61,7 +61,8 @@ export function imageKind(bytes: Buffer): string | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
   return null;
 }
 
@@ -164,7 +165,10 @@ export function registerUserCenterRoutes(app: FastifyInstance, deps: { keys: Rsa
     const now = nowText();
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('sys_avatar').where('user_id', '=', id).execute();
-      await trx.insertInto('sys_avatar').values({ user_id: id, mime, data: data.toString('base64'), version, update_time: now }).execute();
+      await trx
+        .insertInto('sys_avatar')
+        .values({ user_id: id, mime, data: data.toString('base64'), version, update_time: now })
+        .execute();
       await trx.updateTable('sys_user').set({ img, update_time: now }).where('id', '=', id).execute();
     });
     return { avatar: img, img, message: messages.notice.avatarChanged };

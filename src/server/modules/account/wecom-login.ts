@@ -43,7 +43,10 @@ export function registerWecomLoginRoutes(app: FastifyInstance, wecom: WecomClien
     const t = now();
     await db.deleteFrom('sys_wecom_state').where('expires', '<', t).execute();
     const state = randomBytes(18).toString('base64url');
-    await db.insertInto('sys_wecom_state').values({ state, expires: t + STATE_TTL_MS }).execute();
+    await db
+      .insertInto('sys_wecom_state')
+      .values({ state, expires: t + STATE_TTL_MS })
+      .execute();
     return { configured: true, appid: wecom.appid, agentid: wecom.agentid, state, loginUrl: app.config.wecomLoginUrl };
   });
 

@@ -53,7 +53,9 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
   app.decorate('resolveApplicant', (request) => tokens.resolve(request));
   addEntryRules(applicantSpec.table);
   // the ID number finds the applicant (registration, resume)
-  await sql`create index if not exists ${sql.id(`idx_${applicantSpec.table}_card`)} on ${sql.table(applicantSpec.table)} (card)`.execute(database.db);
+  await sql`create index if not exists ${sql.id(`idx_${applicantSpec.table}_card`)} on ${sql.table(applicantSpec.table)} (card)`.execute(
+    database.db,
+  );
   registerResumeRoutes(app, applicantSpec, tokens);
 
   app.post(`/${applicantSpec.path}`, { config: { rateLimit: REGISTER_LIMIT } }, async (request, reply) => {
@@ -88,12 +90,17 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
   app.post(`/${applicantSpec.path}/staffJoin`, { preHandler: applicantOnly }, async (request) => {
     const applicant = (await tokens.resolve(request))!;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const given = typeof body === 'object' && !Array.isArray(body) ? body.id ?? body.staffunId : undefined;
+    const given = typeof body === 'object' && !Array.isArray(body) ? (body.id ?? body.staffunId) : undefined;
     if (given !== undefined && positiveId(given) !== applicant.staffunId) throw forbidden('无权访问其他应聘人员的信息');
     const education = resourceByName.staffunEducation;
     if (education) {
       const owner = education.fields.find((f) => f.name === education.ownedByApplicant)!.column;
-      const one = await database.db.selectFrom(education.table).select('id').where(owner, '=', applicant.staffunId).limit(1).executeTakeFirst();
+      const one = await database.db
+        .selectFrom(education.table)
+        .select('id')
+        .where(owner, '=', applicant.staffunId)
+        .limit(1)
+        .executeTakeFirst();
       if (!one) throw badRequest(NO_EDUCATION);
     }
     await database.db.transaction().execute(async (trx) => {

@@ -37,8 +37,18 @@ export function normalCard(value: unknown): string {
 }
 
 /** The applicant registered under an ID number (the newest when an older start left two). */
-export async function applicantByCard(db: Kysely<any>, table: string, card: string): Promise<{ id: number; mobile: string; status: number } | undefined> {
-  const row = await db.selectFrom(table).select(['id', 'mobile', 'status']).where('card', '=', card).orderBy('id', 'desc').limit(1).executeTakeFirst();
+export async function applicantByCard(
+  db: Kysely<any>,
+  table: string,
+  card: string,
+): Promise<{ id: number; mobile: string; status: number } | undefined> {
+  const row = await db
+    .selectFrom(table)
+    .select(['id', 'mobile', 'status'])
+    .where('card', '=', card)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? { id: Number(row.id), mobile: String(row.mobile ?? ''), status: Number(row.status) } : undefined;
 }
 

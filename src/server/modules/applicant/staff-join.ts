@@ -35,7 +35,9 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
     if (!applicant) throw notFound('应聘人员不存在');
     if (applicant.status === 3) throw badRequest(ALREADY_JOINED);
     const posting = postingSpec && applicant.staffunZpId ? await findById(database, postingSpec, Number(applicant.staffunZpId)) : undefined;
-    const address = [regionText(applicant.nowProvince, applicant.nowCity, applicant.nowCounty), applicant.nowAddress].filter(Boolean).join(' ');
+    const address = [regionText(applicant.nowProvince, applicant.nowCity, applicant.nowCounty), applicant.nowAddress]
+      .filter(Boolean)
+      .join(' ');
     const candidate = {
       name: applicant.name,
       mobile: applicant.mobile,
@@ -62,7 +64,11 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
     await assertRecordsInScope(database, staffSpec, request, [checked.values.orgId]);
     const now = nowText();
     const username = request.user?.username ?? null;
-    const row = recordToRow(staffSpec, { ...checked.values, createTime: now, updateTime: now, createUser: username, updateUser: username }, database.dialect);
+    const row = recordToRow(
+      staffSpec,
+      { ...checked.values, createTime: now, updateTime: now, createUser: username, updateUser: username },
+      database.dialect,
+    );
     const created = await database.db.transaction().execute(async (trx) => {
       // the status check and the move happen together: a second click cannot add the person twice
       const moved = await trx
@@ -72,7 +78,11 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
         .where('status', '<>', 3)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) throw badRequest(ALREADY_JOINED);
-      return trx.insertInto(staffSpec.table).values(row).returning(staffSpec.fields.map((f) => f.column)).executeTakeFirstOrThrow();
+      return trx
+        .insertInto(staffSpec.table)
+        .values(row)
+        .returning(staffSpec.fields.map((f) => f.column))
+        .executeTakeFirstOrThrow();
     });
     tableChanged(database, staffSpec.table);
     tableChanged(database, applicantSpec.table);

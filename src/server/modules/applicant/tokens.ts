@@ -65,7 +65,11 @@ export class ApplicantTokens {
     const token = bearerOf(request);
     if (!isApplicantToken(token)) return null;
     if (!PATTERN.test(token!)) throw unauthorized(APPLICANT_TOKEN_EXPIRED);
-    const row = await this.db.selectFrom('staffun_session').select(['staffun_id', 'expires']).where('id', '=', hash(token!)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('staffun_session')
+      .select(['staffun_id', 'expires'])
+      .where('id', '=', hash(token!))
+      .executeTakeFirst();
     if (!row || Number(row.expires) <= this.now()) throw unauthorized(APPLICANT_TOKEN_EXPIRED);
     return { kind: 'applicant', staffunId: Number(row.staffun_id) };
   }

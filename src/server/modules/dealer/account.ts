@@ -98,7 +98,8 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     if (!isMobile(t)) throw badRequest(MOBILE_INVALID);
     return t;
   };
-  const companyRow = (id: number) => db.selectFrom('dbc_company').select(['id', 'password', 'mobile']).where('id', '=', id).executeTakeFirstOrThrow();
+  const companyRow = (id: number) =>
+    db.selectFrom('dbc_company').select(['id', 'password', 'mobile']).where('id', '=', id).executeTakeFirstOrThrow();
 
   app.post(`${DEALER_BASE}/sendMessage`, { ...pre, config: { rateLimit: { max: 10, timeWindow: 60_000 } } }, async (request) => {
     const body = await fieldsOf(request);
@@ -126,7 +127,11 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     if (!own.mobile) throw badRequest(PASSWORD_MESSAGES.noPhone);
     if (!(await checkPassword(str(body.oldPass), own.password))) throw badRequest(PASSWORD_MESSAGES.oldWrong);
     if (!(await sms().verify(String(own.mobile), 2, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);
-    await db.updateTable('dbc_company').set({ password: await hashPassword(newPass), pwd_reset_time: nowText() }).where('id', '=', Number(own.id)).execute();
+    await db
+      .updateTable('dbc_company')
+      .set({ password: await hashPassword(newPass), pwd_reset_time: nowText() })
+      .where('id', '=', Number(own.id))
+      .execute();
     await sessions.destroyCompany(Number(own.id));
     return {};
   });
@@ -139,7 +144,12 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     const d = request.dealer!;
     const own = await companyRow(d.compId);
     if (own.mobile && own.mobile === mobile) throw badRequest(PASSWORD_MESSAGES.samePhone);
-    const taken = await db.selectFrom('dbc_company').select('id').where('mobile', '=', mobile).where('id', '<>', d.compId).executeTakeFirst();
+    const taken = await db
+      .selectFrom('dbc_company')
+      .select('id')
+      .where('mobile', '=', mobile)
+      .where('id', '<>', d.compId)
+      .executeTakeFirst();
     if (taken) throw badRequest(PASSWORD_MESSAGES.phoneTaken);
     const type: SmsType = own.mobile ? 4 : 3;
     if (!(await sms().verify(mobile, type, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);

@@ -36,7 +36,15 @@ export const APPROVAL_TABLES: TableDef[] = [
   },
 ];
 
-export const SP_STATUS_NAMES: Record<number, string> = { 1: '审批中', 2: '已通过', 3: '已驳回', 4: '已撤销', 6: '通过后撤销', 7: '已删除', 10: '已支付' };
+export const SP_STATUS_NAMES: Record<number, string> = {
+  1: '审批中',
+  2: '已通过',
+  3: '已驳回',
+  4: '已撤销',
+  6: '通过后撤销',
+  7: '已删除',
+  10: '已支付',
+};
 export const APPROVAL_MESSAGES = {
   notConfigured: '企业微信未配置：请设置 WECOM_CORP_ID、WECOM_AGENT_ID、WECOM_SECRET 后重启服务',
   badNo: '审批单号只能是1到64位数字',
@@ -47,9 +55,19 @@ export const APPROVAL_MESSAGES = {
 const BIZ_FIELDS = ['业务单号', '用车需求编号', '业务ID'];
 const BIZ_TYPE = 'dbcInfo';
 
-type Transition = (id: number, action: DbcAction, actor: { kind: 'staff'; name: string }, opts: { reason?: string | null }) => Promise<void>;
+type Transition = (
+  id: number,
+  action: DbcAction,
+  actor: { kind: 'staff'; name: string },
+  opts: { reason?: string | null },
+) => Promise<void>;
 
-export async function registerApprovalSync(app: FastifyInstance, table: string, transition: Transition, approvals: WecomApprovals = new WecomApprovalApi(app.config)): Promise<void> {
+export async function registerApprovalSync(
+  app: FastifyInstance,
+  table: string,
+  transition: Transition,
+  approvals: WecomApprovals = new WecomApprovalApi(app.config),
+): Promise<void> {
   const database = app.database;
   await database.db.transaction().execute(async (trx) => {
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('dealer-console:approval-setup'))`.execute(trx);
@@ -125,7 +143,11 @@ export async function registerApprovalSync(app: FastifyInstance, table: string, 
       .values({ sp_no: spNo, ...values })
       .onConflict((oc) => oc.column('sp_no').doUpdateSet(values))
       .execute();
-    const after = await database.db.selectFrom(table).select(['status', 'sh_status', 'audit_reason']).where('id', '=', bizId).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom(table)
+      .select(['status', 'sh_status', 'audit_reason'])
+      .where('id', '=', bizId)
+      .executeTakeFirstOrThrow();
     const row = await database.db.selectFrom('wecom_approval').selectAll().where('sp_no', '=', spNo).executeTakeFirstOrThrow();
     return { ...rowOut(row), status: Number(after.status), shStatus: Number(after.sh_status), auditReason: after.audit_reason ?? null };
   });

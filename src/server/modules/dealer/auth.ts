@@ -55,7 +55,10 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
   app.post(`${DEALER_BASE}/auth/login`, async (request) => {
     const ip = request.ip;
     if (await throttle.blocked(ip)) throw new ApiError(429, '登录失败次数过多，请稍后再试');
-    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
+    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<
+      string,
+      unknown
+    >;
     const username = text(body.username).trim();
     const password = text(body.password).trim();
     if (!username) throw badRequest('账号不能为空');
@@ -63,7 +66,11 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const plain = decryptPassword(keys, password);
     const company =
       username.length <= 64
-        ? await db.selectFrom('dbc_company').select(['id', 'comp_name', 'comp_code', 'username', 'mobile', 'enabled', 'password', 'locked_until', 'lock_time']).where('username', '=', username).executeTakeFirst()
+        ? await db
+            .selectFrom('dbc_company')
+            .select(['id', 'comp_name', 'comp_code', 'username', 'mobile', 'enabled', 'password', 'locked_until', 'lock_time'])
+            .where('username', '=', username)
+            .executeTakeFirst()
         : undefined;
     const at = now();
     const lock = company ? lockedUntil(company, at) : null;
@@ -87,7 +94,14 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const token = await sessions.create(compId, { ip, browser: request.headers['user-agent'] });
     return {
       token,
-      user: dealerAnswer({ compId, compName: company.comp_name, compCode: company.comp_code, username: company.username, mobile: company.mobile ?? null, lockTime: Number(company.lock_time ?? 0) }),
+      user: dealerAnswer({
+        compId,
+        compName: company.comp_name,
+        compCode: company.comp_code,
+        username: company.username,
+        mobile: company.mobile ?? null,
+        lockTime: Number(company.lock_time ?? 0),
+      }),
     };
   });
 

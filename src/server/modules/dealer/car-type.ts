@@ -30,7 +30,11 @@ export async function checkCarTypePath(database: Database, carType: string, rawI
   }
   const ids = rawIds as number[];
   if (ids.length < level) throw badRequest(CAR_TYPE_MESSAGES.tooShort);
-  const rows = await database.db.selectFrom(BRAND_TREE_TABLE).select(['id', 'pid', 'name', 'level', 'enabled']).where('id', 'in', ids).execute();
+  const rows = await database.db
+    .selectFrom(BRAND_TREE_TABLE)
+    .select(['id', 'pid', 'name', 'level', 'enabled'])
+    .where('id', 'in', ids)
+    .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   const names: string[] = [];
   for (let i = 0; i < ids.length; i++) {

@@ -129,8 +129,15 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const ids = (request.body as unknown[]).map((v) => positiveId(v)).filter((v): v is number => v !== undefined);
     if (!ids.length) return;
     await runPreHandler(app, app.requirePermission(permissionKey(spec, 'del')), request, undefined as never);
-    const customers = await database.db.selectFrom('dbc_user_info').select('id').where('comp_id', 'in', ids.slice(0, 10_000)).limit(1).executeTakeFirst();
-    const requests = customers ? customers : await database.db.selectFrom('dbc_info').select('id').where('comp_id', 'in', ids.slice(0, 10_000)).limit(1).executeTakeFirst();
+    const customers = await database.db
+      .selectFrom('dbc_user_info')
+      .select('id')
+      .where('comp_id', 'in', ids.slice(0, 10_000))
+      .limit(1)
+      .executeTakeFirst();
+    const requests = customers
+      ? customers
+      : await database.db.selectFrom('dbc_info').select('id').where('comp_id', 'in', ids.slice(0, 10_000)).limit(1).executeTakeFirst();
     if (requests) throw badRequest(COMPANY_IN_USE);
     for (const id of ids) await sessions.destroyCompany(id);
   });

@@ -48,7 +48,11 @@ export function contractPdf(fontPath: string, data: ContractData): Promise<Buffe
   const money = (v: unknown) => `${Number(v ?? 0).toFixed(2)} 元（${amountToChinese(Number(v ?? 0))}）`;
 
   doc.fontSize(20).text('代步车借用合同', { align: 'center', width });
-  doc.moveDown(0.3).fontSize(10).fillColor('#555').text(`合同编号：${data.contractNo}    生成时间：${data.madeAt}`, { align: 'center', width });
+  doc
+    .moveDown(0.3)
+    .fontSize(10)
+    .fillColor('#555')
+    .text(`合同编号：${data.contractNo}    生成时间：${data.madeAt}`, { align: 'center', width });
   doc.fillColor('#000').moveDown(1);
 
   const section = (title: string) => doc.moveDown(0.6).fontSize(13).text(title, { width }).moveDown(0.2).fontSize(11);

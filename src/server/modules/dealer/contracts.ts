@@ -63,12 +63,26 @@ export function registerContractRoutes(app: FastifyInstance, provider: ESignProv
   async function contractOf(rawId: unknown, compId?: number): Promise<ContractData> {
     const id = positiveId(Array.isArray(rawId) ? undefined : rawId);
     if (id === undefined) throw badRequest('合同编号必须是正整数');
-    const row = await database.db.selectFrom(spec.table).select(spec.fields.map((f) => f.column)).where('id', '=', id).executeTakeFirst();
+    const row = await database.db
+      .selectFrom(spec.table)
+      .select(spec.fields.map((f) => f.column))
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row || (compId !== undefined && Number(row.comp_id) !== compId)) throw notFound(REQUEST_NOT_FOUND);
     const record = rowToRecord(spec, row);
     if (Number(record.status) < 2 || Number(record.status) === 3) throw badRequest(CONTRACT_NOT_READY);
-    const company = await database.db.selectFrom('dbc_company').select(['comp_name', 'comp_code']).where('id', '=', Number(record.compId)).executeTakeFirst();
-    return { contractNo: `DBC${String(id).padStart(8, '0')}`, compName: company?.comp_name ?? '', compCode: company?.comp_code ?? '', record, madeAt: nowText() };
+    const company = await database.db
+      .selectFrom('dbc_company')
+      .select(['comp_name', 'comp_code'])
+      .where('id', '=', Number(record.compId))
+      .executeTakeFirst();
+    return {
+      contractNo: `DBC${String(id).padStart(8, '0')}`,
+      compName: company?.comp_name ?? '',
+      compCode: company?.comp_code ?? '',
+      record,
+      madeAt: nowText(),
+    };
   }
 
   async function sendPdf(reply: FastifyReply, data: ContractData, disposition: 'inline' | 'attachment') {
@@ -89,13 +103,19 @@ export function registerContractRoutes(app: FastifyInstance, provider: ESignProv
   };
 
   const staff = { preHandler: app.requirePermission('dbcInfo:list') };
-  app.get(`${base}/viewContract`, staff, async (request, reply) => sendPdf(reply, await contractOf(queryObject(request).contract_id), 'inline'));
-  app.get(`${base}/downloadContract`, staff, async (request, reply) => sendPdf(reply, await contractOf(queryObject(request).contract_id), 'attachment'));
+  app.get(`${base}/viewContract`, staff, async (request, reply) =>
+    sendPdf(reply, await contractOf(queryObject(request).contract_id), 'inline'),
+  );
+  app.get(`${base}/downloadContract`, staff, async (request, reply) =>
+    sendPdf(reply, await contractOf(queryObject(request).contract_id), 'attachment'),
+  );
   app.get(`${base}/viewOrDownloadContract`, staff, async (request, reply) => {
     const disposition = typeOf(request);
     return sendPdf(reply, await contractOf(queryObject(request).contract_id), disposition);
   });
-  app.get(`${base}/invokeFindPersonCert`, staff, async (request) => provider.findPersonCert(await contractOf(queryObject(request).contract_id)));
+  app.get(`${base}/invokeFindPersonCert`, staff, async (request) =>
+    provider.findPersonCert(await contractOf(queryObject(request).contract_id)),
+  );
   app.post(`${base}/resendMessage`, { preHandler: app.requirePermission('dbcInfo:edit') }, async (request) => {
     const body = bodyObject(request);
     await provider.resendMessage(await contractOf(body.contract_id ?? body.id));

@@ -77,7 +77,12 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     const ids = (request.body as unknown[]).map((v) => positiveId(v)).filter((v): v is number => v !== undefined);
     if (!ids.length) return;
     await runPreHandler(app, app.requirePermission(permissionKey(spec, 'del')), request, undefined as never);
-    const used = await database.db.selectFrom('dbc_info').select('id').where('du_id', 'in', ids.slice(0, 10_000)).limit(1).executeTakeFirst();
+    const used = await database.db
+      .selectFrom('dbc_info')
+      .select('id')
+      .where('du_id', 'in', ids.slice(0, 10_000))
+      .limit(1)
+      .executeTakeFirst();
     if (used) throw badRequest(CUSTOMER_IN_USE);
   });
 
@@ -118,7 +123,11 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     if (await duplicate(compId, mobile)) throw badRequest(CUSTOMER_EXISTS);
     const now = nowText();
     const row = recordToRow(spec, { ...memberValues(member), compId, createTime: now, updateTime: now }, database.dialect);
-    const inserted = await database.db.insertInto(spec.table).values(row).returning(spec.fields.map((f) => f.column)).executeTakeFirstOrThrow();
+    const inserted = await database.db
+      .insertInto(spec.table)
+      .values(row)
+      .returning(spec.fields.map((f) => f.column))
+      .executeTakeFirstOrThrow();
     tableChanged(database, spec.table);
     return reply.status(201).send(rowToRecord(spec, inserted));
   });

@@ -49,11 +49,25 @@ async function seedSubmitPermission(app: FastifyInstance): Promise<void> {
     const parent = await trx.selectFrom('sys_menu').select('id').where('permission', '=', 'dbcInfo:list').executeTakeFirst();
     const row = await trx
       .insertInto('sys_menu')
-      .values({ pid: parent ? Number(parent.id) : null, type: 2, title: '代客提交用车需求', menu_sort: 10, permission: 'submitDbcInfo:add', hidden: 0, cache: 0, i_frame: 0, create_time: nowText() })
+      .values({
+        pid: parent ? Number(parent.id) : null,
+        type: 2,
+        title: '代客提交用车需求',
+        menu_sort: 10,
+        permission: 'submitDbcInfo:add',
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: nowText(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const role = await trx.selectFrom('sys_role').select('id').where('name', '=', ADMIN_ROLE).executeTakeFirst();
-    if (role) await trx.insertInto('sys_roles_menus').values({ role_id: Number(role.id), menu_id: Number(row.id) }).execute();
+    if (role)
+      await trx
+        .insertInto('sys_roles_menus')
+        .values({ role_id: Number(role.id), menu_id: Number(row.id) })
+        .execute();
   });
 }
 

@@ -64,10 +64,46 @@ export function tableMemberProvider(database: Database): MemberProvider {
 
 /** Demo members (fictitious numbers and ID numbers with valid check digits). */
 export const DEMO_MEMBERS: Array<Omit<Member, 'mid'> & { mid: string }> = [
-  { mobile: '13800000001', surname: '张伟', sex: 1, mid: 'M0001', idno: '410102199003071230', birthday: '1990-03-07', status: 1, subscribe: 1 },
-  { mobile: '13800000002', surname: '李娜', sex: 0, mid: 'M0002', idno: '410102199208150020', birthday: '1992-08-15', status: 1, subscribe: 1 },
-  { mobile: '13800000003', surname: '王强', sex: 1, mid: 'M0003', idno: '410105198512120015', birthday: '1985-12-12', status: 2, subscribe: 0 },
-  { mobile: '13800000004', surname: '赵敏', sex: 0, mid: 'M0004', idno: '410103199507200020', birthday: '1995-07-20', status: 4, subscribe: 1 },
+  {
+    mobile: '13800000001',
+    surname: '张伟',
+    sex: 1,
+    mid: 'M0001',
+    idno: '410102199003071230',
+    birthday: '1990-03-07',
+    status: 1,
+    subscribe: 1,
+  },
+  {
+    mobile: '13800000002',
+    surname: '李娜',
+    sex: 0,
+    mid: 'M0002',
+    idno: '410102199208150020',
+    birthday: '1992-08-15',
+    status: 1,
+    subscribe: 1,
+  },
+  {
+    mobile: '13800000003',
+    surname: '王强',
+    sex: 1,
+    mid: 'M0003',
+    idno: '410105198512120015',
+    birthday: '1985-12-12',
+    status: 2,
+    subscribe: 0,
+  },
+  {
+    mobile: '13800000004',
+    surname: '赵敏',
+    sex: 0,
+    mid: 'M0004',
+    idno: '410103199507200020',
+    birthday: '1995-07-20',
+    status: 4,
+    subscribe: 1,
+  },
 ];
 
 export async function seedDemoMembers(database: Database): Promise<void> {

@@ -43,7 +43,17 @@ interface Actor {
 
 const spec = () => resourceByName.dbcInfo;
 
-export function registerRequestRoutes(app: FastifyInstance, members: MemberProvider): { transition: (id: number, action: DbcAction, actor: Actor, opts?: { compId?: number; reason?: string | null; extra?: Record<string, unknown> }) => Promise<void> } {
+export function registerRequestRoutes(
+  app: FastifyInstance,
+  members: MemberProvider,
+): {
+  transition: (
+    id: number,
+    action: DbcAction,
+    actor: Actor,
+    opts?: { compId?: number; reason?: string | null; extra?: Record<string, unknown> },
+  ) => Promise<void>;
+} {
   const database = app.database;
   const dealerPre = { preHandler: app.authenticateDealer };
   const columns = () => spec().fields.map((f) => f.column);
@@ -59,12 +69,21 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     const member = await members.findByMobile(String(customer.mobile));
     if (!member) throw badRequest(NOT_REGISTERED);
     // the customer keeps the member's current data
-    await database.db.updateTable('dbc_user_info').set(recordToRow(resourceByName.dbcUserInfo, { ...memberValues(member), updateTime: nowText() }, database.dialect)).where('id', '=', Number(customer.id)).execute();
+    await database.db
+      .updateTable('dbc_user_info')
+      .set(recordToRow(resourceByName.dbcUserInfo, { ...memberValues(member), updateTime: nowText() }, database.dialect))
+      .where('id', '=', Number(customer.id))
+      .execute();
     if (member.subscribe !== 1) throw badRequest(DEMAND_MESSAGES.notFollowing);
     return { values: checked.values, customer, member };
   }
 
-  function demandRecord(compId: number, values: DemandValues, customer: Record<string, unknown>, member: { surname: string; mobile: string; mid: string | null; subscribe: number }) {
+  function demandRecord(
+    compId: number,
+    values: DemandValues,
+    customer: Record<string, unknown>,
+    member: { surname: string; mobile: string; mid: string | null; subscribe: number },
+  ) {
     return {
       ...values,
       compId,
@@ -82,7 +101,11 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     const now = nowText();
     const record = { ...demandRecord(compId, values, customer, member), status: 1, ...STATUS_FLAGS[1], createTime: now, updateTime: now };
     const inserted = await database.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto(spec().table).values(recordToRow(spec(), record, database.dialect)).returning(columns()).executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto(spec().table)
+        .values(recordToRow(spec(), record, database.dialect))
+        .returning(columns())
+        .executeTakeFirstOrThrow();
       await history(trx, Number(row.id), null, 1, 'submit', null, actor, now);
       return row;
     });
@@ -90,10 +113,28 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
     return rowToRecord(spec(), inserted);
   }
 
-  async function history(trx: Kysely<any>, infoId: number, from: number | null, to: number, action: string, reason: string | null, actor: Actor, at: string) {
+  async function history(
+    trx: Kysely<any>,
+    infoId: number,
+    from: number | null,
+    to: number,
+    action: string,
+    reason: string | null,
+    actor: Actor,
+    at: string,
+  ) {
     await trx
       .insertInto('dbc_info_history')
-      .values({ info_id: infoId, from_status: from, to_status: to, action, reason, actor_kind: actor.kind, actor: actor.name.slice(0, 64), create_time: at })
+      .values({
+        info_id: infoId,
+        from_status: from,
+        to_status: to,
+        action,
+        reason,
+        actor_kind: actor.kind,
+        actor: actor.name.slice(0, 64),
+        create_time: at,
+      })
       .execute();
   }
 
@@ -101,7 +142,12 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
    * Moves request `id` by `action` in one transaction: the status is read under a lock, the
    * transition checked, the request updated (plus `extra` values) and the history written.
    */
-  async function transition(id: number, action: DbcAction, actor: Actor, opts: { compId?: number; reason?: string | null; extra?: Record<string, unknown> } = {}) {
+  async function transition(
+    id: number,
+    action: DbcAction,
+    actor: Actor,
+    opts: { compId?: number; reason?: string | null; extra?: Record<string, unknown> } = {},
+  ) {
     await database.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom(spec().table)
@@ -116,7 +162,11 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
       const now = nowText();
       const values: Record<string, unknown> = { ...(opts.extra ?? {}), status: plan.to, ...STATUS_FLAGS[plan.to], updateTime: now };
       if (opts.reason !== undefined) values.auditReason = opts.reason;
-      await trx.updateTable(spec().table).set(recordToRow(spec(), values, database.dialect)).where('id', '=', id).execute();
+      await trx
+        .updateTable(spec().table)
+        .set(recordToRow(spec(), values, database.dialect))
+        .where('id', '=', id)
+        .execute();
       // a status record says where the request moved: an edit while 审核中 stays 审核中 and moves nowhere
       if (plan.to !== from) await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
     });
@@ -153,12 +203,15 @@ export function registerRequestRoutes(app: FastifyInstance, members: MemberProvi
   app.post(`${DEALER_BASE}/getDbcInfos`, dealerPre, async (request) => {
     const body = request.body === undefined || request.body === null ? {} : bodyObject(request);
     const query: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(body)) if (v !== null && v !== '' && v !== undefined) query[k] = typeof v === 'number' ? String(v) : v;
+    for (const [k, v] of Object.entries(body))
+      if (v !== null && v !== '' && v !== undefined) query[k] = typeof v === 'number' ? String(v) : v;
     query.compId = String(request.dealer!.compId);
     return listPage(database, spec(), parseListQuery(spec(), query));
   });
 
-  app.get(`${DEALER_BASE}/getDbcInfo`, dealerPre, async (request) => ownRequest(request.dealer!.compId, positiveId(queryObject(request).id)));
+  app.get(`${DEALER_BASE}/getDbcInfo`, dealerPre, async (request) =>
+    ownRequest(request.dealer!.compId, positiveId(queryObject(request).id)),
+  );
 
   app.get(`${DEALER_BASE}/getDbcInfoHistory`, dealerPre, async (request) => {
     const r = await ownRequest(request.dealer!.compId, positiveId(queryObject(request).id));

@@ -61,7 +61,11 @@ export class DealerSessions {
     }
     if (!row.enabled) return null;
     if (now - (expires - this.lifetimeMs) >= TOUCH_EVERY_MS) {
-      await this.db.updateTable('sys_session').set({ last_seen: nowText(new Date(now)), expires: now + this.lifetimeMs }).where('id', '=', id).execute();
+      await this.db
+        .updateTable('sys_session')
+        .set({ last_seen: nowText(new Date(now)), expires: now + this.lifetimeMs })
+        .where('id', '=', id)
+        .execute();
     }
     return {
       kind: 'dealer',

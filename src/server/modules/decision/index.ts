@@ -57,7 +57,14 @@ function isDate(text: string): boolean {
   if (!m) return false;
   const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((x) => x ?? '0');
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  return Number(y) >= 1900 && date.getUTCMonth() === Number(mo) - 1 && date.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 && Number(s) < 60;
+  return (
+    Number(y) >= 1900 &&
+    date.getUTCMonth() === Number(mo) - 1 &&
+    date.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60
+  );
 }
 
 function one(v: unknown, key: string): string | undefined {
@@ -82,7 +89,12 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
     const ssoHref = signSsoLink(ssoLinkUrl, ssoSecret, user.username);
     await db
       .insertInto('decision_sso_log')
-      .values({ username: user.username.slice(0, 64), nick_name: (user.nickName ?? '').slice(0, 64) || null, ip: String(request.ip ?? '').slice(0, 64), create_time: nowText() })
+      .values({
+        username: user.username.slice(0, 64),
+        nick_name: (user.nickName ?? '').slice(0, 64) || null,
+        ip: String(request.ip ?? '').slice(0, 64),
+        create_time: nowText(),
+      })
       .execute();
     return { ssoHref };
   });
@@ -93,13 +105,15 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
     const pageText = one(q.page, 'page') ?? '0';
     const sizeText = one(q.size, 'size') ?? '10';
     if (!/^\d{1,9}$/.test(pageText)) throw badRequest('参数page必须是不小于0的整数');
-    if (!/^\d{1,5}$/.test(sizeText) || Number(sizeText) < 1 || Number(sizeText) > 99999) throw badRequest('参数size必须是1到99999之间的整数');
+    if (!/^\d{1,5}$/.test(sizeText) || Number(sizeText) < 1 || Number(sizeText) > 99999)
+      throw badRequest('参数size必须是1到99999之间的整数');
     const page = Number(pageText);
     const size = Number(sizeText);
     const sorts = (q.sort === undefined ? ['id,desc'] : Array.isArray(q.sort) ? q.sort : [q.sort]).map((s) => {
       const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
       const dir = dirRaw.trim().toLowerCase();
-      if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
+      if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
+        throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
       return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
     });
     let base = db.selectFrom('decision_sso_log');
@@ -119,9 +133,18 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
     let list = base.select(['id', 'username', 'nick_name', 'ip', 'create_time']);
     for (const s of sorts) list = list.orderBy(s.column, s.dir);
     if (!sorts.some((s) => s.column === 'id')) list = list.orderBy('id', 'desc');
-    const rows = await list.limit(size).offset(page * size).execute();
+    const rows = await list
+      .limit(size)
+      .offset(page * size)
+      .execute();
     return {
-      content: rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? null, ip: r.ip ?? null, createTime: r.create_time instanceof Date ? nowText(r.create_time) : String(r.create_time) })),
+      content: rows.map((r) => ({
+        id: Number(r.id),
+        username: r.username,
+        nickName: r.nick_name ?? null,
+        ip: r.ip ?? null,
+        createTime: r.create_time instanceof Date ? nowText(r.create_time) : String(r.create_time),
+      })),
       totalElements: Number(total?.n ?? 0),
     };
   });

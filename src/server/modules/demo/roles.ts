@@ -24,10 +24,22 @@ export const DEMO_ROLES: DemoRole[] = [
     nickName: '人事小王',
     dataScope: '全部',
     keys: [
-      'staff:list', 'staff:add', 'staff:edit', 'staff:download', 'staff:import',
-      'staffun:list', 'staffun:edit', 'staffun:download',
-      'staffunEducation:list', 'staffunPx:list', 'staffunWork:list',
-      'staffunZp:list', 'staffunZp:add', 'staffunZp:edit', 'staffunZp:del', 'staffunZp:download',
+      'staff:list',
+      'staff:add',
+      'staff:edit',
+      'staff:download',
+      'staff:import',
+      'staffun:list',
+      'staffun:edit',
+      'staffun:download',
+      'staffunEducation:list',
+      'staffunPx:list',
+      'staffunWork:list',
+      'staffunZp:list',
+      'staffunZp:add',
+      'staffunZp:edit',
+      'staffunZp:del',
+      'staffunZp:download',
       'jpType:list',
     ],
   },
@@ -37,8 +49,15 @@ export const DEMO_ROLES: DemoRole[] = [
     nickName: '销售小李',
     dataScope: '本级',
     keys: [
-      'xsSubmersibleFile:list', 'xsSubmersibleFile:own', 'xsSubmersibleFile:add', 'xsSubmersibleFile:edit',
-      'xsSubmersibleCar:list', 'xsSubmersibleContact:list', 'xsSubmersibleActivity:list', 'xsLrSjmx:list', 'xsZjs:list',
+      'xsSubmersibleFile:list',
+      'xsSubmersibleFile:own',
+      'xsSubmersibleFile:add',
+      'xsSubmersibleFile:edit',
+      'xsSubmersibleCar:list',
+      'xsSubmersibleContact:list',
+      'xsSubmersibleActivity:list',
+      'xsLrSjmx:list',
+      'xsZjs:list',
     ],
   },
   {
@@ -52,7 +71,10 @@ export const DEMO_ROLES: DemoRole[] = [
 
 export async function seedDemoRoles(db: Kysely<any>): Promise<void> {
   const now = nowText();
-  const depts = (await db.selectFrom('sys_dept').select(['id', 'pid']).orderBy('id').execute()).map((d) => ({ id: Number(d.id), pid: d.pid === null ? null : Number(d.pid) }));
+  const depts = (await db.selectFrom('sys_dept').select(['id', 'pid']).orderBy('id').execute()).map((d) => ({
+    id: Number(d.id),
+    pid: d.pid === null ? null : Number(d.pid),
+  }));
   const root = depts.find((d) => d.pid === null);
   if (!root) return;
   // the 本级 role sits in a department below the root when there is one, so its scope shows
@@ -66,7 +88,11 @@ export async function seedDemoRoles(db: Kysely<any>): Promise<void> {
       .returning('id')
       .executeTakeFirstOrThrow();
     const menus = await db.selectFrom('sys_menu').select('id').where('permission', 'in', demo.keys).execute();
-    for (const m of menus) await db.insertInto('sys_roles_menus').values({ role_id: Number(role.id), menu_id: Number(m.id) }).execute();
+    for (const m of menus)
+      await db
+        .insertInto('sys_roles_menus')
+        .values({ role_id: Number(role.id), menu_id: Number(m.id) })
+        .execute();
     const deptId = demo.dataScope === '本级' ? below.id : root.id;
     const user = await db
       .insertInto('sys_user')
@@ -86,6 +112,9 @@ export async function seedDemoRoles(db: Kysely<any>): Promise<void> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('sys_users_roles').values({ user_id: Number(user.id), role_id: Number(role.id) }).execute();
+    await db
+      .insertInto('sys_users_roles')
+      .values({ user_id: Number(user.id), role_id: Number(role.id) })
+      .execute();
   }
 }

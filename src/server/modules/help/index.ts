@@ -18,7 +18,13 @@ function cleanHtml(record: Record<string, unknown>, field: string, emptyMessage:
   if (typeof value !== 'string') return;
   const clean = sanitizeRichText(value);
   // an image alone is content; markup with no text and no image is not
-  if (!clean.replace(/<(?!img)[^>]*>/g, '').replace(/&nbsp;/g, '').trim()) throw badRequest(emptyMessage);
+  if (
+    !clean
+      .replace(/<(?!img)[^>]*>/g, '')
+      .replace(/&nbsp;/g, '')
+      .trim()
+  )
+    throw badRequest(emptyMessage);
   record[field] = clean;
 }
 
@@ -57,7 +63,11 @@ async function seedDemoHelp(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const pages = resourceByName.menuPage;
   if (pages && !(await db.selectFrom(pages.table).select('id').limit(1).executeTakeFirst())) {
-    const menus = await db.selectFrom('sys_menu').select(['id', 'permission']).where('permission', 'in', ['timing:list', 'brandTree:list']).execute();
+    const menus = await db
+      .selectFrom('sys_menu')
+      .select(['id', 'permission'])
+      .where('permission', 'in', ['timing:list', 'brandTree:list'])
+      .execute();
     const idOf = (key: string) => menus.find((m) => m.permission === key)?.id;
     const rows = [];
     if (idOf('timing:list')) {

@@ -115,7 +115,13 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   await ensureTables(db, dialect, [...JOB_TABLES, ...REMINDER_TABLES]);
   await db.schema.createIndex('sys_job_log_firing').ifNotExists().unique().on(JOB_LOG_TABLE).columns(['job_id', 'fire_time']).execute();
-  await db.schema.createIndex('sys_password_reminder_key').ifNotExists().unique().on(PASSWORD_REMINDER_TABLE).columns(['user_id', 'pwd_reset_time']).execute();
+  await db.schema
+    .createIndex('sys_password_reminder_key')
+    .ifNotExists()
+    .unique()
+    .on(PASSWORD_REMINDER_TABLE)
+    .columns(['user_id', 'pwd_reset_time'])
+    .execute();
   registerMaintenanceJobs();
 
   const reload = async () => {
@@ -139,7 +145,11 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     const job = await readJob(app, id);
     if (!job) throw notFound('任务不存在');
     const isPause = !job.paused;
-    await db.updateTable(JOB_TABLE).set({ is_pause: flag(isPause) }).where('id', '=', id).execute();
+    await db
+      .updateTable(JOB_TABLE)
+      .set({ is_pause: flag(isPause) })
+      .where('id', '=', id)
+      .execute();
     tableChanged(app.database, JOB_TABLE);
     await reload();
     return { id, isPause };
@@ -167,7 +177,12 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     let base = db.selectFrom(JOB_LOG_TABLE);
     if (jobId !== undefined) base = base.where('job_id', '=', jobId);
     const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(size).offset(page * size).execute(),
+      base
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(size)
+        .offset(page * size)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return {
@@ -218,7 +233,11 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
   });
 
   app.put('/api/jobs/passwordReminder/read', { preHandler: app.authenticate }, async (request, reply) => {
-    await db.updateTable(PASSWORD_REMINDER_TABLE).set({ is_read: flag(true) }).where('user_id', '=', request.user!.id).execute();
+    await db
+      .updateTable(PASSWORD_REMINDER_TABLE)
+      .set({ is_read: flag(true) })
+      .where('user_id', '=', request.user!.id)
+      .execute();
     return reply.status(204).send();
   });
 

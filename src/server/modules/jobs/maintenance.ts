@@ -30,7 +30,9 @@ function ageDays(resetTime: string, now: Date): number {
 /** Params of purgeJobLogs: empty (30) or the days to keep, 1-3650. */
 export function checkKeepDays(params: string): string | null {
   if (params === '') return null;
-  return /^\d{1,4}$/.test(params) && Number(params) >= 1 && Number(params) <= 3650 ? null : `参数应为日志保留天数（1到3650的整数），收到：${params}`;
+  return /^\d{1,4}$/.test(params) && Number(params) >= 1 && Number(params) <= 3650
+    ? null
+    : `参数应为日志保留天数（1到3650的整数），收到：${params}`;
 }
 
 export function registerMaintenanceJobs(): void {

@@ -56,7 +56,13 @@ const registry = new Map<string, RegisteredJob>();
 
 const keyOf = (bean: string, method: string) => `${bean}.${method}`;
 
-export function registerJobFunction(bean: string, method: string, fn: JobFunction, defaultJob?: DefaultJob, options: JobOptions = {}): void {
+export function registerJobFunction(
+  bean: string,
+  method: string,
+  fn: JobFunction,
+  defaultJob?: DefaultJob,
+  options: JobOptions = {},
+): void {
   if (!NAME.test(bean) || !NAME.test(method)) throw new Error(`job function names must be identifiers: ${bean}.${method}`);
   registry.set(keyOf(bean, method), { bean, method, fn, defaultJob, options });
 }

@@ -75,7 +75,13 @@ export async function runJob(app: FastifyInstance, job: JobRow, fireTime: number
   const registered = findJobFunction(job.bean, job.method);
   try {
     if (!registered) throw new Error(`未注册的任务方法：${job.bean}.${job.method}`);
-    const result = await registered.fn({ database: app.database, config: app.config, params: job.params ?? '', log: app.log, now: started });
+    const result = await registered.fn({
+      database: app.database,
+      config: app.config,
+      params: job.params ?? '',
+      log: app.log,
+      now: started,
+    });
     message = typeof result === 'string' ? result : '';
   } catch (err) {
     success = false;

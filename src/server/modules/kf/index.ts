@@ -37,12 +37,16 @@ async function recordMobile(app: FastifyInstance, request: FastifyRequest, name:
 }
 
 export async function registerKfRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/kf/phoneToAddress', { preHandler: app.authenticate, config: { rateLimit: { max: 600, timeWindow: 60_000 } } }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    if (query.resource !== undefined) return recordMobile(app, request, query.resource, query.id);
-    const raw = query.phone;
-    const mobile = typeof raw === 'string' && raw.length <= 32 ? normaliseMobile(raw) : null;
-    if (!mobile) throw badRequest(MOBILE_INVALID);
-    return phoneLocation(mobile);
-  });
+  app.get(
+    '/api/kf/phoneToAddress',
+    { preHandler: app.authenticate, config: { rateLimit: { max: 600, timeWindow: 60_000 } } },
+    async (request) => {
+      const query = request.query as Record<string, unknown>;
+      if (query.resource !== undefined) return recordMobile(app, request, query.resource, query.id);
+      const raw = query.phone;
+      const mobile = typeof raw === 'string' && raw.length <= 32 ? normaliseMobile(raw) : null;
+      if (!mobile) throw badRequest(MOBILE_INVALID);
+      return phoneLocation(mobile);
+    },
+  );
 }

@@ -31,7 +31,8 @@ export function paging(q: Query): { page: number; size: number } {
   if (!/^\d{1,4}$/.test(sizeText) || Number(sizeText) < 1 || Number(sizeText) > 1000) throw badRequest('size参数不正确，应为1-1000');
   const sort = q.sort;
   for (const s of Array.isArray(sort) ? sort : sort === undefined ? [] : [sort]) {
-    if (typeof s !== 'string' || !/^(id|createTime|time)(,(asc|desc))?$/i.test(s.trim())) throw badRequest(`不支持的排序字段：${String(s)}`);
+    if (typeof s !== 'string' || !/^(id|createTime|time)(,(asc|desc))?$/i.test(s.trim()))
+      throw badRequest(`不支持的排序字段：${String(s)}`);
   }
   return { page: Number(pageText), size: Number(sizeText) };
 }
@@ -60,7 +61,17 @@ function sortOf(q: Query): Array<[string, 'asc' | 'desc']> {
   return out.length ? out : [['id', 'desc']];
 }
 
-const USER_COLUMNS = ['id', 'description', 'request_ip', 'address', 'browser', 'time', 'log_type', 'exception_detail', 'create_time'] as const;
+const USER_COLUMNS = [
+  'id',
+  'description',
+  'request_ip',
+  'address',
+  'browser',
+  'time',
+  'log_type',
+  'exception_detail',
+  'create_time',
+] as const;
 const ALL_COLUMNS = [...USER_COLUMNS, 'username', 'method', 'params'] as const;
 
 function view(row: Record<string, unknown>, full: boolean) {
@@ -92,7 +103,10 @@ async function page(
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   let rows = base.select(full ? [...ALL_COLUMNS] : [...USER_COLUMNS]);
   for (const [col, dir] of sortOf(q)) rows = rows.orderBy(col, dir);
-  const content = await rows.limit(size).offset(p * size).execute();
+  const content = await rows
+    .limit(size)
+    .offset(p * size)
+    .execute();
   return { content: content.map((r) => view(r as Record<string, unknown>, full)), totalElements: Number(count?.n ?? 0) };
 }
 

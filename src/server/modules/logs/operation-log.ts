@@ -31,7 +31,9 @@ function errorMessageOf(payload: unknown): string {
 
 /** The log line of a read that showed personal data in full: the resource and the ids (an export: all matching). */
 function personalReadText(read: { resource: string; ids: number[] }): string {
-  const ids = read.ids.length ? `，记录ID: ${read.ids.slice(0, 30).join(',')}${read.ids.length > 30 ? ` 等${read.ids.length}条` : ''}` : '（导出）';
+  const ids = read.ids.length
+    ? `，记录ID: ${read.ids.slice(0, 30).join(',')}${read.ids.length > 30 ? ` 等${read.ids.length}条` : ''}`
+    : '（导出）';
   return `查看完整个人信息：${read.resource}${ids}`;
 }
 

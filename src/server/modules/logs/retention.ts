@@ -10,7 +10,8 @@ import { nowText } from '../../db/index.ts';
 export { purgeExpiredCodes } from '../account/codes.ts';
 
 export async function deleteOldLogs(db: Kysely<any>, retentionDays: number, now: number = Date.now()): Promise<number> {
-  if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error(`retentionDays must be a positive integer, got ${retentionDays}`);
+  if (!Number.isInteger(retentionDays) || retentionDays < 1)
+    throw new Error(`retentionDays must be a positive integer, got ${retentionDays}`);
   const cutoff = nowText(new Date(now - retentionDays * 86_400_000));
   const r = await db.deleteFrom('sys_log').where('create_time', '<', cutoff).executeTakeFirst();
   return Number(r.numDeletedRows);

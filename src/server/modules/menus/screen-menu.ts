@@ -33,8 +33,19 @@ export async function ensureScreenMenu(db: Kysely<any>, menu: ScreenMenu): Promi
     const row = await db
       .insertInto('sys_menu')
       .values({
-        pid: dir ? Number(dir.id) : null, type: 1, title: menu.title, name: menu.component, component: menu.component, path: menu.path,
-        icon: menu.icon ?? null, menu_sort: menu.sort, permission: menu.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now,
+        pid: dir ? Number(dir.id) : null,
+        type: 1,
+        title: menu.title,
+        name: menu.component,
+        component: menu.component,
+        path: menu.path,
+        icon: menu.icon ?? null,
+        menu_sort: menu.sort,
+        permission: menu.permission,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -45,7 +56,17 @@ export async function ensureScreenMenu(db: Kysely<any>, menu: ScreenMenu): Promi
     if (await db.selectFrom('sys_menu').select('id').where('permission', '=', b.permission).executeTakeFirst()) continue;
     const row = await db
       .insertInto('sys_menu')
-      .values({ pid: menuId, type: 2, title: b.title, menu_sort: i + 1, permission: b.permission, hidden: 0, cache: 0, i_frame: 0, create_time: now })
+      .values({
+        pid: menuId,
+        type: 2,
+        title: b.title,
+        menu_sort: i + 1,
+        permission: b.permission,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     created.push(Number(row.id));

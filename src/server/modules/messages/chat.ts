@@ -76,13 +76,18 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
         .limit(size)
         .offset(page * size)
         .execute(),
-      db.selectFrom('sys_socket_chat').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
+      db
+        .selectFrom('sys_socket_chat')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst(),
     ]);
     return { content: rows.map(toMessage), totalElements: Number(total?.n ?? 0) };
   });
 
   const limited = typeof (app as { rateLimit?: unknown }).rateLimit === 'function';
-  const sendGuard = limited ? [app.rateLimit({ max: CHAT_RATE_MAX, timeWindow: CHAT_RATE_WINDOW_MS }), app.authenticate] : [app.authenticate];
+  const sendGuard = limited
+    ? [app.rateLimit({ max: CHAT_RATE_MAX, timeWindow: CHAT_RATE_WINDOW_MS }), app.authenticate]
+    : [app.authenticate];
 
   app.post(CHAT_PATH, { preHandler: sendGuard }, async (request, reply) => {
     const user = request.user!;
@@ -127,9 +132,21 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
       return id;
     });
     const user = request.user!;
-    const rows = await db.selectFrom('sys_socket_chat').select(['id', 'form_user']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await db
+      .selectFrom('sys_socket_chat')
+      .select(['id', 'form_user'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     if (!user.isAdmin && rows.some((r) => r.form_user !== user.username)) throw forbidden('只能删除自己发送的消息');
-    if (rows.length) await db.deleteFrom('sys_socket_chat').where('id', 'in', rows.map((r) => Number(r.id))).execute();
+    if (rows.length)
+      await db
+        .deleteFrom('sys_socket_chat')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => Number(r.id)),
+        )
+        .execute();
     return reply.status(200).send();
   });
 

@@ -24,7 +24,11 @@ export function pageParams(query: Record<string, unknown>, defaultSize: number):
 }
 
 /** One `sort=field,dir` among the allowed fields (repeats and unknown fields are a 400). */
-export function sortParam<F extends string>(query: Record<string, unknown>, allowed: readonly F[], dflt: { field: F; dir: 'asc' | 'desc' }): { field: F; dir: 'asc' | 'desc' } {
+export function sortParam<F extends string>(
+  query: Record<string, unknown>,
+  allowed: readonly F[],
+  dflt: { field: F; dir: 'asc' | 'desc' },
+): { field: F; dir: 'asc' | 'desc' } {
   const raw = query.sort;
   if (raw === undefined || raw === '') return dflt;
   const text = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;

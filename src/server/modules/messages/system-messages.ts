@@ -54,7 +54,9 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
     if (request.method === 'DELETE') {
       await db
         .deleteFrom('sys_socket_read')
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sys_socket').select('id').whereRef('sys_socket.id', '=', 'sys_socket_read.socket_id'))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('sys_socket').select('id').whereRef('sys_socket.id', '=', 'sys_socket_read.socket_id'))),
+        )
         .execute()
         .catch((err) => request.log.warn({ err }, 'read state of deleted messages not removed'));
     }
@@ -121,13 +123,21 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
       return id;
     });
     const userId = request.user!.id;
-    const existing = await db.selectFrom('sys_socket').select('id').where('id', 'in', [...new Set(ids)]).execute();
+    const existing = await db
+      .selectFrom('sys_socket')
+      .select('id')
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     if (existing.length === 0) throw notFound('消息不存在');
     const already = await db
       .selectFrom('sys_socket_read')
       .select('socket_id')
       .where('user_id', '=', userId)
-      .where('socket_id', 'in', existing.map((r) => Number(r.id)))
+      .where(
+        'socket_id',
+        'in',
+        existing.map((r) => Number(r.id)),
+      )
       .execute();
     const have = new Set(already.map((r) => Number(r.socket_id)));
     const fresh = existing.map((r) => Number(r.id)).filter((id) => !have.has(id));
@@ -135,7 +145,11 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
       const readTime = nowText();
       const values = fresh.map((id) => ({ socket_id: id, user_id: userId, read_time: readTime }));
       // two tabs marking the same message at once: the second insert changes nothing
-      await db.insertInto('sys_socket_read').values(values).onConflict((oc) => oc.columns(['socket_id', 'user_id']).doNothing()).execute();
+      await db
+        .insertInto('sys_socket_read')
+        .values(values)
+        .onConflict((oc) => oc.columns(['socket_id', 'user_id']).doNothing())
+        .execute();
     }
     const unread = await notices(userId)
       .where('r.user_id', 'is', null)
@@ -165,7 +179,12 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
     ]);
     return {
-      content: rows.map((r) => ({ userId: Number(r.id), username: r.username, nickName: r.nick_name ?? r.username, readTime: r.read_time })),
+      content: rows.map((r) => ({
+        userId: Number(r.id),
+        username: r.username,
+        nickName: r.nick_name ?? r.username,
+        readTime: r.read_time,
+      })),
       totalElements: Number(total?.n ?? 0),
     };
   });

@@ -24,7 +24,17 @@ async function seedLeadButtons(app: FastifyInstance, file: ResourceSpec): Promis
     if (have) continue;
     await db
       .insertInto('sys_menu')
-      .values({ pid: Number(menu.id), type: 2, title: b.title, menu_sort: b.sort, permission: b.key, hidden: 0, cache: 0, i_frame: 0, create_time: nowText() })
+      .values({
+        pid: Number(menu.id),
+        type: 2,
+        title: b.title,
+        menu_sort: b.sort,
+        permission: b.key,
+        hidden: 0,
+        cache: 0,
+        i_frame: 0,
+        create_time: nowText(),
+      })
       .execute();
   }
 }

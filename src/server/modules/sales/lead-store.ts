@@ -42,7 +42,14 @@ export async function leadsByIds(db: Kysely<any>, spec: ResourceSpec, ids: numbe
 }
 
 /** The open main clue of a mobile number in a company, if any. */
-export async function openMainClue(db: Kysely<any>, spec: ResourceSpec, dialect: Database['dialect'], mobile: string, orgId: number, exceptId?: number): Promise<Lead | undefined> {
+export async function openMainClue(
+  db: Kysely<any>,
+  spec: ResourceSpec,
+  dialect: Database['dialect'],
+  mobile: string,
+  orgId: number,
+  exceptId?: number,
+): Promise<Lead | undefined> {
   let q = db
     .selectFrom(spec.table)
     .select(columns(spec))
@@ -55,13 +62,32 @@ export async function openMainClue(db: Kysely<any>, spec: ResourceSpec, dialect:
   return row ? (rowToRecord(spec, row) as Lead) : undefined;
 }
 
-export async function updateLeads(db: Kysely<any>, spec: ResourceSpec, dialect: Database['dialect'], ids: number[], values: Record<string, unknown>): Promise<number> {
+export async function updateLeads(
+  db: Kysely<any>,
+  spec: ResourceSpec,
+  dialect: Database['dialect'],
+  ids: number[],
+  values: Record<string, unknown>,
+): Promise<number> {
   if (!ids.length) return 0;
-  const result = await db.updateTable(spec.table).set(recordToRow(spec, values, dialect)).where(col(spec, 'id'), 'in', ids).executeTakeFirst();
+  const result = await db
+    .updateTable(spec.table)
+    .set(recordToRow(spec, values, dialect))
+    .where(col(spec, 'id'), 'in', ids)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-export async function insertRecord(db: Kysely<any>, spec: ResourceSpec, dialect: Database['dialect'], values: Record<string, unknown>): Promise<Lead> {
-  const row = await db.insertInto(spec.table).values(recordToRow(spec, values, dialect)).returning(columns(spec)).executeTakeFirstOrThrow();
+export async function insertRecord(
+  db: Kysely<any>,
+  spec: ResourceSpec,
+  dialect: Database['dialect'],
+  values: Record<string, unknown>,
+): Promise<Lead> {
+  const row = await db
+    .insertInto(spec.table)
+    .values(recordToRow(spec, values, dialect))
+    .returning(columns(spec))
+    .executeTakeFirstOrThrow();
   return rowToRecord(spec, row) as Lead;
 }

@@ -78,7 +78,11 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const own: Condition = { kind: 'eq', field, value: userOf(request).id };
     // inside the data scope as the list is; personal data masked without xsSubmersibleFile:sensitive
     // (a consultant's own leads are no exception: the rule is the key, see the README)
-    const scoped = await scopedParams(database(), file, request, { ...params, conditions: [...params.conditions, own], filterKey: `${params.filterKey}|own:${userOf(request).id}` });
+    const scoped = await scopedParams(database(), file, request, {
+      ...params,
+      conditions: [...params.conditions, own],
+      filterKey: `${params.filterKey}|own:${userOf(request).id}`,
+    });
     const page = await listPage(database(), file, scoped);
     guardRecords(request, file, page.content);
     return page;
@@ -130,20 +134,45 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     if (!(await deptExists(database().db, orgId))) throw badRequest('所选公司不存在');
     const now = nowText();
     const user = userOf(request).username;
-    const result = await database().db.transaction().execute(async (trx) => {
-      const main = await openMainClue(trx, file, database().dialect, mobile, orgId);
-      if (main) {
-        await insertRecord(trx, contact, database().dialect, { fileId: main.id, contactTime: now, way: '到店', content: `客流到店${intentModel ? `，意向车型：${intentModel}` : ''}${remark ? `，${remark}` : ''}`, createTime: now, createUser: user });
-        return { created: false, lead: main };
-      }
-      const lead = await insertRecord(trx, file, database().dialect, {
-        customerName, mobile, orgId, intentModel, remark,
-        source: '客流', channel: '展厅', stage: LeadStage.clue, status: LeadStatus.unassigned, isMain: true,
-        createTime: now, createUser: user,
+    const result = await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        const main = await openMainClue(trx, file, database().dialect, mobile, orgId);
+        if (main) {
+          await insertRecord(trx, contact, database().dialect, {
+            fileId: main.id,
+            contactTime: now,
+            way: '到店',
+            content: `客流到店${intentModel ? `，意向车型：${intentModel}` : ''}${remark ? `，${remark}` : ''}`,
+            createTime: now,
+            createUser: user,
+          });
+          return { created: false, lead: main };
+        }
+        const lead = await insertRecord(trx, file, database().dialect, {
+          customerName,
+          mobile,
+          orgId,
+          intentModel,
+          remark,
+          source: '客流',
+          channel: '展厅',
+          stage: LeadStage.clue,
+          status: LeadStatus.unassigned,
+          isMain: true,
+          createTime: now,
+          createUser: user,
+        });
+        await insertRecord(trx, contact, database().dialect, {
+          fileId: lead.id,
+          contactTime: now,
+          way: '到店',
+          content: '客流到店登记',
+          createTime: now,
+          createUser: user,
+        });
+        return { created: true, lead };
       });
-      await insertRecord(trx, contact, database().dialect, { fileId: lead.id, contactTime: now, way: '到店', content: '客流到店登记', createTime: now, createUser: user });
-      return { created: true, lead };
-    });
     changed();
     return reply.status(result.created ? 201 : 200).send({ created: result.created, id: result.lead.id });
   });
@@ -151,15 +180,17 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   // POST clueConvertSubmersibleFile {ids}: clues become files (潜客); only open clues
   app.post(`${base}/clueConvertSubmersibleFile`, { preHandler: perm(`${file.permission}:edit`) }, async (request) => {
     const ids = idList(objectBody(request.body).ids);
-    const count = await database().db.transaction().execute(async (trx) => {
-      const leads = await leadsByIds(trx, file, ids);
-      if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-      for (const lead of leads) {
-        if (Number(lead.stage) !== LeadStage.clue) throw badRequest(`「${lead.customerName}」已是潜客档案，无需转换`);
-        if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能转为潜客`);
-      }
-      return updateLeads(trx, file, database().dialect, ids, { stage: LeadStage.file });
-    });
+    const count = await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        const leads = await leadsByIds(trx, file, ids);
+        if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
+        for (const lead of leads) {
+          if (Number(lead.stage) !== LeadStage.clue) throw badRequest(`「${lead.customerName}」已是潜客档案，无需转换`);
+          if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能转为潜客`);
+        }
+        return updateLeads(trx, file, database().dialect, ids, { stage: LeadStage.file });
+      });
     changed();
     return { count };
   });
@@ -171,20 +202,22 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const consultantId = idOf(body.consultantId, '请选择销售顾问');
     const [consultant] = await staffHolding(database().db, CONSULTANT_KEY, { userIds: [consultantId] });
     if (!consultant) throw badRequest('所选人员不是在职的销售顾问');
-    const count = await database().db.transaction().execute(async (trx) => {
-      const leads = await leadsByIds(trx, file, ids);
-      if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-      for (const lead of leads) {
-        if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能分配`);
-        if (Number(lead.orgId) !== consultant.orgId) throw badRequest(`「${lead.customerName}」与销售顾问不属于同一公司`);
-      }
-      return updateLeads(trx, file, database().dialect, ids, {
-        consultantId: consultant.id,
-        consultantName: consultant.nickName,
-        status: LeadStatus.pending,
-        allotTime: nowText(),
+    const count = await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        const leads = await leadsByIds(trx, file, ids);
+        if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
+        for (const lead of leads) {
+          if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能分配`);
+          if (Number(lead.orgId) !== consultant.orgId) throw badRequest(`「${lead.customerName}」与销售顾问不属于同一公司`);
+        }
+        return updateLeads(trx, file, database().dialect, ids, {
+          consultantId: consultant.id,
+          consultantName: consultant.nickName,
+          status: LeadStatus.pending,
+          allotTime: nowText(),
+        });
       });
-    });
     changed();
     return { count };
   });
@@ -201,21 +234,32 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     let nextTime: string | null = null;
     if (body.nextTime !== undefined && body.nextTime !== null && body.nextTime !== '') {
       nextTime = String(body.nextTime);
-      if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(nextTime) || Number.isNaN(Date.parse(nextTime.replace(' ', 'T')))) throw badRequest('下次跟进时间格式错误');
+      if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(nextTime) || Number.isNaN(Date.parse(nextTime.replace(' ', 'T'))))
+        throw badRequest('下次跟进时间格式错误');
     }
     if (lead.consultantId === null || lead.consultantId === undefined) throw badRequest('潜客尚未分配销售顾问，请先分配');
-    if (Number(lead.status) !== LeadStatus.pending && Number(lead.status) !== LeadStatus.following) throw badRequest('只能处理待处理或跟进中的潜客');
+    if (Number(lead.status) !== LeadStatus.pending && Number(lead.status) !== LeadStatus.following)
+      throw badRequest('只能处理待处理或跟进中的潜客');
     const now = nowText();
-    await database().db.transaction().execute(async (trx) => {
-      await updateLeads(trx, file, database().dialect, [lead.id], {
-        status: RESULT_STATUS[result],
-        processTime: now,
-        defeatReason: result === 'defeat' ? defeatReason : null,
-        nextTime: result === 'follow' ? nextTime : null,
+    await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        await updateLeads(trx, file, database().dialect, [lead.id], {
+          status: RESULT_STATUS[result],
+          processTime: now,
+          defeatReason: result === 'defeat' ? defeatReason : null,
+          nextTime: result === 'follow' ? nextTime : null,
+        });
+        const way = typeof body.way === 'string' ? optionOf(body.way, options(contact, 'way') as string[], '请选择正确的联系方式') : '电话';
+        await insertRecord(trx, contact, database().dialect, {
+          fileId: lead.id,
+          contactTime: now,
+          way,
+          content,
+          createTime: now,
+          createUser: userOf(request).username,
+        });
       });
-      const way = typeof body.way === 'string' ? optionOf(body.way, options(contact, 'way') as string[], '请选择正确的联系方式') : '电话';
-      await insertRecord(trx, contact, database().dialect, { fileId: lead.id, contactTime: now, way, content, createTime: now, createUser: userOf(request).username });
-    });
     changed();
     return { id: lead.id, status: RESULT_STATUS[result] };
   });
@@ -224,13 +268,21 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   app.put(`${base}/activation`, { preHandler: leadReader }, async (request) => {
     const lead = await one(request, idOf(objectBody(request.body).id));
     checkOwner(request, lead);
-    if (Number(lead.status) !== LeadStatus.defeated && Number(lead.status) !== LeadStatus.dormant) throw badRequest('只有已战败或休眠的潜客可以激活');
+    if (Number(lead.status) !== LeadStatus.defeated && Number(lead.status) !== LeadStatus.dormant)
+      throw badRequest('只有已战败或休眠的潜客可以激活');
     const status = lead.consultantId ? LeadStatus.following : LeadStatus.unassigned;
-    await database().db.transaction().execute(async (trx) => {
-      // another open main clue for the person keeps its place; this one comes back as secondary
-      const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), Number(lead.orgId), lead.id);
-      await updateLeads(trx, file, database().dialect, [lead.id], { status, isMain: !main, activationTime: nowText(), defeatReason: null });
-    });
+    await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        // another open main clue for the person keeps its place; this one comes back as secondary
+        const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), Number(lead.orgId), lead.id);
+        await updateLeads(trx, file, database().dialect, [lead.id], {
+          status,
+          isMain: !main,
+          activationTime: nowText(),
+          defeatReason: null,
+        });
+      });
     changed();
     return { id: lead.id, status };
   });
@@ -240,11 +292,13 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const body = objectBody(request.body);
     const ids = idList(body.ids);
     const channel = optionOf(body.channel, options(file, 'channel'), '请选择正确的渠道');
-    const count = await database().db.transaction().execute(async (trx) => {
-      const leads = await leadsByIds(trx, file, ids);
-      if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-      return updateLeads(trx, file, database().dialect, ids, { channel });
-    });
+    const count = await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        const leads = await leadsByIds(trx, file, ids);
+        if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
+        return updateLeads(trx, file, database().dialect, ids, { channel });
+      });
     changed();
     return { count };
   });
@@ -255,18 +309,27 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const ids = idList(body.ids);
     const orgId = orgIdOf(body.orgId);
     if (!(await deptExists(database().db, orgId))) throw badRequest('所选公司不存在');
-    const count = await database().db.transaction().execute(async (trx) => {
-      const leads = await leadsByIds(trx, file, ids);
-      if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-      for (const lead of leads) if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能调整公司`);
-      let n = 0;
-      for (const lead of leads) {
-        // the person may already have an open main clue in the target company: this one joins as secondary
-        const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), orgId, lead.id);
-        n += await updateLeads(trx, file, database().dialect, [lead.id], { orgId, isMain: !main, consultantId: null, consultantName: null, status: LeadStatus.unassigned, allotTime: null });
-      }
-      return n;
-    });
+    const count = await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        const leads = await leadsByIds(trx, file, ids);
+        if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
+        for (const lead of leads) if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能调整公司`);
+        let n = 0;
+        for (const lead of leads) {
+          // the person may already have an open main clue in the target company: this one joins as secondary
+          const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), orgId, lead.id);
+          n += await updateLeads(trx, file, database().dialect, [lead.id], {
+            orgId,
+            isMain: !main,
+            consultantId: null,
+            consultantName: null,
+            status: LeadStatus.unassigned,
+            allotTime: null,
+          });
+        }
+        return n;
+      });
     changed();
     return { count };
   });

@@ -12,7 +12,17 @@ import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { assertRecordsInScope, filteredQuery, MAX_PAGE_SIZE, pageQuery, parseListQuery, rowToRecord, scopedParams, storedScopeValues, updateRecord } from '../../crud/index.ts';
+import {
+  assertRecordsInScope,
+  filteredQuery,
+  MAX_PAGE_SIZE,
+  pageQuery,
+  parseListQuery,
+  rowToRecord,
+  scopedParams,
+  storedScopeValues,
+  updateRecord,
+} from '../../crud/index.ts';
 import { isDateTimeText } from '../../crud/values.ts';
 import { fieldSum } from '../../crud/capabilities.ts';
 import { fieldByName } from '../../../shared/resource-spec.ts';
@@ -33,9 +43,18 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
   const reader = app.requirePermission(permissionKey(spec, 'list'));
 
   app.get(`${base}/getListAll`, { preHandler: reader }, async (request) => {
-    const params = await scopedParams(db(), spec, request, parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) }));
+    const params = await scopedParams(
+      db(),
+      spec,
+      request,
+      parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) }),
+    );
     const rows = await pageQuery(db(), spec, params).execute();
-    return guardRecords(request, spec, rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)));
+    return guardRecords(
+      request,
+      spec,
+      rows.map((r) => rowToRecord(spec, r as Record<string, unknown>)),
+    );
   });
 
   async function grouped(request: FastifyRequest, keys: string[]) {
@@ -60,7 +79,13 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
       const profit = fieldSum(fieldByName(spec, 'profit')!, r.profit);
       const out: Record<string, unknown> = {};
       for (const k of keys) out[k] = r[k] ?? null;
-      return { ...out, count, salePrice: fieldSum(fieldByName(spec, 'salePrice')!, r.salePrice), profit, avgProfit: count ? Math.round((profit / count) * 100) / 100 : 0 };
+      return {
+        ...out,
+        count,
+        salePrice: fieldSum(fieldByName(spec, 'salePrice')!, r.salePrice),
+        profit,
+        avgProfit: count ? Math.round((profit / count) * 100) / 100 : 0,
+      };
     });
   }
 
@@ -84,9 +109,15 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     if (!stored.length) throw notFound('数据不存在');
     await assertRecordsInScope(db(), spec, request, stored);
     // createTime is automatic in the schema, so it is written here directly
-    const result = await db().db.transaction().execute((trx) =>
-      trx.updateTable(spec.table).set({ [col(spec, 'createTime')]: text.replace('T', ' ') }).where(col(spec, 'id'), '=', id).executeTakeFirst(),
-    );
+    const result = await db()
+      .db.transaction()
+      .execute((trx) =>
+        trx
+          .updateTable(spec.table)
+          .set({ [col(spec, 'createTime')]: text.replace('T', ' ') })
+          .where(col(spec, 'id'), '=', id)
+          .executeTakeFirst(),
+      );
     if (Number(result.numUpdatedRows) === 0) throw notFound('数据不存在');
     // touch through the repository so the list's cached counts are cleared
     await updateRecord(db(), spec, id, {}, []);
@@ -98,7 +129,10 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     const brand = typeof q.brand === 'string' && q.brand.trim() ? q.brand.trim() : undefined;
     if (brand && brand.length > 50) throw badRequest('品牌长度不能超过50个字符');
     const scoped = await scopedParams(db(), spec, request, parseListQuery(spec, {}, { paging: false }));
-    let query = filteredQuery(db(), spec, scoped.conditions).clearSelect().select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')]).distinct();
+    let query = filteredQuery(db(), spec, scoped.conditions)
+      .clearSelect()
+      .select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')])
+      .distinct();
     if (brand) query = query.where(col(spec, 'brand'), '=', brand);
     const rows = await query.orderBy(col(spec, 'brand')).orderBy(col(spec, 'cx')).execute();
     return rows.map((r: Record<string, unknown>) => ({ brand: r.brand, cx: r.cx }));

@@ -81,16 +81,36 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
     if (wantsRoles) {
       if (!user) throw badRequest(CHANGE_MESSAGES.noUser);
       if (!roleIds.length) throw badRequest(CHANGE_MESSAGES.noRoles);
-      const roles = await db().selectFrom('sys_role').select(['id', 'name']).where('id', 'in', roleIds).orderBy('level').orderBy('id').execute();
+      const roles = await db()
+        .selectFrom('sys_role')
+        .select(['id', 'name'])
+        .where('id', 'in', roleIds)
+        .orderBy('level')
+        .orderBy('id')
+        .execute();
       if (roles.length !== roleIds.length) throw badRequest(CHANGE_MESSAGES.rolesMissing);
-      const current = (await db().selectFrom('sys_users_roles').select('role_id').where('user_id', '=', user.id).execute()).map((r) => Number(r.role_id));
+      const current = (await db().selectFrom('sys_users_roles').select('role_id').where('user_id', '=', user.id).execute()).map((r) =>
+        Number(r.role_id),
+      );
       rolesChange = current.length !== roleIds.length || current.some((r) => !roleIds.includes(r));
       const actor = request.user!;
       if (rolesChange) {
         if (user.id === actor.id && !actor.isAdmin) throw forbidden(CHANGE_MESSAGES.ownRoles);
         // granted and taken away roles must both be at or below the actor's level
-        assertLevel(actor, await highestLevelOf(db(), roleIds.filter((r) => !current.includes(r))));
-        assertLevel(actor, await highestLevelOf(db(), current.filter((r) => !roleIds.includes(r))));
+        assertLevel(
+          actor,
+          await highestLevelOf(
+            db(),
+            roleIds.filter((r) => !current.includes(r)),
+          ),
+        );
+        assertLevel(
+          actor,
+          await highestLevelOf(
+            db(),
+            current.filter((r) => !roleIds.includes(r)),
+          ),
+        );
         roleNames = roles.map((r) => String(r.name)).join('、');
       }
     }
@@ -111,7 +131,11 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) throw badRequest(STAFF_MESSAGES.left);
         if (user) {
-          await trx.updateTable('sys_user').set({ dept_id: deptId, org_id: Number(entry.orgId), update_time: now }).where('id', '=', user.id).execute();
+          await trx
+            .updateTable('sys_user')
+            .set({ dept_id: deptId, org_id: Number(entry.orgId), update_time: now })
+            .where('id', '=', user.id)
+            .execute();
           if (rolesChange) {
             await trx.deleteFrom('sys_users_roles').where('user_id', '=', user.id).execute();
             for (const roleId of roleIds) await trx.insertInto('sys_users_roles').values({ user_id: user.id, role_id: roleId }).execute();
@@ -120,8 +144,18 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
         await trx
           .insertInto(JOB_HISTORY_TABLE)
           .values({
-            staff_id: entry.id, kind: HistoryKind.transfer, from_dept_id: fromDept, to_dept_id: deptId, from_job: entry.job ?? null, to_job: job,
-            from_jp_type_id: fromType, to_jp_type_id: jpTypeId, roles: roleNames, remark, create_user: actorName, create_time: now,
+            staff_id: entry.id,
+            kind: HistoryKind.transfer,
+            from_dept_id: fromDept,
+            to_dept_id: deptId,
+            from_job: entry.job ?? null,
+            to_job: job,
+            from_jp_type_id: fromType,
+            to_jp_type_id: jpTypeId,
+            roles: roleNames,
+            remark,
+            create_user: actorName,
+            create_time: now,
           })
           .execute();
       });
@@ -139,7 +173,8 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
       if (typeof body.leaveDate !== 'string' || !isDateText(body.leaveDate)) throw badRequest(CHANGE_MESSAGES.leaveDateFormat);
       leaveDate = body.leaveDate;
     }
-    if (typeof entry.entryDate === 'string' && leaveDate < entry.entryDate) throw badRequest(`${CHANGE_MESSAGES.leaveBeforeEntry}（${entry.entryDate}）`);
+    if (typeof entry.entryDate === 'string' && leaveDate < entry.entryDate)
+      throw badRequest(`${CHANGE_MESSAGES.leaveBeforeEntry}（${entry.entryDate}）`);
     const cause = optionalText(body, 'cause', '离职原因', 500);
     const user = await linkedUser(request, entry);
     if (user && user.id === request.user!.id) throw badRequest(CHANGE_MESSAGES.leaveSelf);
@@ -164,8 +199,18 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
         await trx
           .insertInto(JOB_HISTORY_TABLE)
           .values({
-            staff_id: entry.id, kind: HistoryKind.leave, from_dept_id: entry.deptId ?? null, to_dept_id: null, from_job: entry.job ?? null, to_job: null,
-            from_jp_type_id: entry.jpTypeId ?? null, to_jp_type_id: null, leave_date: leaveDate, remark: cause, create_user: actorName, create_time: now,
+            staff_id: entry.id,
+            kind: HistoryKind.leave,
+            from_dept_id: entry.deptId ?? null,
+            to_dept_id: null,
+            from_job: entry.job ?? null,
+            to_job: null,
+            from_jp_type_id: entry.jpTypeId ?? null,
+            to_jp_type_id: null,
+            leave_date: leaveDate,
+            remark: cause,
+            create_user: actorName,
+            create_time: now,
           })
           .execute();
       });
@@ -184,8 +229,21 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
       .leftJoin('sys_dept as fd', 'fd.id', 'h.from_dept_id')
       .leftJoin('sys_dept as td', 'td.id', 'h.to_dept_id')
       .select([
-        'h.id', 'h.kind', 'h.from_dept_id', 'h.to_dept_id', 'fd.name as from_dept_name', 'td.name as to_dept_name', 'h.from_job', 'h.to_job',
-        'h.from_jp_type_id', 'h.to_jp_type_id', 'h.roles', 'h.leave_date', 'h.remark', 'h.create_user', 'h.create_time',
+        'h.id',
+        'h.kind',
+        'h.from_dept_id',
+        'h.to_dept_id',
+        'fd.name as from_dept_name',
+        'td.name as to_dept_name',
+        'h.from_job',
+        'h.to_job',
+        'h.from_jp_type_id',
+        'h.to_jp_type_id',
+        'h.roles',
+        'h.leave_date',
+        'h.remark',
+        'h.create_user',
+        'h.create_time',
       ])
       .where('h.staff_id', '=', entry.id);
     if (jpType) {

@@ -39,7 +39,12 @@ export async function seedStaffDemo(app: FastifyInstance, staff: ResourceSpec, j
   const { db } = app.database;
   const actor = { username: 'admin' };
   if (jpType && (await isEmpty(app, jpType.table))) {
-    await insertAll(app.database, jpType, DEMO_JOB_TYPES.map((t, i) => ({ ...t, sort: i + 1, enabled: true })), actor);
+    await insertAll(
+      app.database,
+      jpType,
+      DEMO_JOB_TYPES.map((t, i) => ({ ...t, sort: i + 1, enabled: true })),
+      actor,
+    );
   }
   if (!(await isEmpty(app, staff.table))) return;
   const depts = await db.selectFrom('sys_dept').select(['id', 'pid', 'name']).execute();
@@ -48,14 +53,20 @@ export async function seedStaffDemo(app: FastifyInstance, staff: ResourceSpec, j
   const byName = new Map(depts.map((d) => [String(d.name), Number(d.id)]));
   const types = jpType ? await db.selectFrom(jpType.table).select(['id', 'code']).execute() : [];
   const typeId = new Map(types.map((t) => [String(t.code), Number(t.id)]));
-  const rows = DEMO_STAFF.filter(([, , , dept]) => byName.has(dept) || dept === '总公司').map(([name, mobile, sex, dept, job, code, entryDate]) => ({
-    name, mobile, sex, job, entryDate,
-    orgId: Number(root.id),
-    deptId: dept === '总公司' ? Number(root.id) : byName.get(dept)!,
-    jpTypeId: typeId.get(code) ?? null,
-    status: 1,
-    edu: 3,
-  }));
+  const rows = DEMO_STAFF.filter(([, , , dept]) => byName.has(dept) || dept === '总公司').map(
+    ([name, mobile, sex, dept, job, code, entryDate]) => ({
+      name,
+      mobile,
+      sex,
+      job,
+      entryDate,
+      orgId: Number(root.id),
+      deptId: dept === '总公司' ? Number(root.id) : byName.get(dept)!,
+      jpTypeId: typeId.get(code) ?? null,
+      status: 1,
+      edu: 3,
+    }),
+  );
   // without the demo departments only the head-office entry fits
   if (rows.length) await insertAll(app.database, staff, rows, actor);
 }

@@ -61,7 +61,20 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     let q = db()
       .selectFrom(`${t} as s`)
       .leftJoin('sys_dept as d', 'd.id', 's.dept_id')
-      .select(['s.id', 's.name', 's.mobile', 's.sex', 's.org_id', 's.dept_id', 'd.name as dept_name', 'd.sort as dept_sort', 's.job', 's.jp_type_id', 's.user_id', 's.status']);
+      .select([
+        's.id',
+        's.name',
+        's.mobile',
+        's.sex',
+        's.org_id',
+        's.dept_id',
+        'd.name as dept_name',
+        'd.sort as dept_sort',
+        's.job',
+        's.jp_type_id',
+        's.user_id',
+        's.status',
+      ]);
     if (jpType) q = q.leftJoin(`${jpType.table} as j`, 'j.id', 's.jp_type_id').select('j.name as jp_type_name');
     return q;
   }
@@ -150,7 +163,17 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
       .where(/^\d{1,12}$/.test(postType) ? 'id' : 'code', '=', /^\d{1,12}$/.test(postType) ? Number(postType) : postType)
       .executeTakeFirst();
     if (!type) throw badRequest(`岗位类型不存在：${postType}`);
-    return guardRecords(request, spec, answer(await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', StaffStatus.onStaff).where('s.jp_type_id', '=', Number(type.id)).execute()));
+    return guardRecords(
+      request,
+      spec,
+      answer(
+        await briefQuery()
+          .where('s.org_id', '=', orgId)
+          .where('s.status', '=', StaffStatus.onStaff)
+          .where('s.jp_type_id', '=', Number(type.id))
+          .execute(),
+      ),
+    );
   });
 
   app.get(`${base}/getStaffByOrgIdAndRoleName`, list, async (request) => {
@@ -161,8 +184,16 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     const role = await db().selectFrom('sys_role').select('id').where('name', '=', roleName).executeTakeFirst();
     if (!role) throw badRequest(`角色不存在：${roleName}`);
     const holders = db().selectFrom('sys_users_roles').select('user_id').where('role_id', '=', Number(role.id));
-    return guardRecords(request, spec, answer(
-      await briefQuery().where('s.org_id', '=', orgId).where('s.status', '=', StaffStatus.onStaff).where('s.user_id', 'in', holders).execute(),
-    ));
+    return guardRecords(
+      request,
+      spec,
+      answer(
+        await briefQuery()
+          .where('s.org_id', '=', orgId)
+          .where('s.status', '=', StaffStatus.onStaff)
+          .where('s.user_id', 'in', holders)
+          .execute(),
+      ),
+    );
   });
 }

@@ -68,7 +68,12 @@ export async function userLinkProblem(db: Kysely<any>, staff: ResourceSpec, user
 }
 
 /** Every rule above on a record as it will be stored (JSON property names). */
-export async function staffRecordProblem(db: Kysely<any>, staff: ResourceSpec, jpType: ResourceSpec | undefined, record: Record<string, unknown>): Promise<string | undefined> {
+export async function staffRecordProblem(
+  db: Kysely<any>,
+  staff: ResourceSpec,
+  jpType: ResourceSpec | undefined,
+  record: Record<string, unknown>,
+): Promise<string | undefined> {
   if (present(record.orgId) && present(record.deptId)) {
     const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId));
     if (problem) return problem;
@@ -83,7 +88,11 @@ export async function staffRecordProblem(db: Kysely<any>, staff: ResourceSpec, j
 }
 
 /** 400 message when a generic update would turn an on-staff entry into a former one, or undefined. */
-export async function statusChangeProblem(db: Kysely<any>, staff: ResourceSpec, record: Record<string, unknown>): Promise<string | undefined> {
+export async function statusChangeProblem(
+  db: Kysely<any>,
+  staff: ResourceSpec,
+  record: Record<string, unknown>,
+): Promise<string | undefined> {
   if (!present(record.id) || Number(record.status) !== 0) return undefined;
   const stored = await db.selectFrom(staff.table).select('status').where('id', '=', Number(record.id)).executeTakeFirst();
   return stored && Number(stored.status) === 1 ? STAFF_MESSAGES.leaveThroughCall : undefined;

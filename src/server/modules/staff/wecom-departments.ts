@@ -60,7 +60,12 @@ interface LocalDept {
 }
 
 async function localDepts(db: Kysely<any>): Promise<LocalDept[]> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'wecom_dept_id']).orderBy('sort').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('sys_dept')
+    .select(['id', 'pid', 'name', 'sort', 'wecom_dept_id'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined || Number(r.pid) === 0 ? null : Number(r.pid),
@@ -104,7 +109,16 @@ function topDown(remote: WecomDepartment[]): WecomDepartment[] {
 /** Writes WeCom's department tree into sys_dept (see the file comment). */
 export async function pullDepartments(db: Kysely<any>, remote: WecomDepartment[]): Promise<PullResult> {
   const ordered = topDown(remote);
-  const result: PullResult = { total: remote.length, created: [], renamed: [], moved: [], linked: [], unchanged: 0, unlinked: [], skipped: remote.length - ordered.length };
+  const result: PullResult = {
+    total: remote.length,
+    created: [],
+    renamed: [],
+    moved: [],
+    linked: [],
+    unchanged: 0,
+    unlinked: [],
+    skipped: remote.length - ordered.length,
+  };
   const siblingsRank = new Map<number, number>();
   {
     const byParent = new Map<number, WecomDepartment[]>();
@@ -184,7 +198,12 @@ export async function pullDepartments(db: Kysely<any>, remote: WecomDepartment[]
         changes.pid = parentLocal.id;
         local.pid = parentLocal.id;
       }
-      if (Object.keys(changes).length) await trx.updateTable('sys_dept').set({ ...changes, update_time: now }).where('id', '=', local.id).execute();
+      if (Object.keys(changes).length)
+        await trx
+          .updateTable('sys_dept')
+          .set({ ...changes, update_time: now })
+          .where('id', '=', local.id)
+          .execute();
       else result.unchanged++;
     }
   });
@@ -248,7 +267,13 @@ export function registerWecomDepartmentRoutes(app: FastifyInstance, staff: Resou
       userId: r.user_id === null || r.user_id === undefined ? null : Number(r.user_id),
     }));
     const boundIds = new Set(entries.filter((e) => e.qywx).map((e) => e.qywx!));
-    const result = { members: members.length, bound: [] as string[], alreadyBound: 0, notOnRoster: [] as string[], notInWecom: [] as string[] };
+    const result = {
+      members: members.length,
+      bound: [] as string[],
+      alreadyBound: 0,
+      notOnRoster: [] as string[],
+      notInWecom: [] as string[],
+    };
     const binds: Array<{ entry: (typeof entries)[number]; userid: string }> = [];
     const taken = new Set<number>();
     for (const m of members) {
@@ -268,7 +293,14 @@ export function registerWecomDepartmentRoutes(app: FastifyInstance, staff: Resou
     const memberIds = new Set(members.map((m) => m.userid));
     const newlyBound = new Set(binds.map((b) => b.entry.id));
     for (const e of entries) {
-      if (e.onStaff && e.deptId === dept.id && !newlyBound.has(e.id) && !(e.qywx && memberIds.has(e.qywx)) && result.notInWecom.length < LIST_MAX) result.notInWecom.push(e.name);
+      if (
+        e.onStaff &&
+        e.deptId === dept.id &&
+        !newlyBound.has(e.id) &&
+        !(e.qywx && memberIds.has(e.qywx)) &&
+        result.notInWecom.length < LIST_MAX
+      )
+        result.notInWecom.push(e.name);
     }
     if (binds.length) {
       const now = nowText();
@@ -276,10 +308,20 @@ export function registerWecomDepartmentRoutes(app: FastifyInstance, staff: Resou
         .transaction()
         .execute(async (trx) => {
           for (const b of binds) {
-            await trx.updateTable(staff.table).set({ qywx_user_id: b.userid, update_time: now, update_user: request.user!.username }).where('id', '=', b.entry.id).where('qywx_user_id', 'is', null).execute();
+            await trx
+              .updateTable(staff.table)
+              .set({ qywx_user_id: b.userid, update_time: now, update_user: request.user!.username })
+              .where('id', '=', b.entry.id)
+              .where('qywx_user_id', 'is', null)
+              .execute();
             // the linked system user signs in by WeCom QR code with the same id, unless another user has it
             if (b.entry.userId !== null) {
-              const other = await trx.selectFrom('sys_user').select('id').where('wecom_user_id', '=', b.userid).where('id', '<>', b.entry.userId).executeTakeFirst();
+              const other = await trx
+                .selectFrom('sys_user')
+                .select('id')
+                .where('wecom_user_id', '=', b.userid)
+                .where('id', '<>', b.entry.userId)
+                .executeTakeFirst();
               if (!other) await trx.updateTable('sys_user').set({ wecom_user_id: b.userid }).where('id', '=', b.entry.userId).execute();
             }
           }

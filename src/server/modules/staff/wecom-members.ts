@@ -21,7 +21,8 @@ import { objectBody, requiredId, requiredText, queryValue, type Body } from '../
 import { STAFF_MESSAGES } from './rules.ts';
 import { entryToChange, StaffStatus, type Entry } from './store.ts';
 
-export const WECOM_NOT_CONFIGURED = '企业微信未配置：请设置 WECOM_CORP_ID、WECOM_AGENT_ID、WECOM_SECRET（通讯录管理可另设 WECOM_CONTACT_SECRET）后重启服务';
+export const WECOM_NOT_CONFIGURED =
+  '企业微信未配置：请设置 WECOM_CORP_ID、WECOM_AGENT_ID、WECOM_SECRET（通讯录管理可另设 WECOM_CONTACT_SECRET）后重启服务';
 /** WeCom user ids: letters, digits and _ . @ - (as WeCom allows) */
 export const WECOM_USER_ID = /^[A-Za-z0-9_.@-]{1,64}$/;
 
@@ -74,21 +75,29 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
     const entry = await entryToChange(app, spec, request, requiredId(body.id, 'ID不能为空'));
     if (entry.qywxUserId) throw badRequest(`${STAFF_MESSAGES.bound}（${entry.qywxUserId}）`);
     if (Number(entry.status) !== StaffStatus.onStaff) throw badRequest(STAFF_MESSAGES.left);
-    const given = body.userid === undefined || body.userid === null || body.userid === '' ? null : requiredText(body, 'userid', '企业微信账号', 64);
+    const given =
+      body.userid === undefined || body.userid === null || body.userid === '' ? null : requiredText(body, 'userid', '企业微信账号', 64);
     const userid = given ?? String(entry.mobile);
     if (!WECOM_USER_ID.test(userid)) throw badRequest('企业微信账号只能包含字母、数字和 _ . @ -');
     if (await db().selectFrom(spec.table).select('id').where('qywx_user_id', '=', userid).where('id', '<>', entry.id).executeTakeFirst()) {
       throw badRequest('该企业微信账号已绑定其他员工');
     }
     const linked = entry.userId === null || entry.userId === undefined ? undefined : Number(entry.userId);
-    if (linked !== undefined && (await db().selectFrom('sys_user').select('id').where('wecom_user_id', '=', userid).where('id', '<>', linked).executeTakeFirst())) {
+    if (
+      linked !== undefined &&
+      (await db().selectFrom('sys_user').select('id').where('wecom_user_id', '=', userid).where('id', '<>', linked).executeTakeFirst())
+    ) {
       throw badRequest('该企业微信账号已绑定其他用户');
     }
     await call(() => wecom.createMember(memberOf(entry, userid)));
     await db()
       .transaction()
       .execute(async (trx) => {
-        await trx.updateTable(spec.table).set({ qywx_user_id: userid, update_time: nowText(), update_user: request.user!.username }).where('id', '=', entry.id).execute();
+        await trx
+          .updateTable(spec.table)
+          .set({ qywx_user_id: userid, update_time: nowText(), update_user: request.user!.username })
+          .where('id', '=', entry.id)
+          .execute();
         // the linked system user signs in by WeCom QR code with the same id
         if (linked !== undefined) await trx.updateTable('sys_user').set({ wecom_user_id: userid }).where('id', '=', linked).execute();
       });
@@ -147,7 +156,12 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
           .where('id', '=', entry.id)
           .execute();
         if (entry.userId !== null && entry.userId !== undefined) {
-          await trx.updateTable('sys_user').set({ wecom_user_id: null }).where('id', '=', Number(entry.userId)).where('wecom_user_id', '=', entry.qywxUserId).execute();
+          await trx
+            .updateTable('sys_user')
+            .set({ wecom_user_id: null })
+            .where('id', '=', Number(entry.userId))
+            .where('wecom_user_id', '=', entry.qywxUserId)
+            .execute();
         }
       });
     tableChanged(app.database, spec.table);

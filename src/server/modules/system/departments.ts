@@ -91,7 +91,8 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
   const sort = sortRaw.map((s) => {
     const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
     const dir = dirRaw.trim().toLowerCase();
-    if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s)}`);
+    if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
+      throw badRequest(`不支持的排序: ${String(s)}`);
     return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
   });
   const q: DeptQuery = { page, size, sort };
@@ -113,7 +114,11 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `ids`: only these departments (the data scope); null or undefined = all. */
-export async function listDepartments(db: Kysely<any>, q: DeptQuery, ids?: number[] | null): Promise<{ content: DeptRow[]; totalElements: number }> {
+export async function listDepartments(
+  db: Kysely<any>,
+  q: DeptQuery,
+  ids?: number[] | null,
+): Promise<{ content: DeptRow[]; totalElements: number }> {
   let base = db.selectFrom('sys_dept');
   if (ids) base = base.where('id', 'in', ids.length ? ids : [-1]);
   if (q.name !== undefined) base = base.where(sql<boolean>`name like ${`%${escapeLike(q.name)}%`} escape '\\'`);
@@ -123,6 +128,9 @@ export async function listDepartments(db: Kysely<any>, q: DeptQuery, ids?: numbe
   let list = base.select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time']);
   for (const s of q.sort) list = list.orderBy(s.column, s.dir);
   if (!q.sort.some((s) => s.column === 'id')) list = list.orderBy('id', 'asc');
-  const rows = await list.limit(q.size).offset(q.page * q.size).execute();
+  const rows = await list
+    .limit(q.size)
+    .offset(q.page * q.size)
+    .execute();
   return { content: rows.map(toDept), totalElements: Number(total?.n ?? 0) };
 }

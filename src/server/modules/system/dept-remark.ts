@@ -31,7 +31,12 @@ interface Dept {
 }
 
 async function allDepts(db: Kysely<any>): Promise<Dept[]> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid', 'name', 'sort', 'enabled', 'remark']).orderBy('sort').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('sys_dept')
+    .select(['id', 'pid', 'name', 'sort', 'enabled', 'remark'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined || Number(r.pid) === 0 ? null : Number(r.pid),
@@ -107,7 +112,8 @@ export function registerDeptRemark(app: FastifyInstance): void {
     const walk = (d: Dept, path: string, seen: Set<number>) => {
       if (seen.has(d.id)) return;
       seen.add(d.id);
-      if (!inScope || inScope.has(d.id)) out.push({ id: d.id, pid: d.pid ?? 0, name: d.name, path, sort: d.sort, enabled: d.enabled, remark: d.remark });
+      if (!inScope || inScope.has(d.id))
+        out.push({ id: d.id, pid: d.pid ?? 0, name: d.name, path, sort: d.sort, enabled: d.enabled, remark: d.remark });
       for (const k of kids.get(d.id) ?? []) walk(k, `${path}/${k.name}`, seen);
     };
     walk(org, org.name, new Set());
@@ -119,7 +125,11 @@ export function registerDeptRemark(app: FastifyInstance): void {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('请求内容必须是JSON对象');
     const b = body as Record<string, unknown>;
     const idText = b.id ?? b.deptId;
-    if (!(typeof idText === 'number' && Number.isSafeInteger(idText) && idText > 0) && !(typeof idText === 'string' && /^[1-9]\d{0,15}$/.test(idText))) throw badRequest('请选择部门');
+    if (
+      !(typeof idText === 'number' && Number.isSafeInteger(idText) && idText > 0) &&
+      !(typeof idText === 'string' && /^[1-9]\d{0,15}$/.test(idText))
+    )
+      throw badRequest('请选择部门');
     const id = Number(idText);
     const raw = b.remark;
     if (raw !== undefined && raw !== null && typeof raw !== 'string') throw badRequest('备注格式不正确');
@@ -130,7 +140,11 @@ export function registerDeptRemark(app: FastifyInstance): void {
     if (!scope.all && !scope.deptIds.includes(id)) throw forbidden('没有权限操作该部门');
     const found = await db().selectFrom('sys_dept').select('id').where('id', '=', id).executeTakeFirst();
     if (!found) throw notFound('部门不存在');
-    await db().updateTable('sys_dept').set({ remark: remark || null, update_time: nowText() }).where('id', '=', id).execute();
+    await db()
+      .updateTable('sys_dept')
+      .set({ remark: remark || null, update_time: nowText() })
+      .where('id', '=', id)
+      .execute();
     return { id, remark: remark || null };
   });
 }

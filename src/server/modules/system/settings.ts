@@ -38,7 +38,9 @@ export async function registerSystemSettings(app: FastifyInstance): Promise<void
   const storage = await createStorage(app.database, { kind: app.config.storage, dataDir: app.config.dataDir });
   const db = () => app.database.db;
 
-  app.get('/api/system/sysConfig', { preHandler: app.requirePermission('sysConfig:list') }, async () => getPublicSettings(db(), app.config));
+  app.get('/api/system/sysConfig', { preHandler: app.requirePermission('sysConfig:list') }, async () =>
+    getPublicSettings(db(), app.config),
+  );
 
   app.put('/api/system/sysConfig', { preHandler: app.requirePermission('sysConfig:edit') }, async (request, reply) => {
     const body = request.body;
@@ -147,5 +149,10 @@ export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
   header.set([8, 6, 0, 0, 0], 8);
   const rows = Buffer.alloc(height * (width * 4 + 1));
   for (let y = 0; y < height; y++) rgba.copy(rows, y * (width * 4 + 1) + 1, y * width * 4, (y + 1) * width * 4);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

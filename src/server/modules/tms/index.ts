@@ -23,7 +23,10 @@ export function registerTmsRoutes(app: FastifyInstance, specs: ResourceSpec[]): 
     if (Array.isArray(q.name)) throw badRequest('参数name只能有一个值');
     const name = q.name === undefined ? '' : String(q.name).trim();
     if (name.length > 50) throw badRequest('类型名称长度不能超过50个字符');
-    let query = app.database.db.selectFrom(spec.table).select(['id', 'name', 'code', 'unit']).where('enabled', '=', app.database.dialect === 'postgres' ? (true as never) : (1 as never));
+    let query = app.database.db
+      .selectFrom(spec.table)
+      .select(['id', 'name', 'code', 'unit'])
+      .where('enabled', '=', app.database.dialect === 'postgres' ? (true as never) : (1 as never));
     if (name) query = query.where(sql<boolean>`name like ${`%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
     const rows = await query.orderBy('sort').orderBy('id').limit(ZHCL_MAX).execute();
     return rows.map((r) => ({ id: Number(r.id), name: String(r.name), code: r.code ?? null, unit: r.unit ?? null }));

@@ -140,13 +140,17 @@ export async function registerBrandTree(app: FastifyInstance): Promise<void> {
 
   app.post(base, add, async (request, reply) => reply.status(201).send(await createNode(database, request.body)));
   for (const [suffix, rule] of Object.entries(LEVEL_RULES)) {
-    app.post(`${base}/create${suffix}`, add, async (request, reply) => reply.status(201).send(await createNode(database, request.body, rule)));
+    app.post(`${base}/create${suffix}`, add, async (request, reply) =>
+      reply.status(201).send(await createNode(database, request.body, rule)),
+    );
     app.put(`${base}/update${suffix}`, edit, async (request, reply) => {
       await updateNode(database, request.body, rule);
       return reply.status(204).send();
     });
   }
-  app.post(`${base}/brandTreePush`, add, async (request, reply) => reply.status(201).send({ count: await pushTree(database, request.body) }));
+  app.post(`${base}/brandTreePush`, add, async (request, reply) =>
+    reply.status(201).send({ count: await pushTree(database, request.body) }),
+  );
   app.put(base, edit, async (request, reply) => {
     await updateNode(database, request.body);
     return reply.status(204).send();

@@ -3,13 +3,7 @@
  * body rules of a create or update. Columns <-> JSON fields are mapped here only.
  */
 import { sql, type Kysely } from 'kysely';
-import {
-  ENUM_FIELDS,
-  KIND_TITLES,
-  MAX_LEVEL,
-  type BrandNode,
-  type NodeKind,
-} from '../../../shared/brand-tree.ts';
+import { ENUM_FIELDS, KIND_TITLES, MAX_LEVEL, type BrandNode, type NodeKind } from '../../../shared/brand-tree.ts';
 import type { Database } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 import { BRAND_TREE_TABLE } from './tables.ts';

@@ -50,7 +50,11 @@ async function checkSiblingName(db: Kysely<any>, pid: number, name: string, exce
 
 async function checkOrg(db: Kysely<any>, values: Record<string, unknown>): Promise<void> {
   if (values.org_id === undefined || values.org_id === null) return;
-  const org = await db.selectFrom('sys_dept').select('id').where('id', '=', values.org_id as number).executeTakeFirst();
+  const org = await db
+    .selectFrom('sys_dept')
+    .select('id')
+    .where('id', '=', values.org_id as number)
+    .executeTakeFirst();
   if (!org) throw badRequest(`所属公司不存在：${values.org_id}`);
 }
 
@@ -96,7 +100,11 @@ export async function updateNode(database: Database, input: unknown, rule?: Leve
     const values = nodeValues(body, node.kind, 'update');
     await checkOrg(trx, values);
     if (values.name !== undefined) await checkSiblingName(trx, node.pid, String(values.name), id);
-    await trx.updateTable(T).set({ ...values, update_time: nowText() }).where('id', '=', id).execute();
+    await trx
+      .updateTable(T)
+      .set({ ...values, update_time: nowText() })
+      .where('id', '=', id)
+      .execute();
   });
 }
 
@@ -155,4 +163,3 @@ export async function pushTree(database: Database, input: unknown): Promise<numb
   });
   return count;
 }
-

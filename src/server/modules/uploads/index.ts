@@ -40,7 +40,11 @@ function dispositionHeader(kind: 'inline' | 'attachment', name: string): string 
 }
 
 /** The one file of a multipart request, checked against the rule. */
-export async function readUpload(request: FastifyRequest, rule: UploadRule, maxBytes: number): Promise<{ name: string; contentType: string; content: Buffer }> {
+export async function readUpload(
+  request: FastifyRequest,
+  rule: UploadRule,
+  maxBytes: number,
+): Promise<{ name: string; contentType: string; content: Buffer }> {
   if (!request.isMultipart()) throw badRequest(NO_FILE);
   let part: MultipartFile | undefined;
   const tooLarge = () => badRequest(sizeMessage(rule, maxBytes));
@@ -75,7 +79,15 @@ export async function registerUploads(app: FastifyInstance): Promise<StorageProv
   const store = (rule: UploadRule) => async (request: FastifyRequest, reply: FastifyReply) => {
     const upload = await readUpload(request, rule, limit(rule));
     const file = await storage.put({ ...upload, kind: rule.kind, user: request.user?.username });
-    return reply.status(201).send({ id: file.id, key: file.key, name: file.name, url: fileUrl(file), size: file.size, contentType: file.contentType, kind: file.kind });
+    return reply.status(201).send({
+      id: file.id,
+      key: file.key,
+      name: file.name,
+      url: fileUrl(file),
+      size: file.size,
+      contentType: file.contentType,
+      kind: file.kind,
+    });
   };
   const signedIn = { preHandler: app.authenticate };
 
@@ -96,19 +108,23 @@ export async function registerUploads(app: FastifyInstance): Promise<StorageProv
     return { contentType: upload.contentType, size: upload.content.length, base64: upload.content.toString('base64') };
   });
 
-  app.get<{ Params: { key: string } }>('/api/files/:key', { config: { rateLimit: { max: 600, timeWindow: 60_000 } } }, async (request, reply) => {
-    const key = request.params.key;
-    if (!/^[0-9a-f]{32}$/.test(key)) throw notFound('文件不存在');
-    const found = await storage.get(key);
-    if (!found) throw notFound('文件不存在');
-    return reply
-      .header('content-type', found.file.contentType)
-      .header('content-length', String(found.content.length))
-      .header('content-disposition', dispositionHeader(inline(found.file.contentType) ? 'inline' : 'attachment', found.file.name))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .send(found.content);
-  });
+  app.get<{ Params: { key: string } }>(
+    '/api/files/:key',
+    { config: { rateLimit: { max: 600, timeWindow: 60_000 } } },
+    async (request, reply) => {
+      const key = request.params.key;
+      if (!/^[0-9a-f]{32}$/.test(key)) throw notFound('文件不存在');
+      const found = await storage.get(key);
+      if (!found) throw notFound('文件不存在');
+      return reply
+        .header('content-type', found.file.contentType)
+        .header('content-length', String(found.content.length))
+        .header('content-disposition', dispositionHeader(inline(found.file.contentType) ? 'inline' : 'attachment', found.file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(found.content);
+    },
+  );
 
   /**
    * The pictures of the dealer portal and the applicant form are recognised too: a staff token,
@@ -132,7 +148,15 @@ export async function registerUploads(app: FastifyInstance): Promise<StorageProv
   app.post('/api/public/uploadFileApi', { preHandler: anyCaller }, async (request, reply) => {
     const upload = await readUpload(request, RULES.file, limit(RULES.file));
     const file = await storage.put({ ...upload, kind: RULES.file.kind, user: uploader(request) });
-    return reply.status(201).send({ id: file.id, key: file.key, name: file.name, url: fileUrl(file), size: file.size, contentType: file.contentType, kind: file.kind });
+    return reply.status(201).send({
+      id: file.id,
+      key: file.key,
+      name: file.name,
+      url: fileUrl(file),
+      size: file.size,
+      contentType: file.contentType,
+      kind: file.kind,
+    });
   });
 
   const recognise = (kind: OcrKind) => async (request: FastifyRequest) => {

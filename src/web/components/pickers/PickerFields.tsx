@@ -111,7 +111,12 @@ export function DatePickerField(props: PickerFieldProps) {
         desktopModeMediaQuery={DESKTOP_QUERY}
         views={['year', 'month', 'day']}
         openTo="day"
-        slotProps={{ ...fieldSlotProps(props, invalid), ...CHINESE_HEADINGS, toolbar: { toolbarFormat: 'YYYY年M月D日' }, openPickerButton: { 'aria-label': `选择${props.label}` } }}
+        slotProps={{
+          ...fieldSlotProps(props, invalid),
+          ...CHINESE_HEADINGS,
+          toolbar: { toolbarFormat: 'YYYY年M月D日' },
+          openPickerButton: { 'aria-label': `选择${props.label}` },
+        }}
       />
     </Provider>
   );

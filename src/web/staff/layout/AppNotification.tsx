@@ -38,8 +38,7 @@ export function AppNotification() {
     html?: boolean;
     closable?: boolean;
   };
-  const text =
-    typeof current.message === 'string' ? translate(current.message, { _: current.message, ...messageArgs }) : current.message;
+  const text = typeof current.message === 'string' ? translate(current.message, { _: current.message, ...messageArgs }) : current.message;
   const canClose = closable ?? current.type === 'error';
   const close = () => setOpen(false);
 
@@ -62,7 +61,11 @@ export function AppNotification() {
           sx={{ maxWidth: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
         >
           {html && typeof text === 'string' ? (
-            purify ? <span dangerouslySetInnerHTML={{ __html: purify.sanitize(text) }} /> : htmlText(text)
+            purify ? (
+              <span dangerouslySetInnerHTML={{ __html: purify.sanitize(text) }} />
+            ) : (
+              htmlText(text)
+            )
           ) : (
             text
           )}

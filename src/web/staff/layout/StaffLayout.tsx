@@ -40,7 +40,12 @@ import { useConsoleStarted } from '../shell/startup.ts';
 function AppTitle() {
   const sys = useSessionSettings();
   return (
-    <Box component={RouterLink} to="/" aria-label={sys.title || '后台管理系统'} sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}>
+    <Box
+      component={RouterLink}
+      to="/"
+      aria-label={sys.title || '后台管理系统'}
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}
+    >
       <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
         {sys.title || '后台管理系统'}
       </Typography>
@@ -50,7 +55,9 @@ function AppTitle() {
 
 function ConsoleFooter() {
   const sys = useSessionSettings();
-  return <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }} />;
+  return (
+    <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ textAlign: 'center', color: 'text.secondary', py: 2 }} />
+  );
 }
 
 /** react-admin's layout passes `alwaysOn` (固定 Header): the header then stays put instead of sliding away on scroll. */
@@ -141,21 +148,21 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   );
   return (
     <AfterResourcesRegistered>
-    <ConsoleRealtime>
-      <Layout
-        appBar={ConsoleAppBar}
-        menu={ConsoleMenu}
-        sidebar={StaffSidebar}
-        appBarAlwaysOn={prefs.fixedHeader}
-        // a wide table scrolls inside its screen instead of widening the page past the window
-        // (react-admin sizes the layout to fit its content)
-        sx={LAYOUT_SX}
-      >
-        {head}
-        <MenuGuard>{children}</MenuGuard>
-        {tail}
-      </Layout>
-    </ConsoleRealtime>
+      <ConsoleRealtime>
+        <Layout
+          appBar={ConsoleAppBar}
+          menu={ConsoleMenu}
+          sidebar={StaffSidebar}
+          appBarAlwaysOn={prefs.fixedHeader}
+          // a wide table scrolls inside its screen instead of widening the page past the window
+          // (react-admin sizes the layout to fit its content)
+          sx={LAYOUT_SX}
+        >
+          {head}
+          <MenuGuard>{children}</MenuGuard>
+          {tail}
+        </Layout>
+      </ConsoleRealtime>
     </AfterResourcesRegistered>
   );
 }

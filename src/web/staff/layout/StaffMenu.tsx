@@ -58,7 +58,9 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
   const { pathname } = useLocation();
   const prefs = usePreferences();
   const [sidebarOpen] = useSidebarState();
-  const [openDirs, setOpenDirs] = useState<string[]>(() => entries.filter((e) => e.kind === 'directory' && contains(e, pathname)).map((e) => e.title));
+  const [openDirs, setOpenDirs] = useState<string[]>(() =>
+    entries.filter((e) => e.kind === 'directory' && contains(e, pathname)).map((e) => e.title),
+  );
   useEffect(() => {
     const current = entries.find((e) => e.kind === 'directory' && contains(e, pathname));
     if (current && !openDirs.includes(current.title)) setOpenDirs((o) => (prefs.uniqueOpened ? [current.title] : [...o, current.title]));
@@ -73,8 +75,20 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
         e.kind === 'directory' ? (
           <Directory key={`d:${e.title}`} entry={e} depth={depth} open={openDirs.includes(e.title)} onToggle={() => toggle(e.title)} />
         ) : e.external ? (
-          <ListItemButton key={`x:${e.route}`} component="a" href={e.route} target="_blank" rel="noopener" sx={{ pl: indent(depth, sidebarOpen) }}>
-            <ListItemIcon sx={{ minWidth: 40 }}>{(() => { const I = menuIcon(e.icon, undefined, false); return <I />; })()}</ListItemIcon>
+          <ListItemButton
+            key={`x:${e.route}`}
+            component="a"
+            href={e.route}
+            target="_blank"
+            rel="noopener"
+            sx={{ pl: indent(depth, sidebarOpen) }}
+          >
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              {(() => {
+                const I = menuIcon(e.icon, undefined, false);
+                return <I />;
+              })()}
+            </ListItemIcon>
             <ListItemText primary={e.title} />
           </ListItemButton>
         ) : (
@@ -82,7 +96,10 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
             key={`s:${e.route}`}
             to={e.route!}
             primaryText={e.title}
-            leftIcon={(() => { const I = menuIcon(e.icon, e.route, false); return <I />; })()}
+            leftIcon={(() => {
+              const I = menuIcon(e.icon, e.route, false);
+              return <I />;
+            })()}
             sx={{ pl: indent(depth, sidebarOpen) }}
           />
         ),
@@ -107,11 +124,30 @@ function SidebarBrand() {
       to="/"
       aria-label={name}
       data-testid="sidebar-brand"
-      sx={{ display: 'flex', alignItems: 'center', gap: 1, px: open ? 2 : 1.5, py: 1.5, color: 'inherit', textDecoration: 'none', minHeight: 48, overflow: 'hidden' }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        px: open ? 2 : 1.5,
+        py: 1.5,
+        color: 'inherit',
+        textDecoration: 'none',
+        minHeight: 48,
+        overflow: 'hidden',
+      }}
     >
-      <Box component="img" src={sys.logo ? String(sys.logo) : '/favicon.ico'} alt="Logo" sx={{ height: 28, width: open ? 'auto' : 28, maxWidth: open ? 56 : 28, objectFit: 'contain', flexShrink: 0 }} />
+      <Box
+        component="img"
+        src={sys.logo ? String(sys.logo) : '/favicon.ico'}
+        alt="Logo"
+        sx={{ height: 28, width: open ? 'auto' : 28, maxWidth: open ? 56 : 28, objectFit: 'contain', flexShrink: 0 }}
+      />
       {open && (
-        <Typography variant="subtitle2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={name}>
+        <Typography
+          variant="subtitle2"
+          sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+          title={name}
+        >
           {name}
         </Typography>
       )}

@@ -14,7 +14,7 @@ import { JobDescriptionMenuItem } from './JobDescriptionMenuItem.tsx';
 import { openSettings } from '../shell/SettingsDrawer.tsx';
 
 function lastSegment(path: unknown): string {
-  return typeof path === 'string' ? path.split('/').filter(Boolean).pop() ?? '' : '';
+  return typeof path === 'string' ? (path.split('/').filter(Boolean).pop() ?? '') : '';
 }
 
 const ProfileMenuItem = forwardRef<HTMLLIElement>(function ProfileMenuItem(props, ref) {

@@ -37,7 +37,10 @@ export function JobDescriptionPage() {
   const [tab, setTab] = useState(0);
 
   useEffect(() => {
-    request<{ content: JobExplain[] }>('/api/jobExplain', { query: { enabled: true, page: 0, size: 99999, sort: ['sort,asc', 'id,desc'] }, quiet: true })
+    request<{ content: JobExplain[] }>('/api/jobExplain', {
+      query: { enabled: true, page: 0, size: 99999, sort: ['sort,asc', 'id,desc'] },
+      quiet: true,
+    })
       .then(({ data }) => setEntries(data.content))
       .catch(() => setFailed(true));
   }, []);
@@ -56,7 +59,12 @@ export function JobDescriptionPage() {
           {entries && entries.length === 0 ? <Alert severity="info">暂无岗位说明，请联系管理员维护</Alert> : null}
           {ordered.length > 0 ? (
             <>
-              <Tabs value={Math.min(tab, ordered.length - 1)} onChange={(_e, v) => setTab(v)} variant="scrollable" sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
+              <Tabs
+                value={Math.min(tab, ordered.length - 1)}
+                onChange={(_e, v) => setTab(v)}
+                variant="scrollable"
+                sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+              >
                 {ordered.map((e) => (
                   <Tab
                     key={e.id}

@@ -71,7 +71,15 @@ export function OperationLogsPage() {
     const range = filters.from && filters.to ? [filters.from, filters.to] : undefined;
     try {
       const { data } = await request<{ content: LogRow[]; totalElements: number }>('/api/logs', {
-        query: { page, size, sort: 'id,desc', blurry: filters.blurry, username: filters.username, createTime: range, error: filters.errorOnly ? 'true' : undefined },
+        query: {
+          page,
+          size,
+          sort: 'id,desc',
+          blurry: filters.blurry,
+          username: filters.username,
+          createTime: range,
+          error: filters.errorOnly ? 'true' : undefined,
+        },
         quiet: true,
       });
       setRows(data.content);
@@ -99,53 +107,91 @@ export function OperationLogsPage() {
   return (
     <Box sx={{ mt: 1 }}>
       <Title title="操作日志" />
-      <Box component="form" onSubmit={(e) => { e.preventDefault(); search(); }} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
-        <TextField size="small" label="关键字" placeholder="用户名或行为" sx={{ width: 180 }} value={draft.blurry} onChange={(e) => setDraft({ ...draft, blurry: e.target.value })} />
-        <TextField size="small" label="用户名" sx={{ width: 160 }} value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
+      <Box
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          search();
+        }}
+        sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}
+      >
+        <TextField
+          size="small"
+          label="关键字"
+          placeholder="用户名或行为"
+          sx={{ width: 180 }}
+          value={draft.blurry}
+          onChange={(e) => setDraft({ ...draft, blurry: e.target.value })}
+        />
+        <TextField
+          size="small"
+          label="用户名"
+          sx={{ width: 160 }}
+          value={draft.username}
+          onChange={(e) => setDraft({ ...draft, username: e.target.value })}
+        />
         <DateTextField label="开始日期" value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
         <DateTextField label="结束日期" value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
-        <FormControlLabel control={<Checkbox size="small" checked={draft.errorOnly} onChange={(e) => setDraft({ ...draft, errorOnly: e.target.checked })} />} label="只看异常" />
+        <FormControlLabel
+          control={
+            <Checkbox size="small" checked={draft.errorOnly} onChange={(e) => setDraft({ ...draft, errorOnly: e.target.checked })} />
+          }
+          label="只看异常"
+        />
         <Button type="submit" variant="contained" size="small">
           搜索
         </Button>
-        <Button size="small" onClick={() => { setDraft(EMPTY); setFilters(EMPTY); setPage(0); }}>
+        <Button
+          size="small"
+          onClick={() => {
+            setDraft(EMPTY);
+            setFilters(EMPTY);
+            setPage(0);
+          }}
+        >
           重置
         </Button>
       </Box>
       {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
       <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label="操作日志" sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}>
-        <TableHead>
-          <TableRow>
-            <TableCell>用户名</TableCell>
-            <TableCell>行为</TableCell>
-            <TableCell>IP</TableCell>
-            <TableCell>IP来源</TableCell>
-            <TableCell>浏览器</TableCell>
-            <TableCell>请求耗时</TableCell>
-            <TableCell>结果</TableCell>
-            <TableCell>创建日期</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows?.map((r) => (
-            <TableRow key={r.id} hover sx={{ cursor: 'pointer' }} onClick={() => setDetail(r)}>
-              <TableCell>{r.username ?? ''}</TableCell>
-              <TableCell>{r.description}</TableCell>
-              <TableCell>{r.requestIp}</TableCell>
-              <TableCell>{r.address}</TableCell>
-              <TableCell>{r.browser}</TableCell>
-              <TableCell>
-                <TimeChip ms={r.time} />
-              </TableCell>
-              <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>{r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+        <Table
+          size="small"
+          aria-label="操作日志"
+          sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell>用户名</TableCell>
+              <TableCell>行为</TableCell>
+              <TableCell>IP</TableCell>
+              <TableCell>IP来源</TableCell>
+              <TableCell>浏览器</TableCell>
+              <TableCell>请求耗时</TableCell>
+              <TableCell>结果</TableCell>
+              <TableCell>创建日期</TableCell>
             </TableRow>
-          ))}
-          <TableState loading={!rows && !error} failed={false} empty={!!rows && rows.length === 0 && !error} columns={8} />
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {rows?.map((r) => (
+              <TableRow key={r.id} hover sx={{ cursor: 'pointer' }} onClick={() => setDetail(r)}>
+                <TableCell>{r.username ?? ''}</TableCell>
+                <TableCell>{r.description}</TableCell>
+                <TableCell>{r.requestIp}</TableCell>
+                <TableCell>{r.address}</TableCell>
+                <TableCell>{r.browser}</TableCell>
+                <TableCell>
+                  <TimeChip ms={r.time} />
+                </TableCell>
+                <TableCell className="result" sx={{ color: r.logType === 'ERROR' ? 'error.main' : 'success.main', maxWidth: 240 }}>
+                  {r.logType === 'ERROR' ? r.exceptionDetail || '失败' : '成功'}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+              </TableRow>
+            ))}
+            <TableState loading={!rows && !error} failed={false} empty={!!rows && rows.length === 0 && !error} columns={8} />
+          </TableBody>
+        </Table>
       </Box>
       <TablePager count={total} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
       <Dialog open={!!detail} onClose={() => setDetail(null)} slotProps={{ paper: { sx: { width: 700, maxWidth: 'calc(100vw - 32px)' } } }}>

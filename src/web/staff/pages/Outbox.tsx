@@ -65,9 +65,19 @@ export function OutboxPage() {
       <Title title="发件箱" />
       <Alert severity="info" sx={{ mb: 1 }}>
         未配置短信服务或邮件服务器时，验证码短信和邮件不会真正发出，而是保存在这里。
-        {real ? `当前：短信${data.provider.sms === 'outbox' ? '保存在发件箱' : '由短信服务发送'}，邮件${data.provider.mail === 'outbox' ? '保存在发件箱' : '由邮件服务器发送'}。` : ''}
+        {real
+          ? `当前：短信${data.provider.sms === 'outbox' ? '保存在发件箱' : '由短信服务发送'}，邮件${data.provider.mail === 'outbox' ? '保存在发件箱' : '由邮件服务器发送'}。`
+          : ''}
       </Alert>
-      <Box component="form" onSubmit={(e) => { e.preventDefault(); setPage(0); setApplied({ channel, target: target.trim() }); }} sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap' }}>
+      <Box
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(0);
+          setApplied({ channel, target: target.trim() });
+        }}
+        sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap' }}
+      >
         <TextField select size="small" label="渠道" value={channel} onChange={(e) => setChannel(e.target.value)} sx={{ minWidth: 120 }}>
           <MenuItem value="">全部</MenuItem>
           <MenuItem value="sms">短信</MenuItem>
@@ -81,31 +91,38 @@ export function OutboxPage() {
       {data === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
       <ScrollX>
-      <Table size="small" aria-label="发件箱">
-        <TableHead>
-          <TableRow>
-            <TableCell>渠道</TableCell>
-            <TableCell>接收人</TableCell>
-            <TableCell>主题</TableCell>
-            <TableCell>内容</TableCell>
-            <TableCell>时间</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data?.content.map((r) => (
-            <TableRow key={r.id}>
-              <TableCell>{r.channel === 'sms' ? '短信' : '邮件'}</TableCell>
-              <TableCell>{r.target}</TableCell>
-              <TableCell>{r.subject}</TableCell>
-              <TableCell>{r.content}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+        <Table size="small" aria-label="发件箱">
+          <TableHead>
+            <TableRow>
+              <TableCell>渠道</TableCell>
+              <TableCell>接收人</TableCell>
+              <TableCell>主题</TableCell>
+              <TableCell>内容</TableCell>
+              <TableCell>时间</TableCell>
             </TableRow>
-          ))}
-          <TableState loading={!data && !error} failed={false} empty={!!data && data.content.length === 0 && !error} columns={5} />
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {data?.content.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>{r.channel === 'sms' ? '短信' : '邮件'}</TableCell>
+                <TableCell>{r.target}</TableCell>
+                <TableCell>{r.subject}</TableCell>
+                <TableCell>{r.content}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+              </TableRow>
+            ))}
+            <TableState loading={!data && !error} failed={false} empty={!!data && data.content.length === 0 && !error} columns={5} />
+          </TableBody>
+        </Table>
       </ScrollX>
-      <TablePager count={data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
+      <TablePager
+        count={data?.totalElements ?? 0}
+        page={page}
+        size={size}
+        sizes={PAGE_SIZES}
+        onPageChange={setPage}
+        onSizeChange={setSize}
+      />
     </Box>
   );
 }

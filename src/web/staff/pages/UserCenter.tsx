@@ -162,7 +162,13 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
   return (
     <Box sx={{ mt: 2, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
       <Title title="个人中心" />
-      <TransferDialog open={avatarProgress !== null} title="上传头像" progress={avatarProgress} label="上传进度" onCancel={() => avatarUpload.current?.abort()} />
+      <TransferDialog
+        open={avatarProgress !== null}
+        title="上传头像"
+        progress={avatarProgress}
+        label="上传进度"
+        onCancel={() => avatarUpload.current?.abort()}
+      />
       <Card sx={{ width: 360, maxWidth: '100%' }}>
         <CardHeader title="个人信息" slotProps={{ title: { variant: 'subtitle1' } }} />
         <CardContent>
@@ -185,7 +191,15 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
           {row('所属公司', String(identity.orgName ?? ''))}
           {row('所属部门', lastSegment(identity.deptNamePath))}
           {row('所属角色', roles)}
-          {row('安全设置', '', <Box sx={{ display: 'flex', gap: 1.5 }}>{edit('password', '修改密码')}{user.phone ? edit('reset', '短信重置') : null}{edit('nickName', '修改昵称')}</Box>)}
+          {row(
+            '安全设置',
+            '',
+            <Box sx={{ display: 'flex', gap: 1.5 }}>
+              {edit('password', '修改密码')}
+              {user.phone ? edit('reset', '短信重置') : null}
+              {edit('nickName', '修改昵称')}
+            </Box>,
+          )}
           {row('锁屏时间', user.lockTime ? `${user.lockTime}分钟` : '永不', edit('lock', '设置'))}
           {row('密码修改日期', String(identity.lastPasswordResetDate ?? ''))}
         </CardContent>
@@ -197,7 +211,15 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
         </Tabs>
         <CardContent>
           {tab === 0 ? (
-            <Box component="form" noValidate onSubmit={(e) => { e.preventDefault(); void saveProfile(); }} sx={{ maxWidth: 420 }}>
+            <Box
+              component="form"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                void saveProfile();
+              }}
+              sx={{ maxWidth: 420 }}
+            >
               <TextField
                 name="profileNickName"
                 label="昵称"
@@ -234,7 +256,9 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
         </CardContent>
       </Card>
       <PasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
-      {user.phone ? <ResetBySmsDialog open={dialog === 'reset'} phone={user.phone} onClose={() => setDialog(null)} reloadPage={reloadPage} /> : null}
+      {user.phone ? (
+        <ResetBySmsDialog open={dialog === 'reset'} phone={user.phone} onClose={() => setDialog(null)} reloadPage={reloadPage} />
+      ) : null}
       <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={reload} />
       <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={reload} />
       <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={reload} />

@@ -85,10 +85,7 @@ export function createDataProvider(): DataProvider {
       return { data: (await findByIds(resource, params.ids)) as never[] };
     },
     async getManyReference(resource, params) {
-      const page = await getPage<RaRecord>(
-        resource,
-        listQuery({ ...params, filter: { ...params.filter, [params.target]: params.id } }),
-      );
+      const page = await getPage<RaRecord>(resource, listQuery({ ...params, filter: { ...params.filter, [params.target]: params.id } }));
       return { data: page.content as never[], total: page.totalElements };
     },
     async create(resource, params) {

@@ -20,7 +20,12 @@ export function ChatButton() {
     <>
       <Tooltip title="在线用户">
         <IconButton color="inherit" aria-label="在线用户" onClick={() => chat.setOpen(true)}>
-          <Badge badgeContent={chat.unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读聊天${chat.unread}条` } as object }}>
+          <Badge
+            badgeContent={chat.unread}
+            color="error"
+            max={99}
+            slotProps={{ badge: { 'aria-label': `未读聊天${chat.unread}条` } as object }}
+          >
             <ForumIcon />
           </Badge>
         </IconButton>

@@ -69,7 +69,11 @@ export function ChatDrawer() {
           </IconButton>
         </Box>
         <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-          <Box component="ul" aria-label="在线用户列表" sx={{ width: 160, m: 0, p: 1, overflow: 'auto', borderRight: 1, borderColor: 'divider' }}>
+          <Box
+            component="ul"
+            aria-label="在线用户列表"
+            sx={{ width: 160, m: 0, p: 1, overflow: 'auto', borderRight: 1, borderColor: 'divider' }}
+          >
             {chat.online.length === 0 ? (
               <Typography component="li" variant="body2" color="text.secondary" sx={{ listStyle: 'none', p: 1 }}>
                 暂无其他在线用户
@@ -99,7 +103,11 @@ export function ChatDrawer() {
               {chat.messages.map((m) => {
                 const mine = m.formUser === me;
                 return (
-                  <Box key={m.id} data-testid="chat-message" sx={{ display: 'flex', flexDirection: mine ? 'row-reverse' : 'row', gap: 1, mb: 1.5 }}>
+                  <Box
+                    key={m.id}
+                    data-testid="chat-message"
+                    sx={{ display: 'flex', flexDirection: mine ? 'row-reverse' : 'row', gap: 1, mb: 1.5 }}
+                  >
                     <Avatar src={m.formImg || undefined} sx={{ width: 32, height: 32, fontSize: 14 }}>
                       {(m.formName || m.formUser).slice(0, 1)}
                     </Avatar>

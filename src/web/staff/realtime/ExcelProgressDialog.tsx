@@ -44,8 +44,12 @@ export function ExcelProgressDialog() {
   const last = excel[excel.length - 1];
   const running = last?.code === 100;
   return (
-    <Dialog open={excelOpen && excel.length > 0} onClose={() => setExcelOpen(false)} maxWidth={false}
-      slotProps={{ paper: { sx: { width: 500, maxWidth: 'calc(100% - 32px)' } } }}>
+    <Dialog
+      open={excelOpen && excel.length > 0}
+      onClose={() => setExcelOpen(false)}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: 500, maxWidth: 'calc(100% - 32px)' } } }}
+    >
       <DialogTitle>导入导出进度</DialogTitle>
       <DialogContent dividers>
         {running ? <LinearProgress aria-label="处理中" sx={{ mb: 2 }} /> : null}

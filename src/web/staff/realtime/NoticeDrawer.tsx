@@ -47,7 +47,10 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
   const load = useCallback(async () => {
     setFailed(false);
     try {
-      const res = await request<{ content: Notice[] }>('/api/sysSocket/getSocket', { query: { page: 0, size: NOTICE_LIST_SIZE }, quiet: true });
+      const res = await request<{ content: Notice[] }>('/api/sysSocket/getSocket', {
+        query: { page: 0, size: NOTICE_LIST_SIZE },
+        quiet: true,
+      });
       setNotices(res.data.content);
     } catch {
       setFailed(true);
@@ -88,7 +91,10 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
           ) : null}
           {failed ? (
             <Box sx={{ textAlign: 'center', py: 4, color: 'text.secondary' }}>
-              消息加载失败，<Link component="button" onClick={() => void load()}>点击重试</Link>
+              消息加载失败，
+              <Link component="button" onClick={() => void load()}>
+                点击重试
+              </Link>
             </Box>
           ) : null}
           {notices && notices.length === 0 ? (
@@ -100,8 +106,16 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
                 <Box key={n.id} component="li" sx={{ listStyle: 'none', borderBottom: 1, borderColor: 'divider' }}>
                   <ListItemButton onClick={() => void openNotice(n)} aria-expanded={expanded === n.id} data-status={n.status}>
                     <Box sx={{ flex: 1, minWidth: 0 }}>
-                      <Typography sx={{ fontWeight: n.status === 1 ? 400 : 700, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                        {n.status === 1 ? null : <Box component="span" aria-label="未读" sx={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', bgcolor: 'error.main', mr: 1 }} />}
+                      <Typography
+                        sx={{ fontWeight: n.status === 1 ? 400 : 700, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                      >
+                        {n.status === 1 ? null : (
+                          <Box
+                            component="span"
+                            aria-label="未读"
+                            sx={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', bgcolor: 'error.main', mr: 1 }}
+                          />
+                        )}
                         {n.title}
                       </Typography>
                       <Typography variant="caption" color="text.secondary">

@@ -173,7 +173,10 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const resyncChat = useCallback(async (count: boolean) => {
     try {
       const [history, list] = await Promise.all([
-        request<{ content: ChatMessage[] }>('/api/sysSocketChat', { query: { page: 0, size: CHAT_PAGE_SIZE, sort: 'id,desc' }, quiet: true }),
+        request<{ content: ChatMessage[] }>('/api/sysSocketChat', {
+          query: { page: 0, size: CHAT_PAGE_SIZE, sort: 'id,desc' },
+          quiet: true,
+        }),
         request<OnlineStaff[]>('/api/sysSocketChat/wssList', { quiet: true }),
       ]);
       const latest = [...history.data.content].reverse();
@@ -283,7 +286,21 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
       setExcelOpen,
       chat: { open: chatOpen, setOpen: setChatOpen, unread: chatUnread, messages, online, loading: chatLoading, send },
     }),
-    [unread, refreshUnread, noticeVersion, latest, excel, excelOpen, chatOpen, setChatOpen, chatUnread, messages, online, chatLoading, send],
+    [
+      unread,
+      refreshUnread,
+      noticeVersion,
+      latest,
+      excel,
+      excelOpen,
+      chatOpen,
+      setChatOpen,
+      chatUnread,
+      messages,
+      online,
+      chatLoading,
+      send,
+    ],
   );
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }

@@ -39,7 +39,12 @@ export function ColumnPicker({ spec }: { spec: ResourceSpec }) {
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {fields.map((f) => (
           <MenuItem key={f.name} dense onClick={() => toggle(f.name)}>
-            <Checkbox size="small" checked={!hidden.includes(f.name)} sx={{ p: 0.5, mr: 1 }} slotProps={{ input: { 'aria-label': f.title } }} />
+            <Checkbox
+              size="small"
+              checked={!hidden.includes(f.name)}
+              sx={{ p: 0.5, mr: 1 }}
+              slotProps={{ input: { 'aria-label': f.title } }}
+            />
             <ListItemText>{f.title}</ListItemText>
           </MenuItem>
         ))}

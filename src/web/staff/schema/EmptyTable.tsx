@@ -26,7 +26,11 @@ export function emptyHint(filtered: boolean, canAdd: boolean): string | undefine
 }
 
 const isSet = (v: unknown): boolean =>
-  v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.some(isSet)) && !(typeof v === 'object' && !Array.isArray(v) && !Object.values(v as object).some(isSet));
+  v !== undefined &&
+  v !== null &&
+  v !== '' &&
+  !(Array.isArray(v) && !v.some(isSet)) &&
+  !(typeof v === 'object' && !Array.isArray(v) && !Object.values(v as object).some(isSet));
 
 export function EmptyTable({ labels, canAdd = false }: { labels: string[]; canAdd?: boolean }) {
   const { filterValues } = useListContext();

@@ -13,7 +13,18 @@ import { request } from '../../common/http.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { requestBody } from './records.ts';
 
-export function EnabledSwitchField({ spec, field, disabled }: { spec: ResourceSpec; field: FieldSpec; disabled?: boolean; label?: string; source?: string; sortable?: boolean }) {
+export function EnabledSwitchField({
+  spec,
+  field,
+  disabled,
+}: {
+  spec: ResourceSpec;
+  field: FieldSpec;
+  disabled?: boolean;
+  label?: string;
+  source?: string;
+  sortable?: boolean;
+}) {
   const record = useRecordContext();
   const dataProvider = useDataProvider();
   const notify = useNotify();

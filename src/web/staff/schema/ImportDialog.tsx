@@ -80,8 +80,12 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
   };
 
   return (
-    <Dialog open={open} onClose={uploading ? undefined : () => (reset(), onClose())} maxWidth={false}
-      slotProps={{ paper: { sx: { width: 500, maxWidth: 'calc(100% - 32px)' } } }}>
+    <Dialog
+      open={open}
+      onClose={uploading ? undefined : () => (reset(), onClose())}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: 500, maxWidth: 'calc(100% - 32px)' } } }}
+    >
       <DialogTitle>导入{spec.title}</DialogTitle>
       <DialogContent dividers>
         <input
@@ -116,7 +120,9 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
           </Box>
         ) : null}
         {result && result.status === 299 ? (
-          <Alert severity="info" sx={{ mt: 2 }}>{result.message}</Alert>
+          <Alert severity="info" sx={{ mt: 2 }}>
+            {result.message}
+          </Alert>
         ) : null}
         {result && !result.ok && result.status !== 299 ? (
           <Alert severity="error" sx={{ mt: 2, whiteSpace: 'pre-wrap' }}>
@@ -135,7 +141,11 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
             ) : null}
           </Alert>
         ) : null}
-        {result?.ok ? <Alert severity="success" sx={{ mt: 2 }}>{result.message || '导入成功'}</Alert> : null}
+        {result?.ok ? (
+          <Alert severity="success" sx={{ mt: 2 }}>
+            {result.message || '导入成功'}
+          </Alert>
+        ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => (reset(), onClose())} disabled={uploading}>

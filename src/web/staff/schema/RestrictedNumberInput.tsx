@@ -8,13 +8,21 @@ import TextField from '@mui/material/TextField';
 import { FieldTitle, InputHelperText, useInput, useNotify, type InputProps } from 'react-admin';
 import { restrictInput, type RestrictionKind } from '../../../shared/input-filters.ts';
 
-export function RestrictedNumberInput({ kind, label, helperText, fullWidth, readOnly, ...props }: InputProps & { kind: RestrictionKind; readOnly?: boolean; fullWidth?: boolean }) {
+export function RestrictedNumberInput({
+  kind,
+  label,
+  helperText,
+  fullWidth,
+  readOnly,
+  ...props
+}: InputProps & { kind: RestrictionKind; readOnly?: boolean; fullWidth?: boolean }) {
   const notify = useNotify();
   const { field, fieldState, isRequired } = useInput(props);
   const [text, setText] = useState(field.value === null || field.value === undefined ? '' : String(field.value));
   useEffect(() => {
     const shown = text === '' ? null : Number(text);
-    if (field.value !== shown && !(Number.isNaN(shown) && field.value == null)) setText(field.value === null || field.value === undefined ? '' : String(field.value));
+    if (field.value !== shown && !(Number.isNaN(shown) && field.value == null))
+      setText(field.value === null || field.value === undefined ? '' : String(field.value));
     // follow outside changes (reset, record load) only
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [field.value]);
@@ -31,7 +39,13 @@ export function RestrictedNumberInput({ kind, label, helperText, fullWidth, read
         const n = value === '' ? null : Number(value);
         field.onChange(n === null || Number.isNaN(n) ? null : n);
       }}
-      label={typeof label === 'string' || label === undefined ? <FieldTitle label={label} source={props.source} isRequired={isRequired} /> : label}
+      label={
+        typeof label === 'string' || label === undefined ? (
+          <FieldTitle label={label} source={props.source} isRequired={isRequired} />
+        ) : (
+          label
+        )
+      }
       error={fieldState.invalid}
       helperText={<InputHelperText error={fieldState.error?.message} helperText={helperText} />}
       fullWidth={fullWidth}

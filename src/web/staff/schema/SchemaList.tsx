@@ -181,7 +181,10 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
     const controller = new AbortController();
     transfer.current = controller;
     try {
-      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort, { onProgress: setProgress, signal: controller.signal });
+      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort, {
+        onProgress: setProgress,
+        signal: controller.signal,
+      });
       if (outcome === 'async') notify('导出任务已提交，完成后将通知您', { type: 'info', autoHideDuration: SUCCESS_NOTICE_MS });
     } catch {
       /* shown by the HTTP client (a cancelled export shows nothing) */
@@ -192,8 +195,20 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
   };
   return (
     <>
-      <ListToolbar can={can} viewOnly={!!overrides.readOnlyExisting} exporting={exporting} onExport={exportList} extra={<ColumnPicker spec={spec} />} />
-      <TransferDialog open={exporting} title={`导出${spec.title}`} progress={progress} label="下载进度" onCancel={() => transfer.current?.abort()} />
+      <ListToolbar
+        can={can}
+        viewOnly={!!overrides.readOnlyExisting}
+        exporting={exporting}
+        onExport={exportList}
+        extra={<ColumnPicker spec={spec} />}
+      />
+      <TransferDialog
+        open={exporting}
+        title={`导出${spec.title}`}
+        progress={progress}
+        label="下载进度"
+        onCancel={() => transfer.current?.abort()}
+      />
     </>
   );
 }
@@ -216,10 +231,7 @@ export const SchemaList = memo(function SchemaList(props: SchemaListProps) {
 });
 
 function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps) {
-  const fixed = useMemo(
-    () => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined),
-    [routeParam, overrides],
-  );
+  const fixed = useMemo(() => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined), [routeParam, overrides]);
   const filters = useMemo(() => filterInputs(spec, Object.keys(fixed ?? {})), [spec, fixed]);
   const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
   const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
@@ -235,26 +247,26 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
   };
   return (
     <EditorContext.Provider value={api}>
-    <List
-      resource={spec.name}
-      title={spec.title}
-      perPage={spec.pageSize}
-      sort={defaultSort(spec)}
-      filters={filters}
-      filter={fixed}
-      storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
-      actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
-      pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
-      empty={false}
-      exporter={false}
-      queryOptions={{ onError: () => undefined }}
-      // a table wider than the window scrolls inside its card; the filters wrap to the window
-      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
-    >
-      <ListBody spec={spec} overrides={overrides} />
-      <TotalLine spec={spec} fixed={fixed} />
-      <EditorDialogs spec={spec} overrides={overrides} fixed={fixed} state={state} />
-    </List>
+      <List
+        resource={spec.name}
+        title={spec.title}
+        perPage={spec.pageSize}
+        sort={defaultSort(spec)}
+        filters={filters}
+        filter={fixed}
+        storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
+        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
+        pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
+        empty={false}
+        exporter={false}
+        queryOptions={{ onError: () => undefined }}
+        // a table wider than the window scrolls inside its card; the filters wrap to the window
+        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+      >
+        <ListBody spec={spec} overrides={overrides} />
+        <TotalLine spec={spec} fixed={fixed} />
+        <EditorDialogs spec={spec} overrides={overrides} fixed={fixed} state={state} />
+      </List>
     </EditorContext.Provider>
   );
 }

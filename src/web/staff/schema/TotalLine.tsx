@@ -45,7 +45,12 @@ export function TotalLine({ spec, fixed }: { spec: ResourceSpec; fixed?: Record<
       ? `合计（共 ${totals.count ?? 0} 条）：${spec.total.map((name) => `${fieldByName(spec, name)?.title ?? name} ${formatTotal(Number(totals[name] ?? 0))}`).join('，')}`
       : '合计计算中…';
   return (
-    <Typography role="status" aria-label="合计" variant="body2" sx={{ px: 2, py: 1, fontWeight: 600, borderTop: 1, borderColor: 'divider' }}>
+    <Typography
+      role="status"
+      aria-label="合计"
+      variant="body2"
+      sx={{ px: 2, py: 1, fontWeight: 600, borderTop: 1, borderColor: 'divider' }}
+    >
       {text}
     </Typography>
   );

@@ -31,7 +31,12 @@ export function UploadInput(props: ComponentProps<typeof TextInput> & { source: 
     transfer.current = controller;
     setProgress({ percent: 0, loaded: 0, total: file.size });
     try {
-      const { data } = await request<{ url: string }>(PICTURE_UPLOAD_URL, { method: 'POST', body: form, onProgress: setProgress, signal: controller.signal });
+      const { data } = await request<{ url: string }>(PICTURE_UPLOAD_URL, {
+        method: 'POST',
+        body: form,
+        onProgress: setProgress,
+        signal: controller.signal,
+      });
       setValue(props.source, data.url, { shouldDirty: true, shouldValidate: true });
     } catch (err) {
       // other failures are shown by the HTTP client

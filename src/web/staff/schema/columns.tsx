@@ -11,7 +11,16 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { FunctionField, ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
+import {
+  FunctionField,
+  ReferenceField,
+  TextField,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  type RaRecord,
+} from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -30,7 +39,11 @@ export interface ColumnProps {
 }
 
 /** Per-row radio group saved at once by an edit call (PUT); notice 状态修改成功. */
-export function EditableRadioField({ spec, field, disabled }: { spec: ResourceSpec; field: FieldSpec } & ColumnProps & { disabled?: boolean }) {
+export function EditableRadioField({
+  spec,
+  field,
+  disabled,
+}: { spec: ResourceSpec; field: FieldSpec } & ColumnProps & { disabled?: boolean }) {
   const record = useRecordContext();
   const dataProvider = useDataProvider();
   const notify = useNotify();
@@ -80,7 +93,13 @@ export function RowActions({
   viewOnly,
   spec,
   Extra,
-}: { canEdit: boolean; canDelete: boolean; viewOnly: boolean; spec?: ResourceSpec; Extra?: ComponentType<{ spec: ResourceSpec }> } & ColumnProps) {
+}: {
+  canEdit: boolean;
+  canDelete: boolean;
+  viewOnly: boolean;
+  spec?: ResourceSpec;
+  Extra?: ComponentType<{ spec: ResourceSpec }>;
+} & ColumnProps) {
   const record = useRecordContext();
   const editor = useEditor();
   if (!record) return null;
@@ -168,7 +187,14 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
       // the referenced record's label (one getMany per page), not its id; departments (a
       // hand-written resource every signed-in user may read) are read as one full list
       return (
-        <ReferenceField key={field.name} source={field.name} reference={field.ref.resource} label={field.title} link={false} sortable={false}>
+        <ReferenceField
+          key={field.name}
+          source={field.name}
+          reference={field.ref.resource}
+          label={field.title}
+          link={false}
+          sortable={false}
+        >
           <TextField source={field.ref.label} />
         </ReferenceField>
       );
@@ -194,7 +220,11 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
           render={(record: Record<string, unknown>) => {
             const text = plainText(record[field.name] as string | null);
             return (
-              <Box component="span" title={text} sx={{ display: 'block', maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              <Box
+                component="span"
+                title={text}
+                sx={{ display: 'block', maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+              >
                 {text}
               </Box>
             );
@@ -217,13 +247,7 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
   });
   if (options.detailPath) {
     const path = options.detailPath;
-    columns.push(
-      <FunctionField
-        key="__detail"
-        label="详情"
-        render={(record: RaRecord) => <DetailLink to={path(record)} />}
-      />,
-    );
+    columns.push(<FunctionField key="__detail" label="详情" render={(record: RaRecord) => <DetailLink to={path(record)} />} />);
   }
   if (options.showActions) {
     columns.push(

@@ -25,8 +25,14 @@ export function clearDictionaryCache(): void {
 export function loadDictionary(name: string, now = Date.now()): Promise<Detail[] | null> {
   const hit = cache.get(name);
   if (hit && now - hit.at < TTL_MS) return hit.details;
-  const entry: { at: number; details: Promise<Detail[] | null>; settled?: { value: Detail[] | null } } = { at: now, details: Promise.resolve(null) };
-  entry.details = request<{ content: Detail[] }>('/api/dictDetail', { query: { dictName: name, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' }, quiet: true })
+  const entry: { at: number; details: Promise<Detail[] | null>; settled?: { value: Detail[] | null } } = {
+    at: now,
+    details: Promise.resolve(null),
+  };
+  entry.details = request<{ content: Detail[] }>('/api/dictDetail', {
+    query: { dictName: name, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' },
+    quiet: true,
+  })
     .then((r) => (Array.isArray(r.data?.content) ? r.data.content : null))
     .catch(() => null)
     .then((value) => {

@@ -42,7 +42,12 @@ export async function exportResource(
   const query = listQuery({ filter, sort });
   delete query.page;
   delete query.size;
-  const response = await request<Blob>(`${resourceUrl(spec.name)}/download`, { query, responseType: 'blob', timeoutMs: 600_000, ...transfer });
+  const response = await request<Blob>(`${resourceUrl(spec.name)}/download`, {
+    query,
+    responseType: 'blob',
+    timeoutMs: 600_000,
+    ...transfer,
+  });
   if (response.status === ASYNC_EXPORT_STATUS) return 'async';
   saveBlob(response.data, exportFileName(spec));
   return 'saved';

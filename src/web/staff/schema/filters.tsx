@@ -93,9 +93,23 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
     if (field.ref) {
       inputs.push(
         // ReferenceInputBase: react-admin's ReferenceInput would bring its default autocomplete into the console's download
-        <ReferenceInputBase key={key} {...common} reference={field.ref.resource} perPage={FULL_LIST_SIZE} sort={{ field: 'id', order: 'ASC' }} offline={<Offline variant="inline" />}>
+        <ReferenceInputBase
+          key={key}
+          {...common}
+          reference={field.ref.resource}
+          perPage={FULL_LIST_SIZE}
+          sort={{ field: 'id', order: 'ASC' }}
+          offline={<Offline variant="inline" />}
+        >
           {/* the filter form sizes its direct inputs only: size the wrapped select the same */}
-          <SelectInput label={field.title} optionText={field.ref.label} size="small" helperText={false} emptyText="全部" sx={FILTER_SELECT_SX} />
+          <SelectInput
+            label={field.title}
+            optionText={field.ref.label}
+            size="small"
+            helperText={false}
+            emptyText="全部"
+            sx={FILTER_SELECT_SX}
+          />
         </ReferenceInputBase>,
       );
     } else if (field.filter === 'between') {

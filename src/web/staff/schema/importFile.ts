@@ -77,9 +77,10 @@ export async function uploadImport(
     return {
       ok,
       status,
-      message: ok && body && typeof (body as { count?: unknown }).count === 'number'
-        ? `导入成功，共${(body as { count: number }).count}条`
-        : messageOf(body, ok ? '导入成功' : '导入失败'),
+      message:
+        ok && body && typeof (body as { count?: unknown }).count === 'number'
+          ? `导入成功，共${(body as { count: number }).count}条`
+          : messageOf(body, ok ? '导入成功' : '导入失败'),
       errors: rowErrors(body),
       body,
     };

@@ -1,13 +1,5 @@
 /** The dialog input for a FieldSpec, chosen by FieldSpec.input. */
-import {
-  BooleanInput,
-  NumberInput,
-  RadioButtonGroupInput,
-  Offline,
-  ReferenceInputBase,
-  SelectInput,
-  TextInput,
-} from 'react-admin';
+import { BooleanInput, NumberInput, RadioButtonGroupInput, Offline, ReferenceInputBase, SelectInput, TextInput } from 'react-admin';
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf, fromChoice, toChoice } from './records.ts';
@@ -22,7 +14,6 @@ import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
 import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
 import { request } from '../../common/http.ts';
 import { PickerInput } from './PickerInput.tsx';
-
 
 export interface FieldInputProps {
   spec: ResourceSpec;
@@ -67,7 +58,8 @@ function FormOcrButton({ ocr }: { ocr: OcrFill }) {
 }
 
 /** Recognition with the staff member's token (the console's client shows failures). */
-export const staffRecognise: OcrRecognise = async (call, form) => (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
+export const staffRecognise: OcrRecognise = async (call, form) =>
+  (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
 
 function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
   // personal data that came masked is shown, never edited (the mask is not the value)
@@ -131,7 +123,16 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
       return <BooleanInput {...common} disabled={readOnly} />;
     case 'date':
     case 'datetime':
-      return <PickerInput source={common.source} label={common.label} kind={field.input} validate={common.validate} readOnly={readOnly} helperText={common.helperText} />;
+      return (
+        <PickerInput
+          source={common.source}
+          label={common.label}
+          kind={field.input}
+          validate={common.validate}
+          readOnly={readOnly}
+          helperText={common.helperText}
+        />
+      );
     case 'hidden':
       return null;
     case 'upload':

@@ -10,7 +10,16 @@ export function Breadcrumb() {
   const { pathname, search } = useLocation();
   const home = pathname === HOME_PATH || pathname === '/';
   return (
-    <Breadcrumbs aria-label="面包屑" sx={{ display: { xs: 'none', sm: 'flex' }, fontSize: 14, ml: 2, color: 'inherit', '& .MuiBreadcrumbs-separator': { color: 'inherit', opacity: 0.7 } }}>
+    <Breadcrumbs
+      aria-label="面包屑"
+      sx={{
+        display: { xs: 'none', sm: 'flex' },
+        fontSize: 14,
+        ml: 2,
+        color: 'inherit',
+        '& .MuiBreadcrumbs-separator': { color: 'inherit', opacity: 0.7 },
+      }}
+    >
       {home ? (
         <Typography sx={{ fontSize: 14 }}>首页</Typography>
       ) : (
@@ -18,7 +27,11 @@ export function Breadcrumb() {
           首页
         </Link>
       )}
-      {!home && <Typography sx={{ fontSize: 14 }} aria-current="page">{titleOf(pathname, search)}</Typography>}
+      {!home && (
+        <Typography sx={{ fontSize: 14 }} aria-current="page">
+          {titleOf(pathname, search)}
+        </Typography>
+      )}
     </Breadcrumbs>
   );
 }

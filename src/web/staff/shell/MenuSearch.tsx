@@ -14,7 +14,12 @@ export function MenuSearch() {
   if (!open) {
     return (
       <Tooltip title="查找菜单">
-        <IconButton color="inherit" aria-label="查找菜单" onClick={() => setOpen(true)} onMouseEnter={() => void loadBox().catch(() => undefined)}>
+        <IconButton
+          color="inherit"
+          aria-label="查找菜单"
+          onClick={() => setOpen(true)}
+          onMouseEnter={() => void loadBox().catch(() => undefined)}
+        >
           <SearchIcon />
         </IconButton>
       </Tooltip>

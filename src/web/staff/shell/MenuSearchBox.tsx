@@ -34,7 +34,14 @@ export function MenuSearchBox({ onClose }: { onClose: () => void }) {
         </li>
       )}
       sx={{ width: 220, mx: 1, '& .MuiOutlinedInput-root': { bgcolor: 'background.paper' } }}
-      renderInput={(params) => <TextField {...params} autoFocus placeholder="查找菜单" slotProps={{ htmlInput: { ...params.inputProps, 'aria-label': '查找菜单' } }} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          autoFocus
+          placeholder="查找菜单"
+          slotProps={{ htmlInput: { ...params.inputProps, 'aria-label': '查找菜单' } }}
+        />
+      )}
     />
   );
 }

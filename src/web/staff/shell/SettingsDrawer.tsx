@@ -66,7 +66,18 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
                 aria-checked={chosen}
                 aria-label={color}
                 onClick={() => setPreferences({ theme: color })}
-                sx={{ width: 24, height: 24, borderRadius: 0.5, border: 0, bgcolor: color, color: '#fff', cursor: 'pointer', display: 'grid', placeItems: 'center', p: 0 }}
+                sx={{
+                  width: 24,
+                  height: 24,
+                  borderRadius: 0.5,
+                  border: 0,
+                  bgcolor: color,
+                  color: '#fff',
+                  cursor: 'pointer',
+                  display: 'grid',
+                  placeItems: 'center',
+                  p: 0,
+                }}
               >
                 {chosen && <Check sx={{ fontSize: 16 }} />}
               </Box>

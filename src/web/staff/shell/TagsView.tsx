@@ -11,7 +11,20 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useNotify } from 'react-admin';
-import { addTag, closeAllTags, closeOtherTags, closeTag, dropTag, loadTags, NOT_A_TAB_EVENT, refreshPath, saveTags, TOO_MANY_TAGS, type CloseResult, type Tag } from './tags.ts';
+import {
+  addTag,
+  closeAllTags,
+  closeOtherTags,
+  closeTag,
+  dropTag,
+  loadTags,
+  NOT_A_TAB_EVENT,
+  refreshPath,
+  saveTags,
+  TOO_MANY_TAGS,
+  type CloseResult,
+  type Tag,
+} from './tags.ts';
 import { NOT_FOUND_TITLE, titleOf } from './titles.ts';
 
 export function TagsView() {
@@ -79,7 +92,17 @@ export function TagsView() {
       component="nav"
       aria-label="已打开的页面"
       data-testid="tags-view"
-      sx={{ display: 'flex', gap: 0.5, px: 1, py: 0.5, overflowX: 'auto', borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', minHeight: 34 }}
+      sx={{
+        display: 'flex',
+        gap: 0.5,
+        px: 1,
+        py: 0.5,
+        overflowX: 'auto',
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+        minHeight: 34,
+      }}
     >
       {tags.map((tag) => {
         const selected = tag.path === active;

@@ -3,7 +3,11 @@ import { useMemo, useRef } from 'react';
 
 export const CLICK_GUARD_MS = 1000;
 
-export function clickGuard<A extends unknown[]>(fn: (...args: A) => void, ms = CLICK_GUARD_MS, now: () => number = Date.now): (...args: A) => void {
+export function clickGuard<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms = CLICK_GUARD_MS,
+  now: () => number = Date.now,
+): (...args: A) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (...args: A) => {
     const t = now();

@@ -83,7 +83,20 @@ export function screenRoutes(tree: MenuNode[]): Map<string, string> {
  * the refresh detour) always; a screen only when the user's menus hold it. `/x:param` and
  * `/x/...` belong to the screen `/x`.
  */
-export const ALWAYS_OPEN = ['/', '/dashboard', '/user/center', '/401', '/403', '/404', '/developing', '/usage', '/explain', '/UserCzwd', '/help', '/jobDescription'];
+export const ALWAYS_OPEN = [
+  '/',
+  '/dashboard',
+  '/user/center',
+  '/401',
+  '/403',
+  '/404',
+  '/developing',
+  '/usage',
+  '/explain',
+  '/UserCzwd',
+  '/help',
+  '/jobDescription',
+];
 
 export function mayOpen(path: string, routes: Map<string, string>): boolean {
   if (ALWAYS_OPEN.includes(path) || path.startsWith('/redirect/')) return true;

@@ -41,7 +41,11 @@ function subscribe(listener: () => void): () => void {
 
 /** True once the first screen is up (or STARTUP_FALLBACK_MS after the first component asked). */
 export function useConsoleStarted(): boolean {
-  return useSyncExternalStore(subscribe, () => started, () => started);
+  return useSyncExternalStore(
+    subscribe,
+    () => started,
+    () => started,
+  );
 }
 
 /** Runs `effect` once the first screen is up (for effects that would otherwise run at mount). */

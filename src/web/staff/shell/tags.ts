@@ -95,7 +95,12 @@ export function loadTags(storage: Storage = sessionStorage): Tag[] {
       const valid = saved.filter(
         (t): t is Tag => t && typeof t.path === 'string' && typeof t.title === 'string' && typeof (t.search ?? '') === 'string',
       );
-      return addTag(valid.map((t) => ({ path: t.path, search: t.search ?? '', title: t.title, affix: t.path === HOME_PATH || undefined })).slice(0, MAX_TAGS), HOME_TAG).tags;
+      return addTag(
+        valid
+          .map((t) => ({ path: t.path, search: t.search ?? '', title: t.title, affix: t.path === HOME_PATH || undefined }))
+          .slice(0, MAX_TAGS),
+        HOME_TAG,
+      ).tags;
     }
   } catch {
     /* a damaged entry starts afresh */

@@ -71,7 +71,11 @@ export function validateNode(values: Values): string | null {
   if (values.price !== undefined && String(values.price).trim() !== '' && !/^\d{1,9}(\.\d{1,2})?$/.test(String(values.price).trim())) {
     return '价格必须是非负数，最多保留两位小数';
   }
-  if (values.colorCode !== undefined && String(values.colorCode).trim() !== '' && !/^#[0-9A-Fa-f]{6}$/.test(String(values.colorCode).trim())) {
+  if (
+    values.colorCode !== undefined &&
+    String(values.colorCode).trim() !== '' &&
+    !/^#[0-9A-Fa-f]{6}$/.test(String(values.colorCode).trim())
+  ) {
     return '色值格式应为 #RRGGBB';
   }
   return null;
@@ -123,12 +127,16 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
   };
 
   return (
-    <Dialog open onClose={saving ? undefined : onClose} maxWidth={false} PaperProps={{ sx: { width: 700, maxWidth: '95vw' } }} aria-labelledby="brand-node-title">
+    <Dialog
+      open
+      onClose={saving ? undefined : onClose}
+      maxWidth={false}
+      PaperProps={{ sx: { width: 700, maxWidth: '95vw' } }}
+      aria-labelledby="brand-node-title"
+    >
       <DialogTitle id="brand-node-title">{title}</DialogTitle>
       <DialogContent dividers>
-        {state.parent ? (
-          <TextField label="上级" value={state.parent.name} size="small" fullWidth disabled sx={{ mb: 2 }} />
-        ) : null}
+        {state.parent ? <TextField label="上级" value={state.parent.name} size="small" fullWidth disabled sx={{ mb: 2 }} /> : null}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 8 }}>
             <TextField
@@ -145,11 +153,26 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }}>
-            <TextField label="排序" size="small" fullWidth value={values.sort ?? ''} onChange={(e) => set('sort', e.target.value.replace(/\D/g, ''))} />
+            <TextField
+              label="排序"
+              size="small"
+              fullWidth
+              value={values.sort ?? ''}
+              onChange={(e) => set('sort', e.target.value.replace(/\D/g, ''))}
+            />
           </Grid>
           {state.kind === 'brand' ? (
             <Grid size={{ xs: 12 }}>
-              <TextField select label="所属公司" size="small" fullWidth value={values.orgId ?? ''} onChange={(e) => set('orgId', e.target.value)} helperText="集团通用：集团各公司都可销售" slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}>
+              <TextField
+                select
+                label="所属公司"
+                size="small"
+                fullWidth
+                value={values.orgId ?? ''}
+                onChange={(e) => set('orgId', e.target.value)}
+                helperText="集团通用：集团各公司都可销售"
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
                 <MenuItem value="">
                   <em>集团通用</em>
                 </MenuItem>
@@ -164,7 +187,14 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
           {enumFieldsOf(state.kind).map((f) => (
             <Grid key={f.name} size={{ xs: 12, sm: 6 }}>
               {f.values ? (
-                <TextField select label={f.title} size="small" fullWidth value={values[f.name] ?? ''} onChange={(e) => set(f.name, e.target.value)}>
+                <TextField
+                  select
+                  label={f.title}
+                  size="small"
+                  fullWidth
+                  value={values[f.name] ?? ''}
+                  onChange={(e) => set(f.name, e.target.value)}
+                >
                   <MenuItem value="">
                     <em>未设置</em>
                   </MenuItem>
@@ -181,19 +211,42 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
                   fullWidth
                   value={values[f.name] ?? ''}
                   placeholder={f.name === 'colorCode' ? '#RRGGBB' : undefined}
-                  error={(f.name === 'price' && error?.startsWith('价格')) || (f.name === 'colorCode' && error?.startsWith('色值')) || false}
-                  helperText={f.name === 'price' && error?.startsWith('价格') ? error : f.name === 'colorCode' && error?.startsWith('色值') ? error : undefined}
+                  error={
+                    (f.name === 'price' && error?.startsWith('价格')) || (f.name === 'colorCode' && error?.startsWith('色值')) || false
+                  }
+                  helperText={
+                    f.name === 'price' && error?.startsWith('价格')
+                      ? error
+                      : f.name === 'colorCode' && error?.startsWith('色值')
+                        ? error
+                        : undefined
+                  }
                   onChange={(e) => set(f.name, e.target.value)}
                 />
               )}
             </Grid>
           ))}
           <Grid size={{ xs: 12 }} sx={{ display: 'flex', gap: 4 }}>
-            <FormControlLabel control={<Switch checked={values.enabled === true} onChange={(e) => set('enabled', e.target.checked)} />} label="启用" />
-            <FormControlLabel control={<Switch checked={values.enabledXs === true} onChange={(e) => set('enabledXs', e.target.checked)} />} label="销售启用" />
+            <FormControlLabel
+              control={<Switch checked={values.enabled === true} onChange={(e) => set('enabled', e.target.checked)} />}
+              label="启用"
+            />
+            <FormControlLabel
+              control={<Switch checked={values.enabledXs === true} onChange={(e) => set('enabledXs', e.target.checked)} />}
+              label="销售启用"
+            />
           </Grid>
           <Grid size={{ xs: 12 }}>
-            <TextField label="备注" size="small" fullWidth multiline minRows={2} value={values.remark ?? ''} onChange={(e) => set('remark', e.target.value)} slotProps={{ htmlInput: { maxLength: 255 } }} />
+            <TextField
+              label="备注"
+              size="small"
+              fullWidth
+              multiline
+              minRows={2}
+              value={values.remark ?? ''}
+              onChange={(e) => set('remark', e.target.value)}
+              slotProps={{ htmlInput: { maxLength: 255 } }}
+            />
           </Grid>
         </Grid>
       </DialogContent>

@@ -168,27 +168,74 @@ export function BrandTreePage() {
       <Box key={node.id}>
         <Box
           data-testid={`node-${node.id}`}
-          sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, pl: depth * 3, py: 0.25, borderBottom: 1, borderColor: 'divider', '&:hover': { bgcolor: 'action.hover' } }}
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            alignItems: 'center',
+            columnGap: 1,
+            pl: depth * 3,
+            py: 0.25,
+            borderBottom: 1,
+            borderColor: 'divider',
+            '&:hover': { bgcolor: 'action.hover' },
+          }}
         >
-          <IconButton size="small" aria-label={expanded.has(node.id) ? `收起${node.name}` : `展开${node.name}`} disabled={!node.hasChildren} onClick={() => toggle(node)} sx={{ visibility: node.hasChildren ? 'visible' : 'hidden' }}>
-            {loading.has(node.id) ? <CircularProgress size={16} /> : expanded.has(node.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+          <IconButton
+            size="small"
+            aria-label={expanded.has(node.id) ? `收起${node.name}` : `展开${node.name}`}
+            disabled={!node.hasChildren}
+            onClick={() => toggle(node)}
+            sx={{ visibility: node.hasChildren ? 'visible' : 'hidden' }}
+          >
+            {loading.has(node.id) ? (
+              <CircularProgress size={16} />
+            ) : expanded.has(node.id) ? (
+              <ExpandMoreIcon fontSize="small" />
+            ) : (
+              <ChevronRightIcon fontSize="small" />
+            )}
           </IconButton>
-          <Chip size="small" variant="outlined" color={node.kind === 'pack' ? 'secondary' : 'primary'} label={KIND_TITLES[node.kind]} sx={{ minWidth: 56 }} />
-          <Typography sx={{ minWidth: '4em', fontWeight: node.level === 1 ? 600 : 400, color: node.enabled ? 'text.primary' : 'text.disabled' }}>{node.name}</Typography>
+          <Chip
+            size="small"
+            variant="outlined"
+            color={node.kind === 'pack' ? 'secondary' : 'primary'}
+            label={KIND_TITLES[node.kind]}
+            sx={{ minWidth: 56 }}
+          />
+          <Typography
+            sx={{ minWidth: '4em', fontWeight: node.level === 1 ? 600 : 400, color: node.enabled ? 'text.primary' : 'text.disabled' }}
+          >
+            {node.name}
+          </Typography>
           {!node.enabled ? <Chip size="small" label="禁用" /> : null}
-          <Typography variant="body2" color="text.secondary" sx={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
             {summary(node)}
           </Typography>
           {can('add')
             ? childKinds(node).map((kind) => (
-                <Button key={kind} size="small" startIcon={<AddIcon />} sx={{ whiteSpace: 'nowrap' }} onClick={() => setDialog({ parent: node, kind })}>
+                <Button
+                  key={kind}
+                  size="small"
+                  startIcon={<AddIcon />}
+                  sx={{ whiteSpace: 'nowrap' }}
+                  onClick={() => setDialog({ parent: node, kind })}
+                >
                   {`新增${KIND_TITLES[kind]}`}
                 </Button>
               ))
             : null}
           {can('edit') ? (
             <Tooltip title="编辑">
-              <IconButton size="small" color="primary" aria-label={`编辑${node.name}`} onClick={() => setDialog({ node, parent: parentOf(node), kind: node.kind })}>
+              <IconButton
+                size="small"
+                color="primary"
+                aria-label={`编辑${node.name}`}
+                onClick={() => setDialog({ node, parent: parentOf(node), kind: node.kind })}
+              >
                 <EditIcon fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -243,7 +290,10 @@ export function BrandTreePage() {
                 <List dense>
                   {found.map((n) => (
                     <ListItemButton key={n.id} onClick={() => setDialog(can('edit') ? { node: n, parent: null, kind: n.kind } : null)}>
-                      <ListItemText primary={n.path.join(' / ')} secondary={`${KIND_TITLES[n.kind]}${summary(n) ? ` · ${summary(n)}` : ''}`} />
+                      <ListItemText
+                        primary={n.path.join(' / ')}
+                        secondary={`${KIND_TITLES[n.kind]}${summary(n) ? ` · ${summary(n)}` : ''}`}
+                      />
                     </ListItemButton>
                   ))}
                 </List>

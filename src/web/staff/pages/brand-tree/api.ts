@@ -3,7 +3,10 @@ import type { BrandNode, NodeKind } from '../../../../shared/brand-tree.ts';
 import { request } from '../../../common/http.ts';
 
 export async function loadChildren(pid: number, enabledOnly = false): Promise<BrandNode[]> {
-  const { data } = await request<BrandNode[]>('/api/brandTree/getTreeByPid', { query: { pid, enabled: enabledOnly ? 'true' : undefined }, quiet: true });
+  const { data } = await request<BrandNode[]>('/api/brandTree/getTreeByPid', {
+    query: { pid, enabled: enabledOnly ? 'true' : undefined },
+    quiet: true,
+  });
   return data;
 }
 

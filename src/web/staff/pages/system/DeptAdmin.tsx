@@ -29,7 +29,20 @@ import Switch from '@mui/material/Switch';
 import AddIcon from '@mui/icons-material/Add';
 import { messages } from '../../../../shared/messages.ts';
 import { DEPT_FORM } from '../../../../shared/admin-forms.ts';
-import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad, type DeptNode } from './common.tsx';
+import {
+  ConfirmDialog,
+  flattenDepts,
+  FormDialog,
+  getJson,
+  indentLabel,
+  ScreenTitle,
+  send,
+  TreeTable,
+  useEditing,
+  useCan,
+  useLoad,
+  type DeptNode,
+} from './common.tsx';
 
 interface Form {
   id?: number;
@@ -54,10 +67,20 @@ interface WecomOutcome {
   lines: string[];
 }
 
-const names = (label: string, list: string[] | undefined) => (list && list.length ? [`${label}（${list.length}）：${list.join('、')}`] : []);
+const names = (label: string, list: string[] | undefined) =>
+  list && list.length ? [`${label}（${list.length}）：${list.join('、')}`] : [];
 
 /** The answer of api/dept/syncQwDept, in words. */
-export function pullSummary(r: { total: number; created: string[]; renamed: string[]; moved: string[]; linked: string[]; unchanged: number; unlinked: string[]; skipped: number }): string[] {
+export function pullSummary(r: {
+  total: number;
+  created: string[];
+  renamed: string[];
+  moved: string[];
+  linked: string[];
+  unchanged: number;
+  unlinked: string[];
+  skipped: number;
+}): string[] {
   return [
     `企业微信共 ${r.total} 个部门，未变化 ${r.unchanged} 个`,
     ...names('新建', r.created),
@@ -70,7 +93,13 @@ export function pullSummary(r: { total: number; created: string[]; renamed: stri
 }
 
 /** The answer of api/dept/synStaffs, in words. */
-export function membersSummary(r: { members: number; bound: string[]; alreadyBound: number; notOnRoster: string[]; notInWecom: string[] }): string[] {
+export function membersSummary(r: {
+  members: number;
+  bound: string[];
+  alreadyBound: number;
+  notOnRoster: string[];
+  notInWecom: string[];
+}): string[] {
   return [
     `企业微信成员 ${r.members} 人，已绑定 ${r.alreadyBound} 人`,
     ...names('本次绑定', r.bound),
@@ -133,7 +162,10 @@ export function DeptAdmin() {
     setAsk({
       title: '同步成员',
       content: `读取企业微信部门「${d.name}」的成员，并与员工花名册绑定？`,
-      run: async () => ({ title: `「${d.name}」成员同步完成`, lines: membersSummary(await post('PUT', '/api/dept/synStaffs', { id: d.id })) }),
+      run: async () => ({
+        title: `「${d.name}」成员同步完成`,
+        lines: membersSummary(await post('PUT', '/api/dept/synStaffs', { id: d.id })),
+      }),
     });
   const askDelete = (d: DeptNode) =>
     setAsk({
@@ -152,7 +184,11 @@ export function DeptAdmin() {
     if (!ordering) return;
     setWorking(true);
     try {
-      const r = await post<{ saved: number; pushed: number }>('PUT', '/api/dept/updateOrder', ordering.rows.map((x) => ({ id: x.id, sort: x.sort })));
+      const r = await post<{ saved: number; pushed: number }>(
+        'PUT',
+        '/api/dept/updateOrder',
+        ordering.rows.map((x) => ({ id: x.id, sort: x.sort })),
+      );
       setOrdering(null);
       setOutcome({ title: '排序已保存', lines: [`已保存 ${r.saved} 个部门的顺序，其中 ${r.pushed} 个已同步到企业微信`] });
       changed();
@@ -202,9 +238,22 @@ export function DeptAdmin() {
           columns={[
             { title: '名称', render: (d) => d.name },
             { title: '排序', width: 80, render: (d) => d.sort },
-            { title: '企业微信', width: 100, render: (d) => (d.wecomDeptId ? <Chip size="small" color="primary" variant="outlined" label={`ID ${d.wecomDeptId}`} /> : <Chip size="small" label="未同步" />) },
+            {
+              title: '企业微信',
+              width: 100,
+              render: (d) =>
+                d.wecomDeptId ? (
+                  <Chip size="small" color="primary" variant="outlined" label={`ID ${d.wecomDeptId}`} />
+                ) : (
+                  <Chip size="small" label="未同步" />
+                ),
+            },
             { title: '备注', render: (d) => d.remark ?? '' },
-            { title: '状态', width: 90, render: (d) => <Chip size="small" color={d.enabled ? 'success' : 'default'} label={d.enabled ? '启用' : '禁用'} /> },
+            {
+              title: '状态',
+              width: 90,
+              render: (d) => <Chip size="small" color={d.enabled ? 'success' : 'default'} label={d.enabled ? '启用' : '禁用'} />,
+            },
             { title: '创建日期', width: 170, render: (d) => d.createTime ?? '' },
             {
               title: '操作',
@@ -252,10 +301,24 @@ export function DeptAdmin() {
           ]}
         />
       </Paper>
-      <FormDialog open={!!form} title={form?.id ? '编辑部门' : '新增部门'} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
+      <FormDialog
+        open={!!form}
+        title={form?.id ? '编辑部门' : '新增部门'}
+        busy={busy}
+        onClose={() => setForm(null)}
+        onSubmit={() => void save()}
+      >
         {form ? (
           <>
-            <TextField label="部门名称" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} inputProps={{ maxLength: 100 }} autoFocus {...check.field('name')} />
+            <TextField
+              label="部门名称"
+              required
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+              inputProps={{ maxLength: 100 }}
+              autoFocus
+              {...check.field('name')}
+            />
             <TextField select label="上级部门" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
               <MenuItem value={0}>顶级部门</MenuItem>
               {parents.map((p) => (
@@ -264,12 +327,28 @@ export function DeptAdmin() {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField label="排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} {...check.field('sort')} />
-            <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />} label={form.enabled ? '启用' : '禁用'} />
+            <TextField
+              label="排序"
+              type="number"
+              value={form.sort}
+              onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })}
+              inputProps={{ min: 0, max: 999999 }}
+              {...check.field('sort')}
+            />
+            <FormControlLabel
+              control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />}
+              label={form.enabled ? '启用' : '禁用'}
+            />
           </>
         ) : null}
       </FormDialog>
-      <ConfirmDialog open={!!deleting} busy={busy} content={messages.confirm.deleteOne} onConfirm={() => void remove()} onClose={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={!!deleting}
+        busy={busy}
+        content={messages.confirm.deleteOne}
+        onConfirm={() => void remove()}
+        onClose={() => setDeleting(null)}
+      />
       <Dialog open={!!ask} onClose={() => (working ? undefined : setAsk(null))} maxWidth="xs" fullWidth aria-labelledby="dept-wecom-ask">
         <DialogTitle id="dept-wecom-ask">{ask?.title}</DialogTitle>
         <DialogContent>
@@ -304,10 +383,32 @@ export function DeptAdmin() {
           </Button>
         </DialogActions>
       </Dialog>
-      <FormDialog open={!!remark} title={`部门备注：${remark?.name ?? ''}`} busy={working} onClose={() => setRemark(null)} onSubmit={() => void saveRemark()}>
-        {remark ? <TextField label="备注" multiline minRows={3} value={remark.remark} onChange={(e) => setRemark({ ...remark, remark: e.target.value })} inputProps={{ maxLength: 500 }} autoFocus /> : null}
+      <FormDialog
+        open={!!remark}
+        title={`部门备注：${remark?.name ?? ''}`}
+        busy={working}
+        onClose={() => setRemark(null)}
+        onSubmit={() => void saveRemark()}
+      >
+        {remark ? (
+          <TextField
+            label="备注"
+            multiline
+            minRows={3}
+            value={remark.remark}
+            onChange={(e) => setRemark({ ...remark, remark: e.target.value })}
+            inputProps={{ maxLength: 500 }}
+            autoFocus
+          />
+        ) : null}
       </FormDialog>
-      <FormDialog open={!!ordering} title={`下级部门排序：${ordering?.parent ?? ''}`} busy={working} onClose={() => setOrdering(null)} onSubmit={() => void saveOrdering()}>
+      <FormDialog
+        open={!!ordering}
+        title={`下级部门排序：${ordering?.parent ?? ''}`}
+        busy={working}
+        onClose={() => setOrdering(null)}
+        onSubmit={() => void saveOrdering()}
+      >
         {ordering ? (
           <>
             <Typography variant="body2" color="text.secondary">
@@ -320,7 +421,9 @@ export function DeptAdmin() {
                 type="number"
                 value={r.sort}
                 inputProps={{ min: 0, max: 999999 }}
-                onChange={(e) => setOrdering({ ...ordering, rows: ordering.rows.map((x, j) => (j === i ? { ...x, sort: Number(e.target.value) } : x)) })}
+                onChange={(e) =>
+                  setOrdering({ ...ordering, rows: ordering.rows.map((x, j) => (j === i ? { ...x, sort: Number(e.target.value) } : x)) })
+                }
               />
             ))}
           </>

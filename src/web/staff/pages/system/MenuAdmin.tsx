@@ -38,7 +38,20 @@ interface MenuRow {
 
 type Form = Omit<MenuRow, 'createTime' | 'hasChildren' | 'children' | 'id'> & { id?: number };
 
-const EMPTY: Form = { pid: 0, type: 1, title: '', name: '', component: '', path: '', icon: '', sort: 999, permission: '', hidden: false, cache: false, iFrame: false };
+const EMPTY: Form = {
+  pid: 0,
+  type: 1,
+  title: '',
+  name: '',
+  component: '',
+  path: '',
+  icon: '',
+  sort: 999,
+  permission: '',
+  hidden: false,
+  cache: false,
+  iFrame: false,
+};
 const TYPES = ['目录', '菜单', '按钮'];
 
 function flatten(tree: MenuRow[] | undefined, depth = 0, out: Array<{ id: number; title: string; depth: number; type: number }> = []) {
@@ -68,7 +81,14 @@ export function MenuAdmin() {
   const all = useLoad(() => getJson<MenuRow[]>('/api/menus/list'), [version]);
   const parents = useMemo(() => flatten(all.data), [all.data]);
   const reload = () => setVersion((v) => v + 1);
-  const toBody = (f: Form) => ({ ...f, name: f.name || null, component: f.component || null, path: f.path || null, icon: f.icon || null, permission: f.permission || null });
+  const toBody = (f: Form) => ({
+    ...f,
+    name: f.name || null,
+    component: f.component || null,
+    path: f.path || null,
+    icon: f.icon || null,
+    permission: f.permission || null,
+  });
   const { form, setForm, deleting, setDeleting, busy, save, remove, check } = useEditing<Form, MenuRow>({
     send: (f) => send(f.id ? 'PUT' : 'POST', '/api/menus', toBody(f)),
     deletePath: '/api/menus',
@@ -77,7 +97,22 @@ export function MenuAdmin() {
     toBody,
   });
 
-  const edit = (m: MenuRow) => setForm({ id: m.id, pid: m.pid, type: m.type, title: m.title, name: m.name ?? '', component: m.component ?? '', path: m.path ?? '', icon: m.icon ?? '', sort: m.sort, permission: m.permission ?? '', hidden: m.hidden, cache: m.cache, iFrame: m.iFrame });
+  const edit = (m: MenuRow) =>
+    setForm({
+      id: m.id,
+      pid: m.pid,
+      type: m.type,
+      title: m.title,
+      name: m.name ?? '',
+      component: m.component ?? '',
+      path: m.path ?? '',
+      icon: m.icon ?? '',
+      sort: m.sort,
+      permission: m.permission ?? '',
+      hidden: m.hidden,
+      cache: m.cache,
+      iFrame: m.iFrame,
+    });
 
   return (
     <Box sx={{ p: 2 }}>
@@ -112,15 +147,30 @@ export function MenuAdmin() {
               width: 130,
               render: (m) => (
                 <Box sx={{ display: 'flex' }}>
-                  {can('menu:edit') ? <Button size="small" onClick={() => edit(m)}>编辑</Button> : null}
-                  {can('menu:del') ? <Button size="small" color="error" onClick={() => setDeleting(m)}>删除</Button> : null}
+                  {can('menu:edit') ? (
+                    <Button size="small" onClick={() => edit(m)}>
+                      编辑
+                    </Button>
+                  ) : null}
+                  {can('menu:del') ? (
+                    <Button size="small" color="error" onClick={() => setDeleting(m)}>
+                      删除
+                    </Button>
+                  ) : null}
                 </Box>
               ),
             },
           ]}
         />
       </Paper>
-      <FormDialog open={!!form} title={form?.id ? '编辑菜单' : '新增菜单'} width={620} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
+      <FormDialog
+        open={!!form}
+        title={form?.id ? '编辑菜单' : '新增菜单'}
+        width={620}
+        busy={busy}
+        onClose={() => setForm(null)}
+        onSubmit={() => void save()}
+      >
         {form ? (
           <>
             <RadioGroup row value={form.type} onChange={(e) => setForm({ ...form, type: Number(e.target.value) })} aria-label="菜单类型">
@@ -128,23 +178,70 @@ export function MenuAdmin() {
                 <FormControlLabel key={t} value={i} control={<Radio size="small" />} label={t} />
               ))}
             </RadioGroup>
-            <TextField label={form.type === 2 ? '按钮名称' : '菜单标题'} required value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} inputProps={{ maxLength: 100 }} {...check.field('title')} />
+            <TextField
+              label={form.type === 2 ? '按钮名称' : '菜单标题'}
+              required
+              value={form.title}
+              onChange={(e) => setForm({ ...form, title: e.target.value })}
+              inputProps={{ maxLength: 100 }}
+              {...check.field('title')}
+            />
             <TextField select label="上级类目" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
               <MenuItem value={0}>顶级类目</MenuItem>
-              {parents.filter((p) => p.type !== 2 && p.id !== form.id).map((p) => (
-                <MenuItem key={p.id} value={p.id}>{indentLabel(p.title, p.depth)}</MenuItem>
-              ))}
+              {parents
+                .filter((p) => p.type !== 2 && p.id !== form.id)
+                .map((p) => (
+                  <MenuItem key={p.id} value={p.id}>
+                    {indentLabel(p.title, p.depth)}
+                  </MenuItem>
+                ))}
             </TextField>
             {form.type !== 2 ? (
               <>
-                <TextField label="路由地址" required value={form.path ?? ''} onChange={(e) => setForm({ ...form, path: e.target.value })} {...check.field('path', form.iFrame ? '外链以http://或者https://开头' : '例如 system/user')} />
-                {form.type === 1 ? <TextField label="组件路径" value={form.component ?? ''} onChange={(e) => setForm({ ...form, component: e.target.value })} {...check.field('component')} /> : null}
-                <TextField label="组件名称" value={form.name ?? ''} onChange={(e) => setForm({ ...form, name: e.target.value })} {...check.field('name')} />
-                <TextField label="菜单图标" value={form.icon ?? ''} onChange={(e) => setForm({ ...form, icon: e.target.value })} {...check.field('icon')} />
+                <TextField
+                  label="路由地址"
+                  required
+                  value={form.path ?? ''}
+                  onChange={(e) => setForm({ ...form, path: e.target.value })}
+                  {...check.field('path', form.iFrame ? '外链以http://或者https://开头' : '例如 system/user')}
+                />
+                {form.type === 1 ? (
+                  <TextField
+                    label="组件路径"
+                    value={form.component ?? ''}
+                    onChange={(e) => setForm({ ...form, component: e.target.value })}
+                    {...check.field('component')}
+                  />
+                ) : null}
+                <TextField
+                  label="组件名称"
+                  value={form.name ?? ''}
+                  onChange={(e) => setForm({ ...form, name: e.target.value })}
+                  {...check.field('name')}
+                />
+                <TextField
+                  label="菜单图标"
+                  value={form.icon ?? ''}
+                  onChange={(e) => setForm({ ...form, icon: e.target.value })}
+                  {...check.field('icon')}
+                />
               </>
             ) : null}
-            <TextField label="权限标识" required={form.type === 2} value={form.permission ?? ''} onChange={(e) => setForm({ ...form, permission: e.target.value })} {...check.field('permission', '格式 模块:操作，例如 user:add')} />
-            <TextField label="菜单排序" type="number" value={form.sort} onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })} inputProps={{ min: 0, max: 999999 }} {...check.field('sort')} />
+            <TextField
+              label="权限标识"
+              required={form.type === 2}
+              value={form.permission ?? ''}
+              onChange={(e) => setForm({ ...form, permission: e.target.value })}
+              {...check.field('permission', '格式 模块:操作，例如 user:add')}
+            />
+            <TextField
+              label="菜单排序"
+              type="number"
+              value={form.sort}
+              onChange={(e) => setForm({ ...form, sort: Number(e.target.value) })}
+              inputProps={{ min: 0, max: 999999 }}
+              {...check.field('sort')}
+            />
             {form.type !== 2 ? (
               <Box sx={{ display: 'flex', gap: 3, flexWrap: 'wrap' }}>
                 {yesNo('外链菜单', form.iFrame, (v) => setForm({ ...form, iFrame: v }))}
@@ -155,7 +252,13 @@ export function MenuAdmin() {
           </>
         ) : null}
       </FormDialog>
-      <ConfirmDialog open={!!deleting} busy={busy} content={`确定删除「${deleting?.title ?? ''}」及其下级菜单吗？`} onConfirm={() => void remove()} onClose={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={!!deleting}
+        busy={busy}
+        content={`确定删除「${deleting?.title ?? ''}」及其下级菜单吗？`}
+        onConfirm={() => void remove()}
+        onClose={() => setDeleting(null)}
+      />
     </Box>
   );
 }

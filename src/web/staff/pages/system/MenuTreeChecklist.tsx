@@ -52,7 +52,17 @@ export function toggleMenu(tree: MenuTreeNode[], checked: Set<number>, node: Men
   return next;
 }
 
-export function MenuTreeChecklist({ tree, checked, onChange, disabled }: { tree: MenuTreeNode[]; checked: Set<number>; onChange: (next: Set<number>) => void; disabled?: boolean }) {
+export function MenuTreeChecklist({
+  tree,
+  checked,
+  onChange,
+  disabled,
+}: {
+  tree: MenuTreeNode[];
+  checked: Set<number>;
+  onChange: (next: Set<number>) => void;
+  disabled?: boolean;
+}) {
   const [closed, setClosed] = useState<Set<number>>(new Set());
   const render = (nodes: MenuTreeNode[], depth: number) =>
     nodes.map((n) => {
@@ -64,7 +74,18 @@ export function MenuTreeChecklist({ tree, checked, onChange, disabled }: { tree:
         <Box key={n.id}>
           <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 2.5 }}>
             {n.children?.length ? (
-              <IconButton size="small" aria-label={isOpen ? '收起' : '展开'} onClick={() => setClosed((s) => { const x = new Set(s); if (isOpen) x.add(n.id); else x.delete(n.id); return x; })}>
+              <IconButton
+                size="small"
+                aria-label={isOpen ? '收起' : '展开'}
+                onClick={() =>
+                  setClosed((s) => {
+                    const x = new Set(s);
+                    if (isOpen) x.add(n.id);
+                    else x.delete(n.id);
+                    return x;
+                  })
+                }
+              >
                 {isOpen ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
               </IconButton>
             ) : (
@@ -88,7 +109,11 @@ export function MenuTreeChecklist({ tree, checked, onChange, disabled }: { tree:
         </Box>
       );
     });
-  return <Box role="tree" aria-label="菜单分配">{render(tree, 0)}</Box>;
+  return (
+    <Box role="tree" aria-label="菜单分配">
+      {render(tree, 0)}
+    </Box>
+  );
 }
 
 const nodesRoot = (tree: MenuTreeNode[]) => tree;

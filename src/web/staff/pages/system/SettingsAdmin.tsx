@@ -46,7 +46,14 @@ async function uploadPicture(file: File): Promise<string> {
   return data.url;
 }
 
-function PictureField(props: { label: string; help: string; height: number; value: string; disabled: boolean; onChange: (url: string) => void }) {
+function PictureField(props: {
+  label: string;
+  help: string;
+  height: number;
+  value: string;
+  disabled: boolean;
+  onChange: (url: string) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const pick = async (file: File | undefined) => {
@@ -68,7 +75,17 @@ function PictureField(props: { label: string; help: string; height: number; valu
       </Typography>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Box
-          sx={{ minWidth: 64, minHeight: props.height, border: '1px dashed', borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: 0.5 }}
+          sx={{
+            minWidth: 64,
+            minHeight: props.height,
+            border: '1px dashed',
+            borderColor: 'divider',
+            borderRadius: 1,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            p: 0.5,
+          }}
         >
           {props.value ? (
             <Box component="img" src={props.value} alt={props.label} sx={{ maxHeight: props.height, maxWidth: 320, display: 'block' }} />
@@ -80,7 +97,14 @@ function PictureField(props: { label: string; help: string; height: number; valu
         </Box>
         {!props.disabled && (
           <>
-            <input ref={input} type="file" accept="image/png,image/jpeg,image/gif,image/webp,image/bmp" hidden aria-label={`上传${props.label}`} onChange={(e) => void pick(e.target.files?.[0])} />
+            <input
+              ref={input}
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp,image/bmp"
+              hidden
+              aria-label={`上传${props.label}`}
+              onChange={(e) => void pick(e.target.files?.[0])}
+            />
             <Button variant="outlined" size="small" disabled={busy} onClick={() => input.current?.click()}>
               {busy ? <CircularProgress size={16} /> : '上传'}
             </Button>
@@ -153,7 +177,15 @@ export function SettingsAdmin() {
                 />
               ))}
               {PICTURES.map((p) => (
-                <PictureField key={p.key} label={p.label} help={p.help} height={p.height} value={form[p.key]} disabled={!editable} onChange={(url) => setForm({ ...form, [p.key]: url })} />
+                <PictureField
+                  key={p.key}
+                  label={p.label}
+                  help={p.help}
+                  height={p.height}
+                  value={form[p.key]}
+                  disabled={!editable}
+                  onChange={(url) => setForm({ ...form, [p.key]: url })}
+                />
               ))}
               {editable && (
                 <Box>

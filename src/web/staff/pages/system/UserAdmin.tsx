@@ -35,7 +35,22 @@ import { maskPhone } from '../../../../shared/masks.ts';
 import { DateTextField } from '../../schema/DateTextField.tsx';
 import { MASKED_HELP } from '../../schema/maskedFields.tsx';
 import { USER_FORM } from '../../../../shared/admin-forms.ts';
-import { ConfirmDialog, flattenDepts, FormDialog, getJson, indentLabel, ScreenTitle, send, TableState, useAction, useCan, useLoad, type DeptNode, type Page, useFormCheck } from './common.tsx';
+import {
+  ConfirmDialog,
+  flattenDepts,
+  FormDialog,
+  getJson,
+  indentLabel,
+  ScreenTitle,
+  send,
+  TableState,
+  useAction,
+  useCan,
+  useLoad,
+  type DeptNode,
+  type Page,
+  useFormCheck,
+} from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
 
 interface Role {
@@ -101,7 +116,12 @@ export function UserAdmin() {
   const users = useLoad(
     () =>
       getJson<Page<UserRow>>('/api/users', {
-        page, size, sort: 'id,desc', deptId: deptId ?? undefined, blurry: query.blurry, enabled: query.enabled,
+        page,
+        size,
+        sort: 'id,desc',
+        deptId: deptId ?? undefined,
+        blurry: query.blurry,
+        enabled: query.enabled,
         createTime: query.from || query.to ? [query.from, query.to] : undefined,
       }),
     [page, size, deptId, query, version],
@@ -124,22 +144,55 @@ export function UserAdmin() {
     return '';
   };
   const openCreate = () => {
-    setForm({ username: '', nickName: '', phone: '', email: '', wecomUserId: '', sex: 1, enabled: true, orgId: defaultOrg(), deptId: deptId ?? '', roles: [] });
+    setForm({
+      username: '',
+      nickName: '',
+      phone: '',
+      email: '',
+      wecomUserId: '',
+      sex: 1,
+      enabled: true,
+      orgId: defaultOrg(),
+      deptId: deptId ?? '',
+      roles: [],
+    });
   };
   const openEdit = (u: UserRow) => {
-    setForm({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+    setForm({
+      id: u.id,
+      username: u.username,
+      nickName: u.nickName,
+      phone: u.phone ?? '',
+      email: u.email ?? '',
+      wecomUserId: u.wecomUserId ?? '',
+      sex: u.sex,
+      enabled: u.enabled,
+      orgId: u.orgId ?? '',
+      deptId: u.deptId ?? '',
+      roles: u.roles.map((r) => r.id),
+    });
   };
   const bodyOf = (f: Form) => ({
-    id: f.id, username: f.username.trim(), nickName: f.nickName.trim(),
+    id: f.id,
+    username: f.username.trim(),
+    nickName: f.nickName.trim(),
     ...(contactsMasked(f) ? {} : { phone: f.phone.trim() || null, email: f.email.trim() || null }),
-    wecomUserId: f.wecomUserId.trim() || null, sex: f.sex, enabled: f.enabled,
-    orgId: f.orgId || null, deptId: f.deptId || null, roles: f.roles.map((id) => ({ id })),
+    wecomUserId: f.wecomUserId.trim() || null,
+    sex: f.sex,
+    enabled: f.enabled,
+    orgId: f.orgId || null,
+    deptId: f.deptId || null,
+    roles: f.roles.map((id) => ({ id })),
   });
   const check = useFormCheck(USER_FORM, form && bodyOf(form));
   const save = async () => {
     if (!form || !check.valid()) return;
     setBusy(true);
-    const ok = await act(() => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)), form.id ? messages.notice.updated : messages.notice.created, check.failed);
+    const ok = await act(
+      () => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)),
+      form.id ? messages.notice.updated : messages.notice.created,
+      check.failed,
+    );
     setBusy(false);
     if (ok) {
       setForm(null);
@@ -157,7 +210,19 @@ export function UserAdmin() {
         ),
     });
   };
-  const toForm = (u: UserRow): Form => ({ id: u.id, username: u.username, nickName: u.nickName, phone: u.phone ?? '', email: u.email ?? '', wecomUserId: u.wecomUserId ?? '', sex: u.sex, enabled: u.enabled, orgId: u.orgId ?? '', deptId: u.deptId ?? '', roles: u.roles.map((r) => r.id) });
+  const toForm = (u: UserRow): Form => ({
+    id: u.id,
+    username: u.username,
+    nickName: u.nickName,
+    phone: u.phone ?? '',
+    email: u.email ?? '',
+    wecomUserId: u.wecomUserId ?? '',
+    sex: u.sex,
+    enabled: u.enabled,
+    orgId: u.orgId ?? '',
+    deptId: u.deptId ?? '',
+    roles: u.roles.map((r) => r.id),
+  });
   const runConfirm = async () => {
     if (!confirm) return;
     setBusy(true);
@@ -172,13 +237,29 @@ export function UserAdmin() {
     <Box sx={{ p: 2, minWidth: 0 }}>
       <ScreenTitle>用户管理</ScreenTitle>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, alignItems: { xs: 'stretch', sm: 'flex-start' } }}>
-        <Paper sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }} aria-label="部门">
+        <Paper
+          sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }}
+          aria-label="部门"
+        >
           <List dense>
-            <ListItemButton selected={deptId === null} onClick={() => { setDeptId(null); setPage(0); }}>
+            <ListItemButton
+              selected={deptId === null}
+              onClick={() => {
+                setDeptId(null);
+                setPage(0);
+              }}
+            >
               全部部门
             </ListItemButton>
             {flat.map((d) => (
-              <ListItemButton key={d.id} selected={deptId === d.id} onClick={() => { setDeptId(d.id); setPage(0); }}>
+              <ListItemButton
+                key={d.id}
+                selected={deptId === d.id}
+                onClick={() => {
+                  setDeptId(d.id);
+                  setPage(0);
+                }}
+              >
                 {indentLabel(d.name, d.depth)}
               </ListItemButton>
             ))}
@@ -186,7 +267,13 @@ export function UserAdmin() {
         </Paper>
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
-            <TextField size="small" placeholder="输入名称或者邮箱搜索" value={blurry} onChange={(e) => setBlurry(e.target.value)} inputProps={{ 'aria-label': '搜索' }} />
+            <TextField
+              size="small"
+              placeholder="输入名称或者邮箱搜索"
+              value={blurry}
+              onChange={(e) => setBlurry(e.target.value)}
+              inputProps={{ 'aria-label': '搜索' }}
+            />
             <DateTextField label="创建时间(开始)" value={from} onChange={setFrom} />
             <DateTextField label="创建时间(结束)" value={to} onChange={setTo} />
             <TextField size="small" select label="状态" value={enabled} onChange={(e) => setEnabled(e.target.value)} sx={{ width: 110 }}>
@@ -194,7 +281,16 @@ export function UserAdmin() {
               <MenuItem value="true">启用</MenuItem>
               <MenuItem value="false">禁用</MenuItem>
             </TextField>
-            <Button size="small" variant="contained" color="success" startIcon={<SearchIcon />} onClick={() => { setPage(0); setQuery({ blurry, enabled, from, to }); }}>
+            <Button
+              size="small"
+              variant="contained"
+              color="success"
+              startIcon={<SearchIcon />}
+              onClick={() => {
+                setPage(0);
+                setQuery({ blurry, enabled, from, to });
+              }}
+            >
               搜索
             </Button>
             {can('user:add') ? (
@@ -204,64 +300,134 @@ export function UserAdmin() {
             ) : null}
           </Box>
           <ScrollX>
-          <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                {['用户名', '昵称', '性别', '电话', '部门', '岗位', '状态', '创建日期', '操作'].map((h) => (
-                  <TableCell key={h} sx={{ fontWeight: 600 }}>
-                    {h}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <TableState loading={users.loading && !users.data} failed={users.failed} empty={!rows.length} columns={9} />
-              {rows.map((u) => (
-                <TableRow key={u.id} hover>
-                  <TableCell>{u.username}</TableCell>
-                  <TableCell>{u.nickName}</TableCell>
-                  <TableCell>{u.sex === 1 ? '男' : '女'}</TableCell>
-                  <TableCell>{u.phone ? maskPhone(u.phone) : ''}</TableCell>
-                  <TableCell>{u.dept?.name ?? ''}</TableCell>
-                  <TableCell>{u.roles.map((r) => r.name).join('、')}</TableCell>
-                  <TableCell>
-                    <Switch size="small" checked={u.enabled} disabled={!can('user:edit') || u.username === 'admin'} onChange={() => toggle(u)} slotProps={{ input: { 'aria-label': `${u.username}状态` } }} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{u.createTime ?? ''}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {can('user:edit') ? (
-                      <>
-                        <Button size="small" onClick={() => openEdit(u)}>编辑</Button>
+            <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+              <TableHead>
+                <TableRow>
+                  {['用户名', '昵称', '性别', '电话', '部门', '岗位', '状态', '创建日期', '操作'].map((h) => (
+                    <TableCell key={h} sx={{ fontWeight: 600 }}>
+                      {h}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                <TableState loading={users.loading && !users.data} failed={users.failed} empty={!rows.length} columns={9} />
+                {rows.map((u) => (
+                  <TableRow key={u.id} hover>
+                    <TableCell>{u.username}</TableCell>
+                    <TableCell>{u.nickName}</TableCell>
+                    <TableCell>{u.sex === 1 ? '男' : '女'}</TableCell>
+                    <TableCell>{u.phone ? maskPhone(u.phone) : ''}</TableCell>
+                    <TableCell>{u.dept?.name ?? ''}</TableCell>
+                    <TableCell>{u.roles.map((r) => r.name).join('、')}</TableCell>
+                    <TableCell>
+                      <Switch
+                        size="small"
+                        checked={u.enabled}
+                        disabled={!can('user:edit') || u.username === 'admin'}
+                        onChange={() => toggle(u)}
+                        slotProps={{ input: { 'aria-label': `${u.username}状态` } }}
+                      />
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{u.createTime ?? ''}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {can('user:edit') ? (
+                        <>
+                          <Button size="small" onClick={() => openEdit(u)}>
+                            编辑
+                          </Button>
+                          <Button
+                            size="small"
+                            color="warning"
+                            onClick={() =>
+                              setConfirm({
+                                content: `确定将 ${u.username} 的密码重置为默认密码吗？`,
+                                run: () =>
+                                  act(
+                                    () => send('POST', '/api/users/resetPass', undefined, { userName: u.username, userid: u.id }),
+                                    '密码重置成功',
+                                  ),
+                              })
+                            }
+                          >
+                            重置密码
+                          </Button>
+                        </>
+                      ) : null}
+                      {can('user:del') && u.username !== 'admin' && u.username !== me?.username ? (
                         <Button
                           size="small"
-                          color="warning"
-                          onClick={() => setConfirm({ content: `确定将 ${u.username} 的密码重置为默认密码吗？`, run: () => act(() => send('POST', '/api/users/resetPass', undefined, { userName: u.username, userid: u.id }), '密码重置成功') })}
+                          color="error"
+                          onClick={() =>
+                            setConfirm({
+                              content: messages.confirm.deleteOne,
+                              run: () => act(() => send('DELETE', '/api/users', [u.id]), messages.notice.deleted),
+                            })
+                          }
                         >
-                          重置密码
+                          删除
                         </Button>
-                      </>
-                    ) : null}
-                    {can('user:del') && u.username !== 'admin' && u.username !== me?.username ? (
-                      <Button size="small" color="error" onClick={() => setConfirm({ content: messages.confirm.deleteOne, run: () => act(() => send('DELETE', '/api/users', [u.id]), messages.notice.deleted) })}>
-                        删除
-                      </Button>
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
           </ScrollX>
-          <TablePager count={users.data?.totalElements ?? 0} page={page} size={size} sizes={PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
+          <TablePager
+            count={users.data?.totalElements ?? 0}
+            page={page}
+            size={size}
+            sizes={PAGE_SIZES}
+            onPageChange={setPage}
+            onSizeChange={setSize}
+          />
         </Paper>
       </Box>
-      <FormDialog open={!!form} title={form?.id ? '编辑用户' : '新增用户'} width={570} busy={busy} onClose={() => setForm(null)} onSubmit={() => void save()}>
+      <FormDialog
+        open={!!form}
+        title={form?.id ? '编辑用户' : '新增用户'}
+        width={570}
+        busy={busy}
+        onClose={() => setForm(null)}
+        onSubmit={() => void save()}
+      >
         {form ? (
           <>
-            <TextField label="用户名" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} inputProps={{ maxLength: 32 }} {...check.field('username')} />
-            <TextField label="昵称" required value={form.nickName} onChange={(e) => setForm({ ...form, nickName: e.target.value })} inputProps={{ maxLength: 64 }} {...check.field('nickName')} />
-            <TextField label="电话" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })} inputProps={{ maxLength: 11 }} {...check.field('phone')} disabled={contactsMasked(form)} {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})} />
-            <TextField label="邮箱" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} inputProps={{ maxLength: 100 }} {...check.field('email')} disabled={contactsMasked(form)} {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})} />
+            <TextField
+              label="用户名"
+              required
+              value={form.username}
+              onChange={(e) => setForm({ ...form, username: e.target.value })}
+              inputProps={{ maxLength: 32 }}
+              {...check.field('username')}
+            />
+            <TextField
+              label="昵称"
+              required
+              value={form.nickName}
+              onChange={(e) => setForm({ ...form, nickName: e.target.value })}
+              inputProps={{ maxLength: 64 }}
+              {...check.field('nickName')}
+            />
+            <TextField
+              label="电话"
+              value={form.phone}
+              onChange={(e) => setForm({ ...form, phone: e.target.value.replace(/\D/g, '') })}
+              inputProps={{ maxLength: 11 }}
+              {...check.field('phone')}
+              disabled={contactsMasked(form)}
+              {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})}
+            />
+            <TextField
+              label="邮箱"
+              value={form.email}
+              onChange={(e) => setForm({ ...form, email: e.target.value })}
+              inputProps={{ maxLength: 100 }}
+              {...check.field('email')}
+              disabled={contactsMasked(form)}
+              {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})}
+            />
             <TextField
               label="企业微信账号"
               value={form.wecomUserId}
@@ -285,7 +451,14 @@ export function UserAdmin() {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select label="部门" required value={form.deptId} {...check.field('deptId')} onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}>
+            <TextField
+              select
+              label="部门"
+              required
+              value={form.deptId}
+              {...check.field('deptId')}
+              onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}
+            >
               <MenuItem value="">请选择部门</MenuItem>
               {flat.map((d) => (
                 <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
@@ -298,7 +471,14 @@ export function UserAdmin() {
               label="岗位"
               required
               {...check.field('roles')}
-              SelectProps={{ multiple: true, renderValue: (v) => (roles.data ?? []).filter((r) => (v as number[]).includes(r.id)).map((r) => r.name).join('、') }}
+              SelectProps={{
+                multiple: true,
+                renderValue: (v) =>
+                  (roles.data ?? [])
+                    .filter((r) => (v as number[]).includes(r.id))
+                    .map((r) => r.name)
+                    .join('、'),
+              }}
               value={form.roles}
               onChange={(e) => setForm({ ...form, roles: (e.target.value as unknown as number[]).map(Number) })}
             >
@@ -312,14 +492,25 @@ export function UserAdmin() {
               <FormControlLabel value={1} control={<Radio size="small" />} label="男" />
               <FormControlLabel value={0} control={<Radio size="small" />} label="女" />
             </RadioGroup>
-            <RadioGroup row value={form.enabled ? 'true' : 'false'} onChange={(e) => setForm({ ...form, enabled: e.target.value === 'true' })} aria-label="状态">
+            <RadioGroup
+              row
+              value={form.enabled ? 'true' : 'false'}
+              onChange={(e) => setForm({ ...form, enabled: e.target.value === 'true' })}
+              aria-label="状态"
+            >
               <FormControlLabel value="true" control={<Radio size="small" />} label="启用" />
               <FormControlLabel value="false" control={<Radio size="small" />} label="禁用" />
             </RadioGroup>
           </>
         ) : null}
       </FormDialog>
-      <ConfirmDialog open={!!confirm} busy={busy} content={confirm?.content ?? ''} onConfirm={() => void runConfirm()} onClose={() => setConfirm(null)} />
+      <ConfirmDialog
+        open={!!confirm}
+        busy={busy}
+        content={confirm?.content ?? ''}
+        onConfirm={() => void runConfirm()}
+        onClose={() => setConfirm(null)}
+      />
     </Box>
   );
 }

@@ -36,12 +36,20 @@ export async function getJson<T>(url: string, query?: Record<string, QueryValue>
   return (await request<T>(url, { query })).data;
 }
 
-export async function send(method: 'POST' | 'PUT' | 'DELETE', url: string, body: unknown, query?: Record<string, QueryValue>): Promise<void> {
+export async function send(
+  method: 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body: unknown,
+  query?: Record<string, QueryValue>,
+): Promise<void> {
   await request(url, { method, body, query });
 }
 
 /** A server answer with its loading and error state; reload() fetches it again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; loading: boolean; failed: boolean; reload: () => void } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; loading: boolean; failed: boolean; reload: () => void } {
   const [data, setData] = useState<T>();
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
@@ -170,15 +178,29 @@ export function useFormCheck(rules: FormRules, form: object | null): FormCheck {
     },
     failed: (error) => {
       const b = error instanceof HttpError ? (error.body as { field?: unknown; message?: unknown } | undefined) : undefined;
-      if (b && typeof b.field === 'string' && typeof b.message === 'string') setServer({ field: b.field, message: b.message, sent: latest.current ?? '' });
+      if (b && typeof b.field === 'string' && typeof b.message === 'string')
+        setServer({ field: b.field, message: b.message, sent: latest.current ?? '' });
     },
     field: (name, help) => ({ error: !!errors[name], helperText: errors[name] ?? help }),
   };
 }
 
-export function FormDialog(props: { open: boolean; title: string; width?: number; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
+export function FormDialog(props: {
+  open: boolean;
+  title: string;
+  width?: number;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
   return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth={false} PaperProps={{ sx: { width: props.width ?? 500 } }}>
+    <Dialog
+      open={props.open}
+      onClose={props.busy ? undefined : props.onClose}
+      maxWidth={false}
+      PaperProps={{ sx: { width: props.width ?? 500 } }}
+    >
       <DialogTitle>{props.title}</DialogTitle>
       <DialogContent>
         <Box
@@ -197,7 +219,12 @@ export function FormDialog(props: { open: boolean; title: string; width?: number
         <Button onClick={props.onClose} disabled={props.busy}>
           {messages.confirm.cancel}
         </Button>
-        <Button variant="contained" onClick={props.onSubmit} disabled={props.busy} startIcon={props.busy ? <CircularProgress size={14} /> : null}>
+        <Button
+          variant="contained"
+          onClick={props.onSubmit}
+          disabled={props.busy}
+          startIcon={props.busy ? <CircularProgress size={14} /> : null}
+        >
           {messages.confirm.ok}
         </Button>
       </DialogActions>
@@ -257,8 +284,13 @@ export function TreeTable<T extends TreeRowBase>(props: {
   useEffect(() => {
     // reload the expanded rows after a write
     if (!props.loadChildren) return;
-    for (const id of Object.keys(open).map(Number).filter((k) => open[k])) {
-      props.loadChildren(id).then((kids) => setLazy((m) => ({ ...m, [id]: kids }))).catch(() => undefined);
+    for (const id of Object.keys(open)
+      .map(Number)
+      .filter((k) => open[k])) {
+      props
+        .loadChildren(id)
+        .then((kids) => setLazy((m) => ({ ...m, [id]: kids })))
+        .catch(() => undefined);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.version]);
@@ -280,45 +312,45 @@ export function TreeTable<T extends TreeRowBase>(props: {
   walk(props.rows ?? [], 0);
   return (
     <ScrollX>
-    <Table size="small" aria-label={props.label}>
-      <TableHead>
-        <TableRow>
-          {props.columns.map((c) => (
-            <TableCell key={c.title} sx={{ width: c.width, fontWeight: 600, whiteSpace: 'nowrap' }}>
-              {c.title}
-            </TableCell>
-          ))}
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        <TableState loading={props.loading && !props.rows} failed={props.failed} empty={!lines.length} columns={props.columns.length} />
-        {lines.map(({ row, depth }) => {
-          const expandable = row.hasChildren || !!row.children?.length;
-          return (
-            <TableRow key={row.id} hover data-row-id={row.id}>
-              {props.columns.map((c, i) => (
-                <TableCell key={c.title} sx={i === 0 ? { whiteSpace: 'nowrap' } : undefined}>
-                  {i === 0 ? (
-                    <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 2.5 }}>
-                      {expandable ? (
-                        <IconButton size="small" aria-label={open[row.id] ? '收起' : '展开'} onClick={() => void toggle(row)}>
-                          {open[row.id] ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                        </IconButton>
-                      ) : (
-                        <Box sx={{ width: 34 }} />
-                      )}
-                      {c.render(row)}
-                    </Box>
-                  ) : (
-                    c.render(row)
-                  )}
-                </TableCell>
-              ))}
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
+      <Table size="small" aria-label={props.label}>
+        <TableHead>
+          <TableRow>
+            {props.columns.map((c) => (
+              <TableCell key={c.title} sx={{ width: c.width, fontWeight: 600, whiteSpace: 'nowrap' }}>
+                {c.title}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          <TableState loading={props.loading && !props.rows} failed={props.failed} empty={!lines.length} columns={props.columns.length} />
+          {lines.map(({ row, depth }) => {
+            const expandable = row.hasChildren || !!row.children?.length;
+            return (
+              <TableRow key={row.id} hover data-row-id={row.id}>
+                {props.columns.map((c, i) => (
+                  <TableCell key={c.title} sx={i === 0 ? { whiteSpace: 'nowrap' } : undefined}>
+                    {i === 0 ? (
+                      <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 2.5 }}>
+                        {expandable ? (
+                          <IconButton size="small" aria-label={open[row.id] ? '收起' : '展开'} onClick={() => void toggle(row)}>
+                            {open[row.id] ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                          </IconButton>
+                        ) : (
+                          <Box sx={{ width: 34 }} />
+                        )}
+                        {c.render(row)}
+                      </Box>
+                    ) : (
+                      c.render(row)
+                    )}
+                  </TableCell>
+                ))}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
     </ScrollX>
   );
 }
@@ -341,7 +373,11 @@ export interface DeptNode {
 }
 
 /** Department tree options, flattened with their depth for an indented select. */
-export function flattenDepts(tree: DeptNode[] | undefined, depth = 0, out: Array<{ id: number; name: string; depth: number; disabled: boolean }> = []) {
+export function flattenDepts(
+  tree: DeptNode[] | undefined,
+  depth = 0,
+  out: Array<{ id: number; name: string; depth: number; disabled: boolean }> = [],
+) {
   for (const d of tree ?? []) {
     out.push({ id: d.id, name: d.name, depth, disabled: !!d.disabled });
     flattenDepts(d.children, depth + 1, out);

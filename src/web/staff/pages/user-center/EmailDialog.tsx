@@ -12,9 +12,20 @@ import { errorText, focusFirst, FormDialog } from './FormDialog.tsx';
 type Field = 'email' | 'code' | 'password';
 const ORDER: Field[] = ['email', 'code', 'password'];
 
-const emailError = (email: string) => (!email ? messages.contact.emailRequired : !isEmail(email) ? messages.contact.emailInvalid : undefined);
+const emailError = (email: string) =>
+  !email ? messages.contact.emailRequired : !isEmail(email) ? messages.contact.emailInvalid : undefined;
 
-export function EmailDialog({ open, current, onClose, onSaved }: { open: boolean; current?: string | null; onClose: () => void; onSaved: () => void }) {
+export function EmailDialog({
+  open,
+  current,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  current?: string | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const notify = useNotify();
   const [values, setValues] = useState<Record<Field, string>>({ email: '', code: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -74,7 +85,17 @@ export function EmailDialog({ open, current, onClose, onSaved }: { open: boolean
   return (
     <FormDialog open={open} title="修改邮箱" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
       {current ? <Box sx={{ color: 'text.secondary', fontSize: 13, mb: 1 }}>当前邮箱：{current}</Box> : null}
-      <TextField name="email" label="新邮箱" fullWidth size="small" margin="dense" value={values.email} onChange={(e) => set('email', e.target.value)} error={!!errors.email} helperText={errors.email || ' '} />
+      <TextField
+        name="email"
+        label="新邮箱"
+        fullWidth
+        size="small"
+        margin="dense"
+        value={values.email}
+        onChange={(e) => set('email', e.target.value)}
+        error={!!errors.email}
+        helperText={errors.email || ' '}
+      />
       <CodeField value={values.code} onChange={(d) => set('code', d)} error={errors.code} send={send} ready={readyToSend} />
       <TextField
         name="password"

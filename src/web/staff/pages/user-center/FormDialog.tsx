@@ -25,7 +25,12 @@ export function FormDialog({ open, title, width = 500, submitting, error, onClos
   };
   const id = `dialog-${title}`;
   return (
-    <Dialog open={open} onClose={submitting ? undefined : onClose} aria-labelledby={id} slotProps={{ paper: { sx: { width, maxWidth: 'calc(100vw - 32px)' } } }}>
+    <Dialog
+      open={open}
+      onClose={submitting ? undefined : onClose}
+      aria-labelledby={id}
+      slotProps={{ paper: { sx: { width, maxWidth: 'calc(100vw - 32px)' } } }}
+    >
       <form onSubmit={submit} noValidate>
         <DialogTitle id={id}>{title}</DialogTitle>
         <DialogContent sx={{ pt: '8px !important' }}>
@@ -57,4 +62,5 @@ export function focusFirst(errors: Record<string, string | undefined>, order: st
   input?.focus();
 }
 
-export const errorText = (error: unknown, fallback = '操作失败'): string => (error instanceof Error && error.message ? error.message : fallback);
+export const errorText = (error: unknown, fallback = '操作失败'): string =>
+  error instanceof Error && error.message ? error.message : fallback;

@@ -22,7 +22,17 @@ export interface LockUser {
   deptId?: number | null;
 }
 
-export function LockTimeDialog({ open, user, onClose, afterSave }: { open: boolean; user: LockUser; onClose: () => void; afterSave: () => void }) {
+export function LockTimeDialog({
+  open,
+  user,
+  onClose,
+  afterSave,
+}: {
+  open: boolean;
+  user: LockUser;
+  onClose: () => void;
+  afterSave: () => void;
+}) {
   const notify = useNotify();
   const initial = Number(user.lockTime ?? 0);
   const { fields, minutes: chosen, failure, setFailure } = useLockTimeChoice(open, initial);

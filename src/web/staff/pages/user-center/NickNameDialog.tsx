@@ -13,7 +13,17 @@ export interface CenterUser {
   phone?: string | null;
 }
 
-export function NickNameDialog({ open, user, onClose, onSaved }: { open: boolean; user: CenterUser; onClose: () => void; onSaved: () => void }) {
+export function NickNameDialog({
+  open,
+  user,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  user: CenterUser;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const notify = useNotify();
   const [nickName, setNickName] = useState(user.nickName ?? '');
   const [error, setError] = useState('');

@@ -10,9 +10,20 @@ import { errorText, focusFirst, FormDialog } from './FormDialog.tsx';
 
 type Field = 'phone' | 'code';
 
-export const phoneError = (phone: string) => (!phone ? messages.contact.phonePrompt : !isMobile(phone) ? messages.contact.mobileInvalid : undefined);
+export const phoneError = (phone: string) =>
+  !phone ? messages.contact.phonePrompt : !isMobile(phone) ? messages.contact.mobileInvalid : undefined;
 
-export function PhoneDialog({ open, userId, onClose, onSaved }: { open: boolean; userId: number; onClose: () => void; onSaved: () => void }) {
+export function PhoneDialog({
+  open,
+  userId,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  userId: number;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const notify = useNotify();
   const [values, setValues] = useState<Record<Field, string>>({ phone: '', code: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});

@@ -16,7 +16,17 @@ export const RESET_RELOAD_MS = 1000;
 
 type Field = 'code' | 'password' | 'confirm';
 
-export function ResetBySmsDialog({ open, phone, onClose, reloadPage }: { open: boolean; phone: string; onClose: () => void; reloadPage: () => void }) {
+export function ResetBySmsDialog({
+  open,
+  phone,
+  onClose,
+  reloadPage,
+}: {
+  open: boolean;
+  phone: string;
+  onClose: () => void;
+  reloadPage: () => void;
+}) {
   const notify = useNotify();
   const [values, setValues] = useState<Record<Field, string>>({ code: '', password: '', confirm: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -66,10 +76,45 @@ export function ResetBySmsDialog({ open, phone, onClose, reloadPage }: { open: b
 
   return (
     <FormDialog open={open} title="短信重置密码" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
-      <TextField name="phone" label="手机号" fullWidth size="small" margin="dense" value={phone} helperText=" " slotProps={{ htmlInput: { readOnly: true } }} />
+      <TextField
+        name="phone"
+        label="手机号"
+        fullWidth
+        size="small"
+        margin="dense"
+        value={phone}
+        helperText=" "
+        slotProps={{ htmlInput: { readOnly: true } }}
+      />
       <CodeField value={values.code} onChange={(d) => set('code', d)} error={errors.code} send={send} />
-      <TextField name="password" label="新密码" type="password" autoComplete="new-password" fullWidth size="small" margin="dense" value={values.password} onChange={(e) => set('password', e.target.value)} error={!!errors.password} helperText={errors.password || ' '} slotProps={{ htmlInput: { maxLength: 20 } }} />
-      <TextField name="confirm" label="确认密码" type="password" autoComplete="new-password" fullWidth size="small" margin="dense" value={values.confirm} onChange={(e) => set('confirm', e.target.value)} error={!!errors.confirm} helperText={errors.confirm || ' '} slotProps={{ htmlInput: { maxLength: 20 } }} />
+      <TextField
+        name="password"
+        label="新密码"
+        type="password"
+        autoComplete="new-password"
+        fullWidth
+        size="small"
+        margin="dense"
+        value={values.password}
+        onChange={(e) => set('password', e.target.value)}
+        error={!!errors.password}
+        helperText={errors.password || ' '}
+        slotProps={{ htmlInput: { maxLength: 20 } }}
+      />
+      <TextField
+        name="confirm"
+        label="确认密码"
+        type="password"
+        autoComplete="new-password"
+        fullWidth
+        size="small"
+        margin="dense"
+        value={values.confirm}
+        onChange={(e) => set('confirm', e.target.value)}
+        error={!!errors.confirm}
+        helperText={errors.confirm || ' '}
+        slotProps={{ htmlInput: { maxLength: 20 } }}
+      />
     </FormDialog>
   );
 }

@@ -46,40 +46,44 @@ export function UserLogs() {
       {rows === null ? <LinearProgress aria-label="正在加载" /> : null}
       {error ? <Alert severity="error">{error}</Alert> : null}
       <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label="操作日志" sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}>
-        <TableHead>
-          <TableRow>
-            <TableCell>行为</TableCell>
-            <TableCell>IP</TableCell>
-            <TableCell>IP来源</TableCell>
-            <TableCell>浏览器</TableCell>
-            <TableCell>请求耗时</TableCell>
-            <TableCell>创建日期</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows?.map((r) => (
-            <TableRow key={r.id}>
-              <TableCell className="result">
-                {r.description}
-                {r.logType === 'ERROR' ? (
-                  <Box component="span" sx={{ display: 'block', color: 'error.main', fontSize: 12 }}>
-                    {r.exceptionDetail || '失败'}
-                  </Box>
-                ) : null}
-              </TableCell>
-              <TableCell>{r.requestIp}</TableCell>
-              <TableCell>{r.address}</TableCell>
-              <TableCell>{r.browser}</TableCell>
-              <TableCell>
-                <TimeChip ms={r.time} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+        <Table
+          size="small"
+          aria-label="操作日志"
+          sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal', minWidth: 120 } }}
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell>行为</TableCell>
+              <TableCell>IP</TableCell>
+              <TableCell>IP来源</TableCell>
+              <TableCell>浏览器</TableCell>
+              <TableCell>请求耗时</TableCell>
+              <TableCell>创建日期</TableCell>
             </TableRow>
-          ))}
-          <TableState loading={!rows && !error} failed={false} empty={!!rows && rows.length === 0 && !error} columns={6} />
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {rows?.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell className="result">
+                  {r.description}
+                  {r.logType === 'ERROR' ? (
+                    <Box component="span" sx={{ display: 'block', color: 'error.main', fontSize: 12 }}>
+                      {r.exceptionDetail || '失败'}
+                    </Box>
+                  ) : null}
+                </TableCell>
+                <TableCell>{r.requestIp}</TableCell>
+                <TableCell>{r.address}</TableCell>
+                <TableCell>{r.browser}</TableCell>
+                <TableCell>
+                  <TimeChip ms={r.time} />
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createTime}</TableCell>
+              </TableRow>
+            ))}
+            <TableState loading={!rows && !error} failed={false} empty={!!rows && rows.length === 0 && !error} columns={6} />
+          </TableBody>
+        </Table>
       </Box>
       <TablePager count={total} page={page} size={size} sizes={LOG_PAGE_SIZES} onPageChange={setPage} onSizeChange={setSize} />
     </>

@@ -21,7 +21,11 @@ export async function sendEmailCode(email: string): Promise<string> {
 }
 
 export async function updateEmail(code: string, password: string, email: string): Promise<void> {
-  await request(`/api/users/updateEmail/${encodeURIComponent(code)}`, { method: 'POST', body: { password: await encrypt(password), email }, ...quiet });
+  await request(`/api/users/updateEmail/${encodeURIComponent(code)}`, {
+    method: 'POST',
+    body: { password: await encrypt(password), email },
+    ...quiet,
+  });
 }
 
 export async function sendPhoneCode(phone: string): Promise<string> {
@@ -42,7 +46,10 @@ export async function saveLockTime(body: { id: number; lockTime: number; orgId: 
   await request('/api/users', { method: 'PUT', body, ...quiet });
 }
 
-export async function uploadAvatar(file: File, transfer: { onProgress?: (progress: TransferProgress) => void; signal?: AbortSignal } = {}): Promise<string> {
+export async function uploadAvatar(
+  file: File,
+  transfer: { onProgress?: (progress: TransferProgress) => void; signal?: AbortSignal } = {},
+): Promise<string> {
   const form = new FormData();
   form.append('avatar', file);
   const { data } = await request<{ avatar: string }>('/api/users/updateAvatar', { method: 'POST', body: form, ...quiet, ...transfer });
@@ -62,7 +69,10 @@ export interface UserLog {
 }
 
 export async function fetchUserLogs(page: number, size: number): Promise<{ content: UserLog[]; totalElements: number }> {
-  const { data } = await request<{ content: UserLog[]; totalElements: number }>('/api/logs/user', { query: { page, size, sort: 'id,desc' }, ...quiet });
+  const { data } = await request<{ content: UserLog[]; totalElements: number }>('/api/logs/user', {
+    query: { page, size, sort: 'id,desc' },
+    ...quiet,
+  });
   return data;
 }
 

@@ -92,14 +92,19 @@ export function ApplicantDetail() {
     if (!record) return;
     const lists = await Promise.all(
       ENTRIES.map((name) =>
-        request<{ content: Row[] }>(`/${resourceByName[name]!.path}`, { query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' }, quiet: true })
+        request<{ content: Row[] }>(`/${resourceByName[name]!.path}`, {
+          query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' },
+          quiet: true,
+        })
           .then((r) => [name, r.data.content] as const)
           .catch(() => [name, null] as const),
       ),
     );
     setEntries(Object.fromEntries(lists.filter(([, rows]) => rows !== null)) as Record<string, Row[]>);
     if (record.staffunZpId) {
-      const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(() => null);
+      const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(
+        () => null,
+      );
       setPosting(p?.data ?? null);
     }
   }, [id]);
@@ -132,7 +137,11 @@ export function ApplicantDetail() {
       title: '基本信息',
       content: (
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, rowGap: 0.5, m: 0 }}>
-          {[...basics.map((f) => [f.title, shown(f, applicant[f.name])] as const), ['户籍所在地', region('card')] as const, ['现居住地', region('now')] as const].map(([label, value]) => (
+          {[
+            ...basics.map((f) => [f.title, shown(f, applicant[f.name])] as const),
+            ['户籍所在地', region('card')] as const,
+            ['现居住地', region('now')] as const,
+          ].map(([label, value]) => (
             <Box key={label} sx={{ display: 'flex', gap: 1, fontSize: 14, py: 0.5, borderBottom: '1px dashed #ebeef5' }}>
               <Box component="dt" sx={{ color: 'text.secondary', minWidth: 120 }}>
                 {label}

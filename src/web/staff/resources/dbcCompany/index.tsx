@@ -43,7 +43,8 @@ export const dbcCompanyOverrides: ResourceOverrides = {
   icon: StoreIcon,
   Form: CompanyForm,
   toForm: (values) => ({ ...values, [PASSWORD_FIELD]: '' }),
-  toRequest: (body, values) => (typeof values[PASSWORD_FIELD] === 'string' && values[PASSWORD_FIELD] ? { ...body, [PASSWORD_FIELD]: values[PASSWORD_FIELD] } : body),
+  toRequest: (body, values) =>
+    typeof values[PASSWORD_FIELD] === 'string' && values[PASSWORD_FIELD] ? { ...body, [PASSWORD_FIELD]: values[PASSWORD_FIELD] } : body,
 };
 
 export default dbcCompanyOverrides;

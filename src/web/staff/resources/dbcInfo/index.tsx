@@ -95,10 +95,18 @@ function VinLookups({ vin, id }: { vin: string; id: unknown }) {
     <Box data-testid="vin-lookups">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Typography sx={{ fontWeight: 600 }}>同底盘号记录</Typography>
-        <Button size="small" variant={source === 'api/dbc/dbcInfo/queryQmbcByVin' ? 'contained' : 'text'} onClick={() => setSource('api/dbc/dbcInfo/queryQmbcByVin')}>
+        <Button
+          size="small"
+          variant={source === 'api/dbc/dbcInfo/queryQmbcByVin' ? 'contained' : 'text'}
+          onClick={() => setSource('api/dbc/dbcInfo/queryQmbcByVin')}
+        >
           代步车记录
         </Button>
-        <Button size="small" variant={source === 'api/other/otherSysDbx' ? 'contained' : 'text'} onClick={() => setSource('api/other/otherSysDbx')}>
+        <Button
+          size="small"
+          variant={source === 'api/other/otherSysDbx' ? 'contained' : 'text'}
+          onClick={() => setSource('api/other/otherSysDbx')}
+        >
           其他系统记录
         </Button>
       </Box>
@@ -154,7 +162,17 @@ export interface ApprovalSync {
 }
 
 /** 企业微信审批: the approval of this demand, by its number; WeCom's answer updates the demand, and the dialog shows the demand as stored now. */
-export function WecomApprovalSync({ resource, id, status, onSynced }: { resource: string; id: unknown; status: number; onSynced?: (record: RaRecord) => void }) {
+export function WecomApprovalSync({
+  resource,
+  id,
+  status,
+  onSynced,
+}: {
+  resource: string;
+  id: unknown;
+  status: number;
+  onSynced?: (record: RaRecord) => void;
+}) {
   const refresh = useRefresh();
   const dataProvider = useDataProvider();
   const [spNo, setSpNo] = useState('');
@@ -163,7 +181,9 @@ export function WecomApprovalSync({ resource, id, status, onSynced }: { resource
   const sync = async () => {
     setBusy(true);
     try {
-      const res = await request<ApprovalSync>(`api/qywxapp/approval/approvalBizSync/${encodeURIComponent(spNo.trim())}`, { query: { bizId: String(id) } });
+      const res = await request<ApprovalSync>(`api/qywxapp/approval/approvalBizSync/${encodeURIComponent(spNo.trim())}`, {
+        query: { bizId: String(id) },
+      });
       setDone({ ...res.data, changed: res.data.status !== status });
       // the demand as stored now (status, audit fields): the open dialog shows it, the list behind it too
       if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne(resource, { id: id as string })).data);
@@ -178,14 +198,22 @@ export function WecomApprovalSync({ resource, id, status, onSynced }: { resource
     <Box data-testid="wecom-approval">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Typography sx={{ fontWeight: 600 }}>企业微信审批</Typography>
-        <TextField size="small" label="审批单号" value={spNo} onChange={(e) => setSpNo(e.target.value.replace(/\D/g, ''))} inputProps={{ maxLength: 64 }} />
+        <TextField
+          size="small"
+          label="审批单号"
+          value={spNo}
+          onChange={(e) => setSpNo(e.target.value.replace(/\D/g, ''))}
+          inputProps={{ maxLength: 64 }}
+        />
         <Button size="small" variant="outlined" disabled={busy || !spNo.trim()} onClick={() => void sync()}>
           {busy ? '正在同步...' : '同步审批结果'}
         </Button>
       </Box>
       {done ? (
         <Alert severity="info" sx={{ mt: 1 }} role="status">
-          审批单 {done.spNo}{done.spName ? `（${done.spName}）` : ''}：{done.spStatusName}。{done.result}。同步时间 {done.syncTime}，当前状态：{statusLabel(done.status)}
+          审批单 {done.spNo}
+          {done.spName ? `（${done.spName}）` : ''}：{done.spStatusName}。{done.result}。同步时间 {done.syncTime}，当前状态：
+          {statusLabel(done.status)}
           {done.changed ? '。用车需求已按审批结果更新' : ''}
         </Alert>
       ) : null}
@@ -195,7 +223,10 @@ export function WecomApprovalSync({ resource, id, status, onSynced }: { resource
 
 /** The contract PDF (approved demands), fetched with the staff token. */
 async function openStaffContract(id: unknown, type: 'view' | 'download') {
-  const res = await request<Blob>('api/dbc/dbcInfo/viewOrDownloadContract', { query: { contract_id: String(id), type }, responseType: 'blob' });
+  const res = await request<Blob>('api/dbc/dbcInfo/viewOrDownloadContract', {
+    query: { contract_id: String(id), type },
+    responseType: 'blob',
+  });
   const url = URL.createObjectURL(res.data);
   if (type === 'view') window.open(url, '_blank', 'noopener');
   else {
@@ -245,10 +276,24 @@ function ProcessForm({ spec, record, replaceRecord }: RecordFormProps) {
             validate={required(AUDIT_REQUIRED)}
             helperText={false}
           />
-          <TextInput source={REASON_FIELD} label="审核意见" multiline minRows={2} fullWidth validate={reasonRule} helperText={Number(audit) === 3 ? '不通过时必须填写' : false} />
+          <TextInput
+            source={REASON_FIELD}
+            label="审核意见"
+            multiline
+            minRows={2}
+            fullWidth
+            validate={reasonRule}
+            helperText={Number(audit) === 3 ? '不通过时必须填写' : false}
+          />
         </>
       ) : next.length ? (
-        <RadioButtonGroupInput source={NEXT_FIELD} label="下一步" choices={next.map((t) => ({ id: t.to, name: t.label }))} validate={required(NEXT_REQUIRED)} helperText={false} />
+        <RadioButtonGroupInput
+          source={NEXT_FIELD}
+          label="下一步"
+          choices={next.map((t) => ({ id: t.to, name: t.label }))}
+          validate={required(NEXT_REQUIRED)}
+          helperText={false}
+        />
       ) : (
         <Typography color="text.secondary">{status === 3 ? '审核未通过，等待经销商修改后重新提交' : '订单已完结，无需处理'}</Typography>
       )}
@@ -262,7 +307,8 @@ export const dbcInfoOverrides: ResourceOverrides = {
   toForm: (values) => ({ ...values, [AUDIT_FIELD]: '', [REASON_FIELD]: '', [NEXT_FIELD]: '' }),
   toRequest: (_body, values, record) => {
     const id = record?.id;
-    if (Number(record?.status) === 1) return { id, shStatus: Number(values[AUDIT_FIELD]), reason: String(values[REASON_FIELD] ?? '').trim() };
+    if (Number(record?.status) === 1)
+      return { id, shStatus: Number(values[AUDIT_FIELD]), reason: String(values[REASON_FIELD] ?? '').trim() };
     return { id, status: Number(values[NEXT_FIELD]) };
   },
 };

@@ -64,7 +64,8 @@ export function SubmitDemandRowButton() {
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
   const notify = useCallback(
-    (message: string, type: 'success' | 'error') => raNotify(message, { type, autoHideDuration: type === 'success' ? SUCCESS_NOTICE_MS : ERROR_NOTICE_MS }),
+    (message: string, type: 'success' | 'error') =>
+      raNotify(message, { type, autoHideDuration: type === 'success' ? SUCCESS_NOTICE_MS : ERROR_NOTICE_MS }),
     [raNotify],
   );
   if (!record || !hasPermission(permissions, SUBMIT_DEMAND_PERMISSION)) return null;

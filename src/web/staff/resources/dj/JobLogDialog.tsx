@@ -64,7 +64,13 @@ export function JobLogDialog({ jobId, jobName, open, onClose }: { jobId: number;
   }, [open, jobId, page, size]);
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={false} PaperProps={{ sx: { width: 1000, maxWidth: '95vw' } }} aria-labelledby="job-log-title">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      maxWidth={false}
+      PaperProps={{ sx: { width: 1000, maxWidth: '95vw' } }}
+      aria-labelledby="job-log-title"
+    >
       <DialogTitle id="job-log-title">执行日志：{jobName}</DialogTitle>
       <DialogContent dividers>
         {rows === null && !failed ? <LinearProgress aria-label="正在加载" /> : null}
@@ -98,7 +104,11 @@ export function JobLogDialog({ jobId, jobName, open, onClose }: { jobId: number;
                   </TableCell>
                   <TableCell sx={{ wordBreak: 'break-all' }}>
                     {r.exceptionDetail ? (
-                      <Tooltip title={<pre style={{ margin: 0, whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}>{r.exceptionDetail}</pre>}>
+                      <Tooltip
+                        title={
+                          <pre style={{ margin: 0, whiteSpace: 'pre-wrap', maxHeight: 300, overflow: 'auto' }}>{r.exceptionDetail}</pre>
+                        }
+                      >
                         <span>{r.result ?? '查看异常'}</span>
                       </Tooltip>
                     ) : (

@@ -75,7 +75,13 @@ export function JobRowButtons() {
           </Tooltip>
           <Tooltip title={paused ? '恢复' : '暂停'}>
             <span>
-              <IconButton size="small" color={paused ? 'success' : 'warning'} aria-label={paused ? '恢复' : '暂停'} onClick={() => setConfirmPause(true)} disabled={busy !== null}>
+              <IconButton
+                size="small"
+                color={paused ? 'success' : 'warning'}
+                aria-label={paused ? '恢复' : '暂停'}
+                onClick={() => setConfirmPause(true)}
+                disabled={busy !== null}
+              >
                 {paused ? <PlayCircleOutlineIcon fontSize="small" /> : <PauseIcon fontSize="small" />}
               </IconButton>
             </span>
@@ -97,7 +103,9 @@ export function JobRowButtons() {
         onConfirm={togglePause}
         onClose={() => setConfirmPause(false)}
       />
-      {logOpen ? <JobLogDialog open jobId={Number(record.id)} jobName={String(record.money ?? '')} onClose={() => setLogOpen(false)} /> : null}
+      {logOpen ? (
+        <JobLogDialog open jobId={Number(record.id)} jobName={String(record.money ?? '')} onClose={() => setLogOpen(false)} />
+      ) : null}
     </>
   );
 }

@@ -28,7 +28,13 @@ export function describeChange(r: JobHistoryRow): string {
 export function HistoryDialog({ id, name, onClose }: { id: number; name: string; onClose: () => void }) {
   const rows = useLoad(() => staffApi.history(id), [id]);
   return (
-    <Dialog open onClose={onClose} maxWidth={false} PaperProps={{ sx: { width: 900, maxWidth: '95vw' } }} aria-labelledby="staff-history-title">
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth={false}
+      PaperProps={{ sx: { width: 900, maxWidth: '95vw' } }}
+      aria-labelledby="staff-history-title"
+    >
       <DialogTitle id="staff-history-title">调岗记录：{name}</DialogTitle>
       <DialogContent dividers>
         {rows.loading ? <LinearProgress aria-label="正在加载" /> : null}

@@ -50,7 +50,15 @@ export function LeaveDialog({ record, onClose, onDone }: { record: RaRecord; onC
             setProblem('');
           }}
         />
-        <TextField size="small" label="离职原因" multiline minRows={3} value={cause} onChange={(e) => setCause(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
+        <TextField
+          size="small"
+          label="离职原因"
+          multiline
+          minRows={3}
+          value={cause}
+          onChange={(e) => setCause(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 500 } }}
+        />
         {linked ? <Alert severity="warning">办理后将禁用该员工关联的系统账号并使其立即退出登录</Alert> : null}
       </FormDialog>
       <ConfirmDialog

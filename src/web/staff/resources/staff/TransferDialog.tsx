@@ -12,7 +12,10 @@ import { FormDialog, flattenDepts, getJson, indentLabel, useAction, useLoad, typ
 import { staffApi, type JpTypeOption, type RoleOption } from './api.ts';
 
 /** The company's subtree of the department tree (the company itself first). */
-export function companyDepartments(tree: DeptNode[] | undefined, orgId: number): Array<{ id: number; name: string; depth: number; disabled: boolean }> {
+export function companyDepartments(
+  tree: DeptNode[] | undefined,
+  orgId: number,
+): Array<{ id: number; name: string; depth: number; disabled: boolean }> {
   const find = (nodes: DeptNode[] | undefined): DeptNode | undefined => {
     for (const n of nodes ?? []) {
       if (n.id === orgId) return n;
@@ -48,7 +51,15 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
     if (p) return;
     setBusy(true);
     const ok = await act(
-      () => staffApi.editJob({ id: Number(record.id), deptId: Number(deptId), job: job.trim(), jpTypeId: jpTypeId === '' ? null : jpTypeId, ...(roleIds.length ? { roleIds } : {}), ...(remark.trim() ? { remark: remark.trim() } : {}) }),
+      () =>
+        staffApi.editJob({
+          id: Number(record.id),
+          deptId: Number(deptId),
+          job: job.trim(),
+          jpTypeId: jpTypeId === '' ? null : jpTypeId,
+          ...(roleIds.length ? { roleIds } : {}),
+          ...(remark.trim() ? { remark: remark.trim() } : {}),
+        }),
       '调岗成功',
     );
     setBusy(false);
@@ -59,15 +70,36 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
     <FormDialog open title={`调岗：${record.name}`} width={520} busy={busy} onClose={onClose} onSubmit={submit}>
       {problem ? <Alert severity="error">{problem}</Alert> : null}
       {depts.failed ? <Alert severity="error">部门加载失败，请关闭后重试</Alert> : null}
-      <TextField select size="small" label="所属部门" required value={deptId} onChange={(e) => setDeptId(Number(e.target.value))} disabled={depts.loading}>
+      <TextField
+        select
+        size="small"
+        label="所属部门"
+        required
+        value={deptId}
+        onChange={(e) => setDeptId(Number(e.target.value))}
+        disabled={depts.loading}
+      >
         {options.map((d) => (
           <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
             {indentLabel(d.name, d.depth)}
           </MenuItem>
         ))}
       </TextField>
-      <TextField size="small" label="岗位" required value={job} onChange={(e) => setJob(e.target.value)} slotProps={{ htmlInput: { maxLength: 50 } }} />
-      <TextField select size="small" label="岗位类型" value={jpTypeId} onChange={(e) => setJpTypeId(e.target.value === '' ? '' : Number(e.target.value))}>
+      <TextField
+        size="small"
+        label="岗位"
+        required
+        value={job}
+        onChange={(e) => setJob(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: 50 } }}
+      />
+      <TextField
+        select
+        size="small"
+        label="岗位类型"
+        value={jpTypeId}
+        onChange={(e) => setJpTypeId(e.target.value === '' ? '' : Number(e.target.value))}
+      >
         <MenuItem value="">无</MenuItem>
         {(types.data ?? []).map((t) => (
           <MenuItem key={t.id} value={t.id} disabled={t.enabled === false && t.id !== jpTypeId}>
@@ -82,7 +114,16 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
           label="岗位权限"
           value={roleIds}
           helperText="一人可兼任多个岗位；不选择则保留系统账号现有岗位"
-          slotProps={{ select: { multiple: true, renderValue: (v) => grantable.filter((r) => (v as number[]).includes(r.id)).map((r) => r.name).join('、') } }}
+          slotProps={{
+            select: {
+              multiple: true,
+              renderValue: (v) =>
+                grantable
+                  .filter((r) => (v as number[]).includes(r.id))
+                  .map((r) => r.name)
+                  .join('、'),
+            },
+          }}
           onChange={(e) => setRoleIds((e.target.value as unknown as number[]).map(Number))}
         >
           {grantable.map((r) => (
@@ -94,7 +135,15 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
       ) : (
         <Alert severity="info">该员工未关联系统账号，只调整花名册中的部门与岗位</Alert>
       )}
-      <TextField size="small" label="调岗说明" multiline minRows={2} value={remark} onChange={(e) => setRemark(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
+      <TextField
+        size="small"
+        label="调岗说明"
+        multiline
+        minRows={2}
+        value={remark}
+        onChange={(e) => setRemark(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: 500 } }}
+      />
     </FormDialog>
   );
 }

@@ -71,39 +71,73 @@ export function WecomMenu({ record, onDone }: { record: RaRecord; onDone: () => 
     <>
       <Tooltip title={bound ? `企业微信（${record.qywxUserId}）` : '企业微信'}>
         <span>
-          <IconButton size="small" color={bound ? 'success' : 'default'} aria-label="企业微信" onClick={(e) => setAnchor(e.currentTarget)} disabled={busy}>
+          <IconButton
+            size="small"
+            color={bound ? 'success' : 'default'}
+            aria-label="企业微信"
+            onClick={(e) => setAnchor(e.currentTarget)}
+            disabled={busy}
+          >
             {busy && dialog === null ? <CircularProgress size={16} /> : <ForumIcon fontSize="small" />}
           </IconButton>
         </span>
       </Tooltip>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         <MenuItem onClick={() => open('create')} disabled={bound || !onStaff}>
-          <ListItemIcon><PersonAddIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <PersonAddIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>创建成员</ListItemText>
         </MenuItem>
         <MenuItem onClick={sync} disabled={!bound}>
-          <ListItemIcon><SyncIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <SyncIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>同步信息</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => open('mail')} disabled={!bound}>
-          <ListItemIcon><EmailIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <EmailIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>设置企业邮箱</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => open('delete')} disabled={!bound}>
-          <ListItemIcon><PersonRemoveIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemIcon>
+            <PersonRemoveIcon fontSize="small" color="error" />
+          </ListItemIcon>
           <ListItemText>删除成员</ListItemText>
         </MenuItem>
       </Menu>
       {dialog === 'create' ? (
-        <FormDialog open title={`创建企业微信成员：${record.name}`} width={460} busy={busy} onClose={() => setDialog(null)} onSubmit={create}>
+        <FormDialog
+          open
+          title={`创建企业微信成员：${record.name}`}
+          width={460}
+          busy={busy}
+          onClose={() => setDialog(null)}
+          onSubmit={create}
+        >
           {problem ? <Alert severity="error">{problem}</Alert> : null}
-          <TextField size="small" label="企业微信账号" value={userid} onChange={(e) => setUserid(e.target.value)} helperText="默认使用手机号码；创建后姓名、手机、性别、岗位和邮箱同步到企业微信" slotProps={{ htmlInput: { maxLength: 64 } }} />
+          <TextField
+            size="small"
+            label="企业微信账号"
+            value={userid}
+            onChange={(e) => setUserid(e.target.value)}
+            helperText="默认使用手机号码；创建后姓名、手机、性别、岗位和邮箱同步到企业微信"
+            slotProps={{ htmlInput: { maxLength: 64 } }}
+          />
         </FormDialog>
       ) : null}
       {dialog === 'mail' ? (
         <FormDialog open title={`设置企业邮箱：${record.name}`} width={460} busy={busy} onClose={() => setDialog(null)} onSubmit={saveMail}>
           {problem ? <Alert severity="error">{problem}</Alert> : null}
-          <TextField size="small" label="企业邮箱" value={email} onChange={(e) => setEmail(e.target.value)} slotProps={{ htmlInput: { maxLength: 100 } }} />
+          <TextField
+            size="small"
+            label="企业邮箱"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 100 } }}
+          />
         </FormDialog>
       ) : null}
       <ConfirmDialog
