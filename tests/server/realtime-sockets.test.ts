@@ -3,6 +3,7 @@
  * their session ends (logout, expiry, disabled user), heartbeats drop silent clients, chat
  * fan-out with CONNECT/CLOSE lists, and system messages with per-user read state.
  */
+import type { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createStaff, loginAs } from './auth-helpers.ts';
@@ -10,6 +11,8 @@ import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpe
 import { handshakeStatus, listen, openSocket, sleep } from './ws-helpers.ts';
 import { SESSION_ENDED_CODE } from '../../src/server/realtime/index.ts';
 import { tokenHash } from '../../src/server/auth/sessions.ts';
+import type { Created, Page } from '../support/answers.ts';
+import type { OnlineChat, SocketMessage } from '../support/shapes.ts';
 
 const PASSWORD = 'Passw0rd!x';
 
@@ -96,8 +99,8 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
   it('terminates a client that stops answering pings', async () => {
     const s = await openSocket(`${base}/webSocket/${reader}`);
     // a client whose pong never arrives: stop the automatic pong of the ws client
-    (s.ws as any)._receiver.removeAllListeners('ping');
-    (s.ws as any)._receiver.on('ping', () => undefined);
+    (s.ws as unknown as { _receiver: EventEmitter })._receiver.removeAllListeners('ping');
+    (s.ws as unknown as { _receiver: EventEmitter })._receiver.on('ping', () => undefined);
     await app.hub.heartbeat(); // ping sent, marked not alive
     await sleep(100);
     await app.hub.heartbeat(); // no pong since: terminated
@@ -107,20 +110,22 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
 
   it('chat: CONNECT carries the online list, a message reaches every chat socket, CLOSE updates the list', async () => {
     const a = await openSocket(`${base}/webSocket/${publisher}/publisher`);
-    const connect = await a.next((m) => m.msgType === 'CONNECT' && m.formUser === 'publisher');
+    const connect: SocketMessage = await a.next((m: SocketMessage) => m.msgType === 'CONNECT' && m.formUser === 'publisher');
     expect(connect.chats).toEqual(expect.arrayContaining([{ sid: 'publisher', name: 'publisher' }]));
     const admin = await openSocket(`${base}/webSocket/${adminToken}/admin`);
     const b = await openSocket(`${base}/webSocket/${reader}/reader`);
     // an earlier test's short-lived reader socket may still be announced (CONNECT then CLOSE, gathered
     // over 200 ms) on a busy machine: wait for the announcement of this socket, which lists it
-    const seen = await a.next((m) => m.msgType === 'CONNECT' && m.formUser === 'reader' && m.chats.some((c: any) => c.sid === 'reader'));
-    expect(seen.chats.map((c: any) => c.sid)).toEqual(expect.arrayContaining(['publisher', 'reader']));
-    expect(seen.chats.map((c: any) => c.sid)).not.toContain('admin');
-    expect(a.messages.some((m) => m.formUser === 'admin')).toBe(false);
+    const seen: SocketMessage = await a.next(
+      (m: SocketMessage) => m.msgType === 'CONNECT' && m.formUser === 'reader' && m.chats.some((c) => c.sid === 'reader'),
+    );
+    expect(seen.chats.map((c) => c.sid)).toEqual(expect.arrayContaining(['publisher', 'reader']));
+    expect(seen.chats.map((c) => c.sid)).not.toContain('admin');
+    expect(a.messages.some((m: SocketMessage) => m.formUser === 'admin')).toBe(false);
 
     const online = await app.inject({ method: 'GET', url: '/api/sysSocketChat/wssList', headers: bearer(other) });
     expect(online.statusCode).toBe(200);
-    const sids = online.json().map((c: any) => c.sid);
+    const sids = online.json<OnlineChat[]>().map((c) => c.sid);
     expect(sids).toEqual(expect.arrayContaining(['publisher', 'reader']));
     expect(sids).not.toContain('admin');
 
@@ -133,20 +138,20 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(sent.statusCode).toBe(201);
     expect(sent.json()).toMatchObject({ formUser: 'reader', formName: 'reader', msg: '你好大家 a < b', msgType: 'CHAT' });
     for (const s of [a, b, admin]) {
-      const chat = await s.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id);
+      const chat: SocketMessage = await s.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === sent.json<Created>().id);
       expect(chat.msg).toBe('你好大家 a < b');
       expect(typeof chat.createTime).toBe('string');
     }
     // a layout socket gets no chat
     const layout = await openSocket(`${base}/webSocket/${other}`);
     const again = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(publisher), payload: { msg: '第二条' } });
-    await a.next((m) => m.msgType === 'CHAT' && m.id === again.json().id);
+    await a.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === again.json<Created>().id);
     await sleep(100);
-    expect(layout.messages.filter((m) => m.msgType === 'CHAT')).toEqual([]);
+    expect(layout.messages.filter((m: SocketMessage) => m.msgType === 'CHAT')).toEqual([]);
 
     b.close();
-    const close = await a.next((m) => m.msgType === 'CLOSE' && m.formUser === 'reader');
-    expect(close.chats.map((c: any) => c.sid)).not.toContain('reader');
+    const close: SocketMessage = await a.next((m: SocketMessage) => m.msgType === 'CLOSE' && m.formUser === 'reader');
+    expect(close.chats.map((c) => c.sid)).not.toContain('reader');
     a.close();
     admin.close();
     layout.close();
@@ -166,12 +171,12 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     }
     const page = await app.inject({ method: 'GET', url: '/api/sysSocketChat?page=0&size=20&sort=id,desc', headers: bearer(reader) });
     expect(page.statusCode).toBe(200);
-    const body = page.json();
+    const body = page.json<Page<Created>>();
     expect(body.content).toHaveLength(20);
     expect(body.content[0].msg).toBe('历史21');
     expect(body.totalElements).toBeGreaterThanOrEqual(22);
-    const ids = body.content.map((m: any) => m.id);
-    expect([...ids].sort((x: number, y: number) => y - x)).toEqual(ids);
+    const ids = body.content.map((m) => m.id);
+    expect([...ids].sort((x, y) => y - x)).toEqual(ids);
 
     const empty = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(other), payload: { msg: '<i></i>  ' } });
     expect(errorOf(empty)).toMatchObject({ status: 400, message: '消息内容不能为空' });
@@ -213,7 +218,7 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     const del = await app.inject({ method: 'DELETE', url: '/api/sysSocketChat', headers: bearer(other), payload: [mine] });
     expect(del.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/sysSocketChat?size=1', headers: bearer(reader) });
-    expect(after.json().content[0].id).not.toBe(mine);
+    expect(after.json<Page<Created>>().content[0].id).not.toBe(mine);
   });
 
   it('chat: one address sending more than 30 messages in 10 s gets 429', async () => {
@@ -235,7 +240,8 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
   it('system messages: publish pushes INFO, each user has their own read state, msg is sanitised', async () => {
     const readerSocket = await openSocket(`${base}/webSocket/${reader}`);
     const otherSocket = await openSocket(`${base}/webSocket/${other}`);
-    const before = (await app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: bearer(reader) })).json().totalElements;
+    const before = (await app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: bearer(reader) })).json<Page>()
+      .totalElements;
 
     const missingType = await app.inject({
       method: 'POST',
@@ -261,15 +267,15 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
       },
     });
     expect(created.statusCode).toBe(201);
-    const message = created.json();
+    const message = created.json<Created>();
     expect(message.msg).toContain('<b>22点</b>');
     expect(message.msg).not.toMatch(/script|onclick|onerror|javascript:/);
 
     for (const s of [readerSocket, otherSocket]) {
-      const info = await s.next((m) => m.msgType === 'INFO' && m.msg.includes('系统升级通知'));
+      const info: SocketMessage = await s.next((m: SocketMessage) => m.msgType === 'INFO' && m.msg.includes('系统升级通知'));
       expect(info.msg).toBe('您有新的系统消息：系统升级通知');
     }
-    const unread = (await app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: bearer(reader) })).json();
+    const unread = (await app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: bearer(reader) })).json<Page>();
     expect(unread.totalElements).toBe(before + 1);
     expect(unread.content[0]).toMatchObject({ id: message.id, title: '系统升级通知', status: 0 });
 
@@ -280,10 +286,12 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     const again = await app.inject({ method: 'PUT', url: '/api/sysSocket/read', headers: bearer(reader), payload: { id: message.id } });
     expect(again.json()).toEqual({ unread: before });
 
-    const list = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket?page=0&size=9999', headers: bearer(reader) })).json();
-    expect(list.content.find((n: any) => n.id === message.id)).toMatchObject({ status: 1, title: '系统升级通知' });
-    const othersList = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json();
-    expect(othersList.content.find((n: any) => n.id === message.id)).toMatchObject({ status: 0 });
+    const list = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket?page=0&size=9999', headers: bearer(reader) })).json<
+      Page<Created>
+    >();
+    expect(list.content.find((n) => n.id === message.id)).toMatchObject({ status: 1, title: '系统升级通知' });
+    const othersList = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json<Page<Created>>();
+    expect(othersList.content.find((n) => n.id === message.id)).toMatchObject({ status: 0 });
 
     const readers = await app.inject({
       method: 'GET',
@@ -291,7 +299,7 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
       headers: bearer(publisher),
     });
     expect(readers.statusCode).toBe(200);
-    expect(readers.json().content.map((r: any) => r.username)).toEqual(['reader']);
+    expect(readers.json<Page>().content.map((r) => r.username)).toEqual(['reader']);
     expect(
       errorOf(await app.inject({ method: 'GET', url: `/api/sysSocket/getReadUser?id=${message.id}`, headers: bearer(reader) })).status,
     ).toBe(403);
@@ -312,7 +320,7 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
       headers: bearer(other),
     });
     expect(latest.statusCode).toBe(200);
-    expect(latest.json().content[0]).toMatchObject({ id: message.id, title: '系统升级通知' });
+    expect(latest.json<Page>().content[0]).toMatchObject({ id: message.id, title: '系统升级通知' });
 
     // disabling hides it from the notices; deleting removes the read state
     const disable = await app.inject({
@@ -322,9 +330,9 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
       payload: { id: message.id, title: message.title, msg: message.msg, type: 1, sort: 1, url: '', enabled: false },
     });
     expect(disable.statusCode, disable.body).toBe(204);
-    await otherSocket.next((m) => m.msgType === 'INFO' && m.msg === '系统消息已更新');
-    const hidden = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json();
-    expect(hidden.content.some((n: any) => n.id === message.id)).toBe(false);
+    await otherSocket.next((m: SocketMessage) => m.msgType === 'INFO' && m.msg === '系统消息已更新');
+    const hidden = (await app.inject({ method: 'GET', url: '/api/sysSocket/getSocket', headers: bearer(other) })).json<Page<Created>>();
+    expect(hidden.content.some((n) => n.id === message.id)).toBe(false);
     const removed = await app.inject({ method: 'DELETE', url: '/api/sysSocket', headers: bearer(adminToken), payload: [message.id] });
     expect(removed.statusCode).toBe(200);
     await sleep(50);

@@ -13,28 +13,27 @@ import { nowText } from '../../src/server/db/index.ts';
 import { hashPassword } from '../../src/server/auth/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
-
-type Rec = Record<string, any>;
+import type { Created, Page, Row } from '../support/answers.ts';
 
 interface FakeWecom {
   url: string;
   server: Server;
   /** every member call: path and body (or query) */
-  calls: Array<{ path: string; body: Rec }>;
-  members: Map<string, Rec>;
+  calls: Array<{ path: string; body: Row }>;
+  members: Map<string, Row>;
 }
 
 /** A stand-in for WeCom's member API: one corp, the contacts secret, members kept in memory. */
 async function fakeWecom(): Promise<FakeWecom> {
   const calls: FakeWecom['calls'] = [];
-  const members = new Map<string, Rec>();
+  const members = new Map<string, Row>();
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      const send = (v: Rec) => res.end(JSON.stringify(v));
+      const send = (v: Row) => res.end(JSON.stringify(v));
       if (u.pathname === '/cgi-bin/gettoken') {
         const ok = u.searchParams.get('corpid') === 'ww-staff' && u.searchParams.get('corpsecret') === 'contact-secret';
         return send(
@@ -42,9 +41,9 @@ async function fakeWecom(): Promise<FakeWecom> {
         );
       }
       if (u.searchParams.get('access_token') !== 'CONTACT-TOKEN') return send({ errcode: 40014, errmsg: 'invalid access_token' });
-      const body: Rec = raw ? JSON.parse(raw) : Object.fromEntries(u.searchParams);
+      const body: Row = raw ? (JSON.parse(raw) as Row) : Object.fromEntries(u.searchParams);
       calls.push({ path: u.pathname, body });
-      const userid = String(body.userid ?? '');
+      const userid = String((body.userid as string | undefined) ?? '');
       // a name WeCom refuses, to prove nothing is written on a refusal
       if (body.name === '拒绝' || userid === 'refused' || body.biz_mail === 'refused@corp.com' || body.avatar_mediaid === 'refused') {
         return send({ errcode: 60104, errmsg: 'mobile existed' });
@@ -88,16 +87,16 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
   let admin: Record<string, string>;
   let hr: Record<string, string>;
   let viewer: Record<string, string>;
-  const ids: Rec = {};
+  const ids: Record<string, number> = {};
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) =>
     app.inject({
       method,
       url,
       headers: { ...headers, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
-      ...(payload !== undefined ? { payload: payload as any } : {}),
+      ...(payload !== undefined ? { payload } : {}),
     });
-  const stored = async (id: number): Promise<Rec> => (await call('GET', `/api/staff?id=${id}`, admin)).json().content[0];
+  const stored = async (id: number): Promise<Created> => (await call('GET', `/api/staff?id=${id}`, admin)).json<Page<Created>>().content[0];
   const historyCount = async () =>
     Number(
       (
@@ -151,7 +150,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         .execute();
     return Number(row.id);
   }
-  async function entry(values: Rec): Promise<Rec> {
+  async function entry(values: Row): Promise<Created> {
     const res = await call('POST', '/api/staff', admin, {
       sex: 1,
       job: '销售顾问',
@@ -162,7 +161,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       ...values,
     });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json();
+    return res.json<Created>();
   }
 
   beforeAll(async () => {
@@ -196,7 +195,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     ]) {
       const res = await call('POST', '/api/jp/jpType', admin, { name, code, category: '销售' });
       expect(res.statusCode, res.body).toBe(201);
-      ids[code] = res.json().id;
+      ids[code] = res.json<Created>().id;
     }
   }, 60_000);
   afterAll(async () => {
@@ -216,7 +215,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         orgId: ids.root,
         deptId: ids.luoyangSales,
       };
-      const cases: Array<[Rec, string]> = [
+      const cases: Array<[Row, string]> = [
         [{}, '部门不属于所选公司'],
         [{ orgId: 987654, deptId: ids.sales }, '公司不存在'],
         [{ deptId: 987654 }, '部门不存在'],
@@ -229,7 +228,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         expect(res.statusCode, message).toBe(400);
         expect(errorOf(res).message).toBe(message);
       }
-      expect((await call('GET', '/api/staff?mobile=13900000001', admin)).json().totalElements).toBe(0);
+      expect((await call('GET', '/api/staff?mobile=13900000001', admin)).json<Page>().totalElements).toBe(0);
 
       const account = await user('linked1', ids.sales, ids.root, []);
       const first = await entry({ name: '关联', mobile: '13900000002', userId: account });
@@ -302,20 +301,20 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       expect((await call('GET', '/api/staff/findByMobile?mobile=13811110001&x=1', viewer)).statusCode).toBe(400);
       // outside the scope: not visible
       expect((await call('GET', '/api/staff/findByMobile?mobile=13811110005', viewer)).json()).toBeNull();
-      expect((await call('GET', '/api/staff/findByMobile?mobile=13811110005', admin)).json().id).toBe(ids.ly);
+      expect((await call('GET', '/api/staff/findByMobile?mobile=13811110005', admin)).json<Created>().id).toBe(ids.ly);
     });
 
     it('getAllOnStaff lists a company by department then name, with the status', async () => {
       const res = await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.root}`, viewer);
       expect(res.statusCode, res.body).toBe(200);
-      const list: Rec[] = res.json();
+      const list = res.json<Created[]>();
       const mine = list.filter((r) => [ids.zhang, ids.li, ids.an, ids.gone].includes(r.id));
       // 销售部 before 售后服务部 (same sort, lower id); 安娜 (an) before 李四 (li) in pinyin order
       expect(mine.map((r) => r.name)).toEqual(['安娜', '李四', '张三']);
       expect(Object.keys(mine[0]).sort()).toEqual(
         ['deptId', 'deptName', 'id', 'job', 'jpTypeId', 'jpTypeName', 'mobile', 'name', 'orgId', 'sex', 'status', 'userId'].sort(),
       );
-      const left: Rec[] = (await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.root}&status=0`, viewer)).json();
+      const left = (await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.root}&status=0`, viewer)).json<Created[]>();
       expect(left.map((r) => r.id)).toContain(ids.gone);
       expect(left.every((r) => r.status === 0)).toBe(true);
       expect(errorOf(await call('GET', '/api/staff/getAllOnStaff', viewer)).message).toBe('请选择公司');
@@ -324,19 +323,21 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const out = await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.luoyang}`, viewer);
       expect(out.statusCode).toBe(403);
       expect(errorOf(out).message).toBe('没有权限操作该部门的数据');
-      expect((await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.luoyang}`, admin)).json().map((r: Rec) => r.id)).toEqual([ids.ly]);
+      expect((await call('GET', `/api/staff/getAllOnStaff?orgId=${ids.luoyang}`, admin)).json<Created[]>().map((r) => r.id)).toEqual([
+        ids.ly,
+      ]);
     });
 
     it('search finds up to 20 on-staff entries by name or mobile inside the scope', async () => {
       expect((await call('GET', '/api/staff/search?search=', viewer)).json()).toEqual([]);
       expect((await call('GET', '/api/staff/search', viewer)).json()).toEqual([]);
-      expect((await call('GET', '/api/staff/search?search=张', viewer)).json().map((r: Rec) => r.id)).toEqual([ids.zhang]);
+      expect((await call('GET', '/api/staff/search?search=张', viewer)).json<Created[]>().map((r) => r.id)).toEqual([ids.zhang]);
       const byMobile = (await call('GET', '/api/staff/search?search=1381111000', viewer))
-        .json()
-        .map((r: Rec) => r.id)
+        .json<Created[]>()
+        .map((r) => r.id)
         .sort();
       expect(byMobile).toEqual([ids.zhang, ids.li, ids.an].sort()); // not the one who left, not the other company
-      expect((await call('GET', '/api/staff/search?search=洛阳', admin)).json().map((r: Rec) => r.id)).toEqual([ids.ly]);
+      expect((await call('GET', '/api/staff/search?search=洛阳', admin)).json<Created[]>().map((r) => r.id)).toEqual([ids.ly]);
       expect((await call('GET', '/api/staff/search?search=%25', viewer)).json()).toEqual([]); // % is a character, not a wildcard
       const rows = Array.from({ length: 22 }, (_, i) => ({
         name: `批量${i}`,
@@ -357,16 +358,18 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     it('getStaffByOrgIdAndPostType matches the job type by code or id', async () => {
       const byCode = await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=XSGW`, viewer);
       expect(byCode.statusCode, byCode.body).toBe(200);
-      expect(byCode.json().map((r: Rec) => r.id)).toEqual([ids.an, ids.li]);
+      expect(byCode.json<Created[]>().map((r) => r.id)).toEqual([ids.an, ids.li]);
       const byId = await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=${ids.FWGW}`, viewer);
-      expect(byId.json().map((r: Rec) => r.id)).toEqual([ids.zhang]);
+      expect(byId.json<Created[]>().map((r) => r.id)).toEqual([ids.zhang]);
       expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}&postType=NOPE`, viewer)).message).toBe(
         '岗位类型不存在：NOPE',
       );
       expect(errorOf(await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.root}`, viewer)).message).toBe('请选择岗位类型');
       expect((await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, viewer)).statusCode).toBe(403);
       expect(
-        (await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, admin)).json().map((r: Rec) => r.id),
+        (await call('GET', `/api/staff/getStaffByOrgIdAndPostType?orgId=${ids.luoyang}&postType=XSGW`, admin))
+          .json<Created[]>()
+          .map((r) => r.id),
       ).toEqual([ids.ly]);
     });
 
@@ -377,8 +380,8 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         viewer,
       );
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().map((r: Rec) => r.id)).toEqual([ids.li]);
-      expect(res.json()[0].userId).toBe(ids.consultantUser);
+      expect(res.json<Created[]>().map((r) => r.id)).toEqual([ids.li]);
+      expect(res.json<Row[]>()[0].userId).toBe(ids.consultantUser);
       expect(
         (
           await call('GET', `/api/staff/getStaffByOrgIdAndRoleName?orgId=${ids.root}&roleName=${encodeURIComponent('服务顾问岗')}`, viewer)
@@ -406,7 +409,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
   });
 
   describe('调岗 and 离职', () => {
-    let moved: Rec;
+    let moved: Created;
     let accountId: number;
 
     beforeAll(async () => {
@@ -437,7 +440,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
         .map((r) => Number(r.role_id))
         .sort();
       expect(roles).toEqual([ids.consultantRole, ids.serviceRole].sort());
-      const history = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json();
+      const history = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json<Row[]>();
       expect(history).toHaveLength(1);
       expect(history[0]).toMatchObject({
         kind: '调岗',
@@ -465,7 +468,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const rolesBefore = (await app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', accountId).execute())
         .length;
       const count = await historyCount();
-      const cases: Array<[Rec, number, string]> = [
+      const cases: Array<[Row, number, string]> = [
         [{ id: moved.id, deptId: ids.luoyangSales, job: 'x' }, 400, '部门不属于所选公司'],
         [{ id: moved.id, deptId: 987654, job: 'x' }, 400, '部门不存在'],
         [{ id: moved.id, job: 'x' }, 400, '所属部门不能为空'],
@@ -509,7 +512,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     it('staffLeave ends the employment: status, date, the user disabled and signed out, a history row', async () => {
       const session = bearer(await loginAs(app, 'wangwu', 'User@2024x'));
       expect((await call('GET', '/api/info', session)).statusCode).toBe(200);
-      const cases: Array<[Rec, number, string]> = [
+      const cases: Array<[Row, number, string]> = [
         [{ id: moved.id, leaveDate: '2024-05-09' }, 400, '离职日期不能早于入职日期（2024-05-10）'],
         [{ id: moved.id, leaveDate: '2024-02-30' }, 400, '离职日期格式不正确'],
         [{ id: moved.id, leaveDate: 20240601 }, 400, '离职日期格式不正确'],
@@ -532,7 +535,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       const account = await app.database.db.selectFrom('sys_user').select('enabled').where('id', '=', accountId).executeTakeFirstOrThrow();
       expect(Boolean(account.enabled)).toBe(false);
       expect((await call('GET', '/api/info', session)).statusCode).toBe(401);
-      const [last] = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json();
+      const [last] = (await call('GET', `/api/staff/jobHistory?id=${moved.id}`, viewer)).json<Row[]>();
       expect(last).toMatchObject({
         kind: '离职',
         fromDeptName: '售后服务部',
@@ -585,7 +588,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
   });
 
   describe('WeCom members', () => {
-    let member: Rec;
+    let member: Created;
     let accountId: number;
 
     beforeAll(async () => {
@@ -637,7 +640,7 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
     it('refuses bad input before asking WeCom', async () => {
       const calls = wecom.calls.length;
       const plain = await entry({ name: '未绑定', mobile: '13833330003' });
-      const cases: Array<[string, string, Rec, number, string]> = [
+      const cases: Array<[string, string, Row, number, string]> = [
         ['POST', 'qywx', { id: plain.id, userid: 'bad id!' }, 400, '企业微信账号只能包含字母、数字和 _ . @ -'],
         ['POST', 'qywx', { id: plain.id, userid: '13833330001' }, 400, '该企业微信账号已绑定其他员工'],
         ['POST', 'qywx', { id: ids.ly }, 403, '没有权限操作该部门的数据'],
@@ -757,11 +760,12 @@ describe.each(testApps())('staff WeCom calls with WeCom unreachable on %s', (_di
       method: 'POST',
       url: '/api/staff/qywx',
       headers: { ...admin, submit_id: submitId() },
-      payload: { id: created.json().id },
+      payload: { id: created.json<Created>().id },
     });
     expect(res.statusCode).toBe(502);
     expect(errorOf(res).message).toMatch(/^企业微信返回错误：无法连接企业微信/);
-    const after = (await t.app.inject({ method: 'GET', url: `/api/staff?id=${created.json().id}`, headers: admin })).json().content[0];
+    const after = (await t.app.inject({ method: 'GET', url: `/api/staff?id=${created.json<Created>().id}`, headers: admin })).json<Page>()
+      .content[0];
     expect(after.qywxUserId).toBeNull();
   });
 });
