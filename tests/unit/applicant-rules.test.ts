@@ -81,7 +81,7 @@ describe('the special-character rule', () => {
 
   it('is the pattern of every text field that the schemas put under it, with its message', () => {
     for (const [entity, names] of Object.entries(SPECIAL_FIELDS)) {
-      const spec = resourceByName[entity]!;
+      const spec = resourceByName[entity];
       const props = (spec.schema as { properties: Record<string, { pattern?: string }> }).properties;
       for (const name of names) {
         const pattern = props[name].pattern;

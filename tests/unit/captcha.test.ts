@@ -49,12 +49,13 @@ describe('arithmetic expression', () => {
 });
 
 describe('captcha store', () => {
-  let db: Kysely<any>;
+  /** the tables as this test reads them; the store and ensureTables take any database */
+  let db: Kysely<{ sys_captcha: Record<string, unknown> }>;
   let clock: number;
   let store: CaptchaStore;
 
   beforeEach(async () => {
-    db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    db = new Kysely<{ sys_captcha: Record<string, unknown> }>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
     await ensureTables(
       db,
       'sqlite',

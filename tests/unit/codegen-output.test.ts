@@ -12,14 +12,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { generate, runCodegen } from '../../codegen/main.ts';
 import { PERMISSION_ACTIONS, permissionKey, type ResourceSpec } from '../../src/shared/resource-spec.ts';
-import { tmpThingSchema } from './helpers/tmp-thing.ts';
-
-/** The entity names of the project's schemas/ folder, sorted as codegen lists them. */
-const projectSchemaNames = () =>
-  readdirSync(resolve('schemas'))
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.replace(/\.json$/, ''))
-    .sort();
+import { tmpThingSchema, type TestSchema } from './helpers/tmp-thing.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -178,7 +171,7 @@ describe('npm run codegen', { timeout: 60_000 }, () => {
   it('rewrites only the files a schema change affects', async () => {
     const p = tempProject();
     await generate(p.schemas, p.out);
-    const s = JSON.parse(readFileSync(join(p.schemas, 'sysQuestion.json'), 'utf8'));
+    const s = JSON.parse(readFileSync(join(p.schemas, 'sysQuestion.json'), 'utf8')) as TestSchema;
     s['x-entity'].dialogWidth = 1000; // screen setting only: no type or column changes
     writeFileSync(join(p.schemas, 'sysQuestion.json'), JSON.stringify(s));
     const r = await generate(p.schemas, p.out);

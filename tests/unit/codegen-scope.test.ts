@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { SchemaError, specFromSchema } from '../../codegen/spec-from-schema.ts';
 import { projectSpec } from './helpers/project-specs.ts';
 import { scopeField } from '../../src/shared/resource-spec.ts';
-import { tmpThingSchema } from './helpers/tmp-thing.ts';
+import { tmpThingSchema, type TestSchema } from './helpers/tmp-thing.ts';
 
 const FILE = 'schemas/tmpThing.json';
 
-function problemOf(mutate: (s: Record<string, any>) => void): SchemaError {
+function problemOf(mutate: (s: TestSchema) => void): SchemaError {
   const s = tmpThingSchema();
   mutate(s);
   try {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SchemaError, specFromSchema } from '../../codegen/spec-from-schema.ts';
 import { loadSchemas, loadSpecs } from '../../codegen/main.ts';
 import { fieldByName, listFields } from '../../src/shared/resource-spec.ts';
-import { tmpThingSchema } from './helpers/tmp-thing.ts';
+import { tmpThingSchema, type TestSchema } from './helpers/tmp-thing.ts';
 
 const FILE = 'schemas/tmpThing.json';
 
@@ -14,13 +14,13 @@ function schemaError(run: () => unknown): SchemaError {
     run();
   } catch (err) {
     if (err instanceof SchemaError) return err;
-    throw new Error(`expected a SchemaError, got ${String(err)}`);
+    throw new Error(`expected a SchemaError, got ${String(err)}`, { cause: err });
   }
   throw new Error('expected a SchemaError, but the schema was accepted');
 }
 
 /** Mutates a fresh copy of the valid tmpThing schema and expects the problem at `path`. */
-function expectBad(mutate: (s: Record<string, any>) => void, path: string, problem: RegExp): SchemaError {
+function expectBad(mutate: (s: TestSchema) => void, path: string, problem: RegExp): SchemaError {
   const s = tmpThingSchema();
   mutate(s);
   const err = schemaError(() => specFromSchema(FILE, s));
@@ -94,11 +94,16 @@ describe('specs from the real schemas', () => {
   });
 
   it('builds the body schema without our keywords and automatic fields', () => {
-    const body = q.schema as any;
+    const body = q.schema as {
+      additionalProperties: unknown;
+      properties: Record<string, Record<string, unknown>>;
+      required: unknown;
+      errorMessage: { required: Record<string, string> };
+    };
     expect(body.additionalProperties).toBe(false);
     expect(Object.keys(body.properties)).not.toContain('createTime');
     expect(body.required).toEqual(['userType', 'model', 'content']);
-    for (const [name, prop] of Object.entries(body.properties as Record<string, Record<string, unknown>>)) {
+    for (const [name, prop] of Object.entries(body.properties)) {
       const ours = Object.keys(prop).filter((k) => k.startsWith('x-') || k === 'title' || k === 'default');
       expect(ours, name).toEqual([]);
     }
@@ -191,16 +196,16 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s.$id = 'other'), '/$id', /must equal x-entity.name/);
   });
   it('required field without its Chinese message', () => {
-    expectBad((s) => delete s.errorMessage, '/errorMessage/required', /"name" needs its Chinese message/);
+    expectBad((s: Partial<TestSchema>) => delete s.errorMessage, '/errorMessage/required', /"name" needs its Chinese message/);
     expectBad((s) => s.required.push('kind'), '/errorMessage/required', /"kind".*"kind": "类型不能为空"/);
   });
   it('message that is not Chinese', () => {
     expectBad((s) => (s.errorMessage.required.name = 'name is required'), '/errorMessage/required/name', /Chinese/);
-    expectBad((s) => (s.properties.name.errorMessage.maxLength = 'too long'), '/properties/name/errorMessage/maxLength', /Chinese/);
+    expectBad((s) => (s.properties.name.errorMessage!.maxLength = 'too long'), '/properties/name/errorMessage/maxLength', /Chinese/);
   });
   it('message for a keyword the property does not have', () => {
     expectBad(
-      (s) => (s.properties.name.errorMessage.pattern = '格式不正确'),
+      (s) => (s.properties.name.errorMessage!.pattern = '格式不正确'),
       '/properties/name/errorMessage/pattern',
       /no "pattern" keyword/,
     );
@@ -238,10 +243,10 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     );
   });
   it('x-list with an unknown key or an editable that does not fit', () => {
-    expectBad((s) => (s.properties.name['x-list'].colour = 'red'), '/properties/name/x-list/colour', /unknown key/);
+    expectBad((s) => (s.properties.name['x-list']!.colour = 'red'), '/properties/name/x-list/colour', /unknown key/);
     expectBad((s) => (s.properties.name['x-list'] = { width: 3 }), '/properties/name/x-list', /order/);
-    expectBad((s) => (s.properties.name['x-list'].editable = 'switch'), '/properties/name/x-list/editable', /boolean/);
-    expectBad((s) => (s.properties.name['x-list'].html = 'yes'), '/properties/name/x-list/html', /must be true/);
+    expectBad((s) => (s.properties.name['x-list']!.editable = 'switch'), '/properties/name/x-list/editable', /boolean/);
+    expectBad((s) => (s.properties.name['x-list']!.html = 'yes'), '/properties/name/x-list/html', /must be true/);
   });
   it('x-options values of another type', () => {
     expectBad(
@@ -251,9 +256,9 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     );
   });
   it('x-options and enum that disagree', () => {
-    expectBad((s) => s.properties.kind['x-options'].pop(), '/properties/kind/x-options', /missing from x-options: "乙"/);
+    expectBad((s) => s.properties.kind['x-options']!.pop(), '/properties/kind/x-options', /missing from x-options: "乙"/);
     expectBad(
-      (s) => s.properties.kind['x-options'].push({ value: '丙', label: '丙类' }),
+      (s) => s.properties.kind['x-options']!.push({ value: '丙', label: '丙类' }),
       '/properties/kind/x-options',
       /not in enum: "丙"/,
     );
@@ -322,10 +327,10 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s['x-entity'].actions = ['add', 'print']), '/x-entity/actions', /add, edit, del, download, import/);
     expectBad((s) => (s['x-entity'].path = '/api/tmpThing'), '/x-entity/path', /no leading slash/);
     expectBad((s) => delete s['x-entity'].title, '/x-entity/title', /Chinese title/);
-    expectBad((s) => delete s['x-entity'], '/x-entity', /x-entity is required/);
+    expectBad((s: Partial<TestSchema>) => delete s['x-entity'], '/x-entity', /x-entity is required/);
   });
   it('ownedByApplicant must name a required integer owner with an eq filter; read names signedIn or keys', () => {
-    const owned = (s: Record<string, any>) => {
+    const owned = (s: TestSchema) => {
       s.properties.staffunId = { type: 'integer', title: '应聘人员', minimum: 1, 'x-filter': 'eq' };
       s.required.push('staffunId');
       s.errorMessage.required.staffunId = '应聘人员不能为空';

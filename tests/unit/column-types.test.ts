@@ -110,18 +110,18 @@ describe.skipIf(!PG_URL)('the PostgreSQL DDL (TEST_DATABASE_URL)', () => {
         for (const i of createIndexesSql(s)) await client.query(i);
       }
       const q = specs.find((s) => s.name === 'sysQuestion')!;
-      const { rows } = await client.query(
+      const { rows } = await client.query<{ column_name: string; data_type: string }>(
         'select column_name, data_type from information_schema.columns where table_schema = $1 and table_name = $2 order by ordinal_position',
         [schema, 'sys_question'],
       );
-      expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(q.fields.map((f) => f.column));
-      expect(rows.find((r: { column_name: string }) => r.column_name === 'create_time').data_type).toBe('timestamp without time zone');
+      expect(rows.map((r) => r.column_name)).toEqual(q.fields.map((f) => f.column));
+      expect(rows.find((r) => r.column_name === 'create_time')?.data_type).toBe('timestamp without time zone');
       const ins = await client.query(
         `insert into sys_question (model, content) values ('系统', '无法登录') returning id, user_type, status, enabled`,
       );
       expect(ins.rows[0]).toMatchObject({ user_type: '员工', status: false, enabled: true });
       await client.query(addColumnSql(q, col({ name: 'level', column: 'level', type: 'integer', default: 2 }), 'postgres'));
-      expect(Number((await client.query('select level from sys_question')).rows[0].level)).toBe(2);
+      expect(Number((await client.query<{ level: unknown }>('select level from sys_question')).rows[0].level)).toBe(2);
     } finally {
       await client.query(`drop schema if exists "${schema}" cascade`);
       await client.end();

@@ -17,7 +17,8 @@ describe('message catalogue', () => {
     expect(formatMessage('保留{unknown}')).toBe('保留{unknown}');
   });
   it('every text is Chinese', () => {
-    const walk = (o: object): string[] => Object.values(o).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
+    const walk = (o: object): string[] =>
+      Object.values(o as Record<string, string | object>).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
     for (const t of walk(messages)) expect(t).toMatch(/[\u4e00-\u9fff]/);
   });
 });

@@ -50,7 +50,7 @@ describe('RSA-OAEP password transport', () => {
   });
 
   it('the pair is created once and read back by every later start', async () => {
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
     await ensureTables(
       db,
       'sqlite',

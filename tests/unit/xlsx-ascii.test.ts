@@ -13,11 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { xlsxStream } from '../../src/server/crud/xlsx-writer.ts';
 import { asciiXlsx } from '../../src/server/crud/xlsx-ascii.ts';
 
+/** batches of 1000 rows, each handed over asynchronously as the database's are */
 async function* rows(n: number) {
   for (let i = 1; i <= n; i += 1000) {
     const b = [];
     for (let j = i; j < Math.min(n + 1, i + 1000); j++) b.push(['员工', '销售', `第${j}条问题：保养预约页面打不开😀`, '未处理']);
-    yield b;
+    yield await Promise.resolve(b);
   }
 }
 

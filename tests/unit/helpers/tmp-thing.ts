@@ -1,5 +1,25 @@
+/**
+ * A property of a test schema. Tests set any keyword, of any type, to see it refused; the nested
+ * keywords they change in place are typed (present only on the properties that have them).
+ */
+export interface TestProperty {
+  [keyword: string]: unknown;
+  'x-list'?: Record<string, unknown>;
+  'x-options'?: Array<{ value: unknown; label: string }>;
+  errorMessage?: Record<string, string>;
+}
+
+/** An entity schema as the codegen tests change it before handing it to specFromSchema. */
+export interface TestSchema {
+  [keyword: string]: unknown;
+  'x-entity': Record<string, unknown>;
+  properties: Record<string, TestProperty>;
+  required: string[];
+  errorMessage: { required: Record<string, string> };
+}
+
 /** A small valid entity schema for codegen tests: `tmpThing`, one field of each kind. */
-export function tmpThingSchema(): Record<string, any> {
+export function tmpThingSchema(): TestSchema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'tmpThing',
