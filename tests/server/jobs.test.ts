@@ -6,6 +6,27 @@ import { checkCron, normalizeCron } from '../../src/server/modules/jobs/cron.ts'
 import { registerJobFunction, schedulerOf } from '../../src/server/modules/jobs/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
+
+/** a row of api/dj as these tests read it */
+interface Job {
+  id: number;
+  project: string;
+  methodName: string;
+  isPause: boolean;
+}
+
+/** a row of the job log; fireTime is null on a manual run */
+interface JobLog extends Row {
+  fireTime: number | null;
+  isSuccess: boolean;
+}
+
+/** the answer of 执行 */
+interface ExecAnswer {
+  success: boolean;
+  message: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,10 +84,10 @@ describe.each(testApps())('an instance with JOBS_ENABLED=false on %s', (_name, s
   it('schedules nothing, still seeds the rows and runs a job on 执行', async () => {
     expect(schedulerOf(t.app)).toBeUndefined();
     const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
-    const rows = (await t.app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    const rows = (await t.app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json<Page<Job>>().content;
     expect(rows.length).toBeGreaterThanOrEqual(4);
     const res = await t.app.inject({ method: 'PUT', url: `/api/jobs/exec/${rows[0].id}`, headers: admin });
-    expect(res.json().success).toBe(true);
+    expect(res.json<ExecAnswer>().success).toBe(true);
   });
 });
 
@@ -88,7 +109,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
   const logs = async (jobId: number) => {
     const res = await app.inject({ method: 'GET', url: `/api/jobs/logs?jobId=${jobId}&page=0&size=50`, headers: admin });
     expect(res.statusCode).toBe(200);
-    return res.json() as { content: Array<Record<string, any>>; totalElements: number };
+    return res.json<Page<JobLog>>();
   };
 
   beforeAll(async () => {
@@ -100,7 +121,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
 
   it('seeds the maintenance jobs once, as rows of api/dj', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50&sort=id,asc', headers: admin });
-    const rows = res.json().content as Array<Record<string, unknown>>;
+    const rows = res.json<Page<Job>>().content;
     const keys = rows.map((r) => `${r.project}.${r.methodName}`);
     expect(keys).toEqual(
       expect.arrayContaining([
@@ -119,8 +140,8 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect((await app.inject({ method: 'DELETE', url: '/api/dj', headers: admin, payload: [sessions.id] })).statusCode).toBe(200);
     const again = await t.reopen();
     const after = await again.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin });
-    expect(after.json().content.some((r: any) => r.methodName === 'purgeExpiredSessions')).toBe(false);
-    expect(after.json().totalElements).toBe(rows.length - 1);
+    expect(after.json<Page<Job>>().content.some((r) => r.methodName === 'purgeExpiredSessions')).toBe(false);
+    expect(after.json<Page>().totalElements).toBe(rows.length - 1);
     await again.close();
   });
 
@@ -169,7 +190,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
   it('an update is checked against the stored row with the changes on top', async () => {
     const created = await create(job());
     expect(created.statusCode).toBe(201);
-    const id = created.json().id;
+    const id = created.json<Created>().id;
     let res = await app.inject({ method: 'PUT', url: '/api/dj', headers: admin, payload: { ...job(), id, cronExpression: 'nope' } });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('Cron表达式不正确：nope');
@@ -187,7 +208,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
   });
 
   it('runs now (执行成功), logs start, duration and outcome, and logs a failure with its error', async () => {
-    const id = (await create(job({ params: 'now' }))).json().id;
+    const id = (await create(job({ params: 'now' }))).json<Created>().id;
     const before = calls.length;
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${id}`, headers: admin });
     expect(res.statusCode).toBe(200);
@@ -207,7 +228,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(page.content[0].startTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(typeof page.content[0].time).toBe('number');
 
-    const failing = (await create(job({ methodName: 'fail' }))).json().id;
+    const failing = (await create(job({ methodName: 'fail' }))).json<Created>().id;
     res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${failing}`, headers: admin });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: false, message: '执行失败：故意失败' });
@@ -217,7 +238,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
 
     // the answer of a function without a result text is the spec's notice
     registerJobFunction('testJobs', 'silent', () => undefined);
-    const silent = (await create(job({ methodName: 'silent' }))).json().id;
+    const silent = (await create(job({ methodName: 'silent' }))).json<Created>().id;
     res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${silent}`, headers: admin });
     expect(res.json()).toMatchObject({ success: true, message: '执行成功' });
 
@@ -235,7 +256,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
   });
 
   it('pause and resume toggle isPause and the timer; timing keys are enforced', async () => {
-    const id = (await create(job())).json().id;
+    const id = (await create(job())).json<Created>().id;
     const scheduler = schedulerOf(app)!;
     expect(scheduler.scheduledIds()).toContain(id);
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
@@ -243,7 +264,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     expect(res.json()).toEqual({ id, isPause: true });
     expect(scheduler.scheduledIds()).not.toContain(id);
     const listed = await app.inject({ method: 'GET', url: `/api/dj?isPause=true&page=0&size=50`, headers: admin });
-    expect(listed.json().content.map((r: any) => r.id)).toContain(id);
+    expect(listed.json<Page<Job>>().content.map((r) => r.id)).toContain(id);
     res = await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
     expect(res.json()).toEqual({ id, isPause: false });
     expect(scheduler.scheduledIds()).toContain(id);
@@ -259,14 +280,14 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
 
   it('fires on schedule, logging the firing time; a paused job does not fire; deleting stops it', async () => {
     const tag = `tick-${Date.now()}`;
-    const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json().id;
+    const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json<Created>().id;
     await expect
       .poll(async () => (await logs(id)).content.filter((r) => r.isSuccess === true).length, { timeout: 8000, interval: 250 })
       .toBeGreaterThanOrEqual(2);
     const page = await logs(id);
     for (const row of page.content) {
       expect(row.trigger).toBe('schedule');
-      expect(row.fireTime % 1000).toBe(0);
+      expect(row.fireTime! % 1000).toBe(0);
       expect(row.isSuccess).toBe(true);
     }
     await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
@@ -282,7 +303,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     const scheduler = schedulerOf(app)!;
     const skippedBefore = scheduler.stats.skippedBusy;
     slowRuns = 0;
-    const id = (await create(job({ methodName: 'slow', cronExpression: '* * * * * *' }))).json().id;
+    const id = (await create(job({ methodName: 'slow', cronExpression: '* * * * * *' }))).json<Created>().id;
     await sleep(2300);
     await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
     expect(slowRuns).toBe(1);
@@ -308,19 +329,19 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       .insertInto('sys_session')
       .values({ id: 'f'.repeat(64), user_id: 1, kind: 'staff', remember: 0, expires: Date.now() - 1000, created: nowText() })
       .execute();
-    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
-    const captchas = rows.find((r) => r.methodName === 'purgeExpiredCaptchas');
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json<Page<Job>>().content;
+    const captchas = rows.find((r) => r.methodName === 'purgeExpiredCaptchas')!;
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${captchas.id}`, headers: admin });
     expect(res.json()).toMatchObject({ success: true, message: '删除过期验证码 1 条' });
     expect(
-      (await db.selectFrom('sys_captcha').select('uuid').where('uuid', 'in', ['old-1', 'new-1']).execute()).map((r) => r.uuid),
+      (await db.selectFrom('sys_captcha').select('uuid').where('uuid', 'in', ['old-1', 'new-1']).execute()).map((r): unknown => r.uuid),
     ).toEqual(['new-1']);
     // the sessions job was deleted above; an administrator can add it back by its registered name
     res = await create(job({ money: '清理过期会话', project: 'authMaintenance', methodName: 'purgeExpiredSessions', params: '' }));
     expect(res.statusCode).toBe(201);
-    const sessionsJob = res.json().id;
+    const sessionsJob = res.json<Created>().id;
     res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${sessionsJob}`, headers: admin });
-    expect(res.json().success).toBe(true);
+    expect(res.json<ExecAnswer>().success).toBe(true);
     expect(await db.selectFrom('sys_session').select('id').where('id', '=', 'f'.repeat(64)).executeTakeFirst()).toBeUndefined();
     // the signed-in admin's own session is still valid
     expect((await app.inject({ method: 'GET', url: '/api/jobs/functions', headers: admin })).statusCode).toBe(200);
@@ -359,29 +380,31 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
         { id: 'fresh-file', user_id: 1, file_name: 'b.xlsx', mime: 'x', size: 0, complete: 1, expires: now + 600_000 },
       ])
       .execute();
-    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json<Page<Job>>().content;
     const run = async (method: string) => {
       const res = await app.inject({
         method: 'PUT',
-        url: `/api/jobs/exec/${rows.find((r) => r.methodName === method).id}`,
+        url: `/api/jobs/exec/${rows.find((r) => r.methodName === method)!.id}`,
         headers: admin,
       });
-      expect(res.json().success, res.body).toBe(true);
-      return res.json().message as string;
+      expect(res.json<ExecAnswer>().success, res.body).toBe(true);
+      return res.json<ExecAnswer>().message;
     };
     expect(await run('purgeExpiredCodes')).toBe('删除过期的短信和邮箱验证码 1 条');
-    expect((await db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'test').execute()).map((r) => r.target)).toEqual([
-      '13900000002',
-    ]);
+    expect(
+      (await db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'test').execute()).map((r): unknown => r.target),
+    ).toEqual(['13900000002']);
     expect(await run('deleteOldLogs')).toMatch(/^删除180天前的操作日志 1 条$/);
     expect(
       (await db.selectFrom('sys_log').select('description').where('description', 'in', ['旧日志', '新日志']).execute()).map(
-        (r) => r.description,
+        (r): unknown => r.description,
       ),
     ).toEqual(['新日志']);
     expect(await run('deleteExpiredDownloads')).toBe('删除过期的导出文件 1 个');
     expect(
-      (await db.selectFrom('sys_download_file').select('id').where('id', 'in', ['expired-file', 'fresh-file']).execute()).map((r) => r.id),
+      (await db.selectFrom('sys_download_file').select('id').where('id', 'in', ['expired-file', 'fresh-file']).execute()).map(
+        (r): unknown => r.id,
+      ),
     ).toEqual(['fresh-file']);
   });
 
@@ -401,26 +424,26 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       .set({ pwd_reset_time: daysAgo(95) })
       .where('id', '=', fresh)
       .execute();
-    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json().content as any[];
-    const reminders = rows.find((r) => r.methodName === 'passwordAgeReminders');
+    const rows = (await app.inject({ method: 'GET', url: '/api/dj?page=0&size=50', headers: admin })).json<Page<Job>>().content;
+    const reminders = rows.find((r) => r.methodName === 'passwordAgeReminders')!;
     let res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${reminders.id}`, headers: admin });
     expect(res.json()).toMatchObject({ success: true, message: '新增密码到期提醒 1 条' });
     res = await app.inject({ method: 'PUT', url: `/api/jobs/exec/${reminders.id}`, headers: admin });
-    expect(res.json().message).toBe('新增密码到期提醒 0 条');
+    expect(res.json<ExecAnswer>().message).toBe('新增密码到期提醒 0 条');
     res = await app.inject({ method: 'GET', url: '/api/jobs/passwordReminder', headers: token });
-    expect(res.json().reminder).toMatchObject({ days: 85 });
-    expect(res.json().reminder.message).toContain('您的密码已使用85天');
+    expect(res.json<{ reminder: { days: number; message: string } | null }>().reminder).toMatchObject({ days: 85 });
+    expect(res.json<{ reminder: { days: number; message: string } | null }>().reminder?.message).toContain('您的密码已使用85天');
     res = await app.inject({ method: 'PUT', url: '/api/jobs/passwordReminder/read', headers: token });
     expect(res.statusCode).toBe(204);
     res = await app.inject({ method: 'GET', url: '/api/jobs/passwordReminder', headers: token });
-    expect(res.json().reminder).toBeNull();
+    expect(res.json<{ reminder: { days: number; message: string } | null }>().reminder).toBeNull();
   });
 
   it('two instances on one database: each firing runs exactly once; changes reach the other instance', async () => {
     const second = await t.reopen();
     try {
       const tag = `pair-${Date.now()}`;
-      const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json().id;
+      const id = (await create(job({ params: tag, cronExpression: '* * * * * *' }))).json<Created>().id;
       const b = schedulerOf(second)!;
       const a = schedulerOf(app)!;
       const lostBefore = a.stats.claimedElsewhere + b.stats.claimedElsewhere;
@@ -455,7 +478,7 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     const b = await t.reopen();
     const c = await t.reopen();
     try {
-      const id = (await create(job({ methodName: 'slow', cronExpression: '*/3 * * * * ?' }))).json().id;
+      const id = (await create(job({ methodName: 'slow', cronExpression: '*/3 * * * * ?' }))).json<Created>().id;
       const [sb, sc] = [schedulerOf(b)!, schedulerOf(c)!];
       await expect
         .poll(() => sb.scheduledIds().includes(id) && sc.scheduledIds().includes(id), { timeout: 5000, interval: 100 })

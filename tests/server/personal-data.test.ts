@@ -14,6 +14,7 @@ import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import { sampleBody } from './sample-records.ts';
 import { DEMO_PASSWORD } from '../../src/server/modules/demo/roles.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
 
 const masked = resources.filter((s) => s.fields.some((f) => f.mask) && s.actions.includes('add'));
 const PASSWORD = 'Personal@2024';
@@ -54,8 +55,8 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
         payload: body,
       });
       expect(created.statusCode, created.body).toBe(201);
-      const id = created.json().id as number;
-      const stored = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(admin) })).json().content[0];
+      const id = created.json<Created>().id;
+      const stored = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(admin) })).json<Page>().content[0];
       const fields = spec.fields.filter((f) => f.mask && stored[f.name] !== null && stored[f.name] !== undefined && stored[f.name] !== '');
       expect(fields.length, `${name} sample has personal data`).toBeGreaterThan(0);
 
@@ -78,7 +79,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       // without the key: masked in the list and by id; the full value appears nowhere in the answer
       const seen = await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(plain) });
       expect(seen.statusCode).toBe(200);
-      const record = seen.json().content[0];
+      const record = seen.json<Page>().content[0];
       for (const f of fields) {
         expect(record[f.name], `${name}.${f.name}`).toBe(mask(f.mask!, stored[f.name]));
         // nowhere else in the answer either (unless another, open property holds the same text)
@@ -88,7 +89,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
         if (mask(f.mask!, stored[f.name]) !== String(stored[f.name]) && !elsewhere) expect(seen.body).not.toContain(String(stored[f.name]));
       }
       if (spec.queryAll) {
-        const all = (await t.app.inject({ method: 'GET', url: `/${spec.path}/queryAll?id=${id}`, headers: bearer(plain) })).json();
+        const all = (await t.app.inject({ method: 'GET', url: `/${spec.path}/queryAll?id=${id}`, headers: bearer(plain) })).json<Row[]>();
         for (const f of fields) expect(all[0][f.name]).toBe(mask(f.mask!, stored[f.name]));
       }
       if (spec.actions.includes('download')) {
@@ -113,12 +114,14 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
           payload: record,
         });
         expect(put.statusCode, put.body).toBe(204);
-        const after = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(admin) })).json().content[0];
+        const after = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(admin) })).json<Page>()
+          .content[0];
         for (const f of fields) expect(after[f.name], `${name}.${f.name} after the masked edit`).toEqual(stored[f.name]);
       }
 
       // with the key: full values, and the read is logged
-      const fullRead = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(full) })).json().content[0];
+      const fullRead = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(full) })).json<Page>()
+        .content[0];
       for (const f of fields) expect(fullRead[f.name]).toEqual(stored[f.name]);
       const logged = await t.app.database.db
         .selectFrom('sys_log')
@@ -147,19 +150,27 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       dataScope: '全部',
     });
     const plain = await loginAs(t.app, 'lookup_plain', PASSWORD);
-    const found = await t.app.inject({ method: 'GET', url: `/api/staff/findByMobile?mobile=${body.mobile}`, headers: bearer(plain) });
+    const found = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/findByMobile?mobile=${String(body.mobile)}`,
+      headers: bearer(plain),
+    });
     expect(found.statusCode, found.body).toBe(200);
-    expect(found.json().mobile).toBe(mask('phone', body.mobile));
+    expect(found.json<Row>().mobile).toBe(mask('phone', body.mobile));
     expect(found.body).not.toContain(String(body.mobile));
-    const byAdmin = await t.app.inject({ method: 'GET', url: `/api/staff/findByMobile?mobile=${body.mobile}`, headers: bearer(admin) });
-    expect(byAdmin.json().mobile).toBe(body.mobile);
+    const byAdmin = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/findByMobile?mobile=${String(body.mobile)}`,
+      headers: bearer(admin),
+    });
+    expect(byAdmin.json<Row>().mobile).toBe(body.mobile);
     const profit = resources.find((s) => s.name === 'xsLrSjmx')!;
     const row = await sampleBody(t.app, admin, resources, profit, 1);
     expect(
       (await t.app.inject({ method: 'POST', url: `/${profit.path}`, headers: { ...bearer(admin), submit_id: submitId() }, payload: row }))
         .statusCode,
     ).toBe(201);
-    const all = (await t.app.inject({ method: 'GET', url: `/${profit.path}/getListAll`, headers: bearer(plain) })).json();
+    const all = (await t.app.inject({ method: 'GET', url: `/${profit.path}/getListAll`, headers: bearer(plain) })).json<Row[]>();
     expect(all.length).toBeGreaterThan(0);
     for (const r of all) expect(r.customerName).toBe(mask('name', r.customerName));
     expect(JSON.stringify(all)).not.toContain(String(row.customerName));
@@ -196,7 +207,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       },
     });
     expect(made.statusCode, made.body).toBe(201);
-    const id = made.json().id;
+    const id = made.json<Created>().id;
     await createStaff(t.app, {
       username: 'users_full',
       password: PASSWORD,
@@ -206,7 +217,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     const plain = await loginAs(t.app, 'users_plain', PASSWORD);
     const full = await loginAs(t.app, 'users_full', PASSWORD);
     const seen = await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(plain) });
-    const row = seen.json().content[0];
+    const row = seen.json<Page>().content[0];
     expect([row.phone, row.email]).toEqual(['139****0001', 'zha*****@example.com']);
     expect(seen.body).not.toContain('13912340001');
     expect(seen.body).not.toContain('zhangsan@example.com');
@@ -225,7 +236,8 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ phone: '13912340001', email: 'zhangsan@example.com', nick_name: '张三丰' });
     // with the key: full, and the read is logged
-    const fullRow = (await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(full) })).json().content[0];
+    const fullRow = (await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(full) })).json<Page>()
+      .content[0];
     expect([fullRow.phone, fullRow.email]).toEqual(['13912340001', 'zhangsan@example.com']);
     const logged = await t.app.database.db
       .selectFrom('sys_log')
@@ -269,11 +281,12 @@ describe.each(testApps())('demo roles on %s', (_name, start) => {
     // feedback of the demo data carries phone numbers: 客服 sees them masked, admin in full
     const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const full = (await t.app.inject({ method: 'GET', url: '/api/sysQuestion?size=100', headers: bearer(admin) }))
-      .json()
-      .content.filter((r: any) => r.mobile);
-    const seen = (await t.app.inject({ method: 'GET', url: '/api/sysQuestion?size=100', headers: bearer(kf) })).json().content;
+      .json<Page<Created>>()
+      .content.filter((r) => r.mobile);
+    const seen = (await t.app.inject({ method: 'GET', url: '/api/sysQuestion?size=100', headers: bearer(kf) })).json<Page<Created>>()
+      .content;
     expect(full.length).toBeGreaterThan(0);
-    for (const r of full) expect(seen.find((s: any) => s.id === r.id).mobile).toBe(mask('phone', r.mobile));
+    for (const r of full) expect(seen.find((s) => s.id === r.id)?.mobile).toBe(mask('phone', r.mobile));
     // the pages every user opens: 操作文档 (header), 岗位说明, help pages and system messages
     for (const url of ['/api/system/userCzwd', '/api/jobExplain?enabled=true', '/api/menuPage', '/api/sysSocket'])
       expect(await status(kf, url), url).toBe(200);
