@@ -10,6 +10,8 @@ import { SESSION_ENDED_CODE } from '../../src/server/realtime/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, testApps, type TestApp } from './helpers.ts';
 import { listen, openSocket } from './ws-helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
+import type { SocketMessage } from '../support/shapes.ts';
 
 const PASSWORD = 'Passw0rd!x';
 const postgres = testApps().filter(([name]) => name === 'postgres');
@@ -42,8 +44,8 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
   it('a chat message sent through A reaches a client on B; the online list spans both', async () => {
     const onB = await openSocket(`${baseB}/webSocket/${bob}/bob`);
     const onA = await openSocket(`${baseA}/webSocket/${alice}/alice`);
-    const joined = await onB.next((m) => m.msgType === 'CONNECT' && m.formUser === 'alice');
-    expect(joined.chats.map((c: any) => c.sid)).toEqual(['alice', 'bob']);
+    const joined: SocketMessage = await onB.next((m: SocketMessage) => m.msgType === 'CONNECT' && m.formUser === 'alice');
+    expect(joined.chats.map((c) => c.sid)).toEqual(['alice', 'bob']);
     const list = await b.inject({ method: 'GET', url: '/api/sysSocketChat/wssList', headers: bearer(bob) });
     expect(list.json()).toEqual([
       { sid: 'alice', name: 'alice' },
@@ -52,15 +54,15 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
 
     const sent = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: '来自实例A' } });
     expect(sent.statusCode).toBe(201);
-    const got = await onB.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id);
+    const got: SocketMessage = await onB.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === sent.json<Created>().id);
     expect(got).toMatchObject({ formUser: 'alice', msg: '来自实例A' });
-    await onA.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id);
+    await onA.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === sent.json<Created>().id);
 
     const history = await b.inject({ method: 'GET', url: '/api/sysSocketChat?page=0&size=20&sort=id,desc', headers: bearer(bob) });
-    expect(history.json().content[0]).toMatchObject({ msg: '来自实例A' });
+    expect(history.json<Page>().content[0]).toMatchObject({ msg: '来自实例A' });
     onA.close();
-    const left = await onB.next((m) => m.msgType === 'CLOSE' && m.formUser === 'alice');
-    expect(left.chats.map((c: any) => c.sid)).toEqual(['bob']);
+    const left: SocketMessage = await onB.next((m: SocketMessage) => m.msgType === 'CLOSE' && m.formUser === 'alice');
+    expect(left.chats.map((c) => c.sid)).toEqual(['bob']);
     onB.close();
   });
 
@@ -73,7 +75,8 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
       payload: { title: '跨实例通知', msg: 'x', type: 1, enabled: true, sort: 1 },
     });
     expect(res.statusCode).toBe(201);
-    expect((await onA.next((m) => m.msgType === 'INFO')).msg).toBe('您有新的系统消息：跨实例通知');
+    const info: SocketMessage = await onA.next((m: SocketMessage) => m.msgType === 'INFO');
+    expect(info.msg).toBe('您有新的系统消息：跨实例通知');
     onA.close();
   });
 
@@ -85,9 +88,9 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
       (await a.database.db.selectFrom('sys_user').select('id').where('username', '=', 'bob').executeTakeFirstOrThrow()).id,
     );
     await a.hub.push({ kind: 'layout', users: [bobId] }, { msgType: 'INFO', msg: big });
-    const got = await onB.next((m) => m.msgType === 'INFO' && m.msg.length > 100);
+    const got: SocketMessage = await onB.next((m: SocketMessage) => m.msgType === 'INFO' && m.msg.length > 100);
     expect(got.msg).toBe(big);
-    expect(onB.messages.some((m) => m.msg === 'nobody')).toBe(false);
+    expect(onB.messages.some((m: SocketMessage) => m.msg === 'nobody')).toBe(false);
     onB.close();
   });
 
@@ -99,12 +102,12 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
       where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`.execute(a.database.db);
     expect(cut.rows[0].n).toBe(2);
     // both instances reconnect within a second or two; a message sent after that arrives
-    let got: any;
+    let got: SocketMessage | undefined;
     for (let i = 0; i < 20 && !got; i++) {
       await new Promise((r) => setTimeout(r, 250));
       const sent = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: `重连后${i}` } });
       expect(sent.statusCode).toBe(201);
-      got = await onB.next((m) => m.msgType === 'CHAT' && m.id === sent.json().id, 300).catch(() => undefined);
+      got = await onB.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === sent.json<Created>().id, 300).catch(() => undefined);
     }
     expect(got?.msg).toMatch(/^重连后/);
     onB.close();
@@ -113,7 +116,7 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
   it('messages published while both LISTEN connections are down reach the sockets open then, once, in order', async () => {
     const onB = await openSocket(`${baseB}/webSocket/${bob}/bob`);
     const onA = await openSocket(`${baseA}/webSocket/${alice}/alice`);
-    await onB.next((m) => m.msgType === 'CONNECT' && m.formUser === 'alice');
+    await onB.next((m: SocketMessage) => m.msgType === 'CONNECT' && m.formUser === 'alice');
     const { sql } = await import('kysely');
     // cut both listeners and publish before they can have reconnected: no NOTIFY reaches anyone
     const cut = await sql<{ n: number }>`
@@ -124,24 +127,24 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
     for (let i = 0; i < 3; i++) {
       const sent = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: `断线期间${i}` } });
       expect(sent.statusCode).toBe(201);
-      ids.push(sent.json().id);
+      ids.push(sent.json<Created>().id);
     }
     // a socket opened after the messages were published does not get them late (it reads the history)
     const later = await openSocket(`${baseB}/webSocket/${bob}/bob`);
     for (const sock of [onA, onB]) {
-      for (const id of ids) await sock.next((m) => m.msgType === 'CHAT' && m.id === id, 8000);
-      const got = sock.messages.filter((m) => m.msgType === 'CHAT' && ids.includes(m.id)).map((m) => m.id);
+      for (const id of ids) await sock.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === id, 8000);
+      const got = sock.messages.filter((m: SocketMessage) => m.msgType === 'CHAT' && ids.includes(m.id)).map((m: SocketMessage) => m.id);
       expect(got).toEqual(ids);
     }
     const pubB = b.hub.pubsub as import('../../src/server/realtime/pubsub.ts').PostgresPubSub;
     expect(pubB.stats.late).toBeGreaterThanOrEqual(3);
     // a message after the listeners are back arrives live, to the later socket too
     const after = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: '恢复后' } });
-    await later.next((m) => m.msgType === 'CHAT' && m.id === after.json().id, 8000);
-    expect(later.messages.some((m) => m.msgType === 'CHAT' && ids.includes(m.id))).toBe(false);
+    await later.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === after.json<Created>().id, 8000);
+    expect(later.messages.some((m: SocketMessage) => m.msgType === 'CHAT' && ids.includes(m.id))).toBe(false);
     // the periodic catch-up does not send anything twice
     await new Promise((r) => setTimeout(r, 2500));
-    expect(onB.messages.filter((m) => m.msgType === 'CHAT' && ids.includes(m.id))).toHaveLength(3);
+    expect(onB.messages.filter((m: SocketMessage) => m.msgType === 'CHAT' && ids.includes(m.id))).toHaveLength(3);
     for (const sock of [onA, onB, later]) sock.close();
   });
 

@@ -12,6 +12,8 @@ import { deleteExpiredDownloads } from '../../src/server/realtime/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { listen, openSocket } from './ws-helpers.ts';
+import type { Page } from '../support/answers.ts';
+import type { SocketMessage } from '../support/shapes.ts';
 
 const PASSWORD = 'Passw0rd!x';
 const ROWS = 2500;
@@ -49,7 +51,7 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     await createStaff(app, { username: 'stranger', password: PASSWORD, permissions: ['sysQuestion:download'] });
     exporter = await loginAs(app, 'exporter', PASSWORD);
     stranger = await loginAs(app, 'stranger', PASSWORD);
-    const spec = resourceByName.sysQuestion!;
+    const spec = resourceByName.sysQuestion;
     const records = Array.from({ length: ROWS }, (_, i) => ({
       userType: '员工',
       model: '系统',
@@ -74,18 +76,18 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     expect(res.statusCode).toBe(299);
     expect(res.json()).toMatchObject({ status: 299, message: '导出数据较多，已转入后台处理，完成后将自动下载', total: ROWS });
 
-    const progress = await socket.next((m) => m.msgType === 'EXCEL' && m.code === 100);
+    const progress: SocketMessage = await socket.next((m: SocketMessage) => m.msgType === 'EXCEL' && m.code === 100);
     expect(progress.msg).toBe(`问题反馈数据开始导出，共${ROWS}条`);
-    const done = await socket.next((m) => m.msgType === 'EXCEL' && m.code !== 100, 20_000);
+    const done: SocketMessage = await socket.next((m: SocketMessage) => m.msgType === 'EXCEL' && m.code !== 100, 20_000);
     expect(done).toMatchObject({ code: 200, fileName: '问题反馈数据.xlsx' });
     expect(done.url).toMatch(/^\/api\/downloadFile\/[0-9a-f-]{36}$/);
-    expect(strangerSocket.messages.filter((m) => m.msgType === 'EXCEL')).toEqual([]);
+    expect(strangerSocket.messages.filter((m: SocketMessage) => m.msgType === 'EXCEL')).toEqual([]);
 
     const file = await app.inject({ method: 'GET', url: done.url, headers: bearer(exporter) });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain(encodeURIComponent('问题反馈数据.xlsx'));
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(file.rawPayload as any);
+    await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     expect(wb.worksheets[0].rowCount).toBe(ROWS + 1);
 
     expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(stranger) }))).toMatchObject({
@@ -110,7 +112,8 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
 
   it('a large import answers 299 and stores every row in the background; a failing one stores none and says why', async () => {
     const socket = await openSocket(`${base}/webSocket/${exporter}`);
-    const before = (await app.inject({ method: 'GET', url: '/api/sysQuestion?size=1', headers: bearer(exporter) })).json().totalElements;
+    const before = (await app.inject({ method: 'GET', url: '/api/sysQuestion?size=1', headers: bearer(exporter) })).json<Page>()
+      .totalElements;
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('问题反馈');
     ws.addRow(['身份', '模块', '标题', '问题描述']);
@@ -124,10 +127,12 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     });
     expect(res.statusCode).toBe(299);
     expect(res.json()).toMatchObject({ status: 299, message: '导入数据较多，已转入后台处理，请留意导入进度', total: 1500 });
-    expect((await socket.next((x) => x.msgType === 'EXCEL' && x.code === 100)).msg).toBe('问题反馈数据开始导入，共1500条');
-    const done = await socket.next((x) => x.msgType === 'EXCEL' && x.code !== 100, 20_000);
+    const started: SocketMessage = await socket.next((x: SocketMessage) => x.msgType === 'EXCEL' && x.code === 100);
+    expect(started.msg).toBe('问题反馈数据开始导入，共1500条');
+    const done: SocketMessage = await socket.next((x: SocketMessage) => x.msgType === 'EXCEL' && x.code !== 100, 20_000);
     expect(done).toMatchObject({ code: 200, msg: '问题反馈数据导入成功，共1500条' });
-    const after = (await app.inject({ method: 'GET', url: '/api/sysQuestion?size=1', headers: bearer(exporter) })).json().totalElements;
+    const after = (await app.inject({ method: 'GET', url: '/api/sysQuestion?size=1', headers: bearer(exporter) })).json<Page>()
+      .totalElements;
     expect(after).toBe(before + 1500);
     socket.messages.length = 0;
 
@@ -145,7 +150,7 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
       headers: { ...bearer(exporter), ...m2.headers },
     });
     expect(res2.statusCode).toBe(299);
-    const failed = await socket.next((x) => x.msgType === 'EXCEL' && x.code !== 100, 20_000);
+    const failed: SocketMessage = await socket.next((x: SocketMessage) => x.msgType === 'EXCEL' && x.code !== 100, 20_000);
     expect(failed).toMatchObject({ code: 500, msg: '问题反馈数据导入失败：数据重复，未导入任何数据' });
     const unchanged = await app.database.db.selectFrom('sys_question').select('id').where('title', 'like', '新导入%').execute();
     expect(unchanged).toEqual([]);

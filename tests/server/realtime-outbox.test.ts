@@ -12,10 +12,11 @@ class FlakyPubSub implements PubSub {
   down = false;
   published: string[] = [];
   failWith?: Error;
-  async publish(message: string): Promise<void> {
-    if (this.failWith) throw this.failWith;
-    if (this.down) throw Object.assign(new Error('Connection terminated unexpectedly'), {});
+  publish(message: string): Promise<void> {
+    if (this.failWith) return Promise.reject(this.failWith);
+    if (this.down) return Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), {}));
     this.published.push(message);
+    return Promise.resolve();
   }
   subscribe(_handler: (message: string, delivery: Delivery) => void): void {}
   async close(): Promise<void> {}
@@ -23,7 +24,7 @@ class FlakyPubSub implements PubSub {
 
 const log = { warn: () => undefined };
 /** only what closing the hub touches (its presence rows) */
-const database = { db: { deleteFrom: () => ({ where: () => ({ execute: async () => undefined }) }) } } as unknown as Database;
+const database = { db: { deleteFrom: () => ({ where: () => ({ execute: () => Promise.resolve(undefined) }) }) } } as unknown as Database;
 
 describe('the hub while the database is away', () => {
   it('keeps pushes made during the outage and publishes them in order once it is back', async () => {
@@ -41,7 +42,7 @@ describe('the hub while the database is away', () => {
     await hub.push({ kind: 'layout', users: [1] }, { msgType: 'INFO', msg: '之后' });
     await new Promise((r) => setTimeout(r, 700));
     expect(hub.waiting).toBe(0);
-    expect(pubsub.published.map((m) => JSON.parse(m).data.msg)).toEqual(['开始', '进行中', '完成', '之后']);
+    expect(pubsub.published.map((m) => (JSON.parse(m) as { data: { msg: string } }).data.msg)).toEqual(['开始', '进行中', '完成', '之后']);
     await hub.close();
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowText } from '../../src/server/db/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 const F = '/api/xs/xsSubmersibleFile';
 
@@ -24,8 +25,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
 
   const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
-  const lead = async (id: number) => (await call(admin, 'GET', `${F}?id=${id}`)).json().content[0];
-  const contacts = async (id: number) => (await call(admin, 'GET', `/api/xs/xsSubmersibleContact?fileId=${id}&size=100`)).json().content;
+  const lead = async (id: number) => (await call(admin, 'GET', `${F}?id=${id}`)).json<Page>().content[0];
+  const contacts = async (id: number) =>
+    (await call(admin, 'GET', `/api/xs/xsSubmersibleContact?fileId=${id}&size=100`)).json<Page>().content;
 
   beforeAll(async () => {
     t = await start();
@@ -55,14 +57,14 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   it('seeds the consultant and allot keys under the leads menu', async () => {
     const keys = (
       await t.app.database.db.selectFrom('sys_menu').select('permission').where('permission', 'like', 'xsSubmersibleFile:%').execute()
-    ).map((r) => r.permission);
+    ).map((r): unknown => r.permission);
     expect(keys).toEqual(expect.arrayContaining(['xsSubmersibleFile:own', 'xsSubmersibleFile:allot']));
   });
 
   it('getSalesConsultant answers the holders of xsSubmersibleFile:own in the company', async () => {
     const res = await call(clerk, 'GET', `${F}/getSalesConsultant?orgId=${orgId}`);
     expect(res.statusCode).toBe(200);
-    const names = res.json().map((s: { username: string }) => s.username);
+    const names = res.json<Array<{ username: string }>>().map((s) => s.username);
     expect(names.sort()).toEqual(['gu_xs', 'wang_xs']);
     expect((await call(clerk, 'GET', `${F}/getSalesConsultant?orgId=${otherOrg}`)).json()).toEqual([]);
     const missing = await call(clerk, 'GET', `${F}/getSalesConsultant`);
@@ -86,8 +88,8 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
       intentModel: '帕萨特',
     });
     expect(first.statusCode).toBe(201);
-    expect(first.json().created).toBe(true);
-    leadId = first.json().id;
+    expect(first.json<Created<{ created: boolean }>>().created).toBe(true);
+    leadId = first.json<Created>().id;
     expect(await lead(leadId)).toMatchObject({
       stage: 1,
       status: 0,
@@ -106,8 +108,10 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   it('isCreate and getValidMainClue see the open main clue of a number in a company', async () => {
     const taken = await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId });
     expect(taken.json()).toMatchObject({ create: false, fileId: leadId });
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).json().create).toBe(true);
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json().create).toBe(true);
+    expect(
+      (await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).json<{ create: boolean }>().create,
+    ).toBe(true);
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json<{ create: boolean }>().create).toBe(true);
     expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000' })).statusCode).toBe(400);
     const main = await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${orgId}`);
     // without xsSubmersibleFile:sensitive the clue's personal data comes masked
@@ -147,12 +151,12 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const own = await call(gu, 'GET', `${F}/getOwn?page=0&size=10`);
     expect(own.json()).toMatchObject({ totalElements: 1, content: [{ id: leadId }] });
     // the consultant's own leads are masked too without xsSubmersibleFile:sensitive
-    expect(own.json().content[0]).toMatchObject({ customerName: '张*', mobile: '139****5678' });
+    expect(own.json<Page>().content[0]).toMatchObject({ customerName: '张*', mobile: '139****5678' });
     expect(own.body).not.toContain('13912345678');
-    expect((await call(wang, 'GET', `${F}/getOwn`)).json().totalElements).toBe(0);
+    expect((await call(wang, 'GET', `${F}/getOwn`)).json<Page>().totalElements).toBe(0);
     // asking for someone else's does not widen it
-    expect((await call(wang, 'GET', `${F}/getOwn?consultantId=${guId}`)).json().totalElements).toBe(0);
-    expect((await call(gu, 'GET', `${F}/getOwn?status=1&status=2`)).json().totalElements).toBe(1);
+    expect((await call(wang, 'GET', `${F}/getOwn?consultantId=${guId}`)).json<Page>().totalElements).toBe(0);
+    expect((await call(gu, 'GET', `${F}/getOwn?status=1&status=2`)).json<Page>().totalElements).toBe(1);
     expect((await call(gu, 'GET', `${F}/getOwn?nope=1`)).statusCode).toBe(400);
   });
 
@@ -195,7 +199,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const closed = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '再次回访' });
     expect(errorOf(closed).message).toBe('只能处理待处理或跟进中的潜客');
     // a defeated lead is no longer the open main clue
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId })).json().create).toBe(true);
+    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId })).json<{ create: boolean }>().create).toBe(true);
   });
 
   it('activation brings a defeated lead back to its consultant; isTjgc follows a won lead', async () => {
@@ -212,8 +216,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   });
 
   it('upChannel changes the channel of several leads; upBatchOrgId moves open leads to another company', async () => {
-    const open = (await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })).json()
-      .id;
+    const open = (
+      await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })
+    ).json<Created>().id;
     await call(admin, 'POST', `${F}/allot`, { ids: [open], consultantId: guId });
     const badChannel = await call(admin, 'PUT', `${F}/upChannel`, { ids: [open], channel: '电视' });
     expect(errorOf(badChannel).message).toBe('请选择正确的渠道');
@@ -237,6 +242,6 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     expect((await contacts(leadId)).length).toBeGreaterThan(0);
     expect((await call(admin, 'DELETE', F, [leadId])).statusCode).toBe(200);
     expect(await contacts(leadId)).toHaveLength(0);
-    expect((await call(admin, 'GET', `/api/xs/xsSubmersibleCar?fileId=${leadId}`)).json().totalElements).toBe(0);
+    expect((await call(admin, 'GET', `/api/xs/xsSubmersibleCar?fileId=${leadId}`)).json<Page>().totalElements).toBe(0);
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
 
 describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) => {
   let t: TestApp;
@@ -41,7 +42,7 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
     expect(byName.json()).toEqual({ money: 1500.75, count: 2 });
     const today = new Date();
     const d = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
-    expect((await call(reader, 'GET', `/api/expense/total?createTime=${d}&createTime=${d}`)).json().count).toBe(3);
+    expect((await call(reader, 'GET', `/api/expense/total?createTime=${d}&createTime=${d}`)).json<{ count: number }>().count).toBe(3);
     expect((await call(reader, 'GET', '/api/expense/total?createTime=2020-01-01&createTime=2020-01-02')).json()).toEqual({
       money: 0,
       count: 0,
@@ -67,17 +68,19 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
       { ...base, brand: '丰田', cx: '凯美瑞', cxType: '轿车', salePrice: 175000, profit: 6000, saleDate: '2026-06-01' },
     ];
     for (const r of rows) expect((await call(admin, 'POST', '/api/xs/xsLrSjmx', r)).statusCode).toBe(201);
-    const groups = (await call(reader, 'GET', '/api/xs/xsLrSjmx/findGroup')).json();
-    const vw = groups.find((g: { brand: string }) => g.brand === '大众');
+    const groups = (await call(reader, 'GET', '/api/xs/xsLrSjmx/findGroup')).json<Row[]>();
+    const vw = groups.find((g) => g.brand === '大众');
     expect(vw).toEqual({ brand: '大众', count: 3, salePrice: 582000, profit: 29000, avgProfit: 9666.67 });
-    expect(groups.find((g: { brand: string }) => g.brand === '丰田')).toMatchObject({ count: 1, profit: 6000 });
-    const may = (await call(reader, 'GET', '/api/xs/xsLrSjmx/findGroup?saleDate=2026-05-01&saleDate=2026-05-31')).json();
-    expect(may.map((g: { brand: string }) => g.brand)).toEqual(['大众']);
-    const byType = (await call(reader, 'GET', `/api/xs/xsLrSjmx/selectGroupBrandCxType?brand=${encodeURIComponent('大众')}`)).json();
+    expect(groups.find((g) => g.brand === '丰田')).toMatchObject({ count: 1, profit: 6000 });
+    const may = (await call(reader, 'GET', '/api/xs/xsLrSjmx/findGroup?saleDate=2026-05-01&saleDate=2026-05-31')).json<Row[]>();
+    expect(may.map((g) => g.brand)).toEqual(['大众']);
+    const byType = (await call(reader, 'GET', `/api/xs/xsLrSjmx/selectGroupBrandCxType?brand=${encodeURIComponent('大众')}`)).json<Row[]>();
     expect(byType).toHaveLength(2);
-    expect(byType.find((g: { cx: string }) => g.cx === '帕萨特')).toMatchObject({ brand: '大众', cxType: '轿车', count: 2, profit: 17000 });
-    const list = (await call(reader, 'GET', `/api/xs/xsLrSjmx/getListAll?cxType=${encodeURIComponent('轿车')}&sort=profit,desc`)).json();
-    expect(list.map((r: { profit: number }) => r.profit)).toEqual([9000, 8000, 6000]);
+    expect(byType.find((g) => g.cx === '帕萨特')).toMatchObject({ brand: '大众', cxType: '轿车', count: 2, profit: 17000 });
+    const list = (await call(reader, 'GET', `/api/xs/xsLrSjmx/getListAll?cxType=${encodeURIComponent('轿车')}&sort=profit,desc`)).json<
+      Row[]
+    >();
+    expect(list.map((r) => r.profit)).toEqual([9000, 8000, 6000]);
     expect((await call(reader, 'GET', '/api/xs/xsLrSjmx/getListAll?bogus=1')).statusCode).toBe(400);
     expect((await call(reader, 'GET', '/api/xs/xsLrSjmx/total')).json()).toMatchObject({ profit: 35000, count: 4 });
   });
@@ -100,7 +103,7 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
       cx: '凯美瑞',
       amount: 176000,
     });
-    const id = created.json().id;
+    const id = created.json<Created>().id;
     expect((await call(reader, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(403);
     const bad = await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026/05/02' });
     expect(errorOf(bad).message).toBe('创建时间格式错误，应为yyyy-MM-dd HH:mm:ss');
@@ -111,9 +114,9 @@ describe.each(testApps())('expenses and sales reports on %s', (_dialect, start) 
       404,
     );
     expect((await call(admin, 'PUT', '/api/xsZjs/updateCreateTime', { id, createTime: '2026-05-02 10:00:00' })).statusCode).toBe(204);
-    const row = (await call(reader, 'GET', `/api/xsZjs?id=${id}`)).json().content[0];
+    const row = (await call(reader, 'GET', `/api/xsZjs?id=${id}`)).json<Page>().content[0];
     expect(row.createTime).toBe('2026-05-02 10:00:00');
-    const models = (await call(reader, 'GET', '/api/xsZjs/getcx')).json();
+    const models = (await call(reader, 'GET', '/api/xsZjs/getcx')).json<Row[]>();
     expect(models).toHaveLength(2);
     expect(models).toEqual(
       expect.arrayContaining([

@@ -12,16 +12,33 @@ import { nowText } from '../../src/server/db/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import { addCustomer, addMember, createCompany, dealerToken, submitDemand } from './dealer-helpers.ts';
+import type { Created, Row } from '../support/answers.ts';
 
-type Rec = Record<string, any>;
+/** a member of the fake WeCom's contacts */
+interface WecomUser {
+  userid: string;
+  name: string;
+  mobile?: string;
+  department: number[];
+}
+
+/** the answer of 同步企业微信部门 (syncQwDept): department names by what the pull did */
+interface DeptSync {
+  linked: string[];
+  created: string[];
+  renamed: string[];
+  moved: string[];
+  unlinked: string[];
+  skipped: number;
+}
 
 interface FakeWecom {
   url: string;
   server: Server;
-  calls: Array<{ path: string; body: Rec }>;
-  departments: Map<number, Rec>;
-  users: Rec[];
-  approvals: Map<string, Rec>;
+  calls: Array<{ path: string; body: Row }>;
+  departments: Map<number, Row>;
+  users: WecomUser[];
+  approvals: Map<string, Row>;
   nextId: number;
 }
 
@@ -46,7 +63,7 @@ async function fakeWecom(): Promise<FakeWecom> {
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json; charset=UTF-8');
-      const send = (v: Rec) => res.end(JSON.stringify({ errcode: 0, errmsg: 'ok', ...v }));
+      const send = (v: Row) => res.end(JSON.stringify({ errcode: 0, errmsg: 'ok', ...v }));
       const fail = (errcode: number, errmsg: string) => res.end(JSON.stringify({ errcode, errmsg }));
       if (u.pathname === '/cgi-bin/gettoken') {
         if (u.searchParams.get('corpid') !== CORP) return fail(40013, 'invalid corpid');
@@ -58,9 +75,9 @@ async function fakeWecom(): Promise<FakeWecom> {
       const token = u.searchParams.get('access_token');
       const approvalCall = u.pathname === '/cgi-bin/oa/getapprovaldetail';
       if (token !== (approvalCall ? 'APP' : 'CONTACTS')) return fail(40014, 'invalid access_token');
-      let body: Rec;
+      let body: Row;
       try {
-        body = raw ? JSON.parse(raw) : Object.fromEntries(u.searchParams);
+        body = raw ? (JSON.parse(raw) as Row) : Object.fromEntries(u.searchParams);
       } catch {
         return fail(47001, 'data format error');
       }
@@ -117,7 +134,7 @@ async function fakeWecom(): Promise<FakeWecom> {
 }
 
 /** An approval as getapprovaldetail answers it, with a text control 业务单号 when given. */
-function approval(spNo: string, spStatus: number, bizNo?: string, speech = ''): Rec {
+function approval(spNo: string, spStatus: number, bizNo?: string, speech = ''): Row {
   return {
     sp_no: spNo,
     sp_name: '代步车用车审批',
@@ -217,7 +234,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
 
     const res = await call('GET', '/api/dept/syncQwDept', syncer);
     expect(res.statusCode, res.body).toBe(200);
-    const r = res.json();
+    const r = res.json<DeptSync>();
     expect(r.linked.sort()).toEqual(['某某汽车集团', '销售部'].sort());
     expect(r.created.sort()).toEqual(['售后服务部', '展厅一组'].sort());
     expect(r.skipped).toBe(1);
@@ -235,17 +252,17 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     // renamed and moved in WeCom; a second pull follows, and is idempotent after that
     wecom.departments.get(3)!.name = '售后部';
     wecom.departments.get(4)!.parentid = 3;
-    const again = (await call('GET', '/api/dept/syncQwDept', syncer)).json();
+    const again = (await call('GET', '/api/dept/syncQwDept', syncer)).json<DeptSync>();
     expect(again.renamed).toEqual(['售后服务部 → 售后部']);
     expect(again.moved).toEqual(['展厅一组']);
     expect(again.created).toEqual([]);
     all = await depts();
     expect(all.find((d) => d.wecomId === 4)!.pid).toBe(after.id);
-    const third = (await call('GET', '/api/dept/syncQwDept', syncer)).json();
+    const third = (await call('GET', '/api/dept/syncQwDept', syncer)).json<DeptSync>();
     expect([third.created, third.renamed, third.moved, third.linked]).toEqual([[], [], [], []]);
     // the tree answers the link for the screen
-    const tree = (await call('GET', '/api/dept/lazy?pid=0', admin)).json();
-    expect(tree.find((n: Rec) => n.id === rootId).wecomDeptId).toBe(1);
+    const tree = (await call('GET', '/api/dept/lazy?pid=0', admin)).json<Row[]>();
+    expect(tree.find((n) => n.id === rootId)?.wecomDeptId).toBe(1);
   });
 
   it('clears the link of a department WeCom no longer has, and keeps the department', async () => {
@@ -253,7 +270,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     await call('GET', '/api/dept/syncQwDept', syncer);
     expect((await byName('临时项目组')).wecomId).toBe(5);
     wecom.departments.delete(5);
-    const r = (await call('GET', '/api/dept/syncQwDept', syncer)).json();
+    const r = (await call('GET', '/api/dept/syncQwDept', syncer)).json<DeptSync>();
     expect(r.unlinked).toEqual(['临时项目组']);
     expect((await byName('临时项目组')).wecomId).toBeNull();
   });
@@ -272,7 +289,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     );
     const res = await call('PUT', '/api/dept/addQw', syncer, { id });
     expect(res.statusCode, res.body).toBe(200);
-    const wecomId = res.json().wecomDeptId;
+    const wecomId = res.json<{ wecomDeptId: number }>().wecomDeptId;
     expect(wecom.departments.get(wecomId)).toMatchObject({ name: '网销组', parentid: 2, order: 1_000_000 - 3 });
     expect((await byName('网销组')).wecomId).toBe(wecomId);
     expect(errorOf(await call('PUT', '/api/dept/addQw', syncer, { id })).message).toMatch(/^该部门已同步到企业微信/);
@@ -370,7 +387,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
         deptId: sales.id,
       });
       expect(res.statusCode, res.body).toBe(201);
-      return Number(res.json().id);
+      return Number(res.json<Created>().id);
     };
     const wang = await entry('王强', '13900000001');
     const li = await entry('李娜', '13900000002');
@@ -382,7 +399,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
     );
     const res = await call('PUT', '/api/dept/synStaffs', syncer, { id: sales.id });
     expect(res.statusCode, res.body).toBe(200);
-    const r = res.json();
+    const r = res.json<Row>();
     expect(r.members).toBe(3);
     expect(r.bound).toEqual(['王强（wangqiang）', '李娜（lina）']);
     expect(r.notOnRoster).toEqual(['陌生人（stranger）']);
@@ -393,8 +410,8 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
       .where('id', 'in', [wang, li])
       .orderBy('id')
       .execute();
-    expect(ids.map((x) => x.qywx_user_id)).toEqual(['wangqiang', 'lina']);
-    const again = (await call('PUT', '/api/dept/synStaffs', syncer, { id: sales.id })).json();
+    expect(ids.map((x): unknown => x.qywx_user_id)).toEqual(['wangqiang', 'lina']);
+    const again = (await call('PUT', '/api/dept/synStaffs', syncer, { id: sales.id })).json<Row>();
     expect(again).toMatchObject({ bound: [], alreadyBound: 2 });
     expect(errorOf(await call('PUT', '/api/dept/synStaffs', syncer, { id: (await byName('网销组')).id })).message).toBe(
       '该部门尚未同步到企业微信',
@@ -443,13 +460,15 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
       status: 2,
       shStatus: 2,
       result: '已按企业微信审批结果审核通过',
-      syncTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
+    expect(ok.json<Row>().syncTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(await status(passed)).toMatchObject({ status: 2, sh_status: 2 });
-    const history = (await call('GET', `/api/dbc/dbcInfo/history?id=${passed}`, admin)).json();
+    const history = (await call('GET', `/api/dbc/dbcInfo/history?id=${passed}`, admin)).json<Row[]>();
     expect(history.at(-1)).toMatchObject({ action: 'approve', actor: 'admin（企业微信审批）' });
     // a second sync changes nothing
-    expect((await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010001', admin)).json().result).toBe('用车需求已审核，未作更改');
+    expect((await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010001', admin)).json<Row>().result).toBe(
+      '用车需求已审核，未作更改',
+    );
 
     // no 业务单号 in the form: the demand's dialog names it; then the link is kept
     expect(errorOf(await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010002', admin)).message).toMatch(
@@ -461,7 +480,7 @@ describe.each(testApps())('WeCom departments and approvals on %s', (_name, start
       '该审批单属于另一条用车需求',
     );
 
-    const wait = (await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010003', admin)).json();
+    const wait = (await call('GET', '/api/qywxapp/approval/approvalBizSync/202401010003', admin)).json<Row>();
     expect(wait).toMatchObject({ spStatusName: '审批中', status: 1, result: '审批状态：审批中，用车需求未作更改' });
     expect(await status(pending)).toMatchObject({ status: 1, sh_status: 1 });
 
