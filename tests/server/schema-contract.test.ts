@@ -16,8 +16,12 @@ import { multipartFile, XLSX_TYPE } from './multipart.ts';
 import { sampleBody, writableFields } from './sample-records.ts';
 import { CONTRACT_FIXTURES } from './contract-fixtures.ts';
 import { createRecord } from '../../src/server/crud/repository.ts';
+import type { Created, ErrorBody, Page } from '../support/answers.ts';
 
 type Rec = Record<string, unknown>;
+
+/** A field value as text. The schemas' types are integer, number, string and boolean: a value is a scalar or null. */
+const text = (value: unknown): string => String(value);
 
 function qs(params: Array<[string, unknown]>): string {
   return params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
@@ -32,11 +36,11 @@ function filterQuery(field: FieldSpec, value: unknown): Array<[string, unknown]>
     case 'in':
       return [[field.name, value]];
     case 'like': {
-      const text = String(value);
-      return [[field.name, text.length > 1 ? text.slice(0, -1) : text]];
+      const t = text(value);
+      return [[field.name, t.length > 1 ? t.slice(0, -1) : t]];
     }
     case 'between': {
-      const v = field.format === 'date-time' ? String(value).slice(0, 10) : value;
+      const v = field.format === 'date-time' ? text(value).slice(0, 10) : value;
       return [
         [field.name, v],
         [field.name, v],
@@ -49,8 +53,8 @@ function filterQuery(field: FieldSpec, value: unknown): Array<[string, unknown]>
 
 /** Whether a record with `other` would also match the filter built for `value`. */
 function alsoMatches(field: FieldSpec, value: unknown, other: unknown): boolean {
-  if (field.filter === 'like') return String(other ?? '').includes(String(value).length > 1 ? String(value).slice(0, -1) : String(value));
-  if (field.filter === 'between' && field.format === 'date-time') return String(other ?? '').slice(0, 10) === String(value).slice(0, 10);
+  if (field.filter === 'like') return text(other ?? '').includes(String(value).length > 1 ? String(value).slice(0, -1) : String(value));
+  if (field.filter === 'between' && field.format === 'date-time') return text(other ?? '').slice(0, 10) === String(value).slice(0, 10);
   return String(other) === String(value);
 }
 
@@ -68,7 +72,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
   const listOf = async (spec: ResourceSpec, params: Array<[string, unknown]>): Promise<Rec[]> => {
     const res = await get(`/${spec.path}?${qs([['page', 0], ['size', 100], ...params])}`);
     expect(res.statusCode, `${spec.name} list ${res.body}`).toBe(200);
-    return res.json().content;
+    return res.json<Page<Rec>>().content;
   };
 
   it('covers every generated resource', () => {
@@ -104,7 +108,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
         if (spec.actions.includes('add')) {
           const res = await t.app.inject({ method: 'POST', url: `/${spec.path}`, headers: bearer(admin), payload: body });
           expect(res.statusCode, res.body).toBe(201);
-          record = res.json();
+          record = res.json<Rec>();
           for (const k of writeOnly) expect(record, `${spec.name}.${k} is never answered`).not.toHaveProperty(k);
         } else {
           // records made by the resource's own flow (no generic create): stored directly for the walk
@@ -168,21 +172,21 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       if (spec.enabledToggle) {
         const name = spec.enabledToggle;
         const [before] = await listOf(spec, [['id', a.id]]);
-        const flip = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/${a.id}`, headers: bearer(admin) });
+        const flip = await t.app.inject({ method: 'PUT', url: `/${spec.path}/updateEnabled/${String(a.id)}`, headers: bearer(admin) });
         expect(flip.statusCode, flip.body).toBe(200);
-        expect(flip.json()[name]).toBe(!before[name]);
+        expect(flip.json<Rec>()[name]).toBe(!before[name]);
         const set = await t.app.inject({
           method: 'PUT',
-          url: `/${spec.path}/updateEnabled/${a.id}`,
+          url: `/${spec.path}/updateEnabled/${String(a.id)}`,
           headers: bearer(admin),
           payload: { [name]: true },
         });
-        expect(set.json()[name]).toBe(true);
+        expect(set.json<Rec>()[name]).toBe(true);
         const [after] = await listOf(spec, [['id', a.id]]);
         expect(after[name]).toBe(true);
         const bad = await t.app.inject({
           method: 'PUT',
-          url: `/${spec.path}/updateEnabled/${a.id}`,
+          url: `/${spec.path}/updateEnabled/${String(a.id)}`,
           headers: bearer(admin),
           payload: { [name]: 'yes' },
         });
@@ -197,8 +201,8 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
         expect(res.statusCode, res.body).toBe(200);
         expect(
           res
-            .json()
-            .map((r: Rec) => r.id)
+            .json<Rec[]>()
+            .map((r) => r.id)
             .sort(),
         ).toEqual([a.id, b.id].sort());
       }
@@ -206,10 +210,10 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
         const res = await get(`/${spec.path}/total?${qs(pair())}`);
         expect(res.statusCode, res.body).toBe(200);
         const [ra, rb] = [...(await listOf(spec, [['id', a.id]])), ...(await listOf(spec, [['id', b.id]]))];
-        for (const name of spec.total) expect(res.json()[name]).toBeCloseTo(Number(ra[name] ?? 0) + Number(rb[name] ?? 0), 6);
-        expect(res.json().count).toBe(2);
+        for (const name of spec.total) expect(res.json<Rec>()[name]).toBeCloseTo(Number(ra[name] ?? 0) + Number(rb[name] ?? 0), 6);
+        expect(res.json<{ count: number }>().count).toBe(2);
         const one = await get(`/${spec.path}/total?${qs([['id', a.id]])}`);
-        expect(one.json().count).toBe(1);
+        expect(one.json<{ count: number }>().count).toBe(1);
       }
     });
 
@@ -219,7 +223,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
       if (!spec.actions.includes('import')) return;
-      const before = (await get(`/${spec.path}?size=1`)).json().totalElements;
+      const before = (await get(`/${spec.path}?size=1`)).json<Page>().totalElements;
       const upload = multipartFile(`${spec.name}.xlsx`, res.rawPayload, XLSX_TYPE);
       const imported = await t.app.inject({
         method: 'POST',
@@ -229,7 +233,7 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
       });
       expect(imported.statusCode, imported.body).toBe(200);
       expect(imported.json()).toEqual({ count: 2 });
-      expect((await get(`/${spec.path}?size=1`)).json().totalElements).toBe(before + 2);
+      expect((await get(`/${spec.path}?size=1`)).json<Page>().totalElements).toBe(before + 2);
     });
 
     it('deletes as its dependents declare (x-ref onDelete: restrict refuses, cascade deletes them too)', async () => {
@@ -241,17 +245,17 @@ describe.each(testApps())('the CRUD contract of every schema on %s', (_dialect, 
             headers: bearer(admin),
             payload: await sampleBody(t.app, admin, resources, spec, 0),
           })
-        ).json();
+        ).json<Created>();
         const childBody = { ...(await sampleBody(t.app, admin, resources, child, 0)), [field.name]: parent.id };
         const kid = await t.app.inject({ method: 'POST', url: `/${child.path}`, headers: bearer(admin), payload: childBody });
         expect(kid.statusCode, kid.body).toBe(201);
         const del = await t.app.inject({ method: 'DELETE', url: `/${spec.path}`, headers: bearer(admin), payload: [parent.id] });
         // read by id: 404 once the child is gone
-        const kidRead = await get(`/${child.path}?${qs([['id', kid.json().id]])}`);
-        const kids = kidRead.statusCode === 404 ? [] : kidRead.json().content;
+        const kidRead = await get(`/${child.path}?${qs([['id', kid.json<Created>().id]])}`);
+        const kids = kidRead.statusCode === 404 ? [] : kidRead.json<Page>().content;
         if (field.ref!.onDelete === 'restrict') {
           expect(del.statusCode).toBe(400);
-          expect(del.json().message).toContain(child.title);
+          expect(del.json<ErrorBody>().message).toContain(child.title);
           expect(kids).toHaveLength(1);
           expect(await listOf(spec, [['id', parent.id]])).toHaveLength(1);
         } else {

@@ -18,6 +18,7 @@ import { permissionKey, scopeField, type ResourceSpec } from '../../src/shared/r
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import { sampleBody } from './sample-records.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 /** A property name or title that names an organisation or department. */
 const ORG_NAME = /(^|[a-z_])(org|organi[sz]ation|dept|department|company|comp|store|shop|branch|dealer)(Id|Name|Code|_id)?$/i;
@@ -107,7 +108,7 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
         payload: { name, pid: root, sort: 1, enabled: true },
       });
       expect(res.statusCode, res.body).toBe(201);
-      return Number(res.json().id);
+      return Number(res.json<Created>().id);
     };
     mine = await dept('本部门');
     other = await dept('其他部门');
@@ -134,7 +135,7 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
           payload: body,
         });
         expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
-        return Number(res.json().id);
+        return Number(res.json<Created>().id);
       };
       const inside = await create(mine, 0);
       const outside = await create(other, 1);
@@ -146,7 +147,7 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
       // by id: inside 200 with the record, outside 404 in Chinese (as an id that does not exist)
       const ok = await get(token, `/${spec.path}?id=${inside}`);
       expect(ok.statusCode, ok.body).toBe(200);
-      expect(ok.json().content.map((r: { id: number }) => r.id)).toEqual([inside]);
+      expect(ok.json<Page<Created>>().content.map((r) => r.id)).toEqual([inside]);
       for (const url of [`/${spec.path}?id=${outside}`, `/${spec.path}?id=${outside}&page=0&size=1`, `/${spec.path}?id=999999999`]) {
         const res = await get(token, url);
         expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
@@ -156,26 +157,26 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
       expect((await get(admin, `/${spec.path}?id=${outside}`)).statusCode).toBe(200);
 
       // the list and its count
-      const list = (await get(token, `/${spec.path}?size=1000`)).json();
-      const ids = list.content.map((r: { id: number }) => r.id);
+      const list = (await get(token, `/${spec.path}?size=1000`)).json<Page<Created>>();
+      const ids = list.content.map((r) => r.id);
       expect(ids).toContain(inside);
       expect(ids).not.toContain(outside);
       expect(list.totalElements).toBe(ids.length);
       // several ids: the ones inside the scope
-      expect((await get(token, `/${spec.path}?id=${inside}&id=${outside}`)).json().content.map((r: { id: number }) => r.id)).toEqual([
+      expect((await get(token, `/${spec.path}?id=${inside}&id=${outside}`)).json<Page<Created>>().content.map((r) => r.id)).toEqual([
         inside,
       ]);
 
       if (spec.queryAll) {
-        const all = (await get(token, `/${spec.path}/queryAll`)).json().map((r: { id: number }) => r.id);
+        const all = (await get(token, `/${spec.path}/queryAll`)).json<Created[]>().map((r) => r.id);
         expect(all).toContain(inside);
         expect(all).not.toContain(outside);
         expect((await get(token, `/${spec.path}/queryAll?id=${outside}`)).statusCode).toBe(404);
       }
       if (spec.total?.length) {
-        const total = (await get(token, `/${spec.path}/total`)).json();
+        const total = (await get(token, `/${spec.path}/total`)).json<{ count: number }>();
         expect(total.count).toBe(ids.length);
-        expect((await get(token, `/${spec.path}/total?id=${outside}`)).json().count).toBe(0);
+        expect((await get(token, `/${spec.path}/total?id=${outside}`)).json<{ count: number }>().count).toBe(0);
       }
       if (spec.actions.includes('download')) {
         const file = await get(token, `/${spec.path}/download`);
