@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { signSsoLink } from '../../src/server/modules/decision/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { ErrorBody } from '../support/answers.ts';
 
 const URL_ = '/api/decision/getDecision';
 const SECRET = 'decision-secret-0123456789';
@@ -56,7 +57,7 @@ describe.each(testApps())('decision centre on %s', (_name, start) => {
   it('a holder of DecisionCenter:list gets a signed link for themselves', async () => {
     const res = await app.inject({ method: 'GET', url: URL_, headers: analyst });
     expect(res.statusCode).toBe(200);
-    const href = new URL(res.json().ssoHref);
+    const href = new URL(res.json<{ ssoHref: string }>().ssoHref);
     expect(href.searchParams.get('user')).toBe('analyst');
     const ts = Number(href.searchParams.get('ts'));
     expect(Math.abs(Date.now() - ts)).toBeLessThan(60_000);
@@ -66,7 +67,7 @@ describe.each(testApps())('decision centre on %s', (_name, start) => {
   it('admin is barred (403); no key is 403; no token is 401', async () => {
     const a = await app.inject({ method: 'GET', url: URL_, headers: admin });
     expect(a.statusCode).toBe(403);
-    expect(a.json().message).toBe('管理员账号不能进入数据决策中心');
+    expect(a.json<ErrorBody>().message).toBe('管理员账号不能进入数据决策中心');
     expect((await app.inject({ method: 'GET', url: URL_, headers: clerk })).statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: URL_ })).statusCode).toBe(401);
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, testApps, type TestApp } from './helpers.ts';
+import type { ErrorBody } from '../support/answers.ts';
 import { fuzzCases, tableFingerprint } from './fuzz-corpus.ts';
 
 describe.each(testApps())('fuzzing every route on %s', (_name, start) => {
@@ -36,7 +37,7 @@ describe.each(testApps())('fuzzing every route on %s', (_name, start) => {
         else if (
           res.statusCode >= 400 &&
           res.headers['content-type']?.toString().includes('json') &&
-          !/[\u4e00-\u9fff]/.test(String(res.json().message))
+          !/[\u4e00-\u9fff]/.test(String(res.json<Partial<ErrorBody>>().message))
         )
           wrong.push(`${route} ${c.kind} -> ${res.statusCode} without a Chinese message: ${res.body.slice(0, 80)}`);
       }

@@ -21,6 +21,7 @@ import { checkRecord, insertAll } from '../../src/server/crud/index.ts';
 import { PATTERN_SAMPLES } from '../../src/server/crud/import-template.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 import { sampleBody } from './sample-records.ts';
 
 const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
@@ -50,7 +51,7 @@ async function sheetText(buffer: Buffer): Promise<string> {
   for (const ws of wb.worksheets)
     ws.eachRow((row) =>
       out.push(
-        (row.values as unknown[])
+        (row.values as ExcelJS.CellValue[])
           .map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)))
           .join('\t'),
       ),
@@ -110,7 +111,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
     for (const k of keys) {
       const res = await api(admin, 'GET', `/api/menus?blurry=${encodeURIComponent(k)}&size=1000`);
       expect(res.statusCode, res.body).toBe(200);
-      const menu = (res.json().content as Array<{ id: number; permission: string | null }>).find((m) => m.permission === k);
+      const menu = res.json<Page<{ id: number; permission: string | null }>>().content.find((m) => m.permission === k);
       expect(menu, `menu of ${k}`).toBeDefined();
       ids.push(menu!.id);
     }
@@ -161,7 +162,10 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
       const texts = spec.fields.filter((f) => !f.mask && f.type === 'string' && !f.format);
       for (const row of await t.app.database.db.selectFrom(spec.table).selectAll().execute()) {
         const fix: Record<string, string> = {};
-        for (const f of texts) if (typeof row[f.column] === 'string' && personalValues(row[f.column]).length) fix[f.column] = `S${row.id}`;
+        for (const f of texts) {
+          const value: unknown = row[f.column];
+          if (typeof value === 'string' && personalValues(value).length) fix[f.column] = `S${row.id}`;
+        }
         if (Object.keys(fix).length) await t.app.database.db.updateTable(spec.table).set(fix).where('id', '=', row.id).execute();
       }
     }
@@ -179,7 +183,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
       description: '只有问题反馈列表',
     });
     expect(role.statusCode, role.body).toBe(201);
-    roleId = role.json().id;
+    roleId = role.json<Created>().id;
     for (const [i, dept] of [root, sales].entries()) {
       const phone = `1861234567${i}`;
       const res = await api(admin, 'POST', '/api/users', {
@@ -241,7 +245,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
   it('a user with only sysQuestion:list (本级) finds no unmasked ID number or mobile on any GET route', async () => {
     const list = await api(token, 'GET', '/api/sysQuestion?size=100');
     expect(list.statusCode).toBe(200);
-    expect(list.json().content.some((r: { mobile: string | null }) => r.mobile)).toBe(true);
+    expect(list.json<Page>().content.some((r) => r.mobile)).toBe(true);
     const found = await walk(token);
     expect([...found].map(([route, values]) => `${route}: ${values.join(', ')}`)).toEqual([]);
   }, 240_000);
@@ -250,7 +254,7 @@ describe.each(testApps())('personal data cannot be harvested on %s', (_name, sta
     await grant(['sysQuestion:list', 'dbcMember:list']);
     const members = await api(token, 'GET', '/api/dbc/dbcMember?size=100');
     expect(members.statusCode).toBe(200);
-    expect(members.json().content.length).toBeGreaterThan(0);
+    expect(members.json<Page>().content.length).toBeGreaterThan(0);
     const found = await walk(token);
     expect([...found].map(([route, values]) => `${route}: ${values.join(', ')}`)).toEqual([]);
   }, 240_000);

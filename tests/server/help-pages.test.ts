@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sanitizeRichText } from '../../src/server/modules/help/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
 
 describe('rich text sanitising', () => {
   it('keeps structure, links and images; drops scripts, handlers and javascript: links', () => {
@@ -52,11 +53,11 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
       payload: { menuId, title: '定时任务说明', pageRemark: '<p>说明<img src=x onerror=alert(1)></p><script>steal()</script>' },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().pageRemark).toBe('<p>说明<img src="x" /></p>');
-    const id = res.json().id;
+    expect(res.json<Row>().pageRemark).toBe('<p>说明<img src="x" /></p>');
+    const id = res.json<Created>().id;
     res = await app.inject({ method: 'GET', url: `/api/menuPage?menuId=${menuId}`, headers: admin });
-    expect(res.json().totalElements).toBe(2);
-    expect(res.json().content[0]).toMatchObject({ id, title: '定时任务说明', pageRemark: '<p>说明<img src="x" /></p>' });
+    expect(res.json<Page>().totalElements).toBe(2);
+    expect(res.json<Page>().content[0]).toMatchObject({ id, title: '定时任务说明', pageRemark: '<p>说明<img src="x" /></p>' });
     // an update is sanitised too
     res = await app.inject({
       method: 'PUT',
@@ -100,7 +101,13 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
       .where('permission', 'like', 'menuPage:%')
       .orderBy('permission')
       .execute();
-    expect(keys.map((k) => k.permission)).toEqual(['menuPage:add', 'menuPage:del', 'menuPage:download', 'menuPage:edit', 'menuPage:list']);
+    expect(keys.map((k): unknown => k.permission)).toEqual([
+      'menuPage:add',
+      'menuPage:del',
+      'menuPage:download',
+      'menuPage:edit',
+      'menuPage:list',
+    ]);
   });
 
   it('finds the menu of a screen path for the help button', async () => {
@@ -108,7 +115,7 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ menuId, title: '定时任务' });
     res = await app.inject({ method: 'GET', url: '/api/menuPage/menu?path=brandTree', headers: admin });
-    expect(res.json().title).toBe('品牌车型');
+    expect(res.json<Row>().title).toBe('品牌车型');
     res = await app.inject({ method: 'GET', url: '/api/menuPage/menu?path=%2Fnowhere', headers: admin });
     expect(res.statusCode).toBe(404);
     expect(errorOf(res).message).toBe('当前页面没有对应的菜单');
@@ -126,7 +133,7 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ roleName: '销售顾问', content: '<p>接待客户</p>', enabled: true, sort: 999 });
     res = await app.inject({ method: 'GET', url: `/api/jobExplain?roleName=${encodeURIComponent('销售')}&enabled=true`, headers: admin });
-    expect(res.json().content.map((r: any) => r.roleName)).toEqual(['销售顾问']);
+    expect(res.json<Page>().content.map((r) => r.roleName)).toEqual(['销售顾问']);
     res = await app.inject({ method: 'POST', url: '/api/jobExplain', headers: admin, payload: { roleName: '销售顾问', content: '  ' } });
     expect(res.statusCode).toBe(400);
   });
@@ -141,8 +148,8 @@ describe.each(testApps())('demo help on %s', (_name, start) => {
 
   it('seeds help for the jobs and brand screens and the admin job description', async () => {
     const pages = await t.app.database.db.selectFrom('sys_menu_page').select('title').orderBy('id').execute();
-    expect(pages.map((p) => p.title)).toEqual(['定时任务使用说明', '品牌车型维护说明']);
+    expect(pages.map((p): unknown => p.title)).toEqual(['定时任务使用说明', '品牌车型维护说明']);
     const explains = await t.app.database.db.selectFrom('sys_job_explain').select('role_name').execute();
-    expect(explains.map((e) => e.role_name)).toEqual(['admin']);
+    expect(explains.map((e): unknown => e.role_name)).toEqual(['admin']);
   });
 });

@@ -12,6 +12,11 @@ import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
 
+/** A cell's value as text: the template writes plain values; anything else (rich text, a date) shows as its JSON. */
+function cellText(value: ExcelJS.CellValue): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
 /** every importable schema, those that others reference first (their example rows point at a stored record) */
 function referencedFirst(): typeof resources {
   const specs = resources.filter((s) => s.actions.includes('import'));
@@ -56,7 +61,7 @@ describe.each(testApps())('import templates on %s', (_dialect, start) => {
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const sheet = book.worksheets[0];
       const fields = templateFields(spec);
-      const header = fields.map((_f, i) => String(sheet.getRow(1).getCell(i + 1).value));
+      const header = fields.map((_f, i) => cellText(sheet.getRow(1).getCell(i + 1).value));
       expect(header).toEqual(fields.map((f) => f.title));
       // the example row fills every required column
       for (const [i, f] of fields.entries()) {
@@ -74,12 +79,12 @@ describe.each(testApps())('import templates on %s', (_dialect, start) => {
           continue;
         }
         expect(validation?.type, f.title).toBe('list');
-        const m = /^'选项'!\$([A-Z]+)\$1:\$\1\$(\d+)$/.exec(String(validation!.formulae?.[0]));
-        expect(m, String(validation!.formulae?.[0])).not.toBeNull();
-        const listed = Array.from({ length: Number(m![2]) }, (_x, r) => String(lists.getCell(`${m![1]}${r + 1}`).value));
+        const m = /^'选项'!\$([A-Z]+)\$1:\$\1\$(\d+)$/.exec(String(validation.formulae?.[0]));
+        expect(m, String(validation.formulae?.[0])).not.toBeNull();
+        const listed = Array.from({ length: Number(m![2]) }, (_x, r) => cellText(lists.getCell(`${m![1]}${r + 1}`).value));
         expect(listed, f.title).toEqual(labels);
         // the example value is one of them
-        expect(labels, f.title).toContain(String(sheet.getRow(2).getCell(i + 1).value));
+        expect(labels, f.title).toContain(cellText(sheet.getRow(2).getCell(i + 1).value));
         // and the list covers the rows a user fills in
         expect(sheet.getRow(500).getCell(i + 1).dataValidation?.type).toBe('list');
       }

@@ -4,6 +4,14 @@ import { buildMenuTree, type MenuRow } from '../../src/server/modules/menus/buil
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 
+/** a node of the menu tree api/menus/build answers */
+interface MenuNode {
+  path: string;
+  component: string;
+  meta?: { title: string };
+  children: MenuNode[];
+}
+
 const row = (r: Partial<MenuRow> & Pick<MenuRow, 'id' | 'title'>): MenuRow => ({
   pid: null,
   type: 1,
@@ -122,9 +130,9 @@ describe.each(testApps())('GET /api/menus/build on %s', (_name, start) => {
     const all = JSON.stringify(res.json());
     for (const title of ['人事管理', '人事招聘信息', '系统管理', '问题反馈', '数据决策中心']) expect(all).toContain(`"title":"${title}"`);
     expect(all).not.toContain('问题反馈新增');
-    const system = res.json().find((n: { meta?: { title: string } }) => n.meta?.title === '系统管理');
+    const system = res.json<MenuNode[]>().find((n) => n.meta?.title === '系统管理');
     expect(system).toMatchObject({ path: '/system', component: 'Layout', alwaysShow: true, redirect: 'noredirect' });
-    const systemScreens = system.children.map((c: { path: string; component: string }) => [c.path, c.component]);
+    const systemScreens = system!.children.map((c) => [c.path, c.component]);
     expect(systemScreens.slice(0, 6)).toEqual([
       ['system/user', 'system/user/index'],
       ['system/role', 'system/role/index'],

@@ -11,6 +11,7 @@ import { MONEY_MESSAGE } from '../../src/shared/money.ts';
 import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { Created, ErrorBody, Page, Row } from '../support/answers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
 import { sampleBody } from './sample-records.ts';
 
@@ -62,27 +63,27 @@ describe.each(testApps())('money on %s', (_dialect, start) => {
       const [x, y] = amounts(spec, field);
       const bad = await post(spec, { ...base, [field.name]: x + 0.005 });
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json().message).toBe(MONEY_MESSAGE);
+      expect(bad.json<ErrorBody>().message).toBe(MONEY_MESSAGE);
 
       const ids: number[] = [];
       for (const v of [x, y]) {
         const res = await post(spec, { ...(await sampleBody(t.app, admin, resources, spec, ids.length)), [field.name]: v });
         expect(res.statusCode, res.body).toBe(201);
-        expect(res.json()[field.name]).toBe(v);
-        ids.push(res.json().id);
+        expect(res.json<Row>()[field.name]).toBe(v);
+        ids.push(res.json<Created>().id);
       }
       const raw = await t.app.database.db.selectFrom(spec.table).select(field.column).where('id', '=', ids[0]).executeTakeFirstOrThrow();
       expect(Number((raw as Record<string, unknown>)[field.column])).toBe(Math.round(x * 100));
       const read = await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${ids[0]}`, headers: bearer(admin) });
-      expect(read.json().content[0][field.name]).toBe(x);
+      expect(read.json<Page>().content[0][field.name]).toBe(x);
 
       // /total: the exact sum (0.1 + 0.2 is 0.3, not 0.30000000000000004)
       if (spec.total?.includes(field.name)) {
         const total = await t.app.inject({ method: 'GET', url: `/${spec.path}/total?id=${ids[0]}&id=${ids[1]}`, headers: bearer(admin) });
         expect(total.statusCode, total.body).toBe(200);
         const expected = Math.round((x + y) * 100) / 100;
-        expect(total.json()[field.name]).toBe(expected);
-        expect(total.json().count).toBe(2);
+        expect(total.json<Row>()[field.name]).toBe(expected);
+        expect(total.json<{ count: number }>().count).toBe(2);
       }
 
       // export shows yuan; the same sheet with three decimals is refused on import, nothing stored
@@ -99,7 +100,8 @@ describe.each(testApps())('money on %s', (_dialect, start) => {
       if (!spec.actions.includes('import')) return;
       sheet.getRow(2).getCell(column).value = x + 0.005;
       const upload = multipartFile('money.xlsx', Buffer.from(await book.xlsx.writeBuffer()), XLSX_TYPE);
-      const before = (await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json().totalElements;
+      const before = (await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json<Page>()
+        .totalElements;
       const imported = await t.app.inject({
         method: 'POST',
         url: `/${spec.path}/import`,
@@ -108,7 +110,7 @@ describe.each(testApps())('money on %s', (_dialect, start) => {
       });
       expect(imported.statusCode, imported.body).toBe(400);
       expect(imported.body).toContain(MONEY_MESSAGE);
-      expect((await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json().totalElements).toBe(
+      expect((await t.app.inject({ method: 'GET', url: `/${spec.path}?size=1`, headers: bearer(admin) })).json<Page>().totalElements).toBe(
         before,
       );
     });

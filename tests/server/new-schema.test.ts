@@ -12,6 +12,7 @@ import { runCodegen } from '../../codegen/main.ts';
 import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { tmpThingSchema } from '../unit/helpers/tmp-thing.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 
 let specs: ResourceSpec[];
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const out = join(work, 'generated');
   await runCodegen(schemas, out);
   // the generated module is what the server imports; load it from the temporary output
-  specs = (await import(pathToFileURL(join(out, 'resources.ts')).href)).resources;
+  specs = ((await import(pathToFileURL(join(out, 'resources.ts')).href)) as { resources: ResourceSpec[] }).resources;
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ describe.each(testApps())('a new schema on %s', (_dialect, startApp) => {
       payload: { name: '样品', amount: 12.5, phone: '13912345678' },
     });
     expect(created.statusCode).toBe(201);
-    const id = created.json().id;
+    const id = created.json<Created>().id;
     const list = await t.app.inject({
       method: 'GET',
       url: `${url}?page=0&size=10&name=${encodeURIComponent('样')}`,
@@ -74,7 +75,7 @@ describe.each(testApps())('a new schema on %s', (_dialect, startApp) => {
     const del = await t.app.inject({ method: 'DELETE', url, headers: bearer(admin), payload: [id] });
     expect(del.statusCode).toBe(200);
     const after = await t.app.inject({ method: 'GET', url, headers: bearer(admin) });
-    expect(after.json().totalElements).toBe(0);
+    expect(after.json<Page>().totalElements).toBe(0);
   });
 
   it('gets its permission keys: a staff member needs tmpThing:add to create', async () => {
@@ -94,7 +95,7 @@ describe.each(testApps())('a new schema on %s', (_dialect, startApp) => {
       .select('permission')
       .where('permission', 'like', 'tmpThing:%')
       .execute();
-    expect(menuKeys.map((m) => m.permission).sort()).toEqual(
+    expect(menuKeys.map((m): unknown => m.permission).sort()).toEqual(
       // its phone is personal data (x-mask): the key that shows it in full comes with it
       [
         'tmpThing:add',

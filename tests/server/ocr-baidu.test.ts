@@ -12,6 +12,7 @@ import { ApplicantTokens } from '../../src/server/modules/applicant/tokens.ts';
 import { loginAs } from './auth-helpers.ts';
 import { createCompany, dealerToken } from './dealer-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Row } from '../support/answers.ts';
 import { multipartFile } from './multipart.ts';
 import { OCR_ANSWERS } from '../../src/shared/ocr.ts';
 import { FAKE_API_KEY, FAKE_SECRET_KEY, fakeImage, startFakeBaiduOcr, type FakeBaiduOcr } from '../support/fake-baidu-ocr.ts';
@@ -115,7 +116,7 @@ describe.each(testApps())('Baidu OCR on %s', (_dialect, start) => {
     fake.revokeTokens();
     const res = await recognise('getCph', fakeImage('plate:京KBT355'));
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().plate).toBe('京KBT355');
+    expect(res.json<Row>().plate).toBe('京KBT355');
     expect(fake.tokensIssued).toBe(before + 1);
   });
 

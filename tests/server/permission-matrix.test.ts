@@ -12,6 +12,7 @@ import { resources } from '../../src/generated/resources.ts';
 import { invalidateAccess } from '../../src/server/auth/access.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
+import type { ErrorBody } from '../support/answers.ts';
 
 /** Routes anyone may call without signing in. */
 const PUBLIC_ROUTES = new Set([
@@ -190,7 +191,7 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
       .select('permission')
       .where('permission', 'in', keys)
       .execute()
-      .then((rows) => expect(new Set(rows.map((r) => r.permission))).toEqual(new Set(keys)));
+      .then((rows) => expect(new Set(rows.map((r): unknown => r.permission))).toEqual(new Set(keys)));
   });
 
   it('every route declares who may call it: a key, another identity, public or signed-in with a reason', () => {
@@ -353,7 +354,7 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
           ...(a.payload !== undefined ? { payload: a.payload } : {}),
         });
         if (res.statusCode >= 500) wrong.push(`${key(r)} ${a.url} ${(a.payload ?? '').slice(0, 40)} -> ${res.statusCode}`);
-        else if (res.statusCode >= 400 && !/[\u4e00-\u9fff]/.test(res.json().message))
+        else if (res.statusCode >= 400 && !/[\u4e00-\u9fff]/.test(res.json<ErrorBody>().message))
           wrong.push(`${key(r)} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
       }
     }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseMobile, splitPlace } from '../../src/server/modules/kf/phone-location.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Created } from '../support/answers.ts';
 
 describe('mobile numbers and places', () => {
   it('takes the forms a caller types and splits province from city', () => {
@@ -78,7 +79,7 @@ describe.each(testApps())('phone location on %s', (_dialect, start) => {
       payload: { userType: '客户', model: '服务', title: '来电', content: '客户来电咨询保养', username: '王伟', mobile: '13912345678' },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const id = created.json().id;
+    const id = created.json<Created>().id;
     const byRecord = (auth: string, query: string) =>
       t.app.inject({ method: 'GET', url: `/api/kf/phoneToAddress?${query}`, headers: bearer(auth) });
     expect((await byRecord(token, `resource=sysQuestion&id=${id}`)).json()).toEqual({

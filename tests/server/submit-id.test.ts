@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { SUBMIT_ID_TABLE, SUBMIT_ID_WINDOW_MS, SubmitIdGuard } from '../../src/server/submit-id.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 const Q = '/api/sysQuestion';
 const question = (content: string) => ({ userType: '员工', model: '系统', content });
@@ -14,9 +15,8 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   let other: Record<string, string>;
 
   const count = async (content: string) =>
-    (await app.inject({ method: 'GET', url: `${Q}?size=1000`, headers: admin }))
-      .json()
-      .content.filter((r: { content: string }) => r.content === content).length;
+    (await app.inject({ method: 'GET', url: `${Q}?size=1000`, headers: admin })).json<Page>().content.filter((r) => r.content === content)
+      .length;
 
   beforeAll(async () => {
     t = await start();
@@ -58,7 +58,7 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
   });
 
   it('guards updates and deletes too, and another user may use the same id', async () => {
-    const created = (await app.inject({ method: 'POST', url: Q, headers: admin, payload: question('更新删除') })).json();
+    const created = (await app.inject({ method: 'POST', url: Q, headers: admin, payload: question('更新删除') })).json<Created>();
     const id = submitId();
     expect(
       (await app.inject({ method: 'PUT', url: Q, headers: { ...admin, submit_id: id }, payload: { ...created, status: true } })).statusCode,
@@ -89,7 +89,8 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
 
   it('the id is given back before the refusal is answered, however slow the database', async () => {
     // a slow release would otherwise still hold the id when the corrected form arrives
-    const release = SubmitIdGuard.prototype.release;
+    // the original method, read off the prototype unbound: the slow one calls it on each guard, and it is put back after
+    const release = Object.getOwnPropertyDescriptor(SubmitIdGuard.prototype, 'release')!.value as SubmitIdGuard['release'];
     SubmitIdGuard.prototype.release = async function slow(this: SubmitIdGuard, owner: string, id: string) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return release.call(this, owner, id);
@@ -138,6 +139,6 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
     expect(await guard.claim('t:test', 'AAAAAAAAAAAAAAAA', now + SUBMIT_ID_WINDOW_MS + 1)).toBe(true);
     expect(await guard.claim('t:test', 'BBBBBBBBBBBBBBBB', now + 3 * SUBMIT_ID_WINDOW_MS)).toBe(true);
     const left = await app.database.db.selectFrom(SUBMIT_ID_TABLE).select('submit_id').where('owner', '=', 't:test').execute();
-    expect(left.map((r) => r.submit_id)).toEqual(['BBBBBBBBBBBBBBBB']);
+    expect(left.map((r): unknown => r.submit_id)).toEqual(['BBBBBBBBBBBBBBBB']);
   });
 });

@@ -8,6 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Row } from '../support/answers.ts';
 import { multipartFile } from './multipart.ts';
 import { defaultFavicon } from '../../src/server/modules/system/settings.ts';
 import { ADMIN_ROLE } from '../../src/server/auth/seed.ts';
@@ -25,7 +26,7 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
     const body = multipartFile(name, content, 'application/octet-stream');
     const res = await t.app.inject({ method: 'POST', url, headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json().url as string;
+    return res.json<{ url: string }>().url;
   };
   const put = (token: string, payload: unknown) =>
     t.app.inject({
@@ -34,7 +35,7 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
       headers: { ...bearer(token), submit_id: submitId() },
       payload: payload as object,
     });
-  const publicSettings = async () => (await t.app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc?type=pc' })).json();
+  const publicSettings = async () => (await t.app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc?type=pc' })).json<Row>();
 
   beforeAll(async () => {
     t = await start();
@@ -80,7 +81,7 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
     // a new sign-in and the session info carry them
     const again = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const info = await t.app.inject({ method: 'GET', url: '/api/info', headers: bearer(again) });
-    expect(info.json().sys).toEqual(expected);
+    expect(info.json<Row>().sys).toEqual(expected);
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['content-type']).toBe('image/png');
@@ -131,7 +132,7 @@ describe.each(testApps())('system settings on %s', (_dialect, start) => {
       .where('sys_role.name', '=', ADMIN_ROLE)
       .where('sys_menu.permission', 'in', ['sysConfig:list', 'sysConfig:edit'])
       .execute();
-    expect(menus.map((m) => m.permission).sort()).toEqual(['sysConfig:edit', 'sysConfig:list']);
+    expect(menus.map((m): unknown => m.permission).sort()).toEqual(['sysConfig:edit', 'sysConfig:list']);
     expect(menus.find((m) => m.permission === 'sysConfig:list')).toMatchObject({ path: 'system/settings', title: '系统设置' });
   });
 });

@@ -8,6 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+
+/** the answer of an upload */
+interface StoredFile {
+  id: number;
+  key: string;
+  url: string;
+  kind: string;
+  contentType: string;
+}
 import { multipartFile } from './multipart.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-demo-image-bytes')]);
@@ -43,7 +52,7 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
   it('api/pictures stores a picture in the database and serves it back by key with its type', async () => {
     const res = await upload('/api/pictures', '车辆照片.png', PNG, admin, 'text/html');
     expect(res.statusCode, res.body).toBe(201);
-    const file = res.json();
+    const file = res.json<StoredFile>();
     expect(file).toMatchObject({ name: '车辆照片.png', size: PNG.length, contentType: 'image/png', kind: 'picture' });
     expect(file.url).toBe(`/api/files/${file.key}`);
     const row = await t.app.database.db
@@ -86,11 +95,11 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
   it('documents through uploadFileApi and qiNiuContent download as attachments', async () => {
     const pdf = await upload('/api/uploadFileApi', '操作手册.pdf', PDF);
     expect(pdf.statusCode).toBe(201);
-    const got = await t.app.inject({ method: 'GET', url: pdf.json().url });
+    const got = await t.app.inject({ method: 'GET', url: pdf.json<StoredFile>().url });
     expect(got.headers['content-type']).toBe('application/pdf');
     const txt = await upload('/api/qiNiuContent', '说明.txt', Buffer.from('保养提醒模板'));
     expect(txt.statusCode).toBe(201);
-    const txtGot = await t.app.inject({ method: 'GET', url: txt.json().url });
+    const txtGot = await t.app.inject({ method: 'GET', url: txt.json<StoredFile>().url });
     expect(txtGot.headers['content-disposition']).toMatch(/^attachment;.*filename\*=UTF-8''%E8%AF%B4%E6%98%8E\.txt/);
     expect(errorOf(await upload('/api/uploadFileApi', 'setup.exe', EXE)).message).toBe(
       '文件只能是jpg、jpeg、png、gif、webp、bmp、pdf、doc、docx、xls、xlsx、ppt、pptx、txt、zip格式',
@@ -98,16 +107,16 @@ describe.each(testApps())('uploads on %s', (_dialect, start) => {
   });
 
   it('work-messaging media: images, voice (amr, 2 MB), video (mp4), files', async () => {
-    expect((await upload('/api/qywxapp/media/momentImage', 'm.jpg', JPG)).json().kind).toBe('momentImage');
-    expect((await upload('/api/qywxapp/media/sopImage', 's.png', PNG)).json().kind).toBe('sopImage');
+    expect((await upload('/api/qywxapp/media/momentImage', 'm.jpg', JPG)).json<StoredFile>().kind).toBe('momentImage');
+    expect((await upload('/api/qywxapp/media/sopImage', 's.png', PNG)).json<StoredFile>().kind).toBe('sopImage');
     expect((await upload('/api/qywxapp/media/voice', 'v.amr', AMR)).statusCode).toBe(201);
     expect(errorOf(await upload('/api/qywxapp/media/voice', 'v.mp3', Buffer.from('ID3voice'))).message).toBe('语音只能是amr格式');
     expect(errorOf(await upload('/api/qywxapp/media/voice', 'v.amr', Buffer.concat([AMR, Buffer.alloc(2 * 1024 * 1024)]))).message).toBe(
       '语音大小不能超过 2MB',
     );
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42demo')]);
-    expect((await upload('/api/qywxapp/media/video', 'v.mp4', mp4)).json().contentType).toBe('video/mp4');
-    expect((await upload('/api/qywxapp/media/file', 'f.pdf', PDF)).json().kind).toBe('qywxFile');
+    expect((await upload('/api/qywxapp/media/video', 'v.mp4', mp4)).json<StoredFile>().contentType).toBe('video/mp4');
+    expect((await upload('/api/qywxapp/media/file', 'f.pdf', PDF)).json<StoredFile>().kind).toBe('qywxFile');
   });
 
   it('imgToTByte answers the picture as base64 without signing in or storing it', async () => {
@@ -159,13 +168,13 @@ describe.each(testApps())('disk storage on %s', (_dialect, start) => {
     const row = await t.app.database.db
       .selectFrom('sys_file')
       .select(['storage', 'path', 'data'])
-      .where('id', '=', res.json().id)
+      .where('id', '=', res.json<StoredFile>().id)
       .executeTakeFirstOrThrow();
     expect(row.storage).toBe('disk');
     expect(row.data).toBeNull();
     const dir = join(t.config.dataDir, 'uploads', String(row.path).split('/')[0]);
-    expect(existsSync(dir) && readdirSync(dir)).toContain(res.json().key);
-    const got = await t.app.inject({ method: 'GET', url: res.json().url });
+    expect(existsSync(dir) && readdirSync(dir)).toContain(res.json<StoredFile>().key);
+    const got = await t.app.inject({ method: 'GET', url: res.json<StoredFile>().url });
     expect(got.rawPayload.equals(PNG)).toBe(true);
   });
 });
