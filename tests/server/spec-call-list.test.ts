@@ -14,7 +14,7 @@ import { routeCatalogue, type RouteEntry } from '../../src/server/auth/index.ts'
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { addCustomer, addMember, createCompany, dealerToken, demand } from './dealer-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
-import type { Created, Page } from '../support/answers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
 
 const calls = readFileSync(new URL('../fixtures/spec-calls.txt', import.meta.url), 'utf8')
   .split('\n')
@@ -151,6 +151,13 @@ describe.each(testApps())("the spec's call list on %s", (_name, start) => {
     });
   }, 60_000);
   afterAll(() => t?.close());
+
+  it('a fresh demo answers the look-ups that list reference data with records to pick', async () => {
+    const zhcl = await app.inject({ method: 'GET', url: '/api/tms/tmsZhcl/findZhclItem', headers: tokens.staff });
+    const items = zhcl.json<Row[]>();
+    expect(items.map((x) => x.name)).toEqual(['脚垫', '贴膜', '行车记录仪', '座套', '机油', '轮胎']);
+    expect(items[0]).toEqual({ id: expect.any(Number) as unknown, name: '脚垫', code: 'MAT', unit: '套' });
+  });
 
   it('every call reaches a route with the identity it takes, and none answers a 5xx', async () => {
     const ordered = [...calls].sort((a, b) => Number(endsSession(a[1])) - Number(endsSession(b[1])));

@@ -1,6 +1,6 @@
 /**
  * Demo records for a first start: enough feedback and postings to try every filter,
- * page through a list and export something meaningful.
+ * page through a list and export something meaningful, and the 库品类型 a dealer stocks.
  */
 const MODULES = ['系统', '销售', '售后', '人事', '行政', '服务', '客户', '市场', '其他'];
 
@@ -62,5 +62,26 @@ export function demoPostings(deptIds: number[]): Array<Record<string, unknown>> 
     jobYq: '大专及以上学历，有汽车行业经验者优先；沟通能力强，有责任心。',
     enabled: i !== 7,
     remark: i === 0 ? '提供五险一金、带薪年假和节日福利。' : null,
+  }));
+}
+
+/** 库品类型: the accessories a dealer fits and stocks (what findZhclItem offers); one disabled to show the filter */
+export function demoWareTypes(): Array<Record<string, unknown>> {
+  const types: Array<[string, string, string]> = [
+    ['脚垫', 'MAT', '套'],
+    ['贴膜', 'FILM', '张'],
+    ['行车记录仪', 'DVR', '台'],
+    ['座套', 'SEAT_COVER', '套'],
+    ['机油', 'OIL', '升'],
+    ['轮胎', 'TYRE', '条'],
+    ['香水挂件', 'FRAGRANCE', '件'],
+  ];
+  return types.map(([name, code, unit], i) => ({
+    name,
+    code,
+    unit,
+    sort: i + 1,
+    enabled: i !== types.length - 1,
+    remark: i === types.length - 1 ? '已停止采购' : null,
   }));
 }

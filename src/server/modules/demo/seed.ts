@@ -1,12 +1,12 @@
 /**
- * Demo data for a first start (SEED_DEMO, on by default): feedback and recruitment postings,
+ * Demo data for a first start (SEED_DEMO, on by default): feedback, recruitment postings and 库品类型,
  * written only into empty tables so a restart never adds them twice or touches real data.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { insertAll } from '../../crud/index.ts';
 import { departmentIds } from '../system/index.ts';
-import { demoFeedback, demoPostings } from './data.ts';
+import { demoFeedback, demoPostings, demoWareTypes } from './data.ts';
 import { seedDemoRoles } from './roles.ts';
 
 async function isEmpty(app: FastifyInstance, table: string): Promise<boolean> {
@@ -27,5 +27,9 @@ export async function seedDemoData(app: FastifyInstance, specs: ResourceSpec[]):
   if (postings && (await isEmpty(app, postings.table))) {
     const depts = (await departmentIds(app.database.db)).slice(1);
     if (depts.length) await insertAll(app.database, postings, demoPostings(depts), actor);
+  }
+  const wareTypes = byName.get('tmsWareType');
+  if (wareTypes && (await isEmpty(app, wareTypes.table))) {
+    await insertAll(app.database, wareTypes, demoWareTypes(), actor);
   }
 }
