@@ -8,6 +8,7 @@ import { addressOf, browserOf, maskedParams } from '../../src/server/modules/log
 import { encrypted, lastLogs } from './account-helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Page } from '../support/answers.ts';
 
 /** A small stand-in for the WeCom server API: one corp, codes mapped to user ids. */
 async function fakeWecom(): Promise<{ url: string; server: Server; calls: string[]; codes: Map<string, string> }> {
@@ -138,7 +139,7 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
         payload: { ...wang, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })), ...body },
       });
     // taken by someone else, or not a WeCom id
-    const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json().content[0];
+    const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json<Page>().content[0];
     expect(zhao.wecomUserId).toBe('ZhaoLei');
     expect(errorOf(await put({ wecomUserId: 'ZhaoLei' })).message).toBe('该企业微信账号已绑定其他用户');
     expect(errorOf(await put({ wecomUserId: '王 伟' })).message).toBe('企业微信账号只能包含字母、数字和 _ . @ -');
@@ -272,7 +273,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
       log_type: 'ERROR',
       exception_detail: '用户名或密码错误',
     });
-    expect(JSON.parse(log.params)).toEqual({ username: 'clerk', password: '******', code: '******', uuid: '******' });
+    expect(JSON.parse(log.params ?? '')).toEqual({ username: 'clerk', password: '******', code: '******', uuid: '******' });
     expect(Number(log.time)).toBeGreaterThanOrEqual(0);
     expect(log.create_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const logins = await app.database.db
@@ -294,7 +295,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     expect(ok.statusCode).toBe(201);
     let [log] = await lastLogs(app);
     expect(log).toMatchObject({ username: 'clerk', description: '新增问题反馈', method: 'POST /api/sysQuestion', log_type: 'INFO' });
-    expect(JSON.parse(log.params)).toMatchObject({ content: '打印不出来' });
+    expect(JSON.parse(log.params ?? '')).toMatchObject({ content: '打印不出来' });
     const refused = await app.inject({
       method: 'DELETE',
       url: '/api/sysQuestion',
@@ -383,7 +384,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
       .execute();
     expect(await deleteOldLogs(app.database.db, 180)).toBe(1);
     expect(await deleteOldLogs(app.database.db, 180)).toBe(0);
-    expect((await app.inject({ method: 'GET', url: '/api/logs/user', headers: clerk })).json().totalElements).toBe(3);
+    expect((await app.inject({ method: 'GET', url: '/api/logs/user', headers: clerk })).json<Page>().totalElements).toBe(3);
     await expect(deleteOldLogs(app.database.db, 0)).rejects.toThrow();
   });
 });
