@@ -9,6 +9,7 @@ import { resources } from '../../src/generated/resources.ts';
 import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Created } from '../support/answers.ts';
 
 const specs: ResourceSpec[] = resources.map((s) => (s.name === 'staffunZp' ? { ...s, actions: [...s.actions, 'import'] } : s));
 
@@ -38,7 +39,7 @@ describe.each(testApps())('data scope on import on %s', (_name, start) => {
   beforeAll(async () => {
     t = await start({}, { resources: specs });
     const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    const root = (await t.app.inject({ method: 'GET', url: '/api/dept/lazy?pid=0', headers: bearer(admin) })).json()[0].id;
+    const root = (await t.app.inject({ method: 'GET', url: '/api/dept/lazy?pid=0', headers: bearer(admin) })).json<Created[]>()[0].id;
     const mk = async (name: string) =>
       (
         await t.app.inject({
@@ -47,7 +48,7 @@ describe.each(testApps())('data scope on import on %s', (_name, start) => {
           headers: { ...bearer(admin), submit_id: submitId() },
           payload: { name, pid: root },
         })
-      ).json().id;
+      ).json<Created>().id;
     mine = await mk('本部门');
     other = await mk('别的部门');
     await createStaff(t.app, {

@@ -5,6 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
+
+/** a node of the department tree */
+interface DeptNode {
+  name: string;
+  disabled: boolean;
+  children: DeptNode[];
+}
 
 const PASSWORD = 'Scope_pass1';
 
@@ -26,11 +34,11 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   beforeAll(async () => {
     t = await start();
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    const root = (await api(admin, 'GET', '/api/dept/lazy?pid=0')).json()[0].id;
+    const root = (await api(admin, 'GET', '/api/dept/lazy?pid=0')).json<Created[]>()[0].id;
     const mk = async (name: string, pid: number) => {
       const res = await api(admin, 'POST', '/api/dept', { name, pid, sort: 1, enabled: true });
       expect(res.statusCode, res.body).toBe(201);
-      dept[name] = res.json().id;
+      dept[name] = res.json<Created>().id;
     };
     await mk('甲公司', root);
     await mk('甲销售部', dept['甲公司']);
@@ -66,7 +74,7 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
         money: '面议',
       });
       expect(res.statusCode, res.body).toBe(201);
-      postings[d] = res.json().id;
+      postings[d] = res.json<Created>().id;
     }
   }, 60_000);
   afterAll(() => t?.close());
@@ -84,13 +92,13 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   });
   const jobs = async (who: string) =>
     (await api(tokens[who], 'GET', '/api/staffunZp?size=100'))
-      .json()
-      .content.map((r: any) => r.job)
+      .json<Page<{ job: string }>>()
+      .content.map((r) => r.job)
       .sort();
   const users = async (who: string) =>
     (await api(tokens[who], 'GET', '/api/users?size=100'))
-      .json()
-      .content.map((r: any) => r.username)
+      .json<Page<{ username: string }>>()
+      .content.map((r) => r.username)
       .sort();
 
   it('全部 sees every row', async () => {
@@ -101,10 +109,10 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   it('本级 sees only its own department', async () => {
     expect(await jobs('own')).toEqual(['甲销售部岗位']);
     expect(await users('own')).toEqual(['own']);
-    const depts = (await api(tokens.own, 'GET', '/api/dept?size=100')).json().content.map((d: any) => d.name);
+    const depts = (await api(tokens.own, 'GET', '/api/dept?size=100')).json<Page>().content.map((d) => d.name);
     expect(depts).toEqual(['甲销售部']);
     // the tree shows the way down to it
-    const tree = (await api(tokens.own, 'GET', '/api/dept/getDeptList')).json();
+    const tree = (await api(tokens.own, 'GET', '/api/dept/getDeptList')).json<DeptNode[]>();
     expect(tree[0].children[0].children[0].name).toBe('甲销售部');
     expect(tree[0].children).toHaveLength(1);
     // the ancestors are only the way down: marked, and not editable
@@ -114,8 +122,8 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   it('自定义 sees the chosen departments and everything below them', async () => {
     expect(await jobs('custom')).toEqual(['甲公司岗位', '甲销售一组岗位', '甲销售部岗位'].sort());
     const ids = (await api(tokens.custom, 'GET', '/api/dept?size=100'))
-      .json()
-      .content.map((d: any) => d.name)
+      .json<Page<{ name: string }>>()
+      .content.map((d) => d.name)
       .sort();
     expect(ids).toEqual(['甲公司', '甲销售一组', '甲销售部'].sort());
   });
@@ -124,7 +132,7 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     const res = await api(tokens.own, 'GET', `/api/staffunZp?deptId=${dept['乙公司']}`);
     expect(res.json()).toEqual({ content: [], totalElements: 0 });
     const mine = await api(tokens.own, 'GET', '/api/staffunZp');
-    expect(mine.json().totalElements).toBe(1);
+    expect(mine.json<Page>().totalElements).toBe(1);
     const xlsx = await api(tokens.own, 'GET', '/api/staffunZp/download');
     expect(xlsx.statusCode).toBe(200);
     const whole = await api(tokens.all, 'GET', '/api/staffunZp/download');
@@ -156,11 +164,11 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
   });
 
   it('users outside the scope cannot be changed; departments outside cannot be edited', async () => {
-    const other = (await api(admin, 'GET', '/api/users?blurry=all')).json().content[0];
+    const other = (await api(admin, 'GET', '/api/users?blurry=all')).json<Page<Created>>().content[0];
     const res = await api(tokens.own, 'POST', `/api/users/resetPass?userName=all&userid=${other.id}`);
     expect(res.statusCode).toBe(403);
     const dres = await api(admin, 'GET', '/api/users?size=100');
-    expect(dres.json().totalElements).toBe(4);
+    expect(dres.json<Page>().totalElements).toBe(4);
   });
 
   it('the organisation of users/option is fixed to the own one without 全部', async () => {
@@ -172,9 +180,9 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     const own = await api(tokens.own, 'GET', `/api/users/option?orgId=${dept.root}&page=0&size=99999&sort=id,ASC`);
     expect(own.statusCode).toBe(200);
     // the organisation's users inside the scope: 本级 lists its own department only
-    expect(own.json().content.map((u: any) => u.username)).toEqual(['own']);
+    expect(own.json<Page>().content.map((u) => u.username)).toEqual(['own']);
     const everyone = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept.root}`);
-    expect(everyone.json().content.map((u: any) => u.username)).toEqual(expect.arrayContaining(['admin', 'own', 'custom', 'all']));
+    expect(everyone.json<Page>().content.map((u) => u.username)).toEqual(expect.arrayContaining(['admin', 'own', 'custom', 'all']));
     const any = await api(tokens.all, 'GET', `/api/users/option?orgId=${dept['乙公司']}`);
     expect(any.statusCode).toBe(200);
   });

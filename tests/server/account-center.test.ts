@@ -4,6 +4,7 @@ import { nowText } from '../../src/server/db/index.ts';
 import { codeFromOutbox, encrypted, lastLogs } from './account-helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { ErrorBody, Row } from '../support/answers.ts';
 
 const fiftyDaysAgo = nowText(new Date(Date.now() - 50 * 86_400_000));
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -52,7 +53,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect((await put({ id: userId, nickName: '小张', sex: 0, phone: '13811112222' })).statusCode).toBe(204);
     const row = await user();
     expect([row.nick_name, Number(row.sex)]).toEqual(['小张', 0]);
-    const info = (await app.inject({ method: 'GET', url: '/api/info', headers: auth })).json();
+    const info = (await app.inject({ method: 'GET', url: '/api/info', headers: auth })).json<{ user: Row }>();
     expect(info.user.nickName).toBe('小张');
     expect((await app.inject({ method: 'PUT', url: '/api/users/center', payload: { nickName: 'a' } })).statusCode).toBe(401);
     expect(
@@ -77,7 +78,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(errorOf(await put({ id: userId, phone: '13855556666', code: '123456' })).message).toMatch(/验证码不存在或已过期/);
     const send = await app.inject({ method: 'POST', url: '/api/code/resetPhone', headers: auth, payload: { value: '13855556666' } });
     expect(send.statusCode).toBe(200);
-    expect(send.json().message).toBe('发送成功，验证码有效期5分钟');
+    expect(send.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
     const again = await app.inject({ method: 'POST', url: '/api/code/resetPhone', headers: auth, payload: { value: '13855556666' } });
     expect(errorOf(again).status).toBe(429);
     const code = await codeFromOutbox(app, '13855556666');
@@ -91,7 +92,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
 
   it('changes the e-mail with a code and the encrypted password; 邮箱修改成功', async () => {
     const send = await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: { value: 'zhang@example.com' } });
-    expect(send.json().message).toBe('发送成功，验证码有效期5分钟');
+    expect(send.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
     expect(
       errorOf(await app.inject({ method: 'POST', url: '/api/code/resetEmail', headers: auth, payload: { value: 'nope' } })).message,
     ).toBe('邮箱格式错误');
@@ -120,7 +121,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(errorOf(await post(code, 'Zhang@2024', 'other@example.com')).message).toMatch(/验证码不存在或已过期/);
     const ok = await post(code, 'Zhang@2024');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().message).toBe('邮箱修改成功');
+    expect(ok.json<ErrorBody>().message).toBe('邮箱修改成功');
     expect((await user()).email).toBe('zhang@example.com');
   });
 
@@ -137,7 +138,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     );
     const ok = await send(mk(PNG));
     expect(ok.statusCode).toBe(200);
-    const img = ok.json().avatar as string;
+    const img = ok.json<{ avatar: string }>().avatar;
     expect(img).toMatch(new RegExp(`^/api/users/avatar/${userId}\\?v=`));
     expect((await user()).img).toBe(img);
     const other = await t.reopen();
@@ -183,7 +184,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(before.pwd_reset_time).toBe(fiftyDaysAgo);
     const ok = await post('Zhang@2024', 'Zhang.2025');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().message).toBe('密码修改成功，请重新登录');
+    expect(ok.json<ErrorBody>().message).toBe('密码修改成功，请重新登录');
     const after = await user();
     expect(Boolean(after.is_def_password)).toBe(false);
     expect(after.pwd_reset_time >= nowText(new Date(Date.now() - 60_000))).toBe(true);
@@ -211,7 +212,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(found.json()).toEqual({ phone, username: 'z***g' });
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900001111' })).message).toBe('该手机号未绑定任何账号');
     const sent = await app.inject({ method: 'GET', url: `/api/sendMsg?phone=${phone}` });
-    expect(sent.json().message).toBe('发送成功，验证码有效期5分钟');
+    expect(sent.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
     const code = await codeFromOutbox(app, phone);
     const reset = async (c: string, password: string) =>
       app.inject({ method: 'POST', url: '/api/resetPassword', payload: { phone, code: c, password: await encrypted(app, password) } });
@@ -226,7 +227,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
       .execute();
     const ok = await reset(code, 'Zhang#2026');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().message).toBe('密码重置成功，请重新登录');
+    expect(ok.json<ErrorBody>().message).toBe('密码重置成功，请重新登录');
     expect(errorOf(await reset(code, 'Zhang#2027')).status).toBe(400);
     expect((await app.inject({ method: 'GET', url: '/api/info', headers: auth })).statusCode).toBe(401);
     auth = bearer(await loginAs(app, 'zhang', 'Zhang#2026'));
@@ -241,7 +242,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(resetLog.description).toBe('找回密码');
     expect(resetLog.username).toBe('zhang');
     // the log keeps no personal data: the mobile is masked, secrets left out
-    expect(JSON.parse(resetLog.params)).toEqual({ phone: '138****6666', code: '******', password: '******' });
+    expect(JSON.parse(resetLog.params as string)).toEqual({ phone: '138****6666', code: '******', password: '******' });
   });
 
   it('hostile input to every account route is a 4xx with a Chinese message, never a 500', async () => {
@@ -293,7 +294,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
           url: '/api/login',
           payload: { username: 'li', password: await encrypted(app, 'Li@20240'), code: '', uuid: '', rememberMe },
         })
-      ).json();
+      ).json<Row>();
     expect((await login(true)).rememberMeDays).toBe(t.config.rememberMeDays);
     expect(await login(false)).not.toHaveProperty('rememberMeDays');
   });

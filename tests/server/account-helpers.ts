@@ -18,6 +18,24 @@ export async function encrypted(app: FastifyInstance, password: string): Promise
   return encryptPassword(await publicKeyOf(app), password);
 }
 
-export async function lastLogs(app: FastifyInstance, n = 1): Promise<Array<Record<string, any>>> {
-  return app.database.db.selectFrom('sys_log').selectAll().orderBy('id', 'desc').limit(n).execute();
+/** a sys_log row as the database answers it (PostgreSQL answers bigints as strings) */
+export interface LogRow {
+  id: number | string;
+  user_id: number | string | null;
+  username: string | null;
+  description: string | null;
+  method: string | null;
+  params: string | null;
+  request_ip: string | null;
+  address: string | null;
+  browser: string | null;
+  time: number | string;
+  log_type: string;
+  exception_detail: string | null;
+  create_time: string | null;
+}
+
+export async function lastLogs(app: FastifyInstance, n = 1): Promise<LogRow[]> {
+  const rows = await app.database.db.selectFrom('sys_log').selectAll().orderBy('id', 'desc').limit(n).execute();
+  return rows as LogRow[];
 }

@@ -10,6 +10,7 @@ import {
   passwordAgeDays,
 } from '../../src/server/auth/account-policy.ts';
 import { authTestApp, createStaff, encryptPassword, publicKeyOf, testDialects, type AuthTestApp } from './auth-helpers.ts';
+import type { ErrorBody } from '../support/answers.ts';
 
 describe('account rules', () => {
   it('password age in whole days; unknown dates are null', () => {
@@ -53,12 +54,12 @@ describe.each(testDialects)('sign-in account rules on %s', (dialect) => {
     for (let i = 1; i < MAX_FAILURES; i++) {
       const res = await login('locky', 'Wrong@2024');
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('用户名或密码错误');
+      expect(res.json<ErrorBody>().message).toBe('用户名或密码错误');
       clock += 60_000;
     }
     const fifth = await login('locky', 'Wrong@2024');
     expect(fifth.statusCode).toBe(423);
-    expect(fifth.json().message).toBe(lockedMessage(clock + LOCK_MS));
+    expect(fifth.json<ErrorBody>().message).toBe(lockedMessage(clock + LOCK_MS));
     const right = await login('locky', 'Locky@2024');
     expect(right.statusCode).toBe(423);
     // another account is not touched
@@ -87,11 +88,11 @@ describe.each(testDialects)('sign-in account rules on %s', (dialect) => {
     await set(100);
     const refused = await login('oldpw', 'Oldpw@2024');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(PASSWORD_EXPIRED);
+    expect(refused.json<ErrorBody>().message).toBe(PASSWORD_EXPIRED);
     await set(99);
     const warned = await login('oldpw', 'Oldpw@2024');
     expect(warned.statusCode).toBe(200);
-    expect(passwordAgeDays(warned.json().user.lastPasswordResetDate, clock)).toBe(99);
+    expect(passwordAgeDays(warned.json<{ user: { lastPasswordResetDate: string } }>().user.lastPasswordResetDate, clock)).toBe(99);
     // a wrong password for an expired account is still just a wrong password
     await set(120);
     expect((await login('oldpw', 'Nope@2024')).statusCode).toBe(400);

@@ -92,7 +92,7 @@ describe.each(testApps())('Aliyun SMS provider on %s', (_name, start) => {
       AccessKeyId: 'AK1',
       Version: '2017-05-25',
     });
-    expect(JSON.parse(call.TemplateParam).code).toMatch(/^\d{6}$/);
+    expect((JSON.parse(call.TemplateParam) as { code: string }).code).toMatch(/^\d{6}$/);
     const outbox = await t.app.database.db.selectFrom('sys_outbox').selectAll().execute();
     expect(outbox).toHaveLength(0);
   });
@@ -133,10 +133,16 @@ async function fakeSmtp() {
         buffer = buffer.slice(at + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO' || verb === 'HELO') socket.write('250-fake\r\n250 8BITMIME\r\n');
-        else if (verb === 'MAIL') ((current.from = line), socket.write('250 OK\r\n'));
-        else if (verb === 'RCPT') (current.to.push(line), socket.write('250 OK\r\n'));
-        else if (verb === 'DATA') ((inData = true), socket.write('354 go ahead\r\n'));
-        else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else if (verb === 'MAIL') {
+          current.from = line;
+          socket.write('250 OK\r\n');
+        } else if (verb === 'RCPT') {
+          current.to.push(line);
+          socket.write('250 OK\r\n');
+        } else if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
         else socket.write('250 OK\r\n');
       }
     });

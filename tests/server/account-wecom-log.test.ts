@@ -8,6 +8,29 @@ import { addressOf, browserOf, maskedParams } from '../../src/server/modules/log
 import { encrypted, lastLogs } from './account-helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Page, Row } from '../support/answers.ts';
+
+/** GET /api/getQywxInfo */
+interface WecomInfo {
+  configured: boolean;
+  appid: string;
+  agentid: string;
+  state: string;
+  loginUrl: string;
+}
+
+/** a sign-in answer, and GET /api/info */
+interface SignIn {
+  token: string;
+  user: Row;
+  permissions: string[];
+}
+
+/** a user as the user administration lists it */
+interface UserRow extends Row {
+  username: string;
+  roles: Array<{ id: number }>;
+}
 
 /** A small stand-in for the WeCom server API: one corp, codes mapped to user ids. */
 async function fakeWecom(): Promise<{ url: string; server: Server; calls: string[]; codes: Map<string, string> }> {
@@ -85,7 +108,7 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     wecom?.server.close();
   });
 
-  const info = async () => (await app.inject({ method: 'GET', url: '/api/getQywxInfo' })).json();
+  const info = async () => (await app.inject({ method: 'GET', url: '/api/getQywxInfo' })).json<WecomInfo>();
 
   it('getQywxInfo answers appid, agentid and a fresh state', async () => {
     const a = await info();
@@ -101,10 +124,10 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     wecom.codes.set('CODE-OK', 'WangWei');
     const res = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OK&state=${state}` });
     expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const body = res.json<SignIn>();
     expect(body.user.username).toBe('wang');
     expect(body.permissions).toContain('sysQuestion:add');
-    expect((await app.inject({ method: 'GET', url: '/api/info', headers: bearer(body.token) })).json().user.username).toBe('wang');
+    expect((await app.inject({ method: 'GET', url: '/api/info', headers: bearer(body.token) })).json<SignIn>().user.username).toBe('wang');
     expect(wecom.calls).toEqual(['/cgi-bin/gettoken', '/cgi-bin/auth/getuserinfo']);
     const again = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OK&state=${state}` });
     expect(errorOf(again).message).toBe('扫码登录已失效，请重新扫码');
@@ -122,23 +145,23 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
       .where('log_type', '=', 'INFO')
       .executeTakeFirstOrThrow();
     expect(ok.username).toBe('wang');
-    expect(JSON.parse(ok.params)).toEqual({ code: '******', state });
+    expect(JSON.parse(ok.params as string)).toEqual({ code: '******', state });
   });
 
   it('an administrator binds, rebinds and unbinds a WeCom account in user administration', async () => {
     const admin = await loginAs(app, 'admin', ADMIN_PASSWORD);
-    const list = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) })).json();
-    const wang = list.content.find((u: { username: string }) => u.username === 'wang');
+    const list = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) })).json<Page<UserRow>>();
+    const wang = list.content.find((u) => u.username === 'wang')!;
     expect(wang.wecomUserId).toBe('WangWei');
     const put = (body: Record<string, unknown>) =>
       app.inject({
         method: 'PUT',
         url: '/api/users',
         headers: { ...bearer(admin), submit_id: submitId() },
-        payload: { ...wang, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })), ...body },
+        payload: { ...wang, roles: wang.roles.map((r) => ({ id: r.id })), ...body },
       });
     // taken by someone else, or not a WeCom id
-    const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json().content[0];
+    const zhao = (await app.inject({ method: 'GET', url: '/api/users?blurry=zhao', headers: bearer(admin) })).json<Page>().content[0];
     expect(zhao.wecomUserId).toBe('ZhaoLei');
     expect(errorOf(await put({ wecomUserId: 'ZhaoLei' })).message).toBe('该企业微信账号已绑定其他用户');
     expect(errorOf(await put({ wecomUserId: '王 伟' })).message).toBe('企业微信账号只能包含字母、数字和 _ . @ -');
@@ -150,7 +173,7 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
           method: 'PUT',
           url: '/api/users',
           headers: { ...bearer(admin), submit_id: submitId() },
-          payload: { ...withoutBinding, roles: wang.roles.map((r: { id: number }) => ({ id: r.id })) },
+          payload: { ...withoutBinding, roles: wang.roles.map((r) => ({ id: r.id })) },
         })
       ).statusCode,
     ).toBe(204);
@@ -158,7 +181,7 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     expect((await put({ wecomUserId: 'wang.wei@corp' })).statusCode).toBe(204);
     wecom.codes.set('CODE-NEW', 'wang.wei@corp');
     const signedIn = await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-NEW&state=${(await info()).state}` });
-    expect(signedIn.json().user.username).toBe('wang');
+    expect(signedIn.json<SignIn>().user.username).toBe('wang');
     wecom.codes.set('CODE-OLD', 'WangWei');
     expect(errorOf(await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-OLD&state=${(await info()).state}` })).message).toBe(
       '该企业微信账号未绑定系统用户，请联系管理员',
@@ -166,8 +189,8 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     // unbound
     expect((await put({ wecomUserId: '' })).statusCode).toBe(204);
     const after = (await app.inject({ method: 'GET', url: '/api/users?blurry=wang', headers: bearer(admin) }))
-      .json()
-      .content.find((u: { username: string }) => u.username === 'wang');
+      .json<Page<UserRow>>()
+      .content.find((u) => u.username === 'wang')!;
     expect(after.wecomUserId).toBeNull();
     // bound again for the tests below
     expect((await put({ wecomUserId: 'WangWei' })).statusCode).toBe(204);
@@ -199,7 +222,7 @@ describe.each(testApps())('WeCom QR sign-in on %s', (_name, start) => {
     const other = await t.reopen();
     const res = await other.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-MULTI&state=${state}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json().user.username).toBe('wang');
+    expect(res.json<SignIn>().user.username).toBe('wang');
     expect((await app.inject({ method: 'GET', url: `/api/qywxLogin?code=CODE-MULTI&state=${state}` })).statusCode).toBe(400);
   });
 
@@ -272,7 +295,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
       log_type: 'ERROR',
       exception_detail: '用户名或密码错误',
     });
-    expect(JSON.parse(log.params)).toEqual({ username: 'clerk', password: '******', code: '******', uuid: '******' });
+    expect(JSON.parse(log.params ?? '')).toEqual({ username: 'clerk', password: '******', code: '******', uuid: '******' });
     expect(Number(log.time)).toBeGreaterThanOrEqual(0);
     expect(log.create_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const logins = await app.database.db
@@ -281,7 +304,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
       .where('method', '=', 'POST /api/login')
       .where('log_type', '=', 'INFO')
       .execute();
-    expect(logins.map((l) => l.username).sort()).toEqual(['admin', 'auditor', 'clerk']);
+    expect(logins.map((l) => l.username as string).sort()).toEqual(['admin', 'auditor', 'clerk']);
   });
 
   it('logs generic writes with the resource title and action, and failures with the message', async () => {
@@ -294,7 +317,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
     expect(ok.statusCode).toBe(201);
     let [log] = await lastLogs(app);
     expect(log).toMatchObject({ username: 'clerk', description: '新增问题反馈', method: 'POST /api/sysQuestion', log_type: 'INFO' });
-    expect(JSON.parse(log.params)).toMatchObject({ content: '打印不出来' });
+    expect(JSON.parse(log.params ?? '')).toMatchObject({ content: '打印不出来' });
     const refused = await app.inject({
       method: 'DELETE',
       url: '/api/sysQuestion',
@@ -330,7 +353,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
   it('api/logs/user answers the own entries, newest first, paged', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/logs/user?page=0&size=2', headers: clerk });
     expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const body = res.json<Page>();
     expect(body.totalElements).toBe(3); // sign-in, feedback, refused delete
     expect(body.content).toHaveLength(2);
     expect(body.content[0]).toMatchObject({
@@ -349,26 +372,26 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
 
   it('api/logs needs log:list and filters by user, time range and errors', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/logs', headers: clerk })).statusCode).toBe(403);
-    const all = (await app.inject({ method: 'GET', url: '/api/logs?size=100', headers: auditor })).json();
+    const all = (await app.inject({ method: 'GET', url: '/api/logs?size=100', headers: auditor })).json<Page>();
     expect(all.totalElements).toBe(6); // 3 sign-ins, 1 failed sign-in, 1 feedback, 1 refused delete
     expect(all.content[0]).toHaveProperty('params');
-    const mine = (await app.inject({ method: 'GET', url: '/api/logs?username=clerk&size=100', headers: admin })).json();
-    expect(mine.content.every((l: { username: string }) => l.username === 'clerk')).toBe(true);
-    const errors = (await app.inject({ method: 'GET', url: '/api/logs?error=true&size=100', headers: auditor })).json();
+    const mine = (await app.inject({ method: 'GET', url: '/api/logs?username=clerk&size=100', headers: admin })).json<Page>();
+    expect(mine.content.every((l) => l.username === 'clerk')).toBe(true);
+    const errors = (await app.inject({ method: 'GET', url: '/api/logs?error=true&size=100', headers: auditor })).json<Page>();
     expect(errors.totalElements).toBeGreaterThanOrEqual(2);
-    expect(errors.content.every((l: { logType: string }) => l.logType === 'ERROR')).toBe(true);
+    expect(errors.content.every((l) => l.logType === 'ERROR')).toBe(true);
     const today = nowText().slice(0, 10);
     const inRange = (
       await app.inject({ method: 'GET', url: `/api/logs?createTime=${today}&createTime=${today}&size=100`, headers: auditor })
-    ).json();
+    ).json<Page>();
     expect(inRange.totalElements).toBe(all.totalElements);
     const none = (
       await app.inject({ method: 'GET', url: '/api/logs?createTime=2000-01-01&createTime=2000-01-02', headers: auditor })
-    ).json();
+    ).json<Page>();
     expect(none.totalElements).toBe(0);
     const blurry = (
       await app.inject({ method: 'GET', url: `/api/logs?blurry=${encodeURIComponent('问题反馈')}`, headers: auditor })
-    ).json();
+    ).json<Page>();
     expect(blurry.totalElements).toBe(2);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs?createTime=yesterday', headers: auditor })).status).toBe(400);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/logs?logType=DEBUG', headers: auditor })).status).toBe(400);
@@ -383,7 +406,7 @@ describe.each(testApps())('operation log on %s', (_name, start) => {
       .execute();
     expect(await deleteOldLogs(app.database.db, 180)).toBe(1);
     expect(await deleteOldLogs(app.database.db, 180)).toBe(0);
-    expect((await app.inject({ method: 'GET', url: '/api/logs/user', headers: clerk })).json().totalElements).toBe(3);
+    expect((await app.inject({ method: 'GET', url: '/api/logs/user', headers: clerk })).json<Page>().totalElements).toBe(3);
     await expect(deleteOldLogs(app.database.db, 0)).rejects.toThrow();
   });
 });

@@ -23,10 +23,33 @@ const PAGE_ROUTES = new Set([
   'GET /api/docs/static/*',
 ]);
 
+/** the parts of a JSON schema the tests read */
+interface Schema {
+  type?: string;
+  required?: string[];
+  properties: Record<string, Schema>;
+  items?: Schema;
+  errorMessage: Record<string, string>;
+  [keyword: string]: unknown;
+}
+
+interface MediaType {
+  schema: Schema;
+  example: { status?: number; message?: string };
+}
+
+interface Operation {
+  security: Array<Record<string, string[]>>;
+  'x-permission'?: string | string[];
+  parameters: Array<{ name: string; in: string; schema: Schema }>;
+  requestBody: { content: Record<string, MediaType> };
+  responses: Record<string, { content: Record<string, MediaType> }>;
+}
+
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, any>>;
-  components: { schemas: Record<string, any>; securitySchemes: Record<string, any> };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
 };
 
 const operations = (doc: Doc) =>
@@ -42,14 +65,14 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
     const res = await t.app.inject({ url: '/api/docs/openapi.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
-    doc = res.json();
+    doc = res.json<Doc>();
     catalogue = routeCatalogue(t.app);
   }, 60_000);
   afterAll(() => t?.close());
 
   it('validates against the OpenAPI 3.1 schema', async () => {
     expect(doc.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(structuredClone(doc) as never);
+    const result = await new Validator().validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
@@ -87,7 +110,7 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
       const op = byKey.get(`${r.method} ${openapiPath(r.url)}`);
       if (!op) continue;
       const keys = r.permissions ?? (r.permission ? [r.permission] : []);
-      const schemes = (op.security as Array<Record<string, string[]>>).flatMap((s) => Object.entries(s));
+      const schemes = op.security.flatMap((s) => Object.entries(s));
       if (keys.length) {
         expect(op['x-permission'], `${r.method} ${r.url}`).toEqual(keys.length === 1 ? keys[0] : keys);
         for (const k of keys) expect(schemes, `${r.method} ${r.url}`).toContainEqual(['staffToken', [k]]);
@@ -99,7 +122,7 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
         expect(op.responses['401'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('登录状态已过期，请重新登录');
       if (keys.length)
         expect(op.responses['403'].content['application/json'].example.message, `${r.method} ${r.url}`).toBe('没有权限，请联系管理员');
-      for (const answer of Object.values(op.responses as Record<string, any>)) {
+      for (const answer of Object.values(op.responses)) {
         const example = answer.content?.['application/json']?.example;
         if (example?.message) expect(Object.keys(example), `${r.method} ${r.url}`).toEqual(['status', 'message', 'timestamp']);
       }
@@ -116,7 +139,7 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
     for (const spec of resources) {
       const list = doc.paths[`/${spec.path}`]?.get;
       expect(list, spec.path).toBeDefined();
-      const names = (list.parameters as Array<{ name: string; in: string }>).filter((p) => p.in === 'query').map((p) => p.name);
+      const names = list.parameters.filter((p) => p.in === 'query').map((p) => p.name);
       expect(names).toEqual(expect.arrayContaining(['page', 'size', 'sort']));
       for (const f of spec.fields.filter((x) => x.filter)) expect(names, `${spec.name}.${f.name}`).toContain(f.name);
       const page = list.responses['200'].content['application/json'].schema;
@@ -138,8 +161,8 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
     const question = doc.components.schemas.sysQuestionBody;
     expect(question.properties.userType.errorMessage.enum).toBe('身份只能是员工或客户');
     const list = doc.paths['/api/sysQuestion'].get;
-    const userType = list.parameters.find((p: { name: string }) => p.name === 'userType');
-    expect(userType.schema.type).toBe('string');
+    const userType = list.parameters.find((p) => p.name === 'userType');
+    expect(userType!.schema.type).toBe('string');
   });
 
   it('serves the interactive page and its files from this origin under the usual CSP', async () => {

@@ -10,6 +10,7 @@ import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { codeFromOutbox } from './account-helpers.ts';
 import { latestOutbox } from '../../src/server/providers/outbox.ts';
+import type { Created, ErrorBody, Page, Row } from '../support/answers.ts';
 
 /** An 18-digit ID with its GB 11643 check digit. */
 export function idNumber(region: string, birthday: string, seq: string): string {
@@ -103,22 +104,22 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
 
   // each call from its own address, so the registration rate limit (tested below) stays out of the way
   let address = 0;
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: string | object) =>
     app.inject({
       method,
       url,
       // the socket's address: X-Forwarded-For counts only through a trusted proxy
       remoteAddress: `10.0.${Math.floor(++address / 250)}.${address % 250}`,
       headers,
-      ...(payload !== undefined ? { payload: payload as any } : {}),
+      ...(payload !== undefined ? { payload } : {}),
     });
 
   async function register(overrides: Record<string, unknown> = {}) {
     const card = (overrides.card as string | undefined) ?? freshCard(1);
     const res = await call('POST', '/api/staffun', {}, registration(postingId, { ...overrides, card }));
     expect(res.statusCode, res.body).toBe(201);
-    const body = res.json();
-    return { id: body.id as number, headers: bearer(body.token), token: body.token as string, card };
+    const body = res.json<Created<{ token: string }>>();
+    return { id: body.id, headers: bearer(body.token), token: body.token, card };
   }
 
   beforeAll(async () => {
@@ -136,8 +137,8 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       enabled: true,
       remark: '内部备注',
     };
-    postingId = (await call('POST', '/api/staffunZp', admin, posting)).json().id;
-    closedPostingId = (await call('POST', '/api/staffunZp', admin, { ...posting, job: '已停招岗位', enabled: false })).json().id;
+    postingId = (await call('POST', '/api/staffunZp', admin, posting)).json<Created>().id;
+    closedPostingId = (await call('POST', '/api/staffunZp', admin, { ...posting, job: '已停招岗位', enabled: false })).json<Created>().id;
   });
   afterAll(async () => {
     await t?.close();
@@ -147,10 +148,10 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     it('creates the applicant with status 1 and answers its id and an applicant token', async () => {
       const res = await call('POST', '/api/staffun', {}, registration(postingId, { status: 3, roleId: 1 }));
       expect(res.statusCode).toBe(201);
-      const { id, token } = res.json();
+      const { id, token } = res.json<Created<{ token: string }>>();
       expect(id).toBeGreaterThan(0);
       expect(token).toMatch(/^ap\./);
-      const stored = (await call('GET', `/api/staffun?id=${id}`, admin)).json().content[0];
+      const stored = (await call('GET', `/api/staffun?id=${id}`, admin)).json<Page>().content[0];
       expect(stored).toMatchObject({ name: '张三', status: 1, card: MALE_ID, cardCounty: '410102', edu: 3 });
       expect(stored.roleId).toBeNull();
     });
@@ -176,11 +177,11 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       [{ cardCity: '420100' }, '请选择正确的户籍所在省市区'],
       [{ nowCounty: '999999' }, '请选择正确的现居住省市区'],
     ])('refuses %j with its message and writes nothing', async (change, message) => {
-      const before = (await call('GET', '/api/staffun?size=1', admin)).json().totalElements;
+      const before = (await call('GET', '/api/staffun?size=1', admin)).json<Page>().totalElements;
       const res = await call('POST', '/api/staffun', {}, registration(postingId, change));
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(message);
-      expect((await call('GET', '/api/staffun?size=1', admin)).json().totalElements).toBe(before);
+      expect((await call('GET', '/api/staffun?size=1', admin)).json<Page>().totalElements).toBe(before);
     });
 
     it('refuses a posting that is closed or missing', async () => {
@@ -230,8 +231,8 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const hr = bearer(await loginAs(app, 'hr', 'Hr@1234567'));
       const me = await register();
       await call('POST', '/api/staffunEducation', me.headers, education());
-      expect((await call('GET', '/api/staffun', hr)).json().totalElements).toBeGreaterThan(0);
-      const entries = (await call('GET', `/api/staffunEducation?staffunId=${me.id}`, hr)).json();
+      expect((await call('GET', '/api/staffun', hr)).json<Page>().totalElements).toBeGreaterThan(0);
+      const entries = (await call('GET', `/api/staffunEducation?staffunId=${me.id}`, hr)).json<Page>();
       expect(entries.totalElements).toBe(1);
       // but may not add entries without staffunEducation:add
       expect((await call('POST', '/api/staffunEducation', hr, { ...education(), staffunId: me.id })).statusCode).toBe(403);
@@ -248,7 +249,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       b = await register({ mobile: '13800000002', card: freshCard(0), birthday: '1998-11-02', sex: 0, name: '王五' });
       const res = await call('POST', '/api/staffunEducation', b.headers, education());
       expect(res.statusCode, res.body).toBe(201);
-      bEducationId = res.json().id;
+      bEducationId = res.json<Created>().id;
     });
 
     it('creates, lists, updates and deletes its own entries on all three resources', async () => {
@@ -259,17 +260,19 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       ] as const) {
         const created = await call('POST', `/api/${path}`, a.headers, body);
         expect(created.statusCode, created.body).toBe(201);
-        const record = created.json();
+        const record = created.json<Created>();
         expect(record.staffunId).toBe(a.id);
-        const listed = (await call('GET', `/api/${path}?staffunId=${a.id}&page=0&size=99999&sort=id,desc`, a.headers)).json();
-        expect(listed.content.map((r: any) => r.id)).toEqual([record.id]);
+        const listed = (await call('GET', `/api/${path}?staffunId=${a.id}&page=0&size=99999&sort=id,desc`, a.headers)).json<
+          Page<Created>
+        >();
+        expect(listed.content.map((r) => r.id)).toEqual([record.id]);
         // without the filter the list is still only the applicant's own
-        expect((await call('GET', `/api/${path}`, a.headers)).json().content.every((r: any) => r.staffunId === a.id)).toBe(true);
+        expect((await call('GET', `/api/${path}`, a.headers)).json<Page>().content.every((r) => r.staffunId === a.id)).toBe(true);
         const updated = await call('PUT', `/api/${path}`, a.headers, { ...body, id: record.id, startDate: '2010-01-01' });
         expect(updated.statusCode, updated.body).toBe(204);
         const removed = await call('DELETE', `/api/${path}`, a.headers, [record.id]);
         expect(removed.statusCode).toBe(200);
-        expect((await call('GET', `/api/${path}?staffunId=${a.id}`, a.headers)).json().totalElements).toBe(0);
+        expect((await call('GET', `/api/${path}?staffunId=${a.id}`, a.headers)).json<Page>().totalElements).toBe(0);
       }
     });
 
@@ -292,10 +295,10 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const remove = await call('DELETE', '/api/staffunEducation', a.headers, [bEducationId]);
       expect(remove.statusCode).toBe(403);
       // a mixed delete removes nothing
-      const mine = (await call('POST', '/api/staffunEducation', a.headers, education())).json().id;
+      const mine = (await call('POST', '/api/staffunEducation', a.headers, education())).json<Created>().id;
       expect((await call('DELETE', '/api/staffunEducation', a.headers, [mine, bEducationId])).statusCode).toBe(403);
-      expect((await call('GET', `/api/staffunEducation?id=${mine}`, a.headers)).json().content).toHaveLength(1);
-      const still = (await call('GET', `/api/staffunEducation?staffunId=${b.id}`, admin)).json().content;
+      expect((await call('GET', `/api/staffunEducation?id=${mine}`, a.headers)).json<Page>().content).toHaveLength(1);
+      const still = (await call('GET', `/api/staffunEducation?staffunId=${b.id}`, admin)).json<Page>().content;
       expect(still).toHaveLength(1);
       expect(still[0].school).toBe('郑州大学');
     });
@@ -322,7 +325,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     beforeAll(async () => {
       me = await register({ mobile: '13600136000' });
     });
-    const refused = async (path: string, body: unknown, message: string) => {
+    const refused = async (path: string, body: object, message: string) => {
       const res = await call('POST', `/api/${path}`, me.headers, body);
       expect(res.statusCode, res.body).toBe(400);
       expect(errorOf(res).message).toBe(message);
@@ -347,7 +350,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       await refused('staffunEducation', education({ startDate: '2017-07-01', endDate: '2013-09-01' }), combined);
       await refused('staffunEducation', education({ startDate: '2017-07-01', endDate: '2017-07-01' }), combined);
       // a PUT that moves the start after the stored end is refused too
-      const id = (await call('POST', '/api/staffunEducation', me.headers, education())).json().id;
+      const id = (await call('POST', '/api/staffunEducation', me.headers, education())).json<Created>().id;
       const res = await call('PUT', '/api/staffunEducation', me.headers, { ...education(), id, startDate: '2018-01-01' });
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(combined);
@@ -395,7 +398,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
 
     it('staff edits of an applicant and of the roster check the ID number too', async () => {
       const me = await register({ mobile: '13600136001' });
-      const stored = (await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0];
+      const stored = (await call('GET', `/api/staffun?id=${me.id}`, admin)).json<Page>().content[0];
       const badCard = MALE_ID.slice(0, 17) + (MALE_ID[17] === '1' ? '2' : '1');
       const res = await call('PUT', '/api/staffun', admin, { ...stored, card: badCard });
       expect(res.statusCode).toBe(400);
@@ -427,7 +430,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe('每类信息最多填写30条');
       // changing an existing one is still fine
-      const some = (await call('GET', `/api/staffunPx?staffunId=${flood.id}&size=1`, flood.headers)).json().content[0];
+      const some = (await call('GET', `/api/staffunPx?staffunId=${flood.id}&size=1`, flood.headers)).json<Page>().content[0];
       expect((await call('PUT', '/api/staffunPx', flood.headers, { ...training({ title: '改名' }), id: some.id })).statusCode).toBe(204);
     });
 
@@ -449,7 +452,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect((await call('POST', '/api/staffun/staffJoin', me.headers, { id: other.id })).statusCode).toBe(403);
       const done = await call('POST', '/api/staffun/staffJoin', me.headers, { id: me.id });
       expect(done.statusCode, done.body).toBe(200);
-      const stored = (await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0];
+      const stored = (await call('GET', `/api/staffun?id=${me.id}`, admin)).json<Page>().content[0];
       expect(stored.status).toBe(2);
       expect((await call('GET', `/api/staffunEducation?staffunId=${me.id}`, me.headers)).statusCode).toBe(401);
       expect((await call('POST', '/api/staffunEducation', me.headers, education())).statusCode).toBe(401);
@@ -475,16 +478,16 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
         staffunId: me.id,
         address: '河南省/郑州市/金水区 金水区花园路2号',
       });
-      expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json().content[0].status).toBe(3);
+      expect((await call('GET', `/api/staffun?id=${me.id}`, admin)).json<Page>().content[0].status).toBe(3);
       const again = await call('POST', '/api/staffjlk/staffJoin', admin, { id: me.id });
       expect(again.statusCode).toBe(400);
       expect(errorOf(again).message).toBe('该应聘人员已入职');
-      expect((await call('GET', `/api/staff?staffunId=${me.id}`, admin)).json().totalElements).toBe(1);
+      expect((await call('GET', `/api/staff?staffunId=${me.id}`, admin)).json<Page>().totalElements).toBe(1);
       // a bad override changes nothing
       const other = await register({ mobile: '13400134001' });
       const bad = await call('POST', '/api/staffjlk/staffJoin', admin, { id: other.id, entryDate: '2026-13-45' });
       expect(bad.statusCode).toBe(400);
-      expect((await call('GET', `/api/staffun?id=${other.id}`, admin)).json().content[0].status).toBe(1);
+      expect((await call('GET', `/api/staffun?id=${other.id}`, admin)).json<Page>().content[0].status).toBe(1);
       expect((await call('POST', '/api/staffjlk/staffJoin', admin, { id: 999999 })).statusCode).toBe(404);
       expect((await call('POST', '/api/staffjlk/staffJoin', admin, { id: 'x' })).statusCode).toBe(400);
     });
@@ -540,7 +543,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       // a mobile that is not the registered one: the same answer, and no SMS
       const wrong = await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133999' });
       expect(wrong.statusCode).toBe(200);
-      expect(wrong.json().message).toBe('发送成功，验证码有效期5分钟');
+      expect(wrong.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
       expect(await latestOutbox(app.database.db, '13300133999')).toBeFalsy();
       expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: '123', mobile: '13300133002' })).statusCode).toBe(400);
       expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '123' })).statusCode).toBe(400);
@@ -561,9 +564,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const ok = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code });
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json()).toMatchObject({ id: me.id, mobile: '13300133002' });
-      const token = bearer(ok.json().token);
+      const token = bearer(ok.json<{ token: string }>().token);
       // the new token sees what was entered before, and continues
-      expect((await call('GET', `/api/staffunEducation?staffunId=${me.id}`, token)).json().totalElements).toBe(1);
+      expect((await call('GET', `/api/staffunEducation?staffunId=${me.id}`, token)).json<Page>().totalElements).toBe(1);
       expect((await call('POST', '/api/staffunWork', token, work())).statusCode).toBe(201);
       // a code is used once
       expect((await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133002', code })).statusCode).toBe(400);
@@ -591,9 +594,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     it('lists only enabled postings with their public fields', async () => {
       const res = await call('GET', '/api/staffunZp/public');
       expect(res.statusCode).toBe(200);
-      const { content } = res.json();
-      expect(content.map((p: any) => p.id)).toContain(postingId);
-      expect(content.map((p: any) => p.id)).not.toContain(closedPostingId);
+      const { content } = res.json<Page<Created>>();
+      expect(content.map((p) => p.id)).toContain(postingId);
+      expect(content.map((p) => p.id)).not.toContain(closedPostingId);
       expect(Object.keys(content[0]).sort()).toEqual(['address', 'id', 'job', 'jobNum', 'jobYq', 'jobZz', 'money']);
     });
 
@@ -601,7 +604,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const one = await call('GET', `/api/staffunZp/public/getZpById?id=${postingId}`);
       expect(one.statusCode).toBe(200);
       expect(one.json()).toMatchObject({ id: postingId, job: '销售顾问' });
-      expect(one.json().remark).toBeUndefined();
+      expect(one.json<Row>().remark).toBeUndefined();
       expect((await call('GET', `/api/staffunZp/public/getZpById?id=${closedPostingId}`)).statusCode).toBe(404);
       expect((await call('GET', '/api/staffunZp/public/getZpById?id=abc')).statusCode).toBe(400);
       expect((await call('GET', '/api/staffunZp/public/getZpById')).statusCode).toBe(400);

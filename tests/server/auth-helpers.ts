@@ -35,7 +35,7 @@ export function encryptPassword(publicKeyBase64: string, password: string): stri
 export async function publicKeyOf(app: FastifyInstance): Promise<string> {
   const res = await app.inject({ method: 'GET', url: '/api/publicKey' });
   if (res.statusCode !== 200) throw new Error(`GET /api/publicKey answered ${res.statusCode}: ${res.body}`);
-  return res.json().publicKey;
+  return res.json<{ publicKey: string }>().publicKey;
 }
 
 export async function loginAs(app: FastifyInstance, username: string, password: string): Promise<string> {
@@ -47,7 +47,7 @@ export async function loginAs(app: FastifyInstance, username: string, password: 
     payload: { username, password: encryptPassword(publicKey, password), code: '', uuid: '', platTypeId: 100001, rememberMe: false },
   });
   if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
-  return res.json().token;
+  return res.json<{ token: string }>().token;
 }
 
 export interface StaffSpec {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginThrottle } from '../../src/server/auth/login-throttle.ts';
 import { authTestApp, encryptPassword, publicKeyOf, type AuthTestApp } from './auth-helpers.ts';
 import { testApps } from './helpers.ts';
+import type { ErrorBody } from '../support/answers.ts';
 
 describe('failed sign-in brake per address', () => {
   it('blocks an address after the limit within the window, then forgets', () => {
@@ -35,7 +36,7 @@ describe('failed sign-in brake per address', () => {
       const app = t.app;
       const key = await publicKeyOf(app);
       const attempt = async (ip: string, code: string) => {
-        const { uuid } = (await app.inject({ method: 'GET', url: '/api/code' })).json();
+        const { uuid } = (await app.inject({ method: 'GET', url: '/api/code' })).json<{ uuid: string }>();
         return app.inject({
           method: 'POST',
           url: '/api/login',
@@ -47,7 +48,7 @@ describe('failed sign-in brake per address', () => {
       const blocked = await attempt('203.0.113.9', '999');
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toMatchObject({ status: 429, message: '登录失败次数过多，请稍后再试' });
-      expect((await attempt('203.0.113.10', '999')).json().message).toBe('验证码错误');
+      expect((await attempt('203.0.113.10', '999')).json<ErrorBody>().message).toBe('验证码错误');
     });
   });
 });
@@ -61,7 +62,7 @@ describe('captcha requests per address', () => {
       for (let i = 0; i < 120; i++) expect((await get('198.51.100.7')).statusCode).toBe(200);
       const refused = await get('198.51.100.7');
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().status).toBe(429);
+      expect(refused.json<ErrorBody>().status).toBe(429);
       expect((await get('198.51.100.8')).statusCode).toBe(200);
     } finally {
       await t.close();

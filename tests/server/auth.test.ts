@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { setPublicSetting } from '../../src/server/modules/system/index.ts';
 import { authTestApp, createStaff, encryptPassword, loginAs, publicKeyOf, testDialects, type AuthTestApp } from './auth-helpers.ts';
 import { submitId, testApps, type TestApp } from './helpers.ts';
+import type { ErrorBody, Page, Row } from '../support/answers.ts';
 
 const ADMIN_PASSWORD = 'Admin@123456';
 
@@ -17,9 +18,24 @@ async function loginBody(app: FastifyInstance, username: string, password: strin
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-function expectError(res: { statusCode: number; json(): any }, status: number, message: string) {
+/** the answer of a sign-in, and of GET /api/info without the token */
+interface SignIn {
+  token: string;
+  user: Row;
+  permissions: string[];
+  sys: Row;
+}
+
+/** GET /api/code */
+interface Captcha {
+  enabled: boolean;
+  img: string;
+  uuid: string;
+}
+
+function expectError(res: { statusCode: number; json<T>(): T }, status: number, message: string) {
   expect(res.statusCode).toBe(status);
-  const body = res.json();
+  const body = res.json<ErrorBody>();
   expect(body.status).toBe(status);
   expect(body.message).toBe(message);
   expect(typeof body.timestamp).toBe('string');
@@ -50,7 +66,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       const token = await loginAs(app, 'admin', ADMIN_PASSWORD);
       const res = await app.inject({ method: 'GET', url: '/api/info', headers: bearer(token) });
       expect(res.statusCode).toBe(200);
-      const { user, permissions, sys } = res.json();
+      const { user, permissions, sys } = res.json<SignIn>();
       expect(user).toMatchObject({
         username: 'admin',
         nickName: '管理员',
@@ -66,7 +82,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       expect(permissions).toEqual(['admin']);
       expect(sys).toMatchObject({ compName: '车商集团', title: '后台管理系统' });
       const depts = await app.database.db.selectFrom('sys_dept').select('name').orderBy('id').execute();
-      expect(depts.map((d) => d.name)).toEqual(['总公司', '人事部', '销售部', '售后服务部', '信息数据部']);
+      expect(depts.map((d) => d.name as string)).toEqual(['总公司', '人事部', '销售部', '售后服务部', '信息数据部']);
     });
 
     it('stores a bcrypt hash, never the password', async () => {
@@ -104,7 +120,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     it('signs in by user name and answers token, user, permissions and public settings', async () => {
       const res = await login(app, await loginBody(app, 'zhangsan', 'Zhang@2024'));
       expect(res.statusCode).toBe(200);
-      const body = res.json();
+      const body = res.json<SignIn>();
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(body.user).toMatchObject({
         username: 'zhangsan',
@@ -143,14 +159,14 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     it('signs in by phone', async () => {
       const res = await login(app, await loginBody(app, '13800138000', 'Zhang@2024'));
       expect(res.statusCode).toBe(200);
-      expect(res.json().user.username).toBe('zhangsan');
+      expect(res.json<SignIn>().user.username).toBe('zhangsan');
     });
 
     it('stores only the hash of the token', async () => {
       const token = await loginAs(app, 'zhangsan', 'Zhang@2024');
       const rows = await app.database.db.selectFrom('sys_session').select('id').execute();
       expect(rows.some((r) => r.id === token)).toBe(false);
-      expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.id))).toBe(true);
+      expect(rows.every((r) => /^[0-9a-f]{64}$/.test(String(r.id)))).toBe(true);
     });
 
     it('names each missing field', async () => {
@@ -170,7 +186,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     });
 
     it('tampered or garbage ciphertext is a 400, not a 500', async () => {
-      const good = (await loginBody(app, 'zhangsan', 'Zhang@2024')).password as string;
+      const good = (await loginBody(app, 'zhangsan', 'Zhang@2024')).password;
       const bytes = Buffer.from(good, 'base64');
       bytes[10] ^= 0xff;
       for (const password of [bytes.toString('base64'), 'garbage!!', 'Zhang@2024', 'QUJD', 'A'.repeat(4000)]) {
@@ -247,7 +263,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       const id = await createStaff(app, { username: 'norole', password: 'NoRole@2024', permissions: [] });
       await app.database.db.deleteFrom('sys_users_roles').where('user_id', '=', id).execute();
       const token = await loginAs(app, 'norole', 'NoRole@2024');
-      const info = (await app.inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).json();
+      const info = (await app.inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).json<SignIn>();
       expect(info.permissions).toEqual(['ROLE_SYSTEM_DEFAULT']);
       expect(info.user.roles).toEqual([]);
     });
@@ -267,7 +283,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       });
       await setPublicSetting(app.database.db, 'compName', '中原车商集团');
       await setPublicSetting(app.database.db, 'compName', '豫车集团');
-      expect((await app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc' })).json().compName).toBe('豫车集团');
+      expect((await app.inject({ method: 'GET', url: '/api/system/sysConfigInit/anon/pc' })).json<Row>().compName).toBe('豫车集团');
       await setPublicSetting(app.database.db, 'compName', '车商集团');
     });
   });
@@ -276,19 +292,19 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
     it('pages, sorts and filters departments', async () => {
       const token = await loginAs(app, 'zhangsan', 'Zhang@2024');
       const get = (qs: string) => app.inject({ method: 'GET', url: `/api/dept?${qs}`, headers: bearer(token) });
-      const all = (await get('page=0&size=99999&sort=sort,asc')).json();
+      const all = (await get('page=0&size=99999&sort=sort,asc')).json<Page>();
       expect(all.totalElements).toBe(5);
-      expect(all.content.map((d: any) => d.name)).toEqual(['总公司', '人事部', '销售部', '售后服务部', '信息数据部']);
+      expect(all.content.map((d) => d.name)).toEqual(['总公司', '人事部', '销售部', '售后服务部', '信息数据部']);
       expect(all.content[0]).toMatchObject({ pid: null, enabled: true });
       expect(all.content[1].pid).toBe(all.content[0].id);
-      const page = (await get('page=1&size=2&sort=id,desc')).json();
+      const page = (await get('page=1&size=2&sort=id,desc')).json<Page>();
       expect(page.totalElements).toBe(5);
-      expect(page.content.map((d: any) => d.name)).toEqual(['销售部', '人事部']);
-      expect((await get('name=服务')).json().content.map((d: any) => d.name)).toEqual(['售后服务部']);
-      expect((await get('name=%25')).json().totalElements).toBe(0);
-      expect((await get('enabled=true')).json().totalElements).toBe(5);
-      expect((await get('enabled=false')).json().totalElements).toBe(0);
-      expect((await get('pid=0')).json().content.map((d: any) => d.name)).toEqual(['总公司']);
+      expect(page.content.map((d) => d.name)).toEqual(['销售部', '人事部']);
+      expect((await get('name=服务')).json<Page>().content.map((d) => d.name)).toEqual(['售后服务部']);
+      expect((await get('name=%25')).json<Page>().totalElements).toBe(0);
+      expect((await get('enabled=true')).json<Page>().totalElements).toBe(5);
+      expect((await get('enabled=false')).json<Page>().totalElements).toBe(0);
+      expect((await get('pid=0')).json<Page>().content.map((d) => d.name)).toEqual(['总公司']);
     });
 
     it('rejects unknown sorts and parameters with a 400', async () => {
@@ -305,7 +321,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       ]) {
         const res = await app.inject({ method: 'GET', url: `/api/dept?${qs}`, headers: bearer(token) });
         expect(res.statusCode, qs).toBe(400);
-        expect(res.json().status).toBe(400);
+        expect(res.json<ErrorBody>().status).toBe(400);
       }
       expect((await app.inject({ method: 'GET', url: '/api/dept' })).statusCode).toBe(401);
     });
@@ -325,7 +341,7 @@ describe.each(testApps())('captcha on %s', (_dialect, start) => {
   const newCaptcha = async () => {
     const res = await app.inject({ method: 'GET', url: '/api/code' });
     expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const body = res.json<Captcha>();
     const row = await app.database.db.selectFrom('sys_captcha').select('answer').where('uuid', '=', body.uuid).executeTakeFirstOrThrow();
     return { ...body, answer: String(row.answer) };
   };
@@ -414,7 +430,7 @@ describe.each(testDialects)('sessions and restarts on %s', (dialect) => {
 
   it('remember-me keeps the session for days', async () => {
     const res = await login(t.app, await loginBody(t.app, 'admin', ADMIN_PASSWORD, { rememberMe: true }));
-    const token = res.json().token;
+    const token = res.json<{ token: string }>().token;
     clock += 6 * 86_400_000;
     expect((await t.app.inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).statusCode).toBe(200);
     clock += 7 * 86_400_000 + 1000;
@@ -479,7 +495,7 @@ describe.skipIf(!testDialects.includes('postgres'))('several instances starting 
     expect(dup).toEqual([]);
     // directories carry no key: one row each
     const dirs = await db.selectFrom('sys_menu').select('title').where('type', '=', 0).execute();
-    expect(dirs.map((d) => d.title).sort()).toEqual(MENU_DIRECTORIES.map((d) => d.title).sort());
+    expect(dirs.map((d) => d.title as string).sort()).toEqual(MENU_DIRECTORIES.map((d) => d.title).sort());
     // a token from one instance works on another
     const token = await loginAs(t.apps[0], 'admin', ADMIN_PASSWORD);
     expect((await t.apps[2].inject({ method: 'GET', url: '/api/info', headers: bearer(token) })).statusCode).toBe(200);

@@ -54,7 +54,7 @@ describe('the server bundle', () => {
       if (exitCode !== undefined) throw new Error(`the bundled server ended with ${exitCode}: ${stderr}`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/api/code`);
-        if (res.ok) body = await res.json();
+        if (res.ok) body = (await res.json()) as { uuid?: string; img?: string };
       } catch {
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -27,6 +27,7 @@ import { SERVER_NODE_FLAGS, buildServer } from '../../scripts/build-server.ts';
 import { encryptPassword } from './auth-helpers.ts';
 import { ADMIN_PASSWORD } from './helpers.ts';
 import { clusterUnavailableReason, startCluster, type Cluster } from './pg-cluster.ts';
+import type { Created, Row } from '../support/answers.ts';
 
 const reason = clusterUnavailableReason();
 if (reason) console.info(`chaos test skipped: ${reason}`);
@@ -65,7 +66,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
   const dirs: string[] = [];
   let dbUrl = '';
 
-  const query = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> => {
+  const query = async <T = Row>(text: string, params: unknown[] = []): Promise<T[]> => {
     const c = new pg.Client({ connectionString: dbUrl });
     await c.connect();
     try {
@@ -113,8 +114,8 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
         inst.output.push(String(d));
         if (inst.output.length > 400) inst.output.splice(0, 100);
       };
-      proc.stdout!.on('data', keep);
-      proc.stderr!.on('data', keep);
+      proc.stdout.on('data', keep);
+      proc.stderr.on('data', keep);
       proc.on('exit', (code, signal) => (inst.exit = { code, signal }));
       instances.push(inst);
     }
@@ -139,7 +140,9 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     expect((await query(`select count(*)::int as n from sys_user where username = 'admin'`))[0].n).toBe(1);
     expect((await query(`select count(*)::int as n from dbc_company where username = 'jxs001'`))[0].n).toBe(1);
     // a maintenance job fires every 2 s (every instance reloads the job rows each second)
-    const job = (await query(`select id from sys_job where project = 'authMaintenance' and method_name = 'purgeExpiredCaptchas'`))[0];
+    const job = (
+      await query<{ id: number }>(`select id from sys_job where project = 'authMaintenance' and method_name = 'purgeExpiredCaptchas'`)
+    )[0];
     await query(`update sys_job set cron_expression = '*/2 * * * * ?' where id = $1`, [job.id]);
 
     const token = await signIn(instances[0].base);
@@ -177,7 +180,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
           headers: headers(`10.9.0.${w + 1}`),
           body: JSON.stringify({ msg }),
         });
-        if (res?.status === 201) acked.set(Number((await res.json()).id), msg);
+        if (res?.status === 201) acked.set(Number(((await res.json()) as Created).id), msg);
         await sleep(WRITE_PAUSE_MS);
       }
     });
@@ -207,14 +210,14 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
             body: JSON.stringify({ msg: `probe ${probes}` }),
           }).catch(() => undefined);
           if (res?.status === 201) {
-            const id = Number((await res.json()).id);
+            const id = Number(((await res.json()) as Created).id);
             acked.set(id, `probe ${probes}`);
             while (!sockets.every((s) => s.chats.has(id)) && Date.now() - back < 20_000) await sleep(50);
             if (sockets.every((s) => s.chats.has(id))) marks.push = Date.now() - back;
           }
         }
         if (!marks.job) {
-          const ran = await query(
+          const ran = await query<{ n: number }>(
             `select count(*)::int as n from sys_job_log where job_id = $1 and fire_time > $2 and "time" is not null`,
             [job.id, back],
           ).catch(() => [{ n: 0 }]);
@@ -287,7 +290,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const inFlight = Array.from({ length: 20 }, (_, i) =>
       fetch(`${draining.base}/api/sysSocketChat?page=0&size=20&sort=id,desc`, { headers: headers(`10.9.3.${i + 1}`) }).then(
         (r) => r.status,
-        (e: Error) => `dropped: ${String(e.cause ?? e)}`,
+        (e: Error) => `dropped: ${String(e.cause instanceof Error ? e.cause : e)}`,
       ),
     );
     await sleep(20);
@@ -302,7 +305,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
       body: JSON.stringify({ msg: 'after the rolling restart' }),
     });
     expect(after.status).toBe(201);
-    const afterId = Number((await after.json()).id);
+    const afterId = Number(((await after.json()) as Created).id);
     const open = sockets.slice(SOCKETS_PER_INSTANCE);
     await expect.poll(() => open.every((s) => s.chats.has(afterId)), { timeout: 5000, interval: 50 }).toBe(true);
 
@@ -338,7 +341,7 @@ async function status(url: string): Promise<number> {
 }
 
 async function signIn(base: string): Promise<string> {
-  const key = (await (await fetch(`${base}/api/publicKey`)).json()).publicKey as string;
+  const key = ((await (await fetch(`${base}/api/publicKey`)).json()) as { publicKey: string }).publicKey;
   const res = await fetch(`${base}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -352,7 +355,7 @@ async function signIn(base: string): Promise<string> {
     }),
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return (await res.json()).token;
+  return ((await res.json()) as { token: string }).token;
 }
 
 function openSock(url: string): Promise<Sock> {
@@ -360,7 +363,8 @@ function openSock(url: string): Promise<Sock> {
     const ws = new WebSocket(url);
     const sock: Sock = { ws, chats: new Set() };
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data));
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data;
+      const m = JSON.parse(bytes.toString('utf8')) as { msgType: string; id?: number };
       if (m.msgType === 'CHAT') sock.chats.add(Number(m.id));
     });
     ws.on('close', (code) => (sock.closed = code));

@@ -4,6 +4,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 const Q = '/api/sysQuestion';
 const ZP = '/api/staffunZp';
@@ -29,10 +30,10 @@ describe.each(testApps())('blurry search on %s', (_name, start) => {
       headers: admin,
     });
     expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const body = res.json<Page<Row>>();
     return {
-      ids: body.content.map((r: Row) => r.id) as number[],
-      total: body.totalElements as number,
+      ids: body.content.map((r) => r.id),
+      total: body.totalElements,
     };
   };
   const idsWhere = (keep: (r: Row) => boolean) => all.filter(keep).map((r) => r.id);
@@ -54,7 +55,7 @@ describe.each(testApps())('blurry search on %s', (_name, start) => {
       url: `${Q}?page=0&size=999&sort=id,asc`,
       headers: admin,
     });
-    all = res.json().content;
+    all = res.json<Page<Row>>().content;
     expect(all).toHaveLength(24);
   });
   afterAll(async () => t?.close());
@@ -114,7 +115,7 @@ describe.each(testApps())('blurry search on %s', (_name, start) => {
         url: `${ZP}?blurry=${encodeURIComponent('gulou')}`,
         headers: admin,
       })
-    ).json();
-    expect(res.content.map((r: { id: number }) => r.id)).toEqual([created.json().id]);
+    ).json<Page<Created>>();
+    expect(res.content.map((r) => r.id)).toEqual([created.json<Created>().id]);
   });
 });

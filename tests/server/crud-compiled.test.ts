@@ -11,6 +11,7 @@ import { filteredQuery, insertAll, listPage, pageQuery, parseListQuery } from '.
 import { compiledPageQuery, orderedQuery } from '../../src/server/crud/repository.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 const spec = resourceByName.sysQuestion;
 const ROWS = 1300;
@@ -88,9 +89,9 @@ describe.each(testApps())('compiled list pages on %s', (_name, start) => {
     for (const page of [0, 1, 66, 67, 0]) {
       const res = await app.inject({ method: 'GET', url: url(page), headers: admin });
       expect(res.statusCode).toBe(200);
-      const body = res.json();
+      const body = res.json<Page<Created>>();
       expect(body.totalElements).toBe(expected.length);
-      expect(body.content.map((r: { id: number }) => r.id)).toEqual(expected.slice(page * 15, page * 15 + 15));
+      expect(body.content.map((r) => r.id)).toEqual(expected.slice(page * 15, page * 15 + 15));
     }
   });
 });

@@ -14,6 +14,7 @@ import {
 } from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
 
 const Q = '/api/sysQuestion';
 const spec = resourceByName.sysQuestion;
@@ -29,7 +30,7 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
         url: `${Q}?page=3&size=15${query}`,
         headers: admin,
       })
-    ).json().totalElements;
+    ).json<Page>().totalElements;
 
   beforeAll(async () => {
     t = await start();
@@ -65,7 +66,7 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
       method: 'DELETE',
       url: Q,
       headers: admin,
-      payload: [created.json().id],
+      payload: [created.json<Created>().id],
     });
     expect(await total('')).toBe(COUNT_CAP + 50);
   });

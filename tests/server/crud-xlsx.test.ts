@@ -5,6 +5,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import type { Page } from '../support/answers.ts';
 
 const Q = '/api/sysQuestion';
 const ZP = '/api/staffunZp';
@@ -30,7 +31,7 @@ async function workbook(rows: unknown[][]): Promise<Buffer> {
 
 async function sheetRows(body: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(body as any);
+  await wb.xlsx.load(body as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];
   const out: unknown[][] = [];
   ws.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
@@ -43,7 +44,7 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
   let admin: Record<string, string>;
 
   const count = async (query = '') =>
-    (await app.inject({ method: 'GET', url: `${Q}?size=1${query}`, headers: admin })).json().totalElements;
+    (await app.inject({ method: 'GET', url: `${Q}?size=1${query}`, headers: admin })).json<Page>().totalElements;
   const upload = (filename: string, content: Buffer, type?: string) => {
     const m = multipart(filename, content, type);
     return app.inject({ method: 'POST', url: `${Q}/import`, payload: m.payload, headers: { ...admin, ...m.headers } });
@@ -63,7 +64,7 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
       { userType: '员工', model: '人事', title: '丙', content: '第三条' },
     ];
     for (const r of rows) expect((await app.inject({ method: 'POST', url: Q, headers: admin, payload: r })).statusCode).toBe(201);
-    const second = (await app.inject({ method: 'GET', url: `${Q}?blurry=${encodeURIComponent('售后')}`, headers: admin })).json()
+    const second = (await app.inject({ method: 'GET', url: `${Q}?blurry=${encodeURIComponent('售后')}`, headers: admin })).json<Page>()
       .content[0];
     await app.inject({ method: 'PUT', url: Q, headers: admin, payload: { ...second, status: true } });
 
@@ -159,9 +160,10 @@ describe.each(testApps())('xlsx export and import on %s', (_name, start) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ count: 3 });
     expect(await count(`&model=${encodeURIComponent('市场')}`)).toBe(before + 3);
-    const list = (await app.inject({ method: 'GET', url: `${Q}?model=${encodeURIComponent('市场')}&sort=id,asc`, headers: admin })).json()
-      .content;
-    expect(list.slice(-3).map((r: any) => [r.userType, r.content, r.status, r.mobile])).toEqual([
+    const list = (
+      await app.inject({ method: 'GET', url: `${Q}?model=${encodeURIComponent('市场')}&sort=id,asc`, headers: admin })
+    ).json<Page>().content;
+    expect(list.slice(-3).map((r) => [r.userType, r.content, r.status, r.mobile])).toEqual([
       ['客户', '导入一', true, '13600136000'],
       ['员工', '导入二', false, null],
       ['员工', '导入三', false, null],

@@ -7,6 +7,7 @@ import { ensureResourceTables } from '../../src/server/db/migrate.ts';
 import type { Database } from '../../src/server/types.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import type { Created, ErrorBody, Page } from '../support/answers.ts';
 
 async function columnsOf(database: Database, table: string): Promise<Record<string, string>> {
   if (database.dialect === 'postgres') {
@@ -110,12 +111,12 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
         headers: admin,
         payload: { userType: '员工', model: '系统', content: '重启后还在' },
       })
-    ).json();
+    ).json<Created>();
     await ensureResourceTables(app.database, resources);
     const again = await t.reopen();
     const token = bearer(await loginAs(again, 'admin', ADMIN_PASSWORD));
     const res = await again.inject({ method: 'GET', url: `/api/sysQuestion?blurry=${created.id}`, headers: token });
-    expect(res.json().content).toEqual([created]);
+    expect(res.json<Page>().content).toEqual([created]);
   });
 
   it('a field added to a schema adds its column and keeps the data; nothing is dropped', async () => {
@@ -126,7 +127,7 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
         headers: admin,
         payload: { userType: '客户', model: '售后', content: '加字段之前' },
       })
-    ).json();
+    ).json<Created>();
     const extended = extendedQuestion();
     const specs = resources.map((r) => (r.name === 'sysQuestion' ? extended : r));
     const next = await t.reopen({ resources: specs });
@@ -134,7 +135,7 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     expect(cols).toHaveProperty('priority');
     expect(cols).toHaveProperty('due_date');
     const token = bearer(await loginAs(next, 'admin', ADMIN_PASSWORD));
-    const old = (await next.inject({ method: 'GET', url: `/api/sysQuestion?blurry=${before.id}`, headers: token })).json().content[0];
+    const old = (await next.inject({ method: 'GET', url: `/api/sysQuestion?blurry=${before.id}`, headers: token })).json<Page>().content[0];
     expect(old).toEqual({ ...before, priority: 2, dueDate: null });
     const created = await next.inject({
       method: 'POST',
@@ -151,8 +152,8 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
       payload: { userType: '员工', model: '系统', content: 'x', dueDate: '2025-02-30' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('期限格式不正确');
-    expect((await next.inject({ method: 'GET', url: '/api/sysQuestion?priority=5', headers: token })).json().totalElements).toBe(1);
+    expect(bad.json<ErrorBody>().message).toBe('期限格式不正确');
+    expect((await next.inject({ method: 'GET', url: '/api/sysQuestion?priority=5', headers: token })).json<Page>().totalElements).toBe(1);
 
     // back to the original schema: the extra columns and their values stay in the table
     const back = await t.reopen();
@@ -161,7 +162,7 @@ describe.each(testApps())('tables from specs on %s', (_name, start) => {
     const raw = await back.database.db
       .selectFrom('sys_question')
       .select(['priority', 'due_date'])
-      .where('id', '=', created.json().id)
+      .where('id', '=', created.json<Created>().id)
       .executeTakeFirstOrThrow();
     expect(Number(raw.priority)).toBe(5);
     expect(raw.due_date).toBe('2025-02-28');

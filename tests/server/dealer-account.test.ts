@@ -3,16 +3,18 @@ import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpe
 import { loginAs } from './auth-helpers.ts';
 import { createCompany, dealerLogin, dealerToken } from './dealer-helpers.ts';
 import type { SmsCodeService } from '../../src/server/modules/dealer/index.ts';
+import type { Row } from '../support/answers.ts';
 
 /** An SMS service that records what it sent; the code is always 123456. */
 function fakeSms() {
   const sent: Array<{ mobile: string; type: number }> = [];
   const service: SmsCodeService = {
-    async send(mobile, type) {
+    send(mobile, type) {
       sent.push({ mobile, type });
+      return Promise.resolve();
     },
-    async verify(mobile, type, code) {
-      return code === '123456' && sent.some((s) => s.mobile === mobile && s.type === type);
+    verify(mobile, type, code) {
+      return Promise.resolve(code === '123456' && sent.some((s) => s.mobile === mobile && s.type === type));
     },
   };
   return { sent, service };
@@ -89,7 +91,7 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     );
     const bound = await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '123456' });
     expect(bound.statusCode).toBe(200);
-    expect(bound.json().mobile).toBe('13900000001');
+    expect(bound.json<Row>().mobile).toBe('13900000001');
     expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '123456' })).message).toBe(
       '新手机号不能与原手机号相同',
     );

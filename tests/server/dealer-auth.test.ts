@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { createStaff, encryptPassword, loginAs, publicKeyOf } from './auth-helpers.ts';
 import { createCompany, dealerLogin, dealerToken } from './dealer-helpers.ts';
+import type { Page, Row } from '../support/answers.ts';
+
+/** a dealer's sign-in answer */
+interface DealerSignIn {
+  token: string;
+  user: Row;
+}
 
 describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start) => {
   let t: TestApp;
@@ -23,8 +30,8 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(list.body).not.toContain('Dealer@123');
     expect(
       list
-        .json()
-        .content.map((c: any) => c.username)
+        .json<Page<{ username: string }>>()
+        .content.map((c) => c.username)
         .sort(),
     ).toEqual(['dealera', 'dealerb']);
     const row = await t.app.database.db.selectFrom('dbc_company').select('password').where('id', '=', compA).executeTakeFirstOrThrow();
@@ -64,16 +71,16 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ username: 'dealerb', lockTime: 20 });
     const info = await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(token) });
-    expect(info.json().lockTime).toBe(20);
-    expect((await dealerLogin(t.app, 'dealerb')).json().user.lockTime).toBe(20);
+    expect(info.json<Row>().lockTime).toBe(20);
+    expect((await dealerLogin(t.app, 'dealerb')).json<DealerSignIn>().user.lockTime).toBe(20);
     // the other company is untouched
-    expect((await dealerLogin(t.app, 'dealera')).json().user.lockTime).toBe(0);
+    expect((await dealerLogin(t.app, 'dealera')).json<DealerSignIn>().user.lockTime).toBe(0);
     for (const bad of [{ lockTime: -1 }, { lockTime: 1000 }, { lockTime: 'abc' }, { lockTime: 1.5 }, {}]) {
       const res = await put(bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(errorOf(res).message).toMatch(/锁屏时间/);
     }
-    expect((await put({ lockTime: 0 })).json().lockTime).toBe(0);
+    expect((await put({ lockTime: 0 })).json<Row>().lockTime).toBe(0);
     expect((await put({ lockTime: 5 }, null)).statusCode).toBe(401);
     expect((await put({ lockTime: 5 }, admin)).statusCode).toBe(401);
   });
@@ -84,7 +91,7 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(errorOf(get).message).toBe('请使用POST方式提交账号和密码，账号和密码不能放在地址中');
     const ok = await dealerLogin(t.app, 'dealera');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().user).toEqual({
+    expect(ok.json<DealerSignIn>().user).toEqual({
       id: compA,
       compName: 'dealera公司',
       compCode: 'DEALERA',
@@ -123,7 +130,7 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     const noToken = await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/getDbcUserInfos' });
     expect(noToken.statusCode).toBe(401);
     const info = await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(dealer) });
-    expect(info.json().username).toBe('dealera');
+    expect(info.json<Row>().username).toBe('dealera');
   });
 
   it('ends the session on logout, on a new password and when the company is disabled', async () => {

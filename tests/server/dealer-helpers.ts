@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { bearer } from './helpers.ts';
+import type { Created } from '../support/answers.ts';
 import { encryptPassword, publicKeyOf } from './auth-helpers.ts';
 import { nowText } from '../../src/server/db/index.ts';
 import { pushTree } from '../../src/server/modules/trees/writes.ts';
@@ -30,7 +31,12 @@ export async function seedCarTypes(app: FastifyInstance): Promise<void> {
       ],
     });
   }
-  const rows = await db.selectFrom('brand_tree').select(['id', 'name']).where('id', 'in', CAR_TYPE_IDS).orderBy('id').execute();
+  const rows: Array<{ id: number; name: string }> = await db
+    .selectFrom('brand_tree')
+    .select(['id', 'name'])
+    .where('id', 'in', CAR_TYPE_IDS)
+    .orderBy('id')
+    .execute();
   if (rows.map((r) => r.name).join('/') !== `${CAR_TYPE}/舒适版`) throw new Error(`unexpected car-type ids: ${JSON.stringify(rows)}`);
 }
 
@@ -45,7 +51,7 @@ export async function createCompany(app: FastifyInstance, adminToken: string, us
     payload: { compName: `${username}公司`, compCode: username.toUpperCase(), username, mobile: '', enabled: true, password },
   });
   if (res.statusCode !== 201) throw new Error(`company ${username}: ${res.statusCode} ${res.body}`);
-  return res.json().id;
+  return res.json<Created>().id;
 }
 
 export async function dealerLogin(app: FastifyInstance, username: string, password = 'Dealer@123') {
@@ -60,7 +66,7 @@ export async function dealerLogin(app: FastifyInstance, username: string, passwo
 export async function dealerToken(app: FastifyInstance, username: string, password = 'Dealer@123'): Promise<string> {
   const res = await dealerLogin(app, username, password);
   if (res.statusCode !== 200) throw new Error(`dealer sign-in ${username}: ${res.statusCode} ${res.body}`);
-  return res.json().token;
+  return res.json<{ token: string }>().token;
 }
 
 export async function addMember(
@@ -86,7 +92,7 @@ export async function addMember(
 export async function addCustomer(app: FastifyInstance, token: string, mobile: string): Promise<number> {
   const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcUserInfo', headers: bearer(token), payload: { mobile } });
   if (res.statusCode !== 201) throw new Error(`customer ${mobile}: ${res.statusCode} ${res.body}`);
-  return res.json().id;
+  return res.json<Created>().id;
 }
 
 export function demand(duId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -123,5 +129,5 @@ export async function submitDemand(
     payload: demand(duId, overrides),
   });
   if (res.statusCode !== 201) throw new Error(`demand: ${res.statusCode} ${res.body}`);
-  return res.json().id;
+  return res.json<Created>().id;
 }

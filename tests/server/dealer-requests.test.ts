@@ -12,6 +12,13 @@ import {
   submitDemand,
   VIN_B,
 } from './dealer-helpers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
+
+/** a node of the brand tree */
+interface TreeNode {
+  name: string;
+  children?: TreeNode[];
+}
 
 describe.each(testApps())('dealer customers and demands on %s', (_name, start) => {
   let t: TestApp;
@@ -102,12 +109,12 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
 
   it('shows a dealer only its own customers: by list, by id, by crafted query and body', async () => {
     const listA = await inject('GET', '/comp/dbcCompany/getDbcUserInfos?page=0&size=10', a);
-    expect(listA.json().content.every((c: any) => c.compId === compA)).toBe(true);
-    expect(listA.json().totalElements).toBe(2);
+    expect(listA.json<Page>().content.every((c) => c.compId === compA)).toBe(true);
+    expect(listA.json<Page>().totalElements).toBe(2);
     const crafted = await inject('GET', `/comp/dbcCompany/getDbcUserInfos?compId=${compB}`, a);
-    expect(crafted.json().content.every((c: any) => c.compId === compA)).toBe(true);
+    expect(crafted.json<Page>().content.every((c) => c.compId === compA)).toBe(true);
     const search = await inject('GET', '/comp/dbcCompany/getDbcUserInfos?mobile=0002', a);
-    expect(search.json().content.map((c: any) => c.surname)).toEqual(['李娜']);
+    expect(search.json<Page>().content.map((c) => c.surname)).toEqual(['李娜']);
     const byId = await inject('GET', `/comp/dbcCompany/getDbcUserInfo?id=${custB}`, a);
     expect(byId.statusCode).toBe(404);
     expect(errorOf(byId).message).toBe('客户不存在');
@@ -152,7 +159,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   });
 
   it('accepts a demand only when the customer follows the official account', async () => {
-    const lina = (await inject('GET', '/comp/dbcCompany/getDbcUserInfos?mobile=13800000002', a)).json().content[0];
+    const lina = (await inject('GET', '/comp/dbcCompany/getDbcUserInfos?mobile=13800000002', a)).json<Page<Created>>().content[0];
     const res = await inject('POST', '/comp/dbcCompany/submitDbcInfo', a, demand(lina.id));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe('客户还未关注公众号，请先关注公众号');
@@ -171,7 +178,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
       demand(custA, { compId: compB, countPrice: 1, status: 7, shStatus: 2, zfts: 3, foregiftPrice: 4000, userCph: '豫ad12345' }),
     );
     expect(res.statusCode).toBe(201);
-    const r = res.json();
+    const r = res.json<Row>();
     expect(r).toMatchObject({
       compId: compA,
       duId: custA,
@@ -198,10 +205,10 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     const idB = await submitDemand(t.app, b, custB);
     const listA = await inject('POST', '/comp/dbcCompany/getDbcInfos', a, { page: 0, size: 10, compId: compB });
     expect(listA.statusCode).toBe(200);
-    expect(listA.json().content.length).toBeGreaterThan(0);
-    expect(listA.json().content.every((r: any) => r.compId === compA)).toBe(true);
+    expect(listA.json<Page>().content.length).toBeGreaterThan(0);
+    expect(listA.json<Page>().content.every((r) => r.compId === compA)).toBe(true);
     const listB = await inject('POST', '/comp/dbcCompany/getDbcInfos', b, { blurry: '张伟' });
-    expect(listB.json().content.map((r: any) => r.id)).toEqual([idB]);
+    expect(listB.json<Page>().content.map((r) => r.id)).toEqual([idB]);
     expect((await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${idB}`, a)).statusCode).toBe(404);
     expect((await inject('GET', `/comp/dbcCompany/getDbcInfoHistory?id=${idB}`, a)).statusCode).toBe(404);
     const edit = await inject('PUT', '/comp/dbcCompany/updateDbcInfo', a, { ...demand(custA), id: idB });
@@ -224,13 +231,17 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     expect((await inject('POST', '/api/dbc/dbcInfo/submitDbcInfo', agent, { ...demand(custB), compId: compA })).statusCode).toBe(404);
     const ok = await inject('POST', '/api/dbc/dbcInfo/submitDbcInfo', agent, { ...demand(custA), compId: compA });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json().compId).toBe(compA);
-    const lookup = await inject('GET', `/api/dbc/dbcInfo/queryQmbcByVin?vin=${ok.json().userVin}&page=0&size=10&sort=id,desc`, agent);
+    expect(ok.json<Row>().compId).toBe(compA);
+    const lookup = await inject(
+      'GET',
+      `/api/dbc/dbcInfo/queryQmbcByVin?vin=${ok.json<{ userVin: string }>().userVin}&page=0&size=10&sort=id,desc`,
+      agent,
+    );
     expect(lookup.statusCode).toBe(200);
-    expect(lookup.json().content.length).toBeGreaterThan(0);
-    expect(lookup.json().content.every((r: any) => r.userVin === ok.json().userVin)).toBe(true);
+    expect(lookup.json<Page>().content.length).toBeGreaterThan(0);
+    expect(lookup.json<Page>().content.every((r) => r.userVin === ok.json<Row>().userVin)).toBe(true);
     const other = await inject('GET', `/api/other/otherSysDbx?vin=${VIN_B}&page=0&size=10&sort=id,desc`, agent);
-    expect(other.json().content.every((r: any) => r.userVin === VIN_B)).toBe(true);
+    expect(other.json<Page>().content.every((r) => r.userVin === VIN_B)).toBe(true);
     expect(errorOf(await inject('GET', '/api/other/otherSysDbx?vin=', agent)).message).toBe('底盘号不能为空');
   });
 
@@ -239,11 +250,11 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
   it('answers the brand tree to a dealer token only (getTree?levels)', async () => {
     const tree = await inject('GET', '/comp/dbcCompany/getTree?levels=4', a);
     expect(tree.statusCode).toBe(200);
-    const vw = tree.json().find((n: any) => n.name === '大众');
-    expect(vw.children.map((n: any) => n.name)).toEqual(['朗逸', '途观L']);
-    expect(vw.children[0].children[0].children.map((n: any) => n.name)).toEqual(['舒适版', '豪华版']);
-    const two = (await inject('GET', '/comp/dbcCompany/getTree?levels=2', a)).json();
-    expect(two[0].children[0].children).toBeUndefined();
+    const vw = tree.json<TreeNode[]>().find((n) => n.name === '大众')!;
+    expect(vw.children!.map((n) => n.name)).toEqual(['朗逸', '途观L']);
+    expect(vw.children![0].children![0].children!.map((n) => n.name)).toEqual(['舒适版', '豪华版']);
+    const two = (await inject('GET', '/comp/dbcCompany/getTree?levels=2', a)).json<TreeNode[]>();
+    expect(two[0].children![0].children).toBeUndefined();
     expect(errorOf(await inject('GET', '/comp/dbcCompany/getTree?levels=9', a)).message).toBe('参数levels必须是1到5的整数');
     // a disabled node hides its branch
     await t.app.database.db
@@ -251,7 +262,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
       .set({ enabled: flag(false) })
       .where('name', '=', '途观L')
       .execute();
-    expect((await inject('GET', '/comp/dbcCompany/getTree', a)).json()[0].children.map((n: any) => n.name)).toEqual(['朗逸']);
+    expect((await inject('GET', '/comp/dbcCompany/getTree', a)).json<TreeNode[]>()[0].children!.map((n) => n.name)).toEqual(['朗逸']);
     await t.app.database.db
       .updateTable('brand_tree')
       .set({ enabled: flag(true) })
@@ -310,8 +321,8 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
       demand(custA, { userCarType: '大众/朗逸/2024款 1.5L', carTypeIds: [1, 2, 3, 5] }),
     );
     expect(ok.statusCode).toBe(201);
-    expect(ok.json().userCarType).toBe('大众/朗逸/2024款 1.5L');
-    const id = ok.json().id;
+    expect(ok.json<Row>().userCarType).toBe('大众/朗逸/2024款 1.5L');
+    const id = ok.json<Created>().id;
     // an edit: a new made-up path is refused, the saved one may stay without a new pick, a new pick is checked
     const edit = (overrides: Record<string, unknown>) =>
       inject('PUT', '/comp/dbcCompany/updateDbcInfo', a, { ...demand(custA, overrides), id });
@@ -321,7 +332,7 @@ describe.each(testApps())('dealer customers and demands on %s', (_name, start) =
     );
     expect((await edit({ carTypeIds: undefined })).statusCode).toBe(204);
     expect((await edit({ userCarType: '大众/途观L/2024款 330TSI', carTypeIds: [1, 6, 7, 8] })).statusCode).toBe(204);
-    expect((await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, a)).json().userCarType).toBe('大众/途观L/2024款 330TSI');
+    expect((await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, a)).json<Row>().userCarType).toBe('大众/途观L/2024款 330TSI');
     expect(CAR_TYPE_IDS).toEqual([1, 2, 3, 4]);
   });
 });

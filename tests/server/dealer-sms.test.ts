@@ -8,6 +8,7 @@ import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpe
 import { loginAs } from './auth-helpers.ts';
 import { codeFromOutbox } from './account-helpers.ts';
 import { createCompany, dealerLogin, dealerToken } from './dealer-helpers.ts';
+import type { Row } from '../support/answers.ts';
 
 describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, start) => {
   let t: TestApp;
@@ -47,7 +48,7 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     expect(errorOf(await bind(a, '13911110009', code)).message).toBe('验证码错误或已过期');
     const ok = await bind(a, '13911110001', code);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().mobile).toBe('13911110001');
+    expect(ok.json<Row>().mobile).toBe('13911110001');
     const row = await t.app.database.db
       .selectFrom('dbc_company')
       .select('mobile')
@@ -95,7 +96,7 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     await allowResend('13911110003');
     await send(a, { mobile: '13911110003', type: 4 });
     const fresh = await codeFromOutbox(t.app, '13911110003');
-    expect((await bind(a, '13911110003', fresh)).json().mobile).toBe('13911110003');
+    expect((await bind(a, '13911110003', fresh)).json<Row>().mobile).toBe('13911110003');
     await t.app.database.db.updateTable('dbc_company').set({ mobile: '13911110004' }).where('username', '=', 'smsdealera').execute();
     expect(errorOf(await bind(a, '13911110003', fresh)).message).toBe('验证码错误或已过期');
     await t.app.database.db.updateTable('dbc_company').set({ mobile: '13911110003' }).where('username', '=', 'smsdealera').execute();
@@ -114,7 +115,7 @@ describe.each(testApps())('dealer SMS codes from the outbox on %s', (_name, star
     // the mobile in the form is ignored: a password code goes to the bound phone
     expect((await send(a, { type: 2, mobile: '13800000000' })).statusCode).toBe(200);
     const other = await t.app.database.db.selectFrom('sys_verify_code').select('target').where('purpose', '=', 'dealer-password').execute();
-    expect(other.map((r) => r.target)).toEqual(['13911110003']);
+    expect(other.map((r) => r.target as string)).toEqual(['13911110003']);
     const code = await codeFromOutbox(t.app, '13911110003');
     const put = (body: Record<string, unknown>) =>
       inject('PUT', '/comp/dbcCompany/updatePass', a, {

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { addCustomer, addMember, createCompany, dealerToken, demand, submitDemand } from './dealer-helpers.ts';
-import { planTransition, TRANSITIONS, type DbcAction } from '../../src/shared/dbc-status.ts';
+import { planTransition, TRANSITIONS } from '../../src/shared/dbc-status.ts';
+import type { Row } from '../support/answers.ts';
+
+/** one entry of a demand's status history */
+interface HistoryEntry {
+  fromStatus: number | null;
+  toStatus: number;
+  action: string;
+  actorKind: string;
+  actor: string;
+  reason: string | null;
+  createTime: string;
+}
 
 describe.each(testApps())('car-use demand state machine on %s', (_name, start) => {
   let t: TestApp;
@@ -22,7 +34,7 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
       .select(['status', 'sh_status', 'dd_status', 'audit_reason'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    return { status: Number(r.status), sh: Number(r.sh_status), dd: Number(r.dd_status), reason: r.audit_reason };
+    return { status: Number(r.status), sh: Number(r.sh_status), dd: Number(r.dd_status), reason: r.audit_reason as string | null };
   };
   const audit = (id: number, shStatus: number, reason?: string) => inject('PUT', '/api/dbc/dbcInfo', staff, { id, shStatus, reason });
   const move = (id: number, status: number) => inject('PUT', '/api/dbc/dbcInfo/status', staff, { id, status });
@@ -57,8 +69,8 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
       expect(res.statusCode, `to ${to}`).toBe(204);
       expect(await statusOf(id)).toMatchObject({ status: to, sh: 2, dd });
     }
-    const history = (await inject('GET', `/api/dbc/dbcInfo/history?id=${id}`, staff)).json();
-    expect(history.map((h: any) => [h.fromStatus, h.toStatus, h.action, h.actorKind, h.actor])).toEqual([
+    const history = (await inject('GET', `/api/dbc/dbcInfo/history?id=${id}`, staff)).json<HistoryEntry[]>();
+    expect(history.map((h) => [h.fromStatus, h.toStatus, h.action, h.actorKind, h.actor])).toEqual([
       [null, 1, 'submit', 'dealer', 'dealera'],
       [1, 2, 'approve', 'staff', 'auditor'],
       [2, 4, 'deliver', 'staff', 'auditor'],
@@ -66,8 +78,8 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
       [5, 6, 'return', 'staff', 'auditor'],
       [6, 7, 'complete', 'staff', 'auditor'],
     ]);
-    expect(history.every((h: any) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(h.createTime))).toBe(true);
-    const dealerView = (await inject('GET', `/comp/dbcCompany/getDbcInfoHistory?id=${id}`, dealer)).json();
+    expect(history.every((h) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(h.createTime))).toBe(true);
+    const dealerView = (await inject('GET', `/comp/dbcCompany/getDbcInfoHistory?id=${id}`, dealer)).json<HistoryEntry[]>();
     expect(dealerView).toHaveLength(6);
     // nothing follows 订单完结
     for (const to of [4, 5, 6, 7]) expect((await move(id, to)).statusCode).toBe(400);
@@ -112,12 +124,12 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     expect(errorOf(await resubmit(id, { userCph: 'x' })).message).toBe('请输入正确的车牌号');
     expect(await statusOf(id)).toMatchObject({ status: 3 });
     expect((await resubmit(id, { bah: 'BA-NEW' })).statusCode).toBe(204);
-    const after = (await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, dealer)).json();
+    const after = (await inject('GET', `/comp/dbcCompany/getDbcInfo?id=${id}`, dealer)).json<Row>();
     expect(after).toMatchObject({ status: 1, shStatus: 1, ddStatus: 0, bah: 'BA-NEW', auditReason: null });
-    const history = (await inject('GET', `/api/dbc/dbcInfo/history?id=${id}`, staff)).json();
+    const history = (await inject('GET', `/api/dbc/dbcInfo/history?id=${id}`, staff)).json<HistoryEntry[]>();
     // the edit while 审核中 moved nothing: no record 用车申请审核中 -> 用车申请审核中
-    expect(history.map((h: any) => h.action)).toEqual(['submit', 'reject', 'resubmit']);
-    expect(history.every((h: any) => h.fromStatus !== h.toStatus)).toBe(true);
+    expect(history.map((h) => h.action)).toEqual(['submit', 'reject', 'resubmit']);
+    expect(history.every((h) => h.fromStatus !== h.toStatus)).toBe(true);
     expect(history[1].reason).toBe('底盘号与保单不符');
   });
 
@@ -137,7 +149,7 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     for (const tr of TRANSITIONS) {
       for (let from = 1; from <= 7; from++) {
         for (const actor of ['dealer', 'staff'] as const) {
-          const plan = planTransition(from, tr.action as DbcAction, actor);
+          const plan = planTransition(from, tr.action, actor);
           expect(plan.ok, `${tr.action} from ${from} by ${actor}`).toBe(allowed.has(`${tr.action}:${from}:${actor}`));
         }
       }

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { buildApp, type BuildOptions } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Dialect } from '../../src/server/types.ts';
+import type { ErrorBody, Row } from '../support/answers.ts';
 
 export const ADMIN_PASSWORD = 'Admin@123456';
 
@@ -98,14 +99,10 @@ export function submitId(): string {
 }
 
 /** Asserts the API's error shape and answers the body. */
-export function errorOf(res: { statusCode: number; json(): any }): {
-  status: number;
-  message: string;
-  timestamp: string;
-  [k: string]: unknown;
-} {
-  const body = res.json();
-  if (body.status !== res.statusCode) throw new Error(`error body status ${body.status} differs from HTTP ${res.statusCode}`);
+export function errorOf(res: { statusCode: number; json(): unknown }): ErrorBody & Row {
+  const body = res.json() as Row;
+  if (body.status !== res.statusCode)
+    throw new Error(`error body status ${JSON.stringify(body.status)} differs from HTTP ${res.statusCode}`);
   if (typeof body.message !== 'string' || typeof body.timestamp !== 'string') throw new Error(`not an error body: ${JSON.stringify(body)}`);
-  return body;
+  return body as ErrorBody & Row;
 }

@@ -10,6 +10,7 @@ import type { FieldSpec, ResourceSpec } from '../../src/shared/resource-spec.ts'
 import { createSchemaAjv } from '../../src/shared/schema-ajv.ts';
 import { checkRecord } from '../../src/server/crud/index.ts';
 import { bearer } from './helpers.ts';
+import type { Created } from '../support/answers.ts';
 import { CONTRACT_FIXTURES } from './contract-fixtures.ts';
 
 /** Values tried, in order, for a string property with a `pattern`. */
@@ -27,16 +28,28 @@ const PATTERN_SAMPLES: string[][] = [
 
 const ajv = createSchemaAjv();
 
-function propertySchema(spec: ResourceSpec, field: FieldSpec): Record<string, any> {
-  return ((spec.schema.properties as Record<string, any>) ?? {})[field.name] ?? {};
+/** the JSON-schema keywords of a property that the samples follow */
+interface PropertySchema {
+  enum?: unknown[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  [keyword: string]: unknown;
+}
+
+function propertySchema(spec: ResourceSpec, field: FieldSpec): PropertySchema {
+  return ((spec.schema.properties as Record<string, PropertySchema> | undefined) ?? {})[field.name] ?? {};
 }
 
 function fits(schema: Record<string, unknown>, value: unknown): boolean {
   const { errorMessage: _drop, ...plain } = schema;
-  return ajv.validate(plain, value) as boolean;
+  return ajv.validate<unknown>(plain, value);
 }
 
-function clampText(text: string, p: Record<string, any>): string {
+function clampText(text: string, p: PropertySchema): string {
   const max = typeof p.maxLength === 'number' ? p.maxLength : 40;
   let t = text.slice(0, max);
   while (typeof p.minLength === 'number' && t.length < p.minLength) t += 'x';
@@ -145,5 +158,5 @@ async function refId(app: FastifyInstance, token: string, specs: ResourceSpec[],
   const body = await sampleBody(app, token, specs, target, 0, depth + 1);
   const res = await app.inject({ method: 'POST', url: `/${target.path}`, headers: bearer(token), payload: body });
   if (res.statusCode !== 201) throw new Error(`creating the referenced ${resource} failed: ${res.statusCode} ${res.body}`);
-  return res.json().id;
+  return res.json<Created>().id;
 }

@@ -10,11 +10,36 @@ export async function listen(app: FastifyInstance): Promise<string> {
   return address.replace(/^http/, 'ws');
 }
 
+/** one of the online staff in a CONNECT or CLOSE message */
+export interface OnlineStaff {
+  sid: string;
+  name: string;
+}
+
+/**
+ * A socket message as the tests read it. Every message has `msgType`; the other fields belong to
+ * some kinds only (CHAT: id, msg, formUser, formName, createTime; EXCEL: code, msg, url, fileName;
+ * CONNECT and CLOSE: formUser, formName, chats; INFO: msg), so pick a message by its kind first.
+ */
+export interface SocketMessage {
+  msgType: string;
+  id: number;
+  msg: string;
+  code: number;
+  url: string;
+  fileName: string;
+  formUser: string;
+  formName: string;
+  formImg: string | null;
+  chats: OnlineStaff[];
+  createTime: string;
+}
+
 export interface TestSocket {
   ws: WebSocket;
-  messages: any[];
+  messages: SocketMessage[];
   /** resolves with the first message (already received or coming) matching the predicate */
-  next(predicate: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  next(predicate: (m: SocketMessage) => boolean, timeoutMs?: number): Promise<SocketMessage>;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
 }
@@ -22,10 +47,12 @@ export interface TestSocket {
 export function openSocket(url: string): Promise<TestSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
-    const messages: any[] = [];
-    const waiters: Array<{ predicate: (m: any) => boolean; resolve: (m: any) => void }> = [];
+    const messages: SocketMessage[] = [];
+    const waiters: Array<{ predicate: (m: SocketMessage) => boolean; resolve: (m: SocketMessage) => void }> = [];
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data));
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data;
+      const text = bytes.toString('utf8');
+      const m = JSON.parse(text) as SocketMessage;
       messages.push(m);
       for (const w of [...waiters]) {
         if (w.predicate(m)) {
@@ -50,7 +77,7 @@ export function openSocket(url: string): Promise<TestSocket> {
         next(predicate, timeoutMs = 5000) {
           const hit = messages.find(predicate);
           if (hit) return Promise.resolve(hit);
-          return new Promise((res, rej) => {
+          return new Promise<SocketMessage>((res, rej) => {
             const timer = setTimeout(
               () => rej(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`)),
               timeoutMs,

@@ -9,7 +9,7 @@
  * What it "reads" is chosen by the picture: the bytes after the image header are a text such as
  * `plate:豫A12345` (see fakeImage); `nothing`, `badformat`, `qps` and `slow` give those failures.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const FAKE_API_KEY = 'fake-api-key';
@@ -129,7 +129,7 @@ function contentOf(image: Buffer): Record<string, string> {
 export async function startFakeBaiduOcr(): Promise<FakeBaiduOcr> {
   const tokens = new Set<string>();
   const fake = { calls: [] as string[], tokensIssued: 0 };
-  const server: Server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://fake');
     fake.calls.push(u.pathname);
     const body = await readBody(req);
@@ -178,7 +178,8 @@ export async function startFakeBaiduOcr(): Promise<FakeBaiduOcr> {
       return res.end('<html>502 Bad Gateway</html>');
     }
     return send(200, answerFor(m[1], content));
-  });
+  };
+  const server: Server = createServer((req, res) => void answer(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
