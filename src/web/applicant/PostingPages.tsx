@@ -81,7 +81,8 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
           </Typography>
           <Typography sx={{ color: '#f56c6c', mt: 0.5 }}>{posting.money}</Typography>
           <Typography sx={{ fontSize: 13, color: '#909399', mt: 0.5 }}>
-            工作区域：{posting.address}　招聘人数：{posting.jobNum}
+            工作区域：{posting.address}
+            {'\u3000'}招聘人数：{posting.jobNum}
           </Typography>
           {section('岗位职责', posting.jobZz)}
           {section('任职要求', posting.jobYq)}

@@ -179,7 +179,7 @@ function LockDialog({ titleId, options, onUnlocked }: { titleId: string; options
       slotProps={{ paper: { sx: { width: 400 } }, backdrop: { sx: { backdropFilter: 'blur(8px)' } } }}
     >
       <DialogTitle id={titleId}>系统已锁定</DialogTitle>
-      <Box component="form" onSubmit={submit} noValidate>
+      <Box component="form" onSubmit={(e) => void submit(e)} noValidate>
         <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
           {error && (
             <Alert severity="error" role="alert">

@@ -215,7 +215,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
           <Tab label="扫码登录" />
         </Tabs>
         {tab === 0 ? (
-          <form onSubmit={submit} noValidate aria-label="账号登录">
+          <form onSubmit={(event) => void submit(event)} noValidate aria-label="账号登录">
             <TextField
               inputRef={inputs.username}
               label="账号"

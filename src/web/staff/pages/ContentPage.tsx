@@ -41,7 +41,7 @@ export function htmlOf(answer: unknown, field?: string | null): string {
   if (!record || typeof record !== 'object') return '';
   const r = record as Record<string, unknown>;
   const names = field ? [field] : HTML_FIELDS;
-  for (const name of names) if (typeof r[name] === 'string') return r[name] as string;
+  for (const name of names) if (typeof r[name] === 'string') return r[name];
   return '';
 }
 
@@ -94,7 +94,7 @@ export function ContentPage() {
               {title}
             </Typography>
             {state.kind === 'ready' && state.html ? (
-              <Button size="small" variant="outlined" onClick={exportPdf} disabled={exporting}>
+              <Button size="small" variant="outlined" onClick={() => void exportPdf()} disabled={exporting}>
                 {exporting ? '正在导出...' : '导出PDF'}
               </Button>
             ) : null}

@@ -75,7 +75,7 @@ export function HelpPage() {
             <Typography variant="h6" sx={{ flex: 1 }}>
               {state.title ?? (state.menuTitle ? `${state.menuTitle} · 帮助` : '帮助')}
             </Typography>
-            <Button onClick={() => navigate(-1)}>返回</Button>
+            <Button onClick={() => void navigate(-1)}>返回</Button>
           </Box>
           {state.status === 'loading' ? <LinearProgress aria-label="正在加载" /> : null}
           {state.status === 'ready' && state.html ? <RichText html={state.html} /> : null}

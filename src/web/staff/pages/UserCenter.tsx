@@ -182,7 +182,14 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
                 sx={{ width: 96, height: 96, cursor: 'pointer', border: 0, p: 0 }}
               />
             </Tooltip>
-            <input ref={fileInput} type="file" hidden accept={AVATAR_TYPES.join(',')} onChange={pickAvatar} data-testid="avatar-input" />
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={AVATAR_TYPES.join(',')}
+              onChange={(e) => void pickAvatar(e)}
+              data-testid="avatar-input"
+            />
             <Typography variant="h6">{user.nickName || String(identity.username ?? '')}</Typography>
           </Box>
           {row('用户名称', String(identity.username ?? ''))}
@@ -259,9 +266,9 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
       {user.phone ? (
         <ResetBySmsDialog open={dialog === 'reset'} phone={user.phone} onClose={() => setDialog(null)} reloadPage={reloadPage} />
       ) : null}
-      <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={reload} />
-      <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={reload} />
-      <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={reload} />
+      <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={() => void reload()} />
+      <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={() => void reload()} />
+      <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={() => void reload()} />
       <LockTimeDialog
         open={dialog === 'lock'}
         user={user}

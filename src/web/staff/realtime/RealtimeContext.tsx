@@ -17,6 +17,7 @@ import { request } from '../../common/http.ts';
 import { getToken, tokenEnded } from '../../common/token.ts';
 import { ReconnectingSocket, socketUrl } from './socket.ts';
 import { downloadLink } from './download.ts';
+import { textOf } from '../../common/text.ts';
 
 export const SOCKET_ERROR = 'WebSocket连接发生错误';
 export const EXCEL_KEPT = 5;
@@ -54,21 +55,21 @@ export interface LatestNotice {
 
 export interface RealtimeState {
   unread: number;
-  refreshUnread(): Promise<void>;
+  refreshUnread: () => Promise<void>;
   /** bumps when INFO arrives: lists of notices reload */
   noticeVersion: number;
   latest: LatestNotice | null;
   excel: ExcelMessage[];
   excelOpen: boolean;
-  setExcelOpen(open: boolean): void;
+  setExcelOpen: (open: boolean) => void;
   chat: {
     open: boolean;
-    setOpen(open: boolean): void;
+    setOpen: (open: boolean) => void;
     unread: number;
     messages: ChatMessage[];
     online: OnlineStaff[];
     loading: boolean;
-    send(text: string): Promise<void>;
+    send: (text: string) => Promise<void>;
   };
 }
 
@@ -152,7 +153,7 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
         const message: ExcelMessage = {
           key: ++excelKey.current,
           code: Number(data.code),
-          msg: String(data.msg ?? ''),
+          msg: textOf(data.msg),
           url: typeof data.url === 'string' ? data.url : undefined,
           fileName: typeof data.fileName === 'string' ? data.fileName : undefined,
           time: Date.now(),

@@ -176,7 +176,7 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
           <FirstErrorNotice />
           <DialogActions>
             {readOnly ? (
-              <Button onClick={exportPdf} disabled={exporting}>
+              <Button onClick={() => void exportPdf()} disabled={exporting}>
                 {exporting ? '正在导出...' : '导出PDF'}
               </Button>
             ) : null}

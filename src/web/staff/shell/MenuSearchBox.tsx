@@ -24,7 +24,7 @@ export function MenuSearchBox({ onClose }: { onClose: () => void }) {
       inputValue={input}
       onInputChange={(_, v) => setInput(v)}
       onChange={(_, v) => {
-        if (v) navigate(v.path);
+        if (v) void navigate(v.path);
         onClose();
       }}
       onBlur={onClose}

@@ -306,7 +306,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
   const walk = (rows: T[], depth: number) => {
     for (const row of rows) {
       lines.push({ row, depth });
-      if (open[row.id]) walk(((row.children as T[] | undefined) ?? lazy[row.id] ?? []) as T[], depth + 1);
+      if (open[row.id]) walk((row.children as T[] | undefined) ?? lazy[row.id] ?? [], depth + 1);
     }
   };
   walk(props.rows ?? [], 0);

@@ -53,7 +53,15 @@ export function NickNameDialog({
   };
 
   return (
-    <FormDialog open={open} title="修改昵称" width={475} submitting={submitting} error={failure} onClose={onClose} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="修改昵称"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
       <TextField
         name="nickName"
         label="昵称"
