@@ -218,7 +218,7 @@ describe('feedback (问题反馈)', () => {
     await dialog.getByRole('button', { name: '导出PDF' }).click();
     const download = await downloaded;
     expect(download.suggestedFilename()).toBe(`问题反馈${record.id}.pdf`);
-    const pdf = readFileSync((await download.path())!);
+    const pdf = readFileSync(await download.path());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.2\d* 841\.8\d*\]/);
     await dialog.getByRole('button', { name: '关闭' }).click();

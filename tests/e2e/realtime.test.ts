@@ -43,7 +43,7 @@ beforeAll(async () => {
     content: `问题描述${i}`,
     status: false,
   }));
-  await insertAll(product.app.database, resourceByName.sysQuestion!, rows);
+  await insertAll(product.app.database, resourceByName.sysQuestion, rows);
   await createStaff(product.app, { username: LI.username, password: PASSWORD, permissions: [] });
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '张三' }).where('username', '=', 'zhangsan').execute();
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '李四' }).where('username', '=', 'lisi').execute();

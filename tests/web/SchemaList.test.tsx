@@ -109,8 +109,8 @@ describe('generated feedback list', { timeout: 60000 }, () => {
       .filter(Boolean);
     const titles = listFields(resourceByName.sysQuestion).map((f) => f.title);
     expect(titles).toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态']);
-    for (const title of titles) expect(headers.some((h) => h!.startsWith(title))).toBe(true);
-    expect(headers.some((h) => h!.startsWith('操作'))).toBe(true);
+    for (const title of titles) expect(headers.some((h) => h.startsWith(title))).toBe(true);
+    expect(headers.some((h) => h.startsWith('操作'))).toBe(true);
     const row = screen.getByText('问题二').closest('tr')!;
     expect(within(row).getByText('客户')).toBeTruthy();
     expect((within(row).getByLabelText('已处理') as HTMLInputElement).checked).toBe(true);

@@ -187,7 +187,7 @@ export function WecomApprovalSync({
       });
       setDone({ ...res.data, changed: res.data.status !== status });
       // the demand as stored now (status, audit fields): the open dialog shows it, the list behind it too
-      if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne<RaRecord>(resource, { id: id })).data);
+      if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne<RaRecord>(resource, { id: id as string })).data);
       refresh();
     } catch {
       // the HTTP client shows the server's message
