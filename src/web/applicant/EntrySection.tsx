@@ -84,21 +84,20 @@ export function EntrySection(props: EntrySectionProps) {
     [notify, onExpired],
   );
 
-  const load = useCallback(async () => {
-    try {
-      const page = await api<{ content: Values[] }>('GET', `api/${entity}`, undefined, {
-        staffunId,
-        page: 0,
-        size: 99999,
-        sort: 'id,desc',
-      });
-      setEntries(page.content);
-      onCount?.(page.content.length);
-    } catch (err) {
-      setEntries([]);
-      fail(err);
-    }
-  }, [entity, staffunId, fail, onCount]);
+  // the saved entries, newest first; the answer's state is set in the promise's callbacks
+  const load = useCallback(
+    () =>
+      api<{ content: Values[] }>('GET', `api/${entity}`, undefined, { staffunId, page: 0, size: 99999, sort: 'id,desc' })
+        .then((page) => {
+          setEntries(page.content);
+          onCount?.(page.content.length);
+        })
+        .catch((err: unknown) => {
+          setEntries([]);
+          fail(err);
+        }),
+    [entity, staffunId, fail, onCount],
+  );
 
   useEffect(() => {
     void load();

@@ -50,9 +50,14 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
   const id = query.get('id') ?? '';
   const [posting, setPosting] = useState<Posting | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
+  // another posting: the last one's text goes at once
+  const [shownId, setShownId] = useState(id);
+  if (shownId !== id) {
+    setShownId(id);
     setPosting(null);
     setProblem(null);
+  }
+  useEffect(() => {
     api<Posting>('GET', 'api/staffunZp/public/getZpById', undefined, { id })
       .then(setPosting)
       .catch((e: Error) => setProblem(e.message));

@@ -54,10 +54,15 @@ export function HelpPage() {
   const menuId = params.get('menuId');
   const path = params.get('path');
   const [state, setState] = useState<HelpState>({ status: 'loading' });
+  // another menu or path: loading again until its help comes
+  const [loadedFor, setLoadedFor] = useState({ menuId, path });
+  if (loadedFor.menuId !== menuId || loadedFor.path !== path) {
+    setLoadedFor({ menuId, path });
+    setState({ status: 'loading' });
+  }
 
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
     loadHelp(menuId, path)
       .then((s) => live && setState(s))
       .catch(() => live && setState({ status: 'error' }));

@@ -6,6 +6,7 @@
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
 import { resourceByName } from '../../../generated/resources.ts';
 import { HttpError, request, type QueryValue } from '../../common/http.ts';
+import { textOf } from '../../common/text.ts';
 
 export interface Page<T> {
   content: T[];
@@ -19,7 +20,7 @@ export function resourceUrl(resource: string): string {
 }
 
 function filterValue(value: unknown): QueryValue {
-  if (Array.isArray(value)) return (value as unknown[]).map((v) => (v === null || v === undefined ? v : String(v))) as QueryValue;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => (v === null || v === undefined ? v : textOf(v)));
   if (value === null || value === undefined || value === '') return undefined;
   if (typeof value === 'object') return undefined;
   return value as QueryValue;
@@ -96,7 +97,7 @@ export function createDataProvider(): DataProvider {
       return { data: { ...params.data, ...(data && typeof data === 'object' ? data : {}) } as never };
     },
     async update(resource, params) {
-      const body = { ...(params.data as Record<string, unknown>), id: params.id };
+      const body = { ...(params.data as Record<string, unknown>), id: params.id as Identifier };
       await request(resourceUrl(resource), { method: 'PUT', body });
       return { data: { ...params.previousData, ...body } as never };
     },

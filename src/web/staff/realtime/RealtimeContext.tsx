@@ -116,22 +116,23 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const errorShown = useRef(false);
   const excelKey = useRef(0);
 
-  const refreshUnread = useCallback(async () => {
-    try {
-      const res = await request<{ totalElements: number }>('/api/sysSocket/getNotRead', { query: { page: 0, size: 1 }, quiet: true });
-      setUnread(Number(res.data.totalElements) || 0);
-    } catch {
-      /* the next INFO or reload tries again */
-    }
-  }, []);
+  const refreshUnread = useCallback(
+    () =>
+      request<{ totalElements: number }>('/api/sysSocket/getNotRead', { query: { page: 0, size: 1 }, quiet: true }).then(
+        (res) => setUnread(Number(res.data.totalElements) || 0),
+        () => undefined /* the next INFO or reload tries again */,
+      ),
+    [],
+  );
 
-  const refreshLatest = useCallback(async () => {
-    try {
-      setLatest(await fetchLatest());
-    } catch {
-      /* keep the last one */
-    }
-  }, []);
+  const refreshLatest = useCallback(
+    () =>
+      fetchLatest().then(
+        (latest) => setLatest(latest),
+        () => undefined /* keep the last one */,
+      ),
+    [],
+  );
 
   const socketError = useCallback(() => {
     // a session that has just ended (password changed, idle lock) refuses its sockets: not a connection error

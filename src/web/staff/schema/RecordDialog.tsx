@@ -111,7 +111,12 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
   const readOnly = !!record && !!overrides.readOnlyExisting;
   const masked = useMaskedFields(spec, record);
 
-  useEffect(() => setStatus(open ? 'prepared' : 'normal'), [open]);
+  // opening prepares the form, closing sets it back
+  const [openSeen, setOpenSeen] = useState(open);
+  if (openSeen !== open) {
+    setOpenSeen(open);
+    setStatus(open ? 'prepared' : 'normal');
+  }
 
   const initial = useMemo(() => {
     const base: Record<string, unknown> = record ? { ...record } : { ...defaultValues(spec), ...defaults };

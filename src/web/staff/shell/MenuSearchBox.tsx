@@ -9,7 +9,7 @@ import { menuEntries, type MenuEntry } from './titles.ts';
 export function MenuSearchBox({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [input, setInput] = useState('');
-  const entries = useMemo(menuEntries, []);
+  const entries = useMemo(() => menuEntries(), []);
   const options = useMemo(() => searchMenus(entries, input), [entries, input]);
   return (
     <Autocomplete<MenuEntry>

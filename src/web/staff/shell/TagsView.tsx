@@ -39,8 +39,11 @@ export function TagsView() {
   const refusedPath = useRef<string | null>(null);
   /** addresses the 404 page stood in for this session */
   const notTabs = useRef(new Set<string>());
+  /** the tabs as last rendered, plus what the effects below changed since (read and written by them only) */
   const tagsRef = useRef(tags);
-  tagsRef.current = tags;
+  useEffect(() => {
+    tagsRef.current = tags;
+  }, [tags]);
 
   useEffect(() => {
     const path = location.pathname;

@@ -95,12 +95,13 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
       .then(setCompanies)
       .catch(() => setCompanies([]));
   }, [isBrand]);
-  useEffect(() => {
-    if (state) {
-      setValues(initialValues(state));
-      setError(null);
-    }
-  }, [state]);
+  // each opening (a new dialog state) starts from the node's values
+  const [shownFor, setShownFor] = useState<NodeDialogState | null>(null);
+  if (state && shownFor !== state) {
+    setShownFor(state);
+    setValues(initialValues(state));
+    setError(null);
+  }
   if (!state) return null;
   const title = `${state.node ? '编辑' : '新增'}${KIND_TITLES[state.kind]}`;
   const set = (name: string, value: string | boolean) => {

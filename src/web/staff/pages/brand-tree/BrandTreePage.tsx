@@ -84,26 +84,40 @@ export function BrandTreePage() {
   const [found, setFound] = useState<FoundNode[] | null>(null);
   const [picked, setPicked] = useState<ModelValue | null>(null);
 
-  const load = useCallback(async (pid: number) => {
-    setLoading((s) => new Set(s).add(pid));
-    try {
-      const nodes = await loadChildren(pid);
-      setChildren((m) => new Map(m).set(pid, nodes));
-      setFailed(false);
-    } catch {
-      if (pid === 0) setFailed(true);
-    } finally {
-      setLoading((s) => {
-        const n = new Set(s);
-        n.delete(pid);
-        return n;
-      });
-    }
-  }, []);
+  // the children of `pid` into the tree; the caller has marked `pid` as loading
+  const fetchChildren = useCallback(
+    (pid: number) =>
+      loadChildren(pid)
+        .then(
+          (nodes) => {
+            setChildren((m) => new Map(m).set(pid, nodes));
+            setFailed(false);
+          },
+          () => {
+            if (pid === 0) setFailed(true);
+          },
+        )
+        .finally(() =>
+          setLoading((s) => {
+            const n = new Set(s);
+            n.delete(pid);
+            return n;
+          }),
+        ),
+    [],
+  );
+  const load = useCallback(
+    (pid: number) => {
+      setLoading((s) => new Set(s).add(pid));
+      return fetchChildren(pid);
+    },
+    [fetchChildren],
+  );
 
+  // the brands (the root's children): loading from the first render on
   useEffect(() => {
-    void load(0);
-  }, [load]);
+    void fetchChildren(0);
+  }, [fetchChildren]);
 
   const toggle = (node: BrandNode) => {
     setExpanded((s) => {

@@ -86,29 +86,34 @@ export function ApplicantDetail() {
   const [joining, setJoining] = useState(false);
   const [entryDate, setEntryDate] = useState(() => new Date().toISOString().slice(0, 10));
 
-  const load = useCallback(async () => {
-    const res = await request<{ content: Row[] }>(`/${APPLICANT.path}`, { query: { id } }).catch(() => null);
-    const record = res?.data.content[0] ?? null;
-    setApplicant(record);
-    if (!record) return;
-    const lists = await Promise.all(
-      ENTRIES.map((name) =>
-        request<{ content: Row[] }>(`/${resourceByName[name].path}`, {
-          query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' },
-          quiet: true,
-        })
-          .then((r) => [name, r.data.content] as const)
-          .catch(() => [name, null] as const),
-      ),
-    );
-    setEntries(Object.fromEntries(lists.filter(([, rows]) => rows !== null)) as Record<string, Row[]>);
-    if (record.staffunZpId) {
-      const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(
-        () => null,
-      );
-      setPosting(p?.data ?? null);
-    }
-  }, [id]);
+  const load = useCallback(
+    () =>
+      request<{ content: Row[] }>(`/${APPLICANT.path}`, { query: { id } })
+        .catch(() => null)
+        .then(async (res) => {
+          const record = res?.data.content[0] ?? null;
+          setApplicant(record);
+          if (!record) return;
+          const lists = await Promise.all(
+            ENTRIES.map((name) =>
+              request<{ content: Row[] }>(`/${resourceByName[name].path}`, {
+                query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' },
+                quiet: true,
+              })
+                .then((r) => [name, r.data.content] as const)
+                .catch(() => [name, null] as const),
+            ),
+          );
+          setEntries(Object.fromEntries(lists.filter(([, rows]) => rows !== null)) as Record<string, Row[]>);
+          if (record.staffunZpId) {
+            const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(
+              () => null,
+            );
+            setPosting(p?.data ?? null);
+          }
+        }),
+    [id],
+  );
 
   useEffect(() => {
     void load();

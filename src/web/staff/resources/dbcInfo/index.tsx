@@ -81,10 +81,15 @@ interface VinHit {
 function VinLookups({ vin, id }: { vin: string; id: unknown }) {
   const [source, setSource] = useState<'api/dbc/dbcInfo/queryQmbcByVin' | 'api/other/otherSysDbx'>('api/dbc/dbcInfo/queryQmbcByVin');
   const [hits, setHits] = useState<VinHit[] | null>(null);
+  // another VIN, record or source: the hits go until the new answer comes
+  const [hitsFor, setHitsFor] = useState({ vin, id, source });
+  if (hitsFor.vin !== vin || hitsFor.id !== id || hitsFor.source !== source) {
+    setHitsFor({ vin, id, source });
+    if (vin) setHits(null);
+  }
   useEffect(() => {
     if (!vin) return;
     let live = true;
-    setHits(null);
     request<{ content: VinHit[] }>(source, { query: { vin, page: 0, size: 10, sort: 'id,desc' } })
       .then((res) => live && setHits(res.data.content.filter((h) => h.id !== id)))
       .catch(() => live && setHits([]));
