@@ -34,7 +34,7 @@ interface Feedback {
 async function apiList(query: string): Promise<{ content: Feedback[]; totalElements: number }> {
   const res = await api(product, token, 'GET', `/${PATH}?${query}`);
   expect(res.status).toBe(200);
-  return res.json();
+  return res.json<{ content: Feedback[]; totalElements: number }>();
 }
 
 beforeAll(async () => {
@@ -240,7 +240,7 @@ describe('feedback (问题反馈)', () => {
     const sheet = book.worksheets[0];
     expect(sheet.actualRowCount).toBe(total + 1);
     const cells: string[] = [];
-    sheet.eachRow((r) => r.eachCell((c) => cells.push(String(c.value))));
+    sheet.eachRow((r) => r.eachCell((c) => cells.push(c.text)));
     expect(cells).toContain(TITLE);
   });
 

@@ -128,7 +128,7 @@ describe('system messages', () => {
     await dialog.getByRole('button', { name: '确认' }).click();
     const response = await created;
     expect(response.status()).toBe(201);
-    expect((await response.json()).msg).not.toContain('script');
+    expect(((await response.json()) as { msg: string }).msg).not.toContain('script');
     await notice(a, '新增成功').waitFor();
     await a.getByRole('table').getByText('周末系统升级通知').waitFor();
     await shot(a, 'realtime-notice-admin-list');
