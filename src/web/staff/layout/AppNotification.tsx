@@ -2,7 +2,7 @@
  * Notices: one at a time, duration from the notify options (2.5 s when not given), error
  * notices closable, server messages may carry HTML (sanitised).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
@@ -16,13 +16,19 @@ const severity = { success: 'success', info: 'info', warning: 'warning', error: 
 export function AppNotification() {
   const { notifications, takeNotification } = useNotificationContext();
   const translate = useTranslate();
-  // the shown notice is the queue's first; it leaves the queue once it has closed (transition exited)
-  const current: NotificationPayload | undefined = notifications[0];
-  const [entered, setEntered] = useState<NotificationPayload | null>(null);
-  const [closed, setClosed] = useState<NotificationPayload | null>(null);
-  // open until closed; a newer notice in the queue closes it as soon as it has appeared
-  const open = !!current && closed !== current && (notifications.length === 1 || entered !== current);
+  const [current, setCurrent] = useState<NotificationPayload | undefined>();
+  const [open, setOpen] = useState(false);
   const purify = useSanitizer(!!(current?.notificationOptions as { html?: boolean } | undefined)?.html);
+
+  useEffect(() => {
+    if (notifications.length && !current) {
+      setCurrent(takeNotification() ?? undefined);
+      setOpen(true);
+    } else if (notifications.length && current && open) {
+      // a newer notice replaces the shown one
+      setOpen(false);
+    }
+  }, [notifications, current, open, takeNotification]);
 
   if (!current) return null;
   const options = current.notificationOptions ?? {};
@@ -34,7 +40,7 @@ export function AppNotification() {
   };
   const text = typeof current.message === 'string' ? translate(current.message, { _: current.message, ...messageArgs }) : current.message;
   const canClose = closable ?? current.type === 'error';
-  const close = () => setClosed(current);
+  const close = () => setOpen(false);
 
   // in a portal of its own: an open dialog marks the app root aria-hidden, which would hide the notice from assistive technology
   return (
@@ -46,7 +52,7 @@ export function AppNotification() {
           if (reason !== 'clickaway') close();
         }}
         anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-        slotProps={{ transition: { onEnter: () => setEntered(current), onExited: () => takeNotification() } }}
+        slotProps={{ transition: { onExited: () => setCurrent(undefined) } }}
       >
         <Alert
           severity={severity[current.type] ?? 'info'}

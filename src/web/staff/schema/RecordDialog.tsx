@@ -105,7 +105,7 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
   const replaceRecord = useCallback((data: RaRecord) => setFresh({ of: given, data }), [given]);
   const dataProvider = useDataProvider();
   const notify = useNotify();
-  const [status, setStatus] = useState<EditorStatus>('normal');
+  const [status, setStatus] = useState<EditorStatus>(open ? 'prepared' : 'normal');
   const [exporting, setExporting] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const readOnly = !!record && !!overrides.readOnlyExisting;
