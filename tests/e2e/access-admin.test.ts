@@ -106,9 +106,9 @@ describe('access administration in the browser', () => {
     await page.context().close();
 
     const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
-    const created = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as {
+    const created = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json<{
       content: Array<{ dept: { name: string }; roles: Array<{ name: string; dataScope: string }>; enabled: boolean }>;
-    };
+    }>();
     expect(created.content[0]).toMatchObject({
       dept: { name: '华北公司' },
       roles: [{ name: '华北顾问', dataScope: '本级' }],
@@ -176,9 +176,9 @@ describe('access administration in the browser', () => {
     await page.getByText('编辑成功').waitFor();
     await page.context().close();
     const token = await loginAs(product.app, ADMIN.username, ADMIN.password);
-    const stored = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json() as {
+    const stored = (await api(product, token, 'GET', '/api/users?blurry=huabei01')).json<{
       content: Array<{ phone: string; nickName: string }>;
-    };
+    }>();
     expect(stored.content[0]).toMatchObject({ phone: '13912345678', nickName: '华北一号改' });
   });
 

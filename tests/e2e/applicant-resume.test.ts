@@ -13,6 +13,7 @@ import { idCardCheckDigit } from '../../src/shared/validators.ts';
 import { latestOutbox } from '../../src/server/providers/outbox.ts';
 import { loginAs } from '../server/auth-helpers.ts';
 import { ADMIN, api, launchBrowser, pending, shot, shotOnFailure, startProduct, type Product } from './support.ts';
+import type { Created } from '../support/answers.ts';
 
 const PHONE = { width: 375, height: 812 };
 const MOBILE = '13912340001';
@@ -104,7 +105,7 @@ beforeAll(async () => {
     enabled: true,
   });
   expect(created.status).toBe(201);
-  postingId = created.json().id;
+  postingId = created.json<Created>().id;
   browser = await launchBrowser();
 });
 
@@ -133,7 +134,7 @@ describe('an applicant who stops halfway resumes on another device', () => {
     await section.getByRole('button', { name: '保存教育信息' }).click();
     await expectNotice(page, '教育信息保存成功');
     await context.close();
-    expect(await recordsOfCard()).toEqual([{ id: expect.any(Number), status: 1 }]);
+    expect(await recordsOfCard()).toEqual([{ id: expect.any(Number) as unknown, status: 1 }]);
   });
 
   it('second device: registering the same ID number again asks for the SMS code instead of making a second record', async () => {

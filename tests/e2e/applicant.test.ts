@@ -23,6 +23,7 @@ import {
   startProduct,
   type Product,
 } from './support.ts';
+import type { Created, Page as AnswerPage } from '../support/answers.ts';
 
 /** whole-page shots from the top, so the sticky title bar sits where the user sees it */
 async function shot(p: Page, name: string, opts?: { fullPage?: boolean }) {
@@ -41,8 +42,6 @@ let page: Page;
 let adminToken: string;
 let postingId: number;
 let staffunId: number;
-
-const notice = () => page.getByRole('alert').last();
 
 async function expectNotice(text: string) {
   await expect.poll(async () => (await page.getByRole('alert').allInnerTexts()).join('|'), { timeout: 10_000 }).toContain(text);
@@ -67,7 +66,7 @@ beforeAll(async () => {
     enabled: true,
   });
   expect(created.status).toBe(201);
-  postingId = created.json().id;
+  postingId = created.json<Created>().id;
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: PHONE, locale: 'zh-CN', isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
   page = await context.newPage();
@@ -173,7 +172,7 @@ describe('applicant onboarding on a phone', () => {
     staffunId = Number(query.get('staffunId'));
     expect(staffunId).toBeGreaterThan(0);
     expect(query.get('phoneNum')).toBe(MOBILE);
-    const stored = (await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0];
+    const stored = (await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json<AnswerPage>().content[0];
     expect(stored).toMatchObject({
       name: '刘晓梅',
       sex: 0,
@@ -270,11 +269,13 @@ describe('applicant onboarding on a phone', () => {
     await page.waitForURL((u) => u.hash === '#/staffun/success');
     await page.getByRole('heading', { name: '提交成功' }).waitFor();
     await shot(page, 'applicant-09-success');
-    const stored = (await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0];
+    const stored = (await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json<AnswerPage>().content[0];
     expect(stored.status).toBe(2);
-    expect((await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json().totalElements).toBe(1);
-    expect((await api(product, adminToken, 'GET', `/api/staffunWork?staffunId=${staffunId}`)).json().totalElements).toBe(1);
-    expect((await api(product, adminToken, 'GET', `/api/staffunPx?staffunId=${staffunId}`)).json().totalElements).toBe(0);
+    expect((await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json<AnswerPage>().totalElements).toBe(
+      1,
+    );
+    expect((await api(product, adminToken, 'GET', `/api/staffunWork?staffunId=${staffunId}`)).json<AnswerPage>().totalElements).toBe(1);
+    expect((await api(product, adminToken, 'GET', `/api/staffunPx?staffunId=${staffunId}`)).json<AnswerPage>().totalElements).toBe(0);
     // the token is gone from the page: going back to the step says the registration has ended
     await page.goto(`${product.url}/#/staffun/education?staffunId=${staffunId}&phoneNum=${MOBILE}`);
     await page.getByText('登记信息已失效，请重新填写应聘人员信息登记表').waitFor();
@@ -321,10 +322,10 @@ describe('staff side: applicant detail with scroll tabs, and the move into the r
     await dialog.getByRole('button', { name: '确定' }).click();
     expect((await joined).status()).toBe(201);
     await expect.poll(() => staff.getByRole('button', { name: '办理入职' }).count()).toBe(0);
-    const roster = (await api(product, adminToken, 'GET', `/api/staff?staffunId=${staffunId}`)).json().content;
+    const roster = (await api(product, adminToken, 'GET', `/api/staff?staffunId=${staffunId}`)).json<AnswerPage>().content;
     expect(roster).toHaveLength(1);
     expect(roster[0]).toMatchObject({ name: '刘晓梅', mobile: MOBILE, sex: 0, entryDate: '2026-12-15', job: '销售顾问', status: 1 });
-    expect((await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json().content[0].status).toBe(3);
+    expect((await api(product, adminToken, 'GET', `/api/staffun?id=${staffunId}`)).json<AnswerPage>().content[0].status).toBe(3);
   });
 
   it('staff add an education entry for the applicant on the generated 应聘人员教育信息 screen', async () => {
@@ -350,7 +351,9 @@ describe('staff side: applicant detail with scroll tabs, and the move into the r
     await dialog.getByRole('button', { name: '确认' }).click();
     expect((await response).status()).toBe(201);
     await shot(staff, 'applicant-12-staff-education-list');
-    const rows = (await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json().content;
-    expect(rows.map((r: { school: string }) => r.school).sort()).toEqual(['河南大学', '郑州大学']);
+    const rows = (await api(product, adminToken, 'GET', `/api/staffunEducation?staffunId=${staffunId}`)).json<
+      AnswerPage<{ school: string }>
+    >().content;
+    expect(rows.map((r) => r.school).sort()).toEqual(['河南大学', '郑州大学']);
   });
 });

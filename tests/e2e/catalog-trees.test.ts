@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api, openFromMenu, pending, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, waitForCall } from './list-helpers.ts';
+import type { Page as AnswerPage, Row } from '../support/answers.ts';
 
 let product: Product;
 let browser: Browser;
@@ -96,7 +97,7 @@ describe('brand tree (品牌车型)', () => {
     await notice(page, '新增成功').waitFor();
     await nodeRow('海豹').waitFor();
     await expect(nodeRow('海豹').getByText('轿车 · B').isVisible()).resolves.toBe(true);
-    const found = (await api(product, token, 'GET', `/api/brandTree/findTree?name=${encodeURIComponent('海豹')}`)).json();
+    const found = (await api(product, token, 'GET', `/api/brandTree/findTree?name=${encodeURIComponent('海豹')}`)).json<Row[]>();
     expect(found[0]).toMatchObject({ path: ['比亚迪', '海豹'], kind: 'series', bodyType: '轿车', carClass: 'B', level: 2 });
 
     await page.getByRole('button', { name: '编辑海豹' }).click();
@@ -225,7 +226,7 @@ describe('scheduled jobs (定时任务)', () => {
     expect((await created).status()).toBe(201);
     await notice(page, '新增成功').waitFor();
     await dataRows(page).filter({ hasText: '清理一周前日志' }).waitFor();
-    const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json().content as Array<Record<string, unknown>>;
+    const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json<AnswerPage>().content;
     expect(rows.find((r) => r.money === '清理一周前日志')).toMatchObject({
       project: 'jobMaintenance',
       methodName: 'purgeJobLogs',
@@ -244,6 +245,6 @@ describe('scheduled jobs (定时任务)', () => {
 });
 
 async function jobId(method: string): Promise<number> {
-  const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json().content as Array<{ id: number; methodName: string }>;
+  const rows = (await api(product, token, 'GET', '/api/dj?page=0&size=50')).json<AnswerPage<{ id: number; methodName: string }>>().content;
   return rows.find((r) => r.methodName === method)!.id;
 }

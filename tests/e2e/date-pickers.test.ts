@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { loginAs } from '../server/auth-helpers.ts';
 import { ADMIN, api, launchBrowser, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import type { Created } from '../support/answers.ts';
 
 let product: Product;
 let browser: Browser;
@@ -28,7 +29,7 @@ beforeAll(async () => {
     enabled: true,
   });
   expect(created.status).toBe(201);
-  postingId = created.json().id;
+  postingId = created.json<Created>().id;
   browser = await launchBrowser();
 });
 

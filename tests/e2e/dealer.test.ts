@@ -69,7 +69,9 @@ describe('dealer portal', () => {
     await page.waitForURL((u) => u.hash === '#/comp/jxs_comp');
     await page.getByTestId('customer-list').waitFor();
     expect(await page.getByTestId('dealer-label').innerText()).toBe('[示例经销商一]');
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('authorization') ?? 'null'));
+    const stored = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('authorization') ?? 'null') as { user: { username: string }; token: unknown },
+    );
     expect(stored.user.username).toBe('jxs001');
     expect(typeof stored.token).toBe('string');
     const sidebar = await page.getByTestId('dealer-sidebar').boundingBox();
@@ -165,8 +167,8 @@ describe('dealer portal', () => {
     await dialog.getByTestId('demand-submit').click();
     const response = await sent;
     expect(response.status()).toBe(201);
-    const created = await response.json();
-    expect(JSON.parse(response.request().postData() ?? '{}').carTypeIds).toHaveLength(4);
+    const created: unknown = await response.json();
+    expect((JSON.parse(response.request().postData() ?? '{}') as { carTypeIds?: unknown[] }).carTypeIds).toHaveLength(4);
     expect(created).toMatchObject({
       userCarType: '大众/朗逸/2024款 1.5L',
       startTime: '2026-11-01 09:00:00',
@@ -265,7 +267,9 @@ describe('dealer portal', () => {
     await usage.getByRole('combobox', { name: '审核状态' }).click();
     const filtered = pending(
       page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' && r.request().postDataJSON()?.shStatus === '3',
+        (r) =>
+          new URL(r.url()).pathname === '/comp/dbcCompany/getDbcInfos' &&
+          (r.request().postDataJSON() as { shStatus?: string } | null)?.shStatus === '3',
       ),
     );
     await page.getByRole('option', { name: '未通过' }).click();

@@ -223,7 +223,7 @@ describe('design walk', () => {
     try {
       await signInAs(page, product, ADMIN);
       if (!routes.length) {
-        const tree = (await api(product, await tokenOf(page), 'GET', '/api/menus/build')).json() as MenuNode[];
+        const tree = (await api(product, await tokenOf(page), 'GET', '/api/menus/build')).json<MenuNode[]>();
         routes = [...screenRoutes(tree)].filter(([route]) => !/[:?]/.test(route));
         expect(routes.length).toBeGreaterThan(10);
       }

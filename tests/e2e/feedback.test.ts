@@ -34,7 +34,7 @@ interface Feedback {
 async function apiList(query: string): Promise<{ content: Feedback[]; totalElements: number }> {
   const res = await api(product, token, 'GET', `/${PATH}?${query}`);
   expect(res.status).toBe(200);
-  return res.json();
+  return res.json<{ content: Feedback[]; totalElements: number }>();
 }
 
 beforeAll(async () => {
@@ -218,7 +218,7 @@ describe('feedback (问题反馈)', () => {
     await dialog.getByRole('button', { name: '导出PDF' }).click();
     const download = await downloaded;
     expect(download.suggestedFilename()).toBe(`问题反馈${record.id}.pdf`);
-    const pdf = readFileSync((await download.path())!);
+    const pdf = readFileSync(await download.path());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.2\d* 841\.8\d*\]/);
     await dialog.getByRole('button', { name: '关闭' }).click();
@@ -240,7 +240,7 @@ describe('feedback (问题反馈)', () => {
     const sheet = book.worksheets[0];
     expect(sheet.actualRowCount).toBe(total + 1);
     const cells: string[] = [];
-    sheet.eachRow((r) => r.eachCell((c) => cells.push(String(c.value))));
+    sheet.eachRow((r) => r.eachCell((c) => cells.push(c.text)));
     expect(cells).toContain(TITLE);
   });
 

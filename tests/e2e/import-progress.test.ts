@@ -12,6 +12,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { ADMIN, api, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import type { Page as AnswerPage } from '../support/answers.ts';
 
 const ROWS = 3000;
 
@@ -73,7 +74,7 @@ describe('importing a large file', () => {
       page.setDefaultTimeout(20_000);
       await signInAs(page, product, ADMIN);
       const token = await tokenOf(page);
-      const before = (await api(product, token, 'GET', '/api/sysQuestion?size=1')).json().totalElements as number;
+      const before = (await api(product, token, 'GET', '/api/sysQuestion?size=1')).json<AnswerPage>().totalElements;
 
       await page.goto(`${product.url}/#/sysQuestion`);
       await page.getByRole('button', { name: '导入', exact: true }).click();
@@ -100,7 +101,7 @@ describe('importing a large file', () => {
       await dialog.getByRole('button', { name: '取消' }).click();
       await page.getByText('已取消').first().waitFor();
       await expect(dialog.getByRole('progressbar', { name: '上传进度' }).count()).resolves.toBe(0);
-      expect((await api(product, token, 'GET', '/api/sysQuestion?size=1')).json().totalElements).toBe(before);
+      expect((await api(product, token, 'GET', '/api/sysQuestion?size=1')).json<AnswerPage>().totalElements).toBe(before);
 
       // 2. the whole upload: the bar goes through intermediate values up to 100, then every row is in
       await page.locator('[data-testid="import-file"]').setInputFiles(file);
@@ -113,7 +114,7 @@ describe('importing a large file', () => {
       expect(intermediate.length, `bar values seen: ${seen.join(',')}`).toBeGreaterThanOrEqual(3);
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
       expect(seen.at(-1)).toBe(100);
-      expect((await api(product, token, 'GET', '/api/sysQuestion?size=1')).json().totalElements).toBe(before + ROWS);
+      expect((await api(product, token, 'GET', '/api/sysQuestion?size=1')).json<AnswerPage>().totalElements).toBe(before + ROWS);
     } catch (err) {
       await shotOnFailure(page, ctx.task.name);
       throw err;

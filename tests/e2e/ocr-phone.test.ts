@@ -109,15 +109,15 @@ describe("问题反馈 shows where a caller's mobile was issued", () => {
       await openFromMenu(staff, '问题反馈', 'api/sysQuestion');
       // a feedback left with a name and mobile (实名), on the first page
       const token = await tokenOf(staff);
-      const page0 = (await api(product, token, 'GET', '/api/sysQuestion?page=0&size=10&sort=id,desc')).json() as {
+      const page0 = (await api(product, token, 'GET', '/api/sysQuestion?page=0&size=10&sort=id,desc')).json<{
         content: Array<{ id: number; title: string; mobile: string | null }>;
-      };
+      }>();
       const named = page0.content.find((r) => r.mobile);
       expect(named, 'a demo feedback with a mobile').toBeTruthy();
-      const known = (await api(product, token, 'GET', `/api/kf/phoneToAddress?phone=${named!.mobile}`)).json() as {
+      const known = (await api(product, token, 'GET', `/api/kf/phoneToAddress?phone=${named!.mobile}`)).json<{
         location: string;
         carrier: string;
-      };
+      }>();
       expect(known.location).not.toBe('');
       const row = dataRows(staff).filter({ hasText: named!.title }).first();
       await row.getByRole('button', { name: '查看' }).click();

@@ -76,7 +76,7 @@ describe('feedback list without permissions', () => {
     const viewerToken = await loginAs(product.app, VIEWER.username, VIEWER.password);
     const listed = await api(product, viewerToken, 'GET', `/${PATH}?page=0&size=1`);
     expect(listed.status).toBe(200);
-    const total = (listed.json() as { totalElements: number }).totalElements;
+    const total = listed.json<{ totalElements: number }>().totalElements;
     expect(total).toBeGreaterThan(15);
     await totalText(page, total).waitFor();
     await expect.poll(() => dataRows(page!).count()).toBe(15);

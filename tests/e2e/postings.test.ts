@@ -33,7 +33,7 @@ interface Posting {
 async function apiGet<T>(url: string): Promise<T> {
   const res = await api(product, token, 'GET', url);
   expect(res.status).toBe(200);
-  return res.json() as T;
+  return res.json<T>();
 }
 
 beforeAll(async () => {

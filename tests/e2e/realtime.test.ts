@@ -43,7 +43,7 @@ beforeAll(async () => {
     content: `问题描述${i}`,
     status: false,
   }));
-  await insertAll(product.app.database, resourceByName.sysQuestion!, rows);
+  await insertAll(product.app.database, resourceByName.sysQuestion, rows);
   await createStaff(product.app, { username: LI.username, password: PASSWORD, permissions: [] });
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '张三' }).where('username', '=', 'zhangsan').execute();
   await product.app.database.db.updateTable('sys_user').set({ nick_name: '李四' }).where('username', '=', 'lisi').execute();
@@ -128,7 +128,7 @@ describe('system messages', () => {
     await dialog.getByRole('button', { name: '确认' }).click();
     const response = await created;
     expect(response.status()).toBe(201);
-    expect((await response.json()).msg).not.toContain('script');
+    expect(((await response.json()) as { msg: string }).msg).not.toContain('script');
     await notice(a, '新增成功').waitFor();
     await a.getByRole('table').getByText('周末系统升级通知').waitFor();
     await shot(a, 'realtime-notice-admin-list');

@@ -133,7 +133,7 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       await page.reload();
       await page.getByRole('navigation', { name: '面包屑' }).waitFor();
       expect(await page.getByTestId('tags-view').count()).toBe(0);
-      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}'));
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}') as Record<string, unknown>);
       expect(stored).toMatchObject({ theme: '#409EFF', tagsView: false });
       // the primary colour follows the theme
       const color = await page

@@ -223,7 +223,7 @@ describe('dealer 锁屏时间', () => {
   });
 
   it('warns, locks (the server session ends) and unlocks with the password', async () => {
-    const token = await dealer.evaluate(() => JSON.parse(sessionStorage.getItem('authorization') ?? '{}').token as string);
+    const token = await dealer.evaluate(() => (JSON.parse(sessionStorage.getItem('authorization') ?? '{}') as { token: string }).token);
     await dealer.clock.runFor(31_000);
     const warning = dealer.getByRole('dialog', { name: '系统提示' });
     await warning.waitFor();
@@ -246,11 +246,12 @@ describe('dealer 锁屏时间', () => {
     await lock.getByRole('button', { name: '解 锁' }).click();
     await lock.waitFor({ state: 'hidden' });
     expect(await dealer.evaluate(() => window.location.hash)).toBe('#/comp/jxs_comp');
-    const fresh = await dealer.evaluate(() => JSON.parse(sessionStorage.getItem('authorization') ?? '{}').token as string);
+    const fresh = await dealer.evaluate(() => (JSON.parse(sessionStorage.getItem('authorization') ?? '{}') as { token: string }).token);
     expect(fresh).not.toBe(token);
     expect(
-      (await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${fresh}` } })).json()
-        .lockTime,
+      (await product.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: { authorization: `Bearer ${fresh}` } })).json<{
+        lockTime: number;
+      }>().lockTime,
     ).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { nowText } from '../../src/server/db/index.ts';
 import { api, openFromMenu, shot, shotOnFailure, type Product, startSignedInAsAdmin } from './support.ts';
 import { chooseOption, dataRows, notice, waitForCall } from './list-helpers.ts';
+import type { Created, Page as AnswerPage } from '../support/answers.ts';
 
 let product: Product;
 let browser: Browser;
@@ -48,7 +49,7 @@ beforeAll(async () => {
     .returning('id')
     .executeTakeFirstOrThrow();
   userId = Number(user.id);
-  const list = (await api(product, token, 'GET', `/api/staff?name=${encodeURIComponent('张伟')}`)).json().content;
+  const list = (await api(product, token, 'GET', `/api/staff?name=${encodeURIComponent('张伟')}`)).json<AnswerPage<Created>>().content;
   expect(list).toHaveLength(1);
   entryId = list[0].id;
   const linked = await api(product, token, 'PUT', '/api/staff', { ...list[0], userId });

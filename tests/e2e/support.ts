@@ -176,7 +176,7 @@ export async function api(product: Product, token: string, method: 'GET' | 'POST
     headers: { authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { submit_id: submitId() }) },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
-  return { status: res.statusCode, body: res.body, json: () => res.json() };
+  return { status: res.statusCode, body: res.body, json: <T = unknown>() => res.json<T>() };
 }
 
 export interface AdminSession {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createStaff, loginAs } from '../server/auth-helpers.ts';
 import { ADMIN, api, launchBrowser, newPage, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
+import type { Created } from '../support/answers.ts';
 
 let product: Product;
 let browser: Browser;
@@ -178,7 +179,7 @@ describe('the walk through the staff console', () => {
       method: 'POST',
       url: '/api/staffun',
       payload: {
-        staffunZpId: posting.json().id,
+        staffunZpId: posting.json<Created>().id,
         ypqd: '招聘网站',
         ypmx: '智联',
         name: '欧阳明月',
@@ -205,7 +206,7 @@ describe('the walk through the staff console', () => {
       },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const id = created.json().id;
+    const id = created.json<Created>().id;
     // room for the tabs again (the test before filled all ten)
     await page.evaluate(() => sessionStorage.removeItem('shell.tags'));
     await page.goto(`${product.url}/#/applicant`);

@@ -28,7 +28,7 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       if (u.pathname === '/cgi-bin/gettoken') return res.end(JSON.stringify({ errcode: 0, access_token: 'APP', expires_in: 7200 }));
       if (u.pathname === '/cgi-bin/oa/getapprovaldetail' && u.searchParams.get('access_token') === 'APP') {
-        const { sp_no } = JSON.parse(raw);
+        const { sp_no } = JSON.parse(raw) as { sp_no: string };
         if (sp_no !== '202611250001') return res.end(JSON.stringify({ errcode: 301025, errmsg: 'sp_no not exist' }));
         return res.end(
           JSON.stringify({

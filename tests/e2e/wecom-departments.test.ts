@@ -33,7 +33,7 @@ beforeAll(async () => {
       if (u.searchParams.get('access_token') !== 'T') return res.end(JSON.stringify({ errcode: 40014, errmsg: 'invalid access_token' }));
       if (u.pathname === '/cgi-bin/department/list') return send({ department: [...departments.values()] });
       if (u.pathname === '/cgi-bin/department/create') {
-        const body = JSON.parse(raw);
+        const body = JSON.parse(raw) as { name: string; parentid: number; order: number };
         const id = nextId++;
         departments.set(id, { id, name: body.name, parentid: body.parentid, order: body.order });
         return send({ id });

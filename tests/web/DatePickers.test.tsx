@@ -21,7 +21,7 @@ async function pickerBox(): Promise<HTMLInputElement> {
   let box: HTMLInputElement | undefined;
   await waitFor(
     () => {
-      box = screen.getByRole('textbox', { name: /出生日期/ }) as HTMLInputElement;
+      box = screen.getByRole<HTMLInputElement>('textbox', { name: /出生日期/ });
       expect(box.readOnly).toBe(false);
     },
     { timeout: 15000 },
@@ -89,11 +89,11 @@ describe('date pickers in an English browser', { timeout: 60000 }, () => {
     // Chinese month heading and weekday initials whatever the browser's language
     expect(dialog.textContent).toMatch(/2024年5月|5月 2024|五月/);
     expect(within(dialog).getAllByText('一').length).toBeGreaterThan(0);
-    await act(async () => fireEvent.click(within(dialog).getByRole('gridcell', { name: '15' })));
+    await act(() => Promise.resolve(fireEvent.click(within(dialog).getByRole('gridcell', { name: '15' }))));
     const ok = within(dialog).queryByRole('button', { name: '确认' });
     if (ok) fireEvent.click(ok);
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('2024-05-15'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect((screen.getByRole('textbox', { name: /出生日期/ }) as HTMLInputElement).value).toBe('2024-05-15');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: /出生日期/ }).value).toBe('2024-05-15');
   });
 });

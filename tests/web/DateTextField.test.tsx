@@ -11,7 +11,7 @@ async function pickerBox(name: string): Promise<HTMLInputElement> {
   let box: HTMLInputElement | undefined;
   await waitFor(
     () => {
-      box = screen.getByRole('textbox', { name: new RegExp(name.replace(/[()]/g, '\\$&')) }) as HTMLInputElement;
+      box = screen.getByRole<HTMLInputElement>('textbox', { name: new RegExp(name.replace(/[()]/g, '\\$&')) });
       expect(box.readOnly).toBe(false);
     },
     { timeout: 15000 },
@@ -98,6 +98,6 @@ describe('date-range shortcuts', { timeout: 60000 }, () => {
       },
       { timeout: 10000 },
     );
-    expect((screen.getByRole('textbox', { name: '创建时间(结束)', hidden: true }) as HTMLInputElement).value).toBe(to);
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: '创建时间(结束)', hidden: true }).value).toBe(to);
   });
 });

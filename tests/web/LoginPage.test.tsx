@@ -56,10 +56,10 @@ describe('sign-in page', { timeout: 60000 }, () => {
   it('filters the account and captcha inputs as typed', async () => {
     server();
     render(<LoginPage query={new URLSearchParams()} navigate={() => {}} />);
-    const account = screen.getByLabelText('账号') as HTMLInputElement;
+    const account = screen.getByLabelText<HTMLInputElement>('账号');
     fireEvent.change(account, { target: { value: 'zhang san@1' } });
     expect(account.value).toBe('zhangsan1');
-    const code = (await screen.findByLabelText('验证码')) as HTMLInputElement;
+    const code = await screen.findByLabelText<HTMLInputElement>('验证码');
     fireEvent.change(code, { target: { value: '-1x2' } });
     expect(code.value).toBe('-12');
   });
@@ -67,7 +67,7 @@ describe('sign-in page', { timeout: 60000 }, () => {
   it('clicking the captcha image fetches a new one', async () => {
     const { calls } = server();
     render(<LoginPage query={new URLSearchParams()} navigate={() => {}} />);
-    const img = (await screen.findByAltText('验证码')) as HTMLImageElement;
+    const img = await screen.findByAltText<HTMLImageElement>('验证码');
     await waitFor(() => expect(img.getAttribute('src')).toContain('base64,1'));
     fireEvent.click(img);
     await waitFor(() => expect(img.getAttribute('src')).toContain('base64,2'));
@@ -108,20 +108,22 @@ describe('sign-in page', { timeout: 60000 }, () => {
       fireEvent.change(screen.getByLabelText('验证码'), { target: { value: '12' } });
       fireEvent.click(screen.getByRole('button', { name: '登 录' }));
       expect(await screen.findByText('验证码错误')).toBeTruthy();
-      const button = screen.getByRole('button', { name: /5 秒后可重新登录/ }) as HTMLButtonElement;
+      const button = screen.getByRole<HTMLButtonElement>('button', { name: /5 秒后可重新登录/ });
       expect(button.disabled).toBe(true);
       await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/code')).toHaveLength(2));
-      expect((screen.getByLabelText('验证码') as HTMLInputElement).value).toBe('');
-      await act(async () => {
+      expect(screen.getByLabelText<HTMLInputElement>('验证码').value).toBe('');
+      await act(() => {
         vi.advanceTimersByTime(1000);
+        return Promise.resolve();
       });
       expect(screen.getByRole('button', { name: /4 秒后可重新登录/ })).toBeTruthy();
       for (let i = 0; i < 4; i++) {
-        await act(async () => {
+        await act(() => {
           vi.advanceTimersByTime(1000);
+          return Promise.resolve();
         });
       }
-      await waitFor(() => expect((screen.getByRole('button', { name: '登 录' }) as HTMLButtonElement).disabled).toBe(false));
+      await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: '登 录' }).disabled).toBe(false));
     } finally {
       vi.useRealTimers();
     }

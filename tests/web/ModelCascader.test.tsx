@@ -66,7 +66,7 @@ function Harness({
       label="车型"
       level={level}
       value={value}
-      loadChildren={async (pid) => children[pid] ?? []}
+      loadChildren={(pid) => Promise.resolve(children[pid] ?? [])}
       onLevelError={onLevelError}
       onChange={(v) => {
         setValue(v);
@@ -81,7 +81,7 @@ const choose = async (name: string) => fireEvent.click(await screen.findByRole('
 
 describe('ModelCascader', () => {
   it('loads columns lazily and commits a configuration (level 4 by default) with userCarType', async () => {
-    const load = vi.fn(async (pid: number) => children[pid] ?? []);
+    const load = vi.fn((pid: number) => Promise.resolve(children[pid] ?? []));
     const onChange = vi.fn();
     render(<ModelCascader label="车型" value={null} onChange={onChange} loadChildren={load} />);
     open();
@@ -114,7 +114,7 @@ describe('ModelCascader', () => {
     await waitFor(() => expect(errors).toEqual(['请选择到车型配置（第4级）']));
     expect(values.at(-1)).toBeNull();
     expect(screen.getByText('请选择到车型配置（第4级）')).toBeTruthy();
-    expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('车型').value).toBe('');
   });
 
   it('a model without configurations is a dead end: cleared with the message', async () => {
@@ -136,7 +136,7 @@ describe('ModelCascader', () => {
     await choose('朗逸');
     await choose('2024款 1.5L');
     await waitFor(() => expect(values.at(-1)?.node.id).toBe(model.id));
-    expect((screen.getByLabelText('车型') as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
+    expect(screen.getByLabelText<HTMLInputElement>('车型').value).toBe('大众 / 朗逸 / 2024款 1.5L');
     expect(levelRequiredMessage(3)).toBe('请选择到车型（第3级）');
     // the clear button empties it
     fireEvent.click(screen.getByLabelText('清空'));

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, queries, screen, waitFor, within, type BoundFunctions } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
@@ -41,7 +41,7 @@ async function openCreate() {
   return within(await screen.findByRole('dialog'));
 }
 
-async function choose(dialog: ReturnType<typeof within>, label: string, option: string) {
+async function choose(dialog: BoundFunctions<typeof queries>, label: string, option: string) {
   fireEvent.mouseDown(dialog.getByRole('combobox', { name: new RegExp(label) }));
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
@@ -78,7 +78,7 @@ describe('feedback dialog', { timeout: 60000 }, () => {
     renderScreen('sysQuestion', ['sysQuestion:add']);
     const dialog = await openCreate();
     fireEvent.click(dialog.getByLabelText('实名'));
-    const name = (await dialog.findByLabelText(/联系人/)) as HTMLInputElement;
+    const name = await dialog.findByLabelText<HTMLInputElement>(/联系人/);
     await waitFor(() => expect(name.value).toBe('张三'));
     fireEvent.change(dialog.getByLabelText(/联系电话/), { target: { value: '13912345678' } });
     await choose(dialog, '模块', '人事');
@@ -108,10 +108,10 @@ describe('feedback dialog', { timeout: 60000 }, () => {
     fireEvent.click(within(row).getByRole('button', { name: '查看' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText('查看问题反馈')).toBeTruthy();
-    expect((dialog.getByLabelText('实名') as HTMLInputElement).checked).toBe(true);
-    expect((dialog.getByLabelText(/联系人/) as HTMLInputElement).value).toBe('王五');
-    expect((dialog.getByLabelText(/联系人/) as HTMLInputElement).readOnly).toBe(true);
-    expect((dialog.getByLabelText(/问题描述/) as HTMLTextAreaElement).readOnly).toBe(true);
+    expect(dialog.getByLabelText<HTMLInputElement>('实名').checked).toBe(true);
+    expect(dialog.getByLabelText<HTMLInputElement>(/联系人/).value).toBe('王五');
+    expect(dialog.getByLabelText<HTMLInputElement>(/联系人/).readOnly).toBe(true);
+    expect(dialog.getByLabelText<HTMLTextAreaElement>(/问题描述/).readOnly).toBe(true);
     expect(dialog.queryByRole('button', { name: '确认' })).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: '关闭' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -119,7 +119,7 @@ describe('feedback dialog', { timeout: 60000 }, () => {
     const anonymousRow = screen.getByText('匿名问题').closest('tr')!;
     fireEvent.click(within(anonymousRow).getByRole('button', { name: '查看' }));
     const second = within(await screen.findByRole('dialog'));
-    expect((second.getByLabelText('匿名') as HTMLInputElement).checked).toBe(true);
+    expect(second.getByLabelText<HTMLInputElement>('匿名').checked).toBe(true);
     expect(second.queryByLabelText(/联系人/)).toBeNull();
   });
 });
@@ -152,7 +152,7 @@ describe('recruitment posting dialog', { timeout: 60000 }, () => {
     // a positive integer only: letters and leading zeros are dropped with 请输入正整数
     fireEvent.change(dialog.getByLabelText(/招聘人数/), { target: { value: '02人' } });
     expect(await screen.findByText('请输入正整数')).toBeTruthy();
-    expect((dialog.getByLabelText(/招聘人数/) as HTMLInputElement).value).toBe('2');
+    expect(dialog.getByLabelText<HTMLInputElement>(/招聘人数/).value).toBe('2');
     fireEvent.change(dialog.getByLabelText(/岗位职责/), { target: { value: '接待客户' } });
     fireEvent.change(dialog.getByLabelText(/任职要求/), { target: { value: '大专以上' } });
     fireEvent.click(dialog.getByRole('button', { name: '确认' }));

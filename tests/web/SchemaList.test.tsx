@@ -60,7 +60,7 @@ function feedbackServer(extra: Parameters<typeof mockFetch>[0] = {}) {
 
 const toolbarButton = (name: string) => {
   const toolbar = screen.queryByTestId('list-toolbar');
-  return toolbar ? (within(toolbar).queryByRole('button', { name }) as HTMLButtonElement | null) : null;
+  return toolbar ? within(toolbar).queryByRole<HTMLButtonElement>('button', { name }) : null;
 };
 const LOAD = { timeout: 10000 };
 
@@ -109,12 +109,12 @@ describe('generated feedback list', { timeout: 60000 }, () => {
       .filter(Boolean);
     const titles = listFields(resourceByName.sysQuestion).map((f) => f.title);
     expect(titles).toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态']);
-    for (const title of titles) expect(headers.some((h) => h!.startsWith(title))).toBe(true);
-    expect(headers.some((h) => h!.startsWith('操作'))).toBe(true);
+    for (const title of titles) expect(headers.some((h) => h.startsWith(title))).toBe(true);
+    expect(headers.some((h) => h.startsWith('操作'))).toBe(true);
     const row = screen.getByText('问题二').closest('tr')!;
     expect(within(row).getByText('客户')).toBeTruthy();
-    expect((within(row).getByLabelText('已处理') as HTMLInputElement).checked).toBe(true);
-    expect((within(row).getByLabelText('未处理') as HTMLInputElement).checked).toBe(false);
+    expect(within(row).getByLabelText<HTMLInputElement>('已处理').checked).toBe(true);
+    expect(within(row).getByLabelText<HTMLInputElement>('未处理').checked).toBe(false);
     // filters: identity, status, module, creation time, search box
     expect(screen.getAllByText('身份').length).toBeGreaterThan(1);
     expect(screen.getByPlaceholderText('请输入搜索内容')).toBeTruthy();
@@ -207,7 +207,7 @@ describe('generated feedback list', { timeout: 60000 }, () => {
     renderScreen('sysQuestion', ['sysQuestion:add']);
     await screen.findByText('问题三', {}, LOAD);
     const row = screen.getByText('问题三').closest('tr')!;
-    expect((within(row).getByLabelText('已处理') as HTMLInputElement).disabled).toBe(true);
+    expect(within(row).getByLabelText<HTMLInputElement>('已处理').disabled).toBe(true);
   });
 
   it('a module route parameter fixes the module filter (first 2 characters)', async () => {
@@ -223,7 +223,7 @@ describe('generated feedback list', { timeout: 60000 }, () => {
     renderScreen('sysQuestion', ['admin']);
     await screen.findByText('问题三', {}, LOAD);
     fireEvent.click(toolbarButton('导入')!);
-    const input = (await screen.findByTestId('import-file')) as HTMLInputElement;
+    const input = await screen.findByTestId<HTMLInputElement>('import-file');
     const file = new File(['x'], '数据.xls', { type: 'application/vnd.ms-excel' });
     fireEvent.change(input, { target: { files: [file] } });
     expect(await screen.findByText('上传模板只能是xlsx格式!')).toBeTruthy();

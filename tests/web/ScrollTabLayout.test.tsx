@@ -18,7 +18,7 @@ describe('scroll-tab layout', () => {
   it('renders a tab per section and jumps to the section of the clicked tab', () => {
     const scrolled: string[] = [];
     // jsdom has no scrollIntoView
-    const original = HTMLElement.prototype.scrollIntoView;
+    const original = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollIntoView');
     HTMLElement.prototype.scrollIntoView = vi.fn(function (this: HTMLElement) {
       scrolled.push(this.id);
     });
@@ -40,6 +40,7 @@ describe('scroll-tab layout', () => {
     fireEvent.click(within(nav).getByRole('tab', { name: '工作信息' }));
     expect(scrolled).toEqual(['section-work']);
     expect(within(nav).getByRole('tab', { name: '工作信息' }).getAttribute('aria-selected')).toBe('true');
-    HTMLElement.prototype.scrollIntoView = original;
+    if (original) Object.defineProperty(HTMLElement.prototype, 'scrollIntoView', original);
+    else delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
   });
 });

@@ -146,7 +146,7 @@ describe('用户管理', () => {
     await screen.findByText('lisi');
     fireEvent.click(await screen.findByRole('button', { name: '编辑' }));
     const dialog = await screen.findByRole('dialog');
-    const phone = within(dialog).getByLabelText(/电话/) as HTMLInputElement;
+    const phone = within(dialog).getByLabelText<HTMLInputElement>(/电话/);
     expect(phone.value).toBe('138****8000');
     expect(phone.disabled).toBe(true);
     expect(within(dialog).getAllByText('已脱敏显示，无权查看或修改完整信息')).toHaveLength(2);
@@ -165,7 +165,7 @@ describe('用户管理', () => {
     await screen.findByText('lisi');
     fireEvent.click(await screen.findByRole('button', { name: '编辑' }));
     const dialog = await screen.findByRole('dialog');
-    const phone = within(dialog).getByLabelText(/电话/) as HTMLInputElement;
+    const phone = within(dialog).getByLabelText<HTMLInputElement>(/电话/);
     expect(phone.disabled).toBe(false);
     fireEvent.change(phone, { target: { value: '13900139000' } });
     fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));

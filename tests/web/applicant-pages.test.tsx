@@ -21,9 +21,9 @@ describe('registration page', () => {
     expect(await screen.findByText('身份证号码不正确')).toBeTruthy();
     fireEvent.change(card, { target: { value: CARD } });
     expect(screen.queryByText('身份证号码不正确')).toBeNull();
-    expect((screen.getByLabelText(/出生日期/) as HTMLInputElement).value).toBe('1996-08-15');
-    expect((screen.getByRole('radio', { name: '女' }) as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByRole('textbox', { name: /户籍所在地/ }) as HTMLInputElement).value).toBe('河南省/郑州市/金水区');
+    expect(screen.getByLabelText<HTMLInputElement>(/出生日期/).value).toBe('1996-08-15');
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: '女' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: /户籍所在地/ }).value).toBe('河南省/郑州市/金水区');
   });
 
   it('an empty submit shows the first message and sends nothing', async () => {
@@ -80,7 +80,7 @@ describe('education step', { timeout: 60000 }, () => {
     fireEvent.change(box(/毕业学院/), { target: { value: '河南大学' } });
     fireEvent.change(box(/所学专业/), { target: { value: '会计' } });
     // the date pickers arrive lazily (until then read-only boxes stand in)
-    await waitFor(() => expect((within(section).getByRole('textbox', { name: /毕业日期/ }) as HTMLInputElement).readOnly).toBe(false), {
+    await waitFor(() => expect(within(section).getByRole<HTMLInputElement>('textbox', { name: /毕业日期/ }).readOnly).toBe(false), {
       timeout: 15000,
     });
     fireEvent.change(within(section).getByRole('textbox', { name: /开始日期/ }), { target: { value: '2010-09-01' } });

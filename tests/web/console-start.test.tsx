@@ -60,9 +60,11 @@ afterEach(() => {
 describe('index.html early start', () => {
   const run = (hash: string) => {
     window.location.hash = hash;
-    const fetchSpy = vi.fn(async (_url: string, _init?: RequestInit) => jsonResponse({}));
+    const fetchSpy = vi.fn((_url: string, _init?: RequestInit) => Promise.resolve(jsonResponse({})));
     vi.stubGlobal('fetch', fetchSpy);
-    new Function(earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token'))();
+    // run as the page runs its inline script: in the global scope (indirect eval)
+    const runInline = eval;
+    runInline(earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token'));
     return fetchSpy;
   };
 
@@ -104,7 +106,7 @@ describe('adopting the early answers', () => {
     expect(calls.map((c) => c.url.pathname)).toEqual(['/api/info']);
   });
 
-  it('an early answer asked with another token is not used', async () => {
+  it('an early answer asked with another token is not used', () => {
     (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'old-token', menus: Promise.resolve(jsonResponse([])) };
     expect(takeEarly('menus')).toBeNull();
   });
@@ -149,8 +151,8 @@ describe('the first page asked for early', () => {
   });
 
   it('lands under the list query key: the list shows it without asking', async () => {
-    const getList = vi.fn(async () => ({ data: [], total: 0 }));
-    const dataProvider = { getList, getMany: async () => ({ data: [] }) } as unknown as DataProvider;
+    const getList = vi.fn(() => Promise.resolve({ data: [], total: 0 }));
+    const dataProvider = { getList, getMany: () => Promise.resolve({ data: [] }) } as unknown as DataProvider;
     mockFetch({ 'GET /api/dictDetail': { body: { content: [] } } });
     const queryClient = createConsoleQueryClient(SESSION, {
       key: firstPageOf('sysQuestion').key,
@@ -194,7 +196,7 @@ describe('dictionaries already loaded', () => {
 });
 
 describe('held back until the first screen is up', () => {
-  it('starts when marked, or after the fallback delay', async () => {
+  it('starts when marked, or after the fallback delay', () => {
     vi.useFakeTimers();
     try {
       const { result } = renderHook(() => useConsoleStarted());
@@ -204,7 +206,9 @@ describe('held back until the first screen is up', () => {
       resetStartup();
       const second = renderHook(() => useConsoleStarted());
       expect(second.result.current).toBe(false);
-      act(() => vi.advanceTimersByTime(STARTUP_FALLBACK_MS));
+      act(() => {
+        vi.advanceTimersByTime(STARTUP_FALLBACK_MS);
+      });
       expect(second.result.current).toBe(true);
     } finally {
       vi.useRealTimers();
@@ -222,7 +226,7 @@ describe('parts loaded when first shown', () => {
     );
     render(<Part label="你好" />);
     expect(screen.getByText('加载中')).toBeTruthy();
-    await act(async () => release({ Part: ({ label }) => <b>{label}</b> }));
+    await act(() => Promise.resolve(release({ Part: ({ label }) => <b>{label}</b> })));
     await waitFor(() => expect(screen.getByText('你好')).toBeTruthy());
   });
 });

@@ -116,7 +116,7 @@ describe('data provider over HTTP', () => {
         },
       },
     });
-    const result = await createDataProvider().getMany('dept', { ids: [1, 3] });
+    const result = await createDataProvider().getMany<{ id: number; name: string }>('dept', { ids: [1, 3] });
     expect(result.data.map((d) => d.name)).toEqual(['销售部', '行政部']);
     expect(calls[0].url.searchParams.get('page')).toBe('0');
     expect(calls[0].url.searchParams.get('size')).toBe('99999');

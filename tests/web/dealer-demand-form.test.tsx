@@ -54,13 +54,13 @@ describe('dealer demand form: car type', () => {
     await choose('朗逸');
     await choose('旧款');
     await screen.findByText('请选择到车型配置（第4级）');
-    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>(/^车型/).value).toBe('');
     fireEvent.click(screen.getByLabelText(/^车型/));
     await choose('大众');
     await choose('朗逸');
     await choose('2024款 1.5L');
     await choose('1.5L 自动满逸版');
-    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
+    expect(screen.getByLabelText<HTMLInputElement>(/^车型/).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动满逸版');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0][0]).toMatchObject({
@@ -88,7 +88,7 @@ describe('dealer demand form: car type', () => {
         onSubmit={onSubmit}
       />,
     );
-    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L');
+    expect(screen.getByLabelText<HTMLInputElement>(/^车型/).value).toBe('大众 / 朗逸 / 2024款 1.5L');
     fireEvent.click(screen.getByTestId('demand-submit'));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     const body = onSubmit.mock.calls[0][0];

@@ -23,7 +23,7 @@ describe('dealer HTTP client', () => {
     await dealerFetch('comp/dbcCompany/getDbcInfos', { method: 'POST', body: { page: 0 } });
     expect(calls[0].headers.Authorization).toBe(`Bearer ${SESSION.token}`);
     expect(calls[0].headers.submit_id).toMatch(/^\d{32}$/);
-    expect(JSON.parse(sessionStorage.getItem('authorization')!).user.username).toBe('jxs001');
+    expect((JSON.parse(sessionStorage.getItem('authorization')!) as { user: { username: string } }).user.username).toBe('jxs001');
   });
 
   it('reports a 401 as an expired session and other failures with the server message', async () => {
@@ -60,8 +60,9 @@ describe('dealer app', () => {
     render(<DealerApp path="/comp/jxs_comp" />);
     await screen.findByText('登录状态已过期，您可以继续留在该页面，或者重新登录');
     expect(screen.getByText('系统提示')).toBeTruthy();
-    await act(async () => {
+    await act(() => {
       fireEvent.click(screen.getByRole('button', { name: '重新登录' }));
+      return Promise.resolve();
     });
     expect(getDealerSession()).toBeNull();
     expect(window.location.hash).toBe('#/jxsLogin');

@@ -4,6 +4,7 @@
  * (uploads, downloads): a request sent that way reports its upload progress, then answers.
  */
 import { vi } from 'vitest';
+import { textOf } from '../../src/web/common/text.ts';
 
 export interface RecordedCall {
   method: string;
@@ -46,7 +47,7 @@ export function mockFetch(routes: Record<string, Answer>) {
   }
 
   const fetchImpl = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost');
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
     const { status, payload } = await answer({ method, url, headers, body: parsed(init.body) }, init.signal);
@@ -104,7 +105,11 @@ export function mockFetch(routes: Record<string, Answer>) {
       const size =
         body instanceof FormData
           ? [...body.values()].reduce((n, v) => n + (v instanceof Blob ? v.size : String(v).length), 0)
-          : String(body ?? '').length;
+          : typeof body === 'string'
+            ? body.length
+            : body instanceof Blob
+              ? body.size
+              : textOf(body).length;
       answer({ method: this.method, url, headers: this.headers, body: parsed(body) }, this.aborter.signal).then(
         ({ status, payload }) => {
           this.emit('upload:progress', { lengthComputable: true, loaded: size, total: size });

@@ -49,7 +49,7 @@ describe('forgot password page', { timeout: 60000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     expect(await screen.findByText('发送成功，验证码有效期5分钟')).toBeTruthy();
     expect(screen.getByText('账号：z***g')).toBeTruthy();
-    expect((screen.getByLabelText('手机号') as HTMLInputElement).readOnly).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('手机号').readOnly).toBe(true);
     expect(screen.getByRole('button', { name: /秒后重新获取/ })).toBeTruthy();
     type('验证码', '123456');
     type('新密码', 'Zhang#2026');
@@ -71,7 +71,7 @@ describe('forgot password page', { timeout: 60000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     expect(await screen.findByText('该手机号未绑定任何账号')).toBeTruthy();
     expect(calls.some((c) => c.url.pathname === '/api/sendMsg')).toBe(false);
-    expect((screen.getByRole('button', { name: '获取验证码' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: '获取验证码' }).disabled).toBe(false);
   });
 });
 
@@ -95,7 +95,7 @@ describe('WeCom QR sign-in', { timeout: 60000 }, () => {
       },
     });
     render(<QrPanel />);
-    const frame = (await screen.findByTitle('企业微信扫码登录')) as HTMLIFrameElement;
+    const frame = await screen.findByTitle<HTMLIFrameElement>('企业微信扫码登录');
     const url = new URL(frame.src);
     expect(url.origin + url.pathname).toBe('https://login.work.weixin.qq.com/wwlogin/sso/login');
     expect(Object.fromEntries(url.searchParams)).toEqual({

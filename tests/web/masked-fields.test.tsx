@@ -37,7 +37,7 @@ describe('masked personal data in the edit dialog', { timeout: 60000 }, () => {
     });
     renderScreen('dbcMember', ['dbcMember:list', 'dbcMember:edit']);
     const dialog = await openEdit();
-    const mobile = dialog.getByLabelText(/手机号/) as HTMLInputElement;
+    const mobile = dialog.getByLabelText<HTMLInputElement>(/手机号/);
     expect(mobile.value).toBe('139****5678');
     expect(mobile.readOnly).toBe(true);
     expect(dialog.getAllByText('已脱敏显示，无权查看或修改完整信息').length).toBeGreaterThanOrEqual(3);
@@ -56,7 +56,7 @@ describe('masked personal data in the edit dialog', { timeout: 60000 }, () => {
     });
     renderScreen('dbcMember', ['dbcMember:list', 'dbcMember:edit', 'dbcMember:sensitive']);
     const dialog = await openEdit();
-    const mobile = dialog.getByLabelText(/手机号/) as HTMLInputElement;
+    const mobile = dialog.getByLabelText<HTMLInputElement>(/手机号/);
     expect(mobile.readOnly).toBe(false);
     expect(dialog.queryByText('已脱敏显示，无权查看或修改完整信息')).toBeNull();
     fireEvent.change(mobile, { target: { value: '13800000000' } });

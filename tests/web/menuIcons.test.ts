@@ -8,8 +8,8 @@ describe('menu icons', () => {
   it('every seeded directory has its own icon, not the plain folder nor the help mark', () => {
     const icons = MENU_DIRECTORIES.map((d) => menuIcon(d.icon, d.path, true));
     for (const [i, icon] of icons.entries()) {
-      expect(icon, MENU_DIRECTORIES[i]!.title).not.toBe(FolderIcon);
-      expect(icon, MENU_DIRECTORIES[i]!.title).not.toBe(HelpOutlineIcon);
+      expect(icon, MENU_DIRECTORIES[i].title).not.toBe(FolderIcon);
+      expect(icon, MENU_DIRECTORIES[i].title).not.toBe(HelpOutlineIcon);
     }
     expect(new Set(icons).size).toBe(icons.length);
   });

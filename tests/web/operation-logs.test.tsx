@@ -44,7 +44,7 @@ describe('operation-log screen', { timeout: 60000 }, () => {
     fireEvent.change(screen.getByLabelText('关键字'), { target: { value: ' 登录 ' } });
     fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'clerk' } });
     // the date picker arrives lazily (until then a read-only box stands in)
-    await waitFor(() => expect((screen.getByLabelText('开始日期') as HTMLInputElement).readOnly).toBe(false), { timeout: 15000 });
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('开始日期').readOnly).toBe(false), { timeout: 15000 });
     fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-01-01' } });
     fireEvent.click(screen.getByRole('button', { name: '搜索' }));
     expect(await screen.findByText('请选择完整的日期范围（yyyy-MM-dd）')).toBeTruthy();

@@ -50,7 +50,7 @@ describe('preloadable', () => {
     render(inSuspense(<app.Component name="李四" />));
     expect(screen.getByText('正在加载...')).toBeTruthy();
     void app.preload();
-    await act(async () => load.resolve({ default: Hello }));
+    await act(() => Promise.resolve(load.resolve({ default: Hello })));
     expect(await screen.findByText('你好 李四')).toBeTruthy();
     expect(loader).toHaveBeenCalledTimes(1);
   });
@@ -59,12 +59,14 @@ describe('preloadable', () => {
     const load = deferred<{ default: typeof Hello }>();
     const mounts = vi.fn();
     function Counted({ name }: { name: string }) {
-      useEffect(() => mounts(), []);
+      useEffect(() => {
+        mounts();
+      }, []);
       return <Hello name={name} />;
     }
     const app = preloadable<{ name: string }>(() => load.promise.then(() => ({ default: Counted })));
     const view = render(inSuspense(<app.Component name="王五" />));
-    await act(async () => load.resolve({ default: Hello }));
+    await act(() => Promise.resolve(load.resolve({ default: Hello })));
     expect(await screen.findByText('你好 王五')).toBeTruthy();
     view.rerender(inSuspense(<app.Component name="赵六" />));
     expect(screen.getByText('你好 赵六')).toBeTruthy();

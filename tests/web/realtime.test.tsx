@@ -70,7 +70,7 @@ describe('ReconnectingSocket', () => {
     const s = new ReconnectingSocket(
       () => 'ws://x/webSocket/t',
       { message: () => undefined, error: () => errors.push(Date.now()) },
-      (u) => new FakeSocket(u) as any,
+      (u) => new FakeSocket(u) as unknown as WebSocket,
       () => 0,
     );
     expect(FakeSocket.all).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('ReconnectingSocket', () => {
     const s = new ReconnectingSocket(
       () => url,
       { message: () => undefined, error: () => errors.push('e') },
-      (u) => new FakeSocket(u) as any,
+      (u) => new FakeSocket(u) as unknown as WebSocket,
       () => 0,
     );
     FakeSocket.all[0].open();
@@ -121,7 +121,7 @@ describe('ReconnectingSocket', () => {
     const s = new ReconnectingSocket(
       () => 'ws://x/y',
       { message: (m) => got.push(m) },
-      (u) => new FakeSocket(u) as any,
+      (u) => new FakeSocket(u) as unknown as WebSocket,
     );
     FakeSocket.all[0].open();
     FakeSocket.all[0].receive({ msgType: 'INFO', msg: 'a' });

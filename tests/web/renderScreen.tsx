@@ -14,8 +14,8 @@ export function testAuthProvider(permissions: string[], identity: Record<string,
     logout: async () => {},
     checkAuth: async () => {},
     checkError: async () => {},
-    getPermissions: async () => permissions,
-    getIdentity: async () => ({ id: 1, fullName: '张三', nickName: '张三', phone: '13800138000', ...identity }),
+    getPermissions: () => Promise.resolve(permissions),
+    getIdentity: () => Promise.resolve({ id: 1, fullName: '张三', nickName: '张三', phone: '13800138000', ...identity }),
   };
 }
 

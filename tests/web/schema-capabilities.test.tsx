@@ -61,7 +61,7 @@ describe('generated screens with capabilities', { timeout: 60000 }, () => {
     expect(server.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
     view.unmount();
     renderScreen('jpType', []);
-    expect(((await screen.findByRole('switch', { name: '状态: 禁用' }, LOAD)) as HTMLInputElement).disabled).toBe(true);
+    expect((await screen.findByRole<HTMLInputElement>('switch', { name: '状态: 禁用' }, LOAD)).disabled).toBe(true);
   });
 
   it('expenses: the total line shows the server total for the list filters', async () => {

@@ -54,7 +54,7 @@ if (!('IntersectionObserver' in globalThis)) {
   (globalThis as unknown as { IntersectionObserver: unknown }).IntersectionObserver = IntersectionObserver;
 }
 
-window.scrollTo = (() => {}) as typeof window.scrollTo;
+window.scrollTo = () => {};
 
 if (!globalThis.CSS?.escape) {
   (globalThis as unknown as { CSS: { escape: (v: string) => string } }).CSS = {

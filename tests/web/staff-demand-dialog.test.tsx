@@ -37,7 +37,7 @@ describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
     await waitFor(() => expect(notify).toHaveBeenCalledWith('车型不能为空', 'error'));
     fireEvent.click(screen.getByLabelText(/^车型/));
     for (const name of ['大众', '朗逸', '2024款 1.5L', '1.5L 自动新逸版']) fireEvent.click(await screen.findByRole('option', { name }));
-    expect((screen.getByLabelText(/^车型/) as HTMLInputElement).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动新逸版');
+    expect(screen.getByLabelText<HTMLInputElement>(/^车型/).value).toBe('大众 / 朗逸 / 2024款 1.5L / 1.5L 自动新逸版');
     const fill = (field: string, value: string) =>
       fireEvent.change(document.querySelector(`[data-field="${field}"]`)!, { target: { value } });
     fill('userCph', '豫A12345');
@@ -54,7 +54,7 @@ describe('staff 代客提交用车需求', { timeout: 60000 }, () => {
       let box: HTMLInputElement | undefined;
       await waitFor(
         () => {
-          box = screen.getByRole('textbox', { name: new RegExp(`^${label}`) }) as HTMLInputElement;
+          box = screen.getByRole<HTMLInputElement>('textbox', { name: new RegExp(`^${label}`) });
           expect(box.readOnly).toBe(false);
         },
         { timeout: 15000 },

@@ -27,7 +27,7 @@ describe('upload input', () => {
     fireEvent.change(screen.getByTestId(`upload-${field.name}`), {
       target: { files: [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' })] },
     });
-    await waitFor(() => expect((screen.getByLabelText(field.title) as HTMLInputElement).value).toBe('/api/files/k1'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>(field.title).value).toBe('/api/files/k1'));
     const upload = calls.find((c) => c.url.pathname === '/api/pictures')!;
     expect(upload.headers.Authorization).toBe('Bearer tok');
     expect(((upload.body as FormData).get('file') as File).name).toBe('logo.png');

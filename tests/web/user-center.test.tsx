@@ -130,7 +130,7 @@ describe('e-mail and phone dialogs', { timeout: 60000 }, () => {
     expect(screen.getByText('请输入验证码')).toBeTruthy();
     expect(screen.getByText('密码不能为空')).toBeTruthy();
     type('验证码', '12a3456');
-    expect((screen.getByLabelText('验证码') as HTMLInputElement).value).toBe('123456');
+    expect(screen.getByLabelText<HTMLInputElement>('验证码').value).toBe('123456');
     type('当前密码', 'Zhang@2024');
     confirm();
     expect(await screen.findByText('邮箱修改成功')).toBeTruthy();
@@ -154,7 +154,7 @@ describe('e-mail and phone dialogs', { timeout: 60000 }, () => {
     confirm();
     expect(screen.getByText('请输入正确的11位手机号码')).toBeTruthy();
     type('新手机号', '138-5555-6666');
-    expect((screen.getByLabelText('新手机号') as HTMLInputElement).value).toBe('13855556666');
+    expect(screen.getByLabelText<HTMLInputElement>('新手机号').value).toBe('13855556666');
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     await screen.findByRole('button', { name: /秒后重新获取/ });
     type('验证码', '654321');
@@ -174,7 +174,7 @@ describe('e-mail and phone dialogs', { timeout: 60000 }, () => {
     type('新手机号', '13855556666');
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     expect(await screen.findByText('验证码已发送，请42秒后再试')).toBeTruthy();
-    expect((screen.getByRole('button', { name: '获取验证码' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: '获取验证码' }).disabled).toBe(false);
   });
 });
 
@@ -203,12 +203,12 @@ describe('nickname and lock-time dialogs', { timeout: 60000 }, () => {
         .getAllByRole('radio')
         .map((r) => (r.closest('label') as HTMLElement).textContent),
     ).toEqual(['10分钟', '20分钟', '30分钟', '40分钟', '50分钟', '60分钟', '90分钟', '永不', '其他']);
-    expect((screen.getByLabelText('30分钟') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('30分钟').checked).toBe(true);
     fireEvent.click(screen.getByLabelText('其他'));
     confirm();
     expect(screen.getByText('时长不能为空')).toBeTruthy();
     type('时长（分钟）', '12a345');
-    expect((screen.getByLabelText('时长（分钟）') as HTMLInputElement).value).toBe('123');
+    expect(screen.getByLabelText<HTMLInputElement>('时长（分钟）').value).toBe('123');
     confirm();
     expect(await screen.findByText('修改成功')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ id: 7, lockTime: 123, orgId: 1, deptId: 3 });
@@ -287,7 +287,7 @@ describe('personal centre page', { timeout: 60000 }, () => {
       'POST /api/users/updateAvatar': { body: { avatar: '/api/users/avatar/7?v=1' } },
     });
     wrap(<UserCenter reloadPage={() => {}} />, '/user/center?type=info');
-    const nick = (await screen.findByLabelText('昵称')) as HTMLInputElement;
+    const nick = await screen.findByLabelText<HTMLInputElement>('昵称');
     expect(screen.queryByRole('dialog')).toBeNull();
     fireEvent.change(nick, { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: '保存配置' }));
@@ -298,7 +298,7 @@ describe('personal centre page', { timeout: 60000 }, () => {
     expect(await screen.findByText('修改成功')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ id: 7, nickName: '张经理', sex: 0, phone: '13811112222' });
 
-    const input = screen.getByTestId('avatar-input') as HTMLInputElement;
+    const input = screen.getByTestId<HTMLInputElement>('avatar-input');
     fireEvent.change(input, { target: { files: [new File(['<svg/>'], 'a.svg', { type: 'image/svg+xml' })] } });
     expect(await screen.findByText('头像只能是 JPG、PNG、GIF 或 WEBP 格式的图片')).toBeTruthy();
     fireEvent.change(input, { target: { files: [new File([new Uint8Array(3 * 1024 * 1024)], 'big.png', { type: 'image/png' })] } });
@@ -318,7 +318,7 @@ describe('personal centre page', { timeout: 60000 }, () => {
     });
     const reload = vi.fn();
     wrap(<ResetBySmsDialog open phone="13811112222" onClose={() => {}} reloadPage={reload} />);
-    const phone = screen.getByLabelText('手机号') as HTMLInputElement;
+    const phone = screen.getByLabelText<HTMLInputElement>('手机号');
     expect(phone.value).toBe('13811112222');
     expect(phone.readOnly).toBe(true);
     confirm();

@@ -157,9 +157,12 @@ export interface AreaPickerProps {
 
 export function AreaPicker({ open, title = '请选择地区', value, mode, onConfirm, onCancel }: AreaPickerProps) {
   const [draft, setDraft] = useState<AreaValue>(() => initialArea(value, mode));
-  useEffect(() => {
+  // each opening starts from the current value
+  const [wasOpen, setWasOpen] = useState(open);
+  if (wasOpen !== open) {
+    setWasOpen(open);
     if (open) setDraft(initialArea(value, mode));
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+  }
   const allProvinces = useMemo(() => (mode === 3 ? provinces().filter((p) => p.code === HENAN) : provinces()), [mode]);
   const cities = useMemo(() => citiesOf(draft.province), [draft.province]);
   const counties = useMemo(() => countiesOf(draft.city), [draft.city]);

@@ -13,8 +13,9 @@ import { EntrySection, labelOf } from './EntrySection.tsx';
 import { go } from './nav.ts';
 import { useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
+import { stringOf, textOf } from '../common/text.ts';
 
-const range = (r: Record<string, unknown>) => `${r.startDate ?? ''} 至 ${r.endDate ?? ''}`;
+const range = (r: Record<string, unknown>) => `${textOf(r.startDate)} 至 ${textOf(r.endDate)}`;
 
 export default function EducationPage({ query }: { query: URLSearchParams }) {
   const staffunId = Number(query.get('staffunId'));
@@ -78,8 +79,8 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
           { name: 'zmrPhone' },
         ]}
         card={(r) => ({
-          heading: `${r.school}（${labelOf('staffunEducation', 'xl', r.xl)}）`,
-          lines: [`专业：${r.specialty}`, range(r), `证明人：${r.zmr} ${r.zmrPhone}`],
+          heading: `${stringOf(r.school)}（${labelOf('staffunEducation', 'xl', r.xl)}）`,
+          lines: [`专业：${stringOf(r.specialty)}`, range(r), `证明人：${stringOf(r.zmr)} ${stringOf(r.zmrPhone)}`],
         })}
         saveLabel="保存教育信息"
         savedText={EDUCATION_SAVED}
@@ -106,7 +107,11 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
         ]}
         card={(r) => ({
           heading: String(r.title),
-          lines: [`${r.dept} · ${r.address}`, range(r), `培训人：${r.person}　结果：${r.result}　证书：${r.pxzs}`],
+          lines: [
+            `${stringOf(r.dept)} · ${stringOf(r.address)}`,
+            range(r),
+            `培训人：${stringOf(r.person)}\u3000结果：${stringOf(r.result)}\u3000证书：${stringOf(r.pxzs)}`,
+          ],
         })}
         saveLabel="保存培训信息"
         savedText="提交成功"
@@ -131,14 +136,19 @@ export default function EducationPage({ query }: { query: URLSearchParams }) {
           { name: 'remark', kind: 'textarea' },
         ]}
         card={(r) => ({
-          heading: `${r.company}（${labelOf('staffunWork', 'status', r.status)}）`,
-          lines: [range(r), `职务：${r.job}　薪资：${r.money}`, `离职原因：${r.cause}`, `证明人：${r.zmr} ${r.zmrPhone}`],
+          heading: `${stringOf(r.company)}（${labelOf('staffunWork', 'status', r.status)}）`,
+          lines: [
+            range(r),
+            `职务：${stringOf(r.job)}\u3000薪资：${stringOf(r.money)}`,
+            `离职原因：${stringOf(r.cause)}`,
+            `证明人：${stringOf(r.zmr)} ${stringOf(r.zmrPhone)}`,
+          ],
         })}
         saveLabel="保存工作信息"
         savedText={REQUEST_SUCCEEDED}
         rule={(v) => workProblem(v, phoneNum)}
       />
-      <Button variant="contained" fullWidth size="large" sx={{ mt: 3 }} onClick={finish} disabled={finishing}>
+      <Button variant="contained" fullWidth size="large" sx={{ mt: 3 }} onClick={() => void finish()} disabled={finishing}>
         {finishing ? '提交中...' : '确认填写完毕'}
       </Button>
     </PageFrame>

@@ -31,6 +31,7 @@ import { optionLabel } from '../../shared/resource-spec.ts';
 import { api } from './api.ts';
 import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
 import { CHECK_NOTICE_MS, type Notice } from './notice.tsx';
+import { textOf } from '../common/text.ts';
 
 export interface EntryField {
   name: string;
@@ -64,7 +65,7 @@ export function EntrySection(props: EntrySectionProps) {
   const blank = useCallback(
     () =>
       Object.fromEntries(
-        fields.map((f) => [f.name, f.kind === 'radio' ? String(spec.fields.find((s) => s.name === f.name)?.default ?? '') : '']),
+        fields.map((f) => [f.name, f.kind === 'radio' ? textOf(spec.fields.find((s) => s.name === f.name)?.default) : '']),
       ),
     [fields, spec],
   );
@@ -83,21 +84,20 @@ export function EntrySection(props: EntrySectionProps) {
     [notify, onExpired],
   );
 
-  const load = useCallback(async () => {
-    try {
-      const page = await api<{ content: Values[] }>('GET', `api/${entity}`, undefined, {
-        staffunId,
-        page: 0,
-        size: 99999,
-        sort: 'id,desc',
-      });
-      setEntries(page.content);
-      onCount?.(page.content.length);
-    } catch (err) {
-      setEntries([]);
-      fail(err);
-    }
-  }, [entity, staffunId, fail, onCount]);
+  // the saved entries, newest first; the answer's state is set in the promise's callbacks
+  const load = useCallback(
+    () =>
+      api<{ content: Values[] }>('GET', `api/${entity}`, undefined, { staffunId, page: 0, size: 99999, sort: 'id,desc' })
+        .then((page) => {
+          setEntries(page.content);
+          onCount?.(page.content.length);
+        })
+        .catch((err: unknown) => {
+          setEntries([]);
+          fail(err);
+        }),
+    [entity, staffunId, fail, onCount],
+  );
 
   useEffect(() => {
     void load();
@@ -152,7 +152,7 @@ export function EntrySection(props: EntrySectionProps) {
     const common = {
       name: f.name,
       label: spec_.title,
-      value: String(values[f.name] ?? ''),
+      value: textOf(values[f.name]),
       onChange: (e: { target: { value: string } }) => {
         setValues((v) => ({ ...v, [f.name]: e.target.value }));
         setErrors((er) => {
@@ -254,7 +254,7 @@ export function EntrySection(props: EntrySectionProps) {
         <Box sx={{ borderTop: '1px dashed #dcdfe6', mt: 1, pt: 1 }}>
           <Typography sx={{ fontSize: 14, color: '#1890ff' }}>添加{title}</Typography>
           {fields.map(input)}
-          <Button variant="outlined" fullWidth sx={{ mt: 1 }} onClick={save} disabled={saving}>
+          <Button variant="outlined" fullWidth sx={{ mt: 1 }} onClick={() => void save()} disabled={saving}>
             {saving ? '保存中...' : props.saveLabel}
           </Button>
         </Box>
@@ -264,7 +264,7 @@ export function EntrySection(props: EntrySectionProps) {
         <DialogContent>确定删除本条数据吗？</DialogContent>
         <DialogActions>
           <Button onClick={() => setPendingDelete(null)}>取消</Button>
-          <Button onClick={remove} color="error" variant="contained">
+          <Button onClick={() => void remove()} color="error" variant="contained">
             确定
           </Button>
         </DialogActions>
@@ -276,5 +276,5 @@ export function EntrySection(props: EntrySectionProps) {
 /** "本科" for an option value of a field of the entity. */
 export function labelOf(entity: string, name: string, value: unknown): string {
   const f = specOf(entity).fields.find((x) => x.name === name);
-  return (f && optionLabel(f, value)) ?? String(value ?? '');
+  return (f && optionLabel(f, value)) ?? textOf(value);
 }

@@ -50,9 +50,14 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
   const id = query.get('id') ?? '';
   const [posting, setPosting] = useState<Posting | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
+  // another posting: the last one's text goes at once
+  const [shownId, setShownId] = useState(id);
+  if (shownId !== id) {
+    setShownId(id);
     setPosting(null);
     setProblem(null);
+  }
+  useEffect(() => {
     api<Posting>('GET', 'api/staffunZp/public/getZpById', undefined, { id })
       .then(setPosting)
       .catch((e: Error) => setProblem(e.message));
@@ -81,7 +86,8 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
           </Typography>
           <Typography sx={{ color: '#f56c6c', mt: 0.5 }}>{posting.money}</Typography>
           <Typography sx={{ fontSize: 13, color: '#909399', mt: 0.5 }}>
-            工作区域：{posting.address}　招聘人数：{posting.jobNum}
+            工作区域：{posting.address}
+            {'\u3000'}招聘人数：{posting.jobNum}
           </Typography>
           {section('岗位职责', posting.jobZz)}
           {section('任职要求', posting.jobYq)}

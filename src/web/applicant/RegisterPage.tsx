@@ -28,6 +28,7 @@ import { go } from './nav.ts';
 import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
 import { ResumeForm } from './ResumeForm.tsx';
+import { textOf } from '../common/text.ts';
 
 /** the posting page's own words for a posting that is missing or closed */
 export const POSTING_GONE = '招聘信息不存在或已停止招聘';
@@ -139,7 +140,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
 
   const check = (name: string) => {
     let problem = formProblems(spec, [name], values)[name];
-    if (!problem && name === 'card' && values.card && !idCardAutofill(String(values.card))) problem = ID_CARD_WRONG;
+    if (!problem && name === 'card' && values.card && !idCardAutofill(textOf(values.card))) problem = ID_CARD_WRONG;
     setErrors((e) => {
       const next = { ...e };
       if (problem) next[name] = problem;
@@ -150,7 +151,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
 
   const submit = async () => {
     const problems = formProblems(spec, REGISTER_FIELDS, values);
-    if (values.card && !problems.card && !idCardAutofill(String(values.card))) problems.card = ID_CARD_WRONG;
+    if (values.card && !problems.card && !idCardAutofill(textOf(values.card))) problems.card = ID_CARD_WRONG;
     setErrors(problems);
     const first = firstProblem(problems);
     if (first) {
@@ -167,7 +168,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     } catch (err) {
       // the ID number is registered already: continue that registration with an SMS code
       if (err instanceof ApiProblem && err.status === 409) {
-        setResumeWith({ card: String(values.card ?? ''), mobile: String(values.mobile ?? '').trim(), reason: err.message });
+        setResumeWith({ card: textOf(values.card), mobile: textOf(values.mobile).trim(), reason: err.message });
         window.scrollTo(0, 0);
       } else notice.show({ type: 'error', text: (err as Error).message });
     } finally {
@@ -177,9 +178,9 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
 
   const regionError = (prefix: 'card' | 'now') => errors[`${prefix}Province`] ?? errors[`${prefix}City`] ?? errors[`${prefix}County`];
   const areaOf = (prefix: 'card' | 'now'): Partial<AreaValue> => ({
-    province: String(values[`${prefix}Province`] ?? ''),
-    city: String(values[`${prefix}City`] ?? ''),
-    county: String(values[`${prefix}County`] ?? ''),
+    province: textOf(values[`${prefix}Province`]),
+    city: textOf(values[`${prefix}City`]),
+    county: textOf(values[`${prefix}County`]),
   });
   const chosenPosting = useMemo(() => postings?.find((p) => String(p.id) === String(values.staffunZpId)), [postings, values.staffunZpId]);
 
@@ -187,7 +188,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     <TextField
       name={name}
       label={label}
-      value={String(values[name] ?? '')}
+      value={textOf(values[name])}
       onChange={onText(name)}
       onBlur={() => check(name)}
       error={!!errors[name]}
@@ -204,7 +205,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
     <DateField
       name={name}
       label={label}
-      value={String(values[name] ?? '')}
+      value={textOf(values[name])}
       onChange={(v) => set({ [name]: v })}
       onBlur={() => check(name)}
       error={!!errors[name]}
@@ -227,7 +228,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
   const radios = (name: string, label: string) => (
     <FormControl error={!!errors[name]} margin="dense" fullWidth required>
       <FormLabel sx={{ fontSize: 13 }}>{label}</FormLabel>
-      <RadioGroup row name={name} value={String(values[name] ?? '')} onChange={(e) => set({ [name]: e.target.value })}>
+      <RadioGroup row name={name} value={textOf(values[name])} onChange={(e) => set({ [name]: e.target.value })}>
         {optionsOf(name).map((o) => (
           <FormControlLabel key={String(o.value)} value={String(o.value)} control={<Radio size="small" />} label={o.label} />
         ))}
@@ -286,7 +287,9 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       {postings && postings.length === 0 ? <FormHelperText>暂无招聘中的岗位</FormHelperText> : null}
       {chosenPosting ? (
         <Box sx={{ fontSize: 12, color: '#909399', mb: 0.5 }}>
-          工作区域：{chosenPosting.address}　<a href={`#/staffun/view?id=${chosenPosting.id}`}>查看招聘信息</a>
+          工作区域：{chosenPosting.address}
+          {'\u3000'}
+          <a href={`#/staffun/view?id=${chosenPosting.id}`}>查看招聘信息</a>
         </Box>
       ) : null}
       {select('ypqd', '应聘渠道', optionsOf('ypqd'))}
@@ -309,7 +312,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       {date('yjdg', '预计到岗日期')}
       {radios('outWork', '是否接受外派')}
       {text('remark', '备注', { multiline: true, minRows: 2 })}
-      <Button variant="contained" fullWidth size="large" sx={{ mt: 2 }} onClick={submit} disabled={saving}>
+      <Button variant="contained" fullWidth size="large" sx={{ mt: 2 }} onClick={() => void submit()} disabled={saving}>
         {saving ? '提交中...' : '下一步'}
       </Button>
       <AreaPicker

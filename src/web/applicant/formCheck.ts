@@ -7,6 +7,7 @@ import { resourceByName } from '../../generated/resources.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { isEmail } from '../../shared/validators.ts';
 import { checkField } from '../common/validation.ts';
+import { textOf } from '../common/text.ts';
 
 export type Values = Record<string, unknown>;
 export type Errors = Record<string, string>;
@@ -29,7 +30,7 @@ export function fieldProblem(spec: ResourceSpec, name: string, value: unknown): 
   const problem = checkField(spec, field, text);
   if (problem) return problem;
   if (text === '' || text === undefined || text === null) return undefined;
-  if (field.format === 'email' && !isEmail(String(text))) return field.messages.format ?? '邮箱格式错误';
+  if (field.format === 'email' && !isEmail(textOf(text))) return field.messages.format ?? '邮箱格式错误';
   const allowed = enumOf(spec, name);
   if (allowed && (field.type === 'integer' || field.type === 'number') && !allowed.includes(Number(text))) {
     return field.messages.enum ?? field.messages.required ?? `${field.title}取值不正确`;

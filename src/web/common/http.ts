@@ -106,7 +106,7 @@ export function authHeaders(): Record<string, string> {
 }
 
 export function messageOf(body: unknown, fallback: string): string {
-  if (body && typeof body === 'object' && 'message' in body && typeof (body as { message: unknown }).message === 'string') {
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
     return (body as { message: string }).message || fallback;
   }
   if (typeof body === 'string' && body.trim() && !body.trim().startsWith('<')) return body.trim();

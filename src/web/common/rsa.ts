@@ -37,7 +37,7 @@ export async function encryptPassword(
   const forge = (forgeModule as unknown as { default?: typeof forgeModule }).default ?? forgeModule;
   let binary = '';
   for (let i = 0; i < der.length; i++) binary += String.fromCharCode(der[i]);
-  const key = forge.pki.publicKeyFromAsn1(forge.asn1.fromDer(forge.util.createBuffer(binary))) as import('node-forge').pki.rsa.PublicKey;
+  const key = forge.pki.publicKeyFromAsn1(forge.asn1.fromDer(forge.util.createBuffer(binary)));
   const cipher = key.encrypt(forge.util.encodeUtf8(plain), 'RSA-OAEP', {
     md: forge.md.sha256.create(),
     mgf1: { md: forge.md.sha256.create() },

@@ -143,7 +143,7 @@ export async function signIn(form: LoginForm): Promise<SessionInfo> {
   setRemembered(form.username, form.rememberMe);
   const info = normalise(data);
   setStoreOwner(info.user.username || form.username);
-  remember(Promise.resolve(info));
+  void remember(Promise.resolve(info));
   return info;
 }
 
@@ -176,7 +176,7 @@ export async function signInWithWecom(code: string, state: string): Promise<Sess
   setToken(data.token, false);
   const info = normalise(data);
   setStoreOwner(info.user.username);
-  remember(Promise.resolve(info));
+  void remember(Promise.resolve(info));
   return info;
 }
 

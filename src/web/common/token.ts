@@ -3,6 +3,7 @@
  * TOKEN_COOKIE_DAYS; without it the cookie is session-scoped (gone when the browser closes).
  * Remember-me keeps the user name in localStorage, never the password.
  */
+import { parseJsonRecord } from './json.ts';
 
 export const TOKEN_COOKIE = 'Admin-Token';
 export const TOKEN_COOKIE_DAYS = 7;
@@ -40,7 +41,7 @@ export interface RememberedLogin {
 
 export function getRemembered(): RememberedLogin {
   try {
-    const saved = JSON.parse(localStorage.getItem(REMEMBER_KEY) || 'null');
+    const saved = parseJsonRecord(localStorage.getItem(REMEMBER_KEY) || 'null');
     if (saved && typeof saved.username === 'string') return { username: saved.username, rememberMe: true };
   } catch {
     /* a damaged entry is ignored */
@@ -91,7 +92,7 @@ export function setStoreOwner(username: string): void {
 
 /** react-admin's store app key: `staff` plus the signed-in user's name. */
 export function storeAppKey(): string {
-  let owner: string | null = null;
+  let owner: string | null;
   try {
     owner = localStorage.getItem(STORE_OWNER_KEY);
   } catch {

@@ -41,7 +41,7 @@ export function CodeButton({ send, ready, disabled, ...rest }: CodeButtonProps) 
       variant="outlined"
       {...rest}
       disabled={disabled || sending || seconds > 0}
-      onClick={click}
+      onClick={() => void click()}
       sx={{ whiteSpace: 'nowrap', minWidth: 112, ...rest.sx }}
     >
       {seconds > 0 ? `${seconds}秒后重新获取` : sending ? '发送中...' : '获取验证码'}

@@ -33,11 +33,12 @@ function usePickers(): [Pickers | null, () => void] {
   useEffect(() => {
     if (mod) return;
     let live = true;
-    const start = () =>
+    const start = () => {
       load().then(
         (m) => live && setMod(m),
         () => undefined,
       );
+    };
     const w = window as Window & {
       requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
       cancelIdleCallback?: (id: number) => void;

@@ -37,6 +37,7 @@ import {
   type DemandField,
 } from '../../shared/dbc-demand.ts';
 import { OcrButton, type OcrRecognise } from './OcrButton.tsx';
+import { textOf } from '../common/text.ts';
 
 /** The saved car type of a demand being edited, shown as it is until the user picks another. */
 export function savedCarType(text: string): ModelValue | null {
@@ -64,7 +65,7 @@ export const EMPTY_DEMAND: DemandFormValues = {
 
 export function demandFromRecord(r: Record<string, unknown>): DemandFormValues {
   const out = { ...EMPTY_DEMAND };
-  for (const f of DEMAND_FIELDS) out[f] = r[f] === null || r[f] === undefined ? '' : String(r[f]);
+  for (const f of DEMAND_FIELDS) out[f] = r[f] === null || r[f] === undefined ? '' : textOf(r[f]);
   return out;
 }
 
@@ -120,7 +121,7 @@ export function DemandDialog({
   };
 
   async function submit() {
-    const checked = checkDemand(values as unknown as Record<string, unknown>);
+    const checked = checkDemand(values);
     if (!checked.ok) {
       setErrors(checked.errors);
       const message = firstDemandError(checked.errors);
@@ -235,7 +236,7 @@ export function DemandDialog({
         <Button onClick={onClose} disabled={saving}>
           取消
         </Button>
-        <Button variant="contained" onClick={submit} disabled={saving} data-testid="demand-submit">
+        <Button variant="contained" onClick={() => void submit()} disabled={saving} data-testid="demand-submit">
           {saving ? '提交中...' : '确定'}
         </Button>
       </DialogActions>

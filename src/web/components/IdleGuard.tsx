@@ -7,7 +7,7 @@
  * Signing in again closes it and restarts the clock, with the page as it was. Closing the page
  * while locked calls `onLeaveLocked` (the app drops its session).
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -59,12 +59,14 @@ export interface IdleGuardProps {
 }
 
 export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, onLeaveLocked, unlock: unlockOptions }: IdleGuardProps) {
-  const lastActivity = useRef(Date.now());
+  // set when the watch starts (the effect below) and on every activity
+  const lastActivity = useRef(0);
   const [phase, setPhase] = useState<IdlePhase>({ phase: 'active' });
   // not kept across a reload: leaving the page while locked drops the session, so a reload signs in anew
   const [locked, setLocked] = useState(false);
-  const actions = useRef({ onLock, onLeaveLocked });
-  actions.current = { onLock, onLeaveLocked };
+  // the latest callbacks, called from the timer and the unload listener without restarting them
+  const lockNow = useEffectEvent(() => onLock());
+  const leaveLocked = useEffectEvent(() => onLeaveLocked());
 
   const reset = useCallback(() => {
     lastActivity.current = Date.now();
@@ -83,7 +85,7 @@ export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, o
       setPhase(next);
       if (next.phase === 'locked') {
         setLocked(true);
-        actions.current.onLock();
+        lockNow();
       }
     }, tickMs);
     return () => {
@@ -94,7 +96,7 @@ export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, o
 
   useEffect(() => {
     if (!locked) return;
-    const leave = () => actions.current.onLeaveLocked();
+    const leave = () => leaveLocked();
     window.addEventListener('beforeunload', leave);
     return () => window.removeEventListener('beforeunload', leave);
   }, [locked]);
@@ -124,27 +126,26 @@ export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, o
 
 function LockDialog({ titleId, options, onUnlocked }: { titleId: string; options: UnlockOptions; onUnlocked: () => void }) {
   const { username: initialName, usernameLabel, maxLength, refillName } = options;
-  const latest = useRef(options);
-  latest.current = options;
   const [form, setForm] = useState({ username: initialName, password: '', code: '' });
   const [captcha, setCaptcha] = useState<Captcha>({ img: '', uuid: '', enabled: !!options.fetchCaptcha });
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
 
-  const refreshCaptcha = useCallback(() => {
-    latest.current
+  const refreshCaptcha = () => {
+    options
       .fetchCaptcha?.()
       .then(setCaptcha)
       .catch(() => setError('验证码获取失败，请点击图片重试'));
-  }, []);
-  useEffect(refreshCaptcha, [refreshCaptcha]);
-  useEffect(() => {
-    if (refillName && !form.username && initialName) setForm((f) => ({ ...f, username: initialName }));
-  }, [refillName, initialName, form.username]);
+  };
+  // one captcha when the dialog opens; later ones on a click or a failed unlock
+  const firstCaptcha = useEffectEvent(() => refreshCaptcha());
+  useEffect(() => firstCaptcha(), []);
+  // a cleared name box is filled again with the signed-in name
+  if (refillName && !form.username && initialName) setForm((f) => ({ ...f, username: initialName }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const { validate, signIn, fetchCaptcha } = latest.current;
+    const { validate, signIn, fetchCaptcha } = options;
     const problem = validate(form, captcha.enabled);
     if (problem) {
       setError(problem);
@@ -179,7 +180,7 @@ function LockDialog({ titleId, options, onUnlocked }: { titleId: string; options
       slotProps={{ paper: { sx: { width: 400 } }, backdrop: { sx: { backdropFilter: 'blur(8px)' } } }}
     >
       <DialogTitle id={titleId}>系统已锁定</DialogTitle>
-      <Box component="form" onSubmit={submit} noValidate>
+      <Box component="form" onSubmit={(e) => void submit(e)} noValidate>
         <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
           {error && (
             <Alert severity="error" role="alert">

@@ -3,7 +3,7 @@
  * or 其他 (custom minutes, digits only, at most 3 characters; 时长不能为空). Each app frames them
  * in its own dialog and saves the minutes its own way.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
@@ -30,13 +30,17 @@ export function useLockTimeChoice(open: boolean, value: number): LockTimeChoiceS
   const [custom, setCustom] = useState(customOf(value));
   const [error, setError] = useState('');
   const [failure, setFailure] = useState('');
-  useEffect(() => {
-    if (!open) return;
-    setChoice(choiceOf(value));
-    setCustom(customOf(value));
-    setError('');
-    setFailure('');
-  }, [open, value]);
+  // set back each time the dialog opens (or the value changes while it is open)
+  const [shownFor, setShownFor] = useState({ open, value });
+  if (shownFor.open !== open || shownFor.value !== value) {
+    setShownFor({ open, value });
+    if (open) {
+      setChoice(choiceOf(value));
+      setCustom(customOf(value));
+      setError('');
+      setFailure('');
+    }
+  }
 
   const minutes = (): number | null => {
     if (choice === OTHER && !custom) {

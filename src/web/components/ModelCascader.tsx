@@ -6,7 +6,7 @@
  * ids and names of the path and `userCarType`, the brand/series/model names joined by '/'.
  * Used by the staff console and the dealer portal alike (each passes its own loader).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -101,17 +101,6 @@ export function ModelCascader({
     [loadChildren],
   );
 
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    void load(0).then((brands) => {
-      if (live && brands) setColumns((cols) => (cols.length ? cols : [brands]));
-    });
-    return () => {
-      live = false;
-    };
-  }, [open, load]);
-
   const refuse = () => {
     const text = levelRequiredMessage(level);
     setMessage(text);
@@ -163,6 +152,10 @@ export function ModelCascader({
     setPath([]);
     setColumns((cols) => cols.slice(0, 1));
     setOpen(true);
+    // the brands (the first column), loaded once and then taken from the cache
+    void load(0).then((brands) => {
+      if (brands) setColumns((cols) => (cols.length ? cols : [brands]));
+    });
   };
 
   const shown = value ? value.names.join(' / ') : '';
@@ -211,7 +204,7 @@ export function ModelCascader({
       />
       <Popover
         open={open}
-        anchorEl={anchor.current}
+        anchorEl={() => anchor.current}
         onClose={close}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
         slotProps={{ paper: { sx: { display: 'flex', maxWidth: '95vw', overflowX: 'auto' } } }}

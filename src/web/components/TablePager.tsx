@@ -10,8 +10,8 @@ export interface TablePagerProps {
   page: number;
   size: number;
   sizes?: number[];
-  onPageChange(page: number): void;
-  onSizeChange?(size: number): void;
+  onPageChange: (page: number) => void;
+  onSizeChange?: (size: number) => void;
 }
 
 export function TablePager({ count, page, size, sizes, onPageChange, onSizeChange }: TablePagerProps) {

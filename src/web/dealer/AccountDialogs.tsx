@@ -33,19 +33,20 @@ function useCountdown(): [number, () => void] {
 function CodeButton({ send, sentOnce }: { send: () => Promise<boolean>; sentOnce: boolean }) {
   const [left, start] = useCountdown();
   const [busy, setBusy] = useState(false);
+  const click = async () => {
+    setBusy(true);
+    try {
+      if (await send()) start();
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <Button
       variant="outlined"
       disabled={left > 0 || busy}
       sx={{ whiteSpace: 'nowrap', height: 40, minWidth: 112 }}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          if (await send()) start();
-        } finally {
-          setBusy(false);
-        }
-      }}
+      onClick={() => void click()}
     >
       {left > 0 ? `${left}s后重新发送` : sentOnce ? '重新发送' : '发送验证码'}
     </Button>

@@ -189,28 +189,31 @@ export default function CustomerList() {
   const [viewing, setViewing] = useState<Customer | null>(null);
   const [demandFor, setDemandFor] = useState<Customer | null>(null);
 
-  const load = useCallback(async () => {
+  // another page or search: the table shows its loading state until the answer comes
+  const [loadingFor, setLoadingFor] = useState({ page, query });
+  if (loadingFor.page !== page || loadingFor.query !== query) {
+    setLoadingFor({ page, query });
     setLoading(true);
-    try {
-      setData(
-        await dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', {
-          query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query },
-        }),
-      );
-    } catch {
-      /* shown by the client */
-    } finally {
-      setLoading(false);
-    }
-  }, [page, query]);
+  }
+  const load = useCallback(
+    () =>
+      dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', { query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query } })
+        .then(setData, () => undefined /* shown by the client */)
+        .finally(() => setLoading(false)),
+    [page, query],
+  );
   useEffect(() => {
     void load();
   }, [load]);
+  const reload = () => {
+    setLoading(true);
+    void load();
+  };
 
   const search = () => {
     const next = mobile.trim();
     // 搜索 always asks again: with the same text and page nothing would change state, so load now
-    if (next === query && page === 0) void load();
+    if (next === query && page === 0) reload();
     setPage(0);
     setQuery(next);
   };
@@ -288,7 +291,7 @@ export default function CustomerList() {
           onClose={() => setEditing(undefined)}
           onSaved={() => {
             setEditing(undefined);
-            void load();
+            reload();
           }}
         />
       ) : null}

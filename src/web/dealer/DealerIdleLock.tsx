@@ -79,7 +79,7 @@ export function DealerLockTimeDialog({
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="dealer-lock-time-title" slotProps={{ paper: { sx: { width: 475 } } }}>
       <DialogTitle id="dealer-lock-time-title">锁屏时间</DialogTitle>
-      <Box component="form" onSubmit={submit} noValidate>
+      <Box component="form" onSubmit={(e) => void submit(e)} noValidate>
         <DialogContent>
           {failure && (
             <Alert severity="error" sx={{ mb: 1 }}>

@@ -205,7 +205,7 @@ export default function DealerLayout({ path }: { path: string }) {
         <DialogContent>确定注销并退出系统吗？</DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirmLogout(false)}>取消</Button>
-          <Button variant="contained" onClick={logout}>
+          <Button variant="contained" onClick={() => void logout()}>
             确定
           </Button>
         </DialogActions>

@@ -72,7 +72,7 @@ export default function DealerLogin() {
     >
       <Paper
         component="form"
-        onSubmit={submit}
+        onSubmit={(e) => void submit(e)}
         sx={{ width: 380, maxWidth: 'calc(100vw - 16px)', p: { xs: 3, sm: 4 } }}
         elevation={6}
         data-testid="dealer-login"

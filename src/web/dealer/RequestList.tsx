@@ -200,21 +200,26 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
   const [viewing, setViewing] = useState<DbcRequest | null>(null);
   const [editing, setEditing] = useState<DbcRequest | null>(null);
 
-  const load = useCallback(async () => {
+  // another page or filter: the table shows its loading state until the answer comes
+  const [loadingFor, setLoadingFor] = useState({ page, filters });
+  if (loadingFor.page !== page || loadingFor.filters !== filters) {
+    setLoadingFor({ page, filters });
     setLoading(true);
-    try {
-      const body: Record<string, unknown> = { page, size: PAGE_SIZE, sort: 'id,desc' };
-      for (const [k, v] of Object.entries(filters)) if (v !== '') body[k] = v;
-      setData(await dealerFetch<Page<DbcRequest>>('comp/dbcCompany/getDbcInfos', { method: 'POST', body }));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setLoading(false);
-    }
+  }
+  const load = useCallback(() => {
+    const body: Record<string, unknown> = { page, size: PAGE_SIZE, sort: 'id,desc' };
+    for (const [k, v] of Object.entries(filters)) if (v !== '') body[k] = v;
+    return dealerFetch<Page<DbcRequest>>('comp/dbcCompany/getDbcInfos', { method: 'POST', body })
+      .then(setData, () => undefined /* shown by the client */)
+      .finally(() => setLoading(false));
   }, [page, filters]);
   useEffect(() => {
     void load();
   }, [load]);
+  const reload = () => {
+    setLoading(true);
+    void load();
+  };
 
   const setFilter = (key: keyof typeof filters, value: string) => {
     setPage(0);
@@ -331,7 +336,7 @@ export default function RequestList({ mode }: { mode: 'requests' | 'usage' }) {
             await dealerFetch('comp/dbcCompany/updateDbcInfo', { method: 'PUT', body: { ...body, id: editing.id, duId: editing.duId } });
             notify('success', editing.status === 3 ? '提交成功' : '编辑成功');
             setEditing(null);
-            void load();
+            reload();
           }}
         />
       ) : null}

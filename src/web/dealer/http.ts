@@ -5,7 +5,6 @@
  * server's message; time-out 网络请求超时, no answer 接口请求失败.
  */
 import { createHttpClient, HttpError, request, type QueryValue, type TransferProgress } from '../common/http.ts';
-import { messages } from '../../shared/messages.ts';
 import { getDealerSession } from './session.ts';
 
 export const DEALER_TIMEOUT_MS = 30_000;

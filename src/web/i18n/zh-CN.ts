@@ -291,5 +291,5 @@ export const appZhCN = {
   },
 };
 
-export const zhCN: TranslationMessages = { ...raZhCN, ...appZhCN } as TranslationMessages;
+export const zhCN: TranslationMessages = { ...raZhCN, ...appZhCN };
 export default zhCN;

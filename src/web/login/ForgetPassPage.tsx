@@ -122,7 +122,7 @@ export default function ForgetPassPage({
         <Typography color="text.secondary" variant="body2" align="center" sx={{ mb: 1 }}>
           通过账号绑定的手机号接收验证码，重置登录密码
         </Typography>
-        <form onSubmit={submit} noValidate aria-label="重置密码">
+        <form onSubmit={(event) => void submit(event)} noValidate aria-label="重置密码">
           {input('phone', '手机号', {
             autoComplete: 'tel',
             slotProps: { htmlInput: { inputMode: 'numeric', maxLength: 11, readOnly: phoneFixed } },

@@ -4,7 +4,7 @@
  * countdown and fetches a new captcha. The redirect query is honoured afterwards.
  */
 import { RecordFooter } from '../components/RecordFooter.tsx';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -84,24 +84,30 @@ function goTo(route: string): void {
 }
 
 export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
-  const remembered = useRef(getRemembered()).current;
+  const [remembered] = useState(getRemembered);
   const sys = usePublicSettings();
-  const [tab, setTab] = useState(0);
+  // back from a WeCom QR scan: code and state in the address sign the user in (read once, on arrival);
+  // inside the embedded panel the whole page continues instead
+  const [wecom] = useState(() => {
+    const back = wecomCallback(query);
+    return back ? { ...back, embedded: !!window.top && window.top !== window.self } : null;
+  });
+  const wecomSignIn = !!wecom && !wecom.embedded;
+  const [tab, setTab] = useState(wecomSignIn ? 1 : 0);
   const [username, setUsername] = useState(remembered.username);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [rememberMe, setRememberMe] = useState(remembered.rememberMe);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(wecomSignIn);
   const [countdown, setCountdown] = useState(0);
   const [failure, setFailure] = useState('');
   const [ageDialog, setAgeDialog] = useState<SessionInfo | null>(null);
-  const inputs = {
-    username: useRef<HTMLInputElement>(null),
-    password: useRef<HTMLInputElement>(null),
-    code: useRef<HTMLInputElement>(null),
-  };
+  const usernameInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const inputs = { username: usernameInput, password: passwordInput, code: codeInput };
 
   useEffect(() => applyDocumentSettings('登录', sys), [sys]);
 
@@ -112,26 +118,6 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
   }, []);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
-
-  // back from a WeCom QR scan: code and state in the address sign the user in
-  useEffect(() => {
-    const back = wecomCallback(query);
-    if (!back) return;
-    if (window.top && window.top !== window.self) {
-      // the scan finished inside the embedded panel: let the whole page continue
-      window.top.location.href = window.location.href;
-      return;
-    }
-    dropWecomParams();
-    setTab(1);
-    setLoading(true);
-    signInWithWecom(back.code, back.state)
-      .then(afterSignIn)
-      .catch((error: unknown) => {
-        setLoading(false);
-        setFailure(error instanceof Error && error.message ? error.message : '登录失败');
-      });
-  }, []);
 
   useEffect(() => {
     if (countdown <= 0) return;
@@ -190,6 +176,23 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
     finish(info);
   }
 
+  const wecomSignedIn = useEffectEvent((info: SessionInfo) => afterSignIn(info));
+  useEffect(() => {
+    if (!wecom) return;
+    if (wecom.embedded) {
+      // the scan finished inside the embedded panel: let the whole page continue
+      if (window.top) window.top.location.href = window.location.href;
+      return;
+    }
+    dropWecomParams();
+    signInWithWecom(wecom.code, wecom.state)
+      .then((info) => wecomSignedIn(info))
+      .catch((error: unknown) => {
+        setLoading(false);
+        setFailure(error instanceof Error && error.message ? error.message : '登录失败');
+      });
+  }, [wecom]);
+
   const buttonLabel = loading ? '登 录 中...' : countdown > 0 ? `${countdown} 秒后可重新登录` : '登 录';
 
   return (
@@ -215,9 +218,9 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
           <Tab label="扫码登录" />
         </Tabs>
         {tab === 0 ? (
-          <form onSubmit={submit} noValidate aria-label="账号登录">
+          <form onSubmit={(event) => void submit(event)} noValidate aria-label="账号登录">
             <TextField
-              inputRef={inputs.username}
+              inputRef={usernameInput}
               label="账号"
               placeholder="账号/手机号"
               name="username"
@@ -231,7 +234,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
               helperText={errors.username || ' '}
             />
             <TextField
-              inputRef={inputs.password}
+              inputRef={passwordInput}
               label="密码"
               type="password"
               name="password"
@@ -247,7 +250,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
             {captchaEnabled ? (
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
                 <TextField
-                  inputRef={inputs.code}
+                  inputRef={codeInput}
                   label="验证码"
                   name="code"
                   autoComplete="off"

@@ -32,26 +32,30 @@ export function redirectUri(location: Pick<Location, 'origin' | 'pathname'> = wi
 export default function QrPanel() {
   const [info, setInfo] = useState<QywxInfo | null>(null);
   const [error, setError] = useState('');
-  const load = useCallback(async () => {
+  const fetchInfo = useCallback(
+    () =>
+      request<QywxInfo>('/api/getQywxInfo', { quiet: true }).then(
+        ({ data }) => setInfo(data),
+        (e: unknown) => setError(e instanceof Error ? e.message : '加载失败'),
+      ),
+    [],
+  );
+  // each fetch starts without the last failure shown
+  const load = useCallback(() => {
     setError('');
-    try {
-      const { data } = await request<QywxInfo>('/api/getQywxInfo', { quiet: true });
-      setInfo(data);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : '加载失败');
-    }
-  }, []);
+    void fetchInfo();
+  }, [fetchInfo]);
   useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), STATE_RENEW_MS);
+    void fetchInfo();
+    const timer = setInterval(load, STATE_RENEW_MS);
     return () => clearInterval(timer);
-  }, [load]);
+  }, [fetchInfo, load]);
 
   if (error) {
     return (
       <Box sx={{ minHeight: 240, display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'center', justifyContent: 'center' }}>
         <Alert severity="error">{error}</Alert>
-        <Button onClick={() => void load()}>重新加载</Button>
+        <Button onClick={load}>重新加载</Button>
       </Box>
     );
   }

@@ -90,12 +90,12 @@ function openStore() {
 }
 
 function StaffAdmin() {
-  const dataProvider = useMemo(createDataProvider, []);
-  const authProvider = useMemo(createAuthProvider, []);
+  const dataProvider = useMemo(() => createDataProvider(), []);
+  const authProvider = useMemo(() => createAuthProvider(), []);
   const queryClient = useMemo(() => createConsoleQueryClient(peekSession(), takeListPrefetch()), []);
-  const store = useMemo(openStore, []);
-  const prefs = usePreferences();
-  const theme = useMemo(() => themeFor(prefs), [prefs.theme, prefs.size]);
+  const store = useMemo(() => openStore(), []);
+  const { theme: color, size } = usePreferences();
+  const theme = useMemo(() => themeFor({ theme: color, size }), [color, size]);
   return (
     <Admin
       dataProvider={dataProvider}

@@ -8,7 +8,7 @@
  * empty. A typed date that does not exist stays in the box, marked, and is passed on as ''.
  * Loaded lazily (see ../DateFields.tsx): the picker is not in the shell's first load.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
@@ -56,14 +56,16 @@ function toDayjs(value: string): Dayjs | null {
 function usePickerValue(props: PickerFieldProps, format: string) {
   const [value, setValue] = useState<Dayjs | null>(() => toDayjs(props.value));
   // the outside value wins when it differs from what the box holds (a reset, a shortcut)
-  useEffect(() => {
+  const [outside, setOutside] = useState({ value: props.value, format });
+  if (outside.value !== props.value || outside.format !== format) {
+    setOutside({ value: props.value, format });
     setValue((cur) => {
       const shown = cur && cur.isValid() ? cur.format(format) : '';
       if (shown === props.value) return cur;
       if (!props.value && cur && !cur.isValid()) return cur;
       return toDayjs(props.value);
     });
-  }, [props.value, format]);
+  }
   // an impossible date (2023-02-29) takes back what an earlier keystroke passed on (2023-02-02)
   const change = (next: Dayjs | null) => {
     setValue(next);

@@ -49,7 +49,7 @@ export function HttpProblemHandler() {
           variant="contained"
           onClick={() => {
             setExpired(false);
-            logout({}, loginRoute(parseHash()));
+            void logout({}, loginRoute(parseHash()));
           }}
         >
           {messages.error.relogin}

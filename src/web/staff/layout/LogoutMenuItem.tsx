@@ -30,7 +30,7 @@ export const LogoutMenuItem = forwardRef<HTMLLIElement>(function LogoutMenuItem(
         onConfirm={() => {
           setAsking(false);
           userMenu?.onClose();
-          logout();
+          void logout();
         }}
         onClose={() => setAsking(false)}
       />

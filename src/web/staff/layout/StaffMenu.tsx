@@ -3,7 +3,7 @@
  * closed, one at a time with the unique-opened preference). While the menus load, a short
  * placeholder; if they fail, the screens of the resources the user can list.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Collapse from '@mui/material/Collapse';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -32,16 +32,19 @@ function indent(depth: number, sidebarOpen: boolean): number {
   return sidebarOpen ? 2 + depth * 2 : 2;
 }
 
+/** The menu entry's icon (a fixed component from the icon table) as an element. */
+function iconOf(name: string | null, route: string | undefined, directory: boolean) {
+  const Icon = menuIcon(name, route, directory);
+  return <Icon />;
+}
+
 function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; depth: number; open: boolean; onToggle: () => void }) {
   const [sidebarOpen] = useSidebarState();
-  const Icon = menuIcon(entry.icon, undefined, true);
   return (
     <>
       <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
         <ListItemButton onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
-          <ListItemIcon sx={{ minWidth: 40 }}>
-            <Icon />
-          </ListItemIcon>
+          <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(entry.icon, undefined, true)}</ListItemIcon>
           {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
           <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
           {sidebarOpen ? open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" /> : null}
@@ -61,12 +64,13 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
   const [openDirs, setOpenDirs] = useState<string[]>(() =>
     entries.filter((e) => e.kind === 'directory' && contains(e, pathname)).map((e) => e.title),
   );
-  useEffect(() => {
+  // open the directory of the current screen when the route changes
+  const [routeSeen, setRouteSeen] = useState(pathname);
+  if (routeSeen !== pathname) {
+    setRouteSeen(pathname);
     const current = entries.find((e) => e.kind === 'directory' && contains(e, pathname));
     if (current && !openDirs.includes(current.title)) setOpenDirs((o) => (prefs.uniqueOpened ? [current.title] : [...o, current.title]));
-    // open the directory of the current screen when the route changes
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pathname]);
+  }
   const toggle = (title: string) =>
     setOpenDirs((o) => (o.includes(title) ? o.filter((t) => t !== title) : prefs.uniqueOpened ? [title] : [...o, title]));
   return (
@@ -83,12 +87,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
             rel="noopener"
             sx={{ pl: indent(depth, sidebarOpen) }}
           >
-            <ListItemIcon sx={{ minWidth: 40 }}>
-              {(() => {
-                const I = menuIcon(e.icon, undefined, false);
-                return <I />;
-              })()}
-            </ListItemIcon>
+            <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(e.icon, undefined, false)}</ListItemIcon>
             <ListItemText primary={e.title} />
           </ListItemButton>
         ) : (
@@ -96,10 +95,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
             key={`s:${e.route}`}
             to={e.route!}
             primaryText={e.title}
-            leftIcon={(() => {
-              const I = menuIcon(e.icon, e.route, false);
-              return <I />;
-            })()}
+            leftIcon={iconOf(e.icon, e.route, false)}
             sx={{ pl: indent(depth, sidebarOpen) }}
           />
         ),

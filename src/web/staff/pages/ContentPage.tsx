@@ -41,7 +41,7 @@ export function htmlOf(answer: unknown, field?: string | null): string {
   if (!record || typeof record !== 'object') return '';
   const r = record as Record<string, unknown>;
   const names = field ? [field] : HTML_FIELDS;
-  for (const name of names) if (typeof r[name] === 'string') return r[name] as string;
+  for (const name of names) if (typeof r[name] === 'string') return r[name];
   return '';
 }
 
@@ -52,21 +52,24 @@ export function ContentPage() {
   const source = contentSource(params.get('src'));
   const field = params.get('field');
   const title = params.get('title') || '内容';
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [loaded, setLoaded] = useState<State>({ kind: 'loading' });
+  // another source or field: loading again until its answer comes
+  const [loadedFor, setLoadedFor] = useState({ source, field });
+  if (loadedFor.source !== source || loadedFor.field !== field) {
+    setLoadedFor({ source, field });
+    setLoaded({ kind: 'loading' });
+  }
+  const state: State = source ? loaded : { kind: 'error', message: '页面地址不正确：缺少内容来源' };
   const [exporting, setExporting] = useState(false);
   const body = useRef<HTMLDivElement>(null);
   const notify = useNotify();
 
   useEffect(() => {
-    if (!source) {
-      setState({ kind: 'error', message: '页面地址不正确：缺少内容来源' });
-      return;
-    }
+    if (!source) return;
     let live = true;
-    setState({ kind: 'loading' });
     request<unknown>(source, { quiet: true })
-      .then(({ data }) => live && setState({ kind: 'ready', html: htmlOf(data, field) }))
-      .catch((e: Error) => live && setState({ kind: 'error', message: e.message || '内容加载失败' }));
+      .then(({ data }) => live && setLoaded({ kind: 'ready', html: htmlOf(data, field) }))
+      .catch((e: Error) => live && setLoaded({ kind: 'error', message: e.message || '内容加载失败' }));
     return () => {
       live = false;
     };
@@ -94,7 +97,7 @@ export function ContentPage() {
               {title}
             </Typography>
             {state.kind === 'ready' && state.html ? (
-              <Button size="small" variant="outlined" onClick={exportPdf} disabled={exporting}>
+              <Button size="small" variant="outlined" onClick={() => void exportPdf()} disabled={exporting}>
                 {exporting ? '正在导出...' : '导出PDF'}
               </Button>
             ) : null}

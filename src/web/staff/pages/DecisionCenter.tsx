@@ -120,13 +120,13 @@ export function DecisionCenterPage() {
     if (isPending || started.current) return;
     started.current = true;
     if (identity?.username === 'admin') {
-      navigate('/403', { replace: true });
+      void navigate('/403', { replace: true });
       return;
     }
     request<{ ssoHref: string | null }>('/api/decision/getDecision', { quiet: true })
       .then(({ data }) => {
         if (!data?.ssoHref) {
-          navigate('/404', { replace: true });
+          void navigate('/404', { replace: true });
           return;
         }
         setHref(data.ssoHref);

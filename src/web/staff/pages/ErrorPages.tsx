@@ -33,7 +33,7 @@ export function UnauthorizedPage() {
   const navigate = useNavigate();
   return (
     <Notice code="401" title="抱歉，您无权访问该页面" hint="如需访问，请联系您的领导或系统管理员开通权限。">
-      <Button variant="outlined" onClick={() => navigate(-1)}>
+      <Button variant="outlined" onClick={() => void navigate(-1)}>
         返回
       </Button>
       <Button variant="contained" href="#/dashboard">

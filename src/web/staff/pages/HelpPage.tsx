@@ -54,10 +54,15 @@ export function HelpPage() {
   const menuId = params.get('menuId');
   const path = params.get('path');
   const [state, setState] = useState<HelpState>({ status: 'loading' });
+  // another menu or path: loading again until its help comes
+  const [loadedFor, setLoadedFor] = useState({ menuId, path });
+  if (loadedFor.menuId !== menuId || loadedFor.path !== path) {
+    setLoadedFor({ menuId, path });
+    setState({ status: 'loading' });
+  }
 
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
     loadHelp(menuId, path)
       .then((s) => live && setState(s))
       .catch(() => live && setState({ status: 'error' }));
@@ -75,7 +80,7 @@ export function HelpPage() {
             <Typography variant="h6" sx={{ flex: 1 }}>
               {state.title ?? (state.menuTitle ? `${state.menuTitle} · 帮助` : '帮助')}
             </Typography>
-            <Button onClick={() => navigate(-1)}>返回</Button>
+            <Button onClick={() => void navigate(-1)}>返回</Button>
           </Box>
           {state.status === 'loading' ? <LinearProgress aria-label="正在加载" /> : null}
           {state.status === 'ready' && state.html ? <RichText html={state.html} /> : null}

@@ -61,7 +61,7 @@ export function JobDescriptionPage() {
             <>
               <Tabs
                 value={Math.min(tab, ordered.length - 1)}
-                onChange={(_e, v) => setTab(v)}
+                onChange={(_e, v: number) => setTab(v)}
                 variant="scrollable"
                 sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
               >

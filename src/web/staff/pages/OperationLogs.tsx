@@ -3,7 +3,7 @@
  * (user name or description), user name, date range, errors only. A row opens its details
  * (method, parameters with secrets masked, error message).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -65,34 +65,37 @@ export function OperationLogsPage() {
   const [error, setError] = useState('');
   const [detail, setDetail] = useState<LogRow | null>(null);
 
-  const load = useCallback(async () => {
+  // another page, size or filter: the table empties until its answer comes
+  const [loadedFor, setLoadedFor] = useState({ filters, page, size });
+  if (loadedFor.filters !== filters || loadedFor.page !== page || loadedFor.size !== size) {
+    setLoadedFor({ filters, page, size });
     setRows(null);
     setError('');
-    const range = filters.from && filters.to ? [filters.from, filters.to] : undefined;
-    try {
-      const { data } = await request<{ content: LogRow[]; totalElements: number }>('/api/logs', {
-        query: {
-          page,
-          size,
-          sort: 'id,desc',
-          blurry: filters.blurry,
-          username: filters.username,
-          createTime: range,
-          error: filters.errorOnly ? 'true' : undefined,
-        },
-        quiet: true,
-      });
-      setRows(data.content);
-      setTotal(data.totalElements);
-    } catch (e) {
-      setRows([]);
-      setTotal(0);
-      setError(e instanceof Error ? e.message : '加载失败');
-    }
-  }, [filters, page, size]);
+  }
   useEffect(() => {
-    void load();
-  }, [load]);
+    const range = filters.from && filters.to ? [filters.from, filters.to] : undefined;
+    request<{ content: LogRow[]; totalElements: number }>('/api/logs', {
+      query: {
+        page,
+        size,
+        sort: 'id,desc',
+        blurry: filters.blurry,
+        username: filters.username,
+        createTime: range,
+        error: filters.errorOnly ? 'true' : undefined,
+      },
+      quiet: true,
+    })
+      .then(({ data }) => {
+        setRows(data.content);
+        setTotal(data.totalElements);
+      })
+      .catch((e: unknown) => {
+        setRows([]);
+        setTotal(0);
+        setError(e instanceof Error ? e.message : '加载失败');
+      });
+  }, [filters, page, size]);
 
   const search = () => {
     const date = /^\d{4}-\d{2}-\d{2}$/;

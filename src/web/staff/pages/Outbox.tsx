@@ -2,7 +2,7 @@
  * 发件箱 (/outbox, outbox:list): the SMS and e-mail messages the development providers kept
  * instead of sending (when no SMS service or SMTP server is configured), newest first.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -44,20 +44,21 @@ export function OutboxPage() {
   const [size, setSize] = useState(10);
   const [data, setData] = useState<Answer | null>(null);
   const [error, setError] = useState('');
-  const load = useCallback(async () => {
+  // another page, size or filter: the table empties until its answer comes
+  const [loadedFor, setLoadedFor] = useState({ applied, page, size });
+  if (loadedFor.applied !== applied || loadedFor.page !== page || loadedFor.size !== size) {
+    setLoadedFor({ applied, page, size });
     setData(null);
     setError('');
-    try {
-      const res = await request<Answer>('/api/outbox', { query: { page, size, ...applied }, quiet: true });
-      setData(res.data);
-    } catch (e) {
-      setData({ content: [], totalElements: 0, provider: { sms: '', mail: '' } });
-      setError(e instanceof Error ? e.message : '加载失败');
-    }
-  }, [applied, page, size]);
+  }
   useEffect(() => {
-    void load();
-  }, [load]);
+    request<Answer>('/api/outbox', { query: { page, size, ...applied }, quiet: true })
+      .then((res) => setData(res.data))
+      .catch((e: unknown) => {
+        setData({ content: [], totalElements: 0, provider: { sms: '', mail: '' } });
+        setError(e instanceof Error ? e.message : '加载失败');
+      });
+  }, [applied, page, size]);
 
   const real = data && (data.provider.sms !== 'outbox' || data.provider.mail !== 'outbox');
   return (

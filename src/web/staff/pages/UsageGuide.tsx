@@ -30,7 +30,7 @@ export function UsageGuidePage() {
   return (
     <Box sx={{ mt: 1 }}>
       <Title title="使用说明" />
-      <Tabs value={tab} onChange={(_, v) => setTab(v)} aria-label="使用说明">
+      <Tabs value={tab} onChange={(_, v: number) => setTab(v)} aria-label="使用说明">
         <Tab label="人力行政" />
         <Tab label="客服" />
       </Tabs>

@@ -5,7 +5,8 @@
  * reset (password reset by SMS code to the phone on file);
  * `?type=log` shows the log tab.
  */
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
+import { textOf } from '../../common/text.ts';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -69,15 +70,20 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
   const [avatarProgress, setAvatarProgress] = useState<TransferProgress | null>(null);
   const avatarUpload = useRef<AbortController | null>(null);
 
-  useEffect(() => {
+  // the address's ?type= opens its dialog (or the log tab) whenever it changes
+  const [typeSeen, setTypeSeen] = useState(type);
+  if (typeSeen !== type) {
+    setTypeSeen(type);
     setDialog(dialogForType(type));
     if (type === 'log') setTab(1);
-  }, [type]);
-  useEffect(() => {
-    if (!identity) return;
-    setNickName(String(identity.nickName ?? ''));
+  }
+  // the form starts from the signed-in user's data, and again when it is fetched anew
+  const [identitySeen, setIdentitySeen] = useState<typeof identity>(undefined);
+  if (identity && identitySeen !== identity) {
+    setIdentitySeen(identity);
+    setNickName(textOf(identity.nickName));
     setSex(Number(identity.sex ?? 1) === 1 ? '1' : '0');
-  }, [identity]);
+  }
 
   if (isPending || !identity) return null;
   const user = {
@@ -182,7 +188,14 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
                 sx={{ width: 96, height: 96, cursor: 'pointer', border: 0, p: 0 }}
               />
             </Tooltip>
-            <input ref={fileInput} type="file" hidden accept={AVATAR_TYPES.join(',')} onChange={pickAvatar} data-testid="avatar-input" />
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={AVATAR_TYPES.join(',')}
+              onChange={(e) => void pickAvatar(e)}
+              data-testid="avatar-input"
+            />
             <Typography variant="h6">{user.nickName || String(identity.username ?? '')}</Typography>
           </Box>
           {row('用户名称', String(identity.username ?? ''))}
@@ -259,9 +272,9 @@ export function UserCenter({ reloadPage = () => window.location.reload() }: { re
       {user.phone ? (
         <ResetBySmsDialog open={dialog === 'reset'} phone={user.phone} onClose={() => setDialog(null)} reloadPage={reloadPage} />
       ) : null}
-      <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={reload} />
-      <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={reload} />
-      <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={reload} />
+      <EmailDialog open={dialog === 'email'} current={user.email} onClose={() => setDialog(null)} onSaved={() => void reload()} />
+      <PhoneDialog open={dialog === 'phone'} userId={user.id} onClose={() => setDialog(null)} onSaved={() => void reload()} />
+      <NickNameDialog open={dialog === 'nickName'} user={user} onClose={() => setDialog(null)} onSaved={() => void reload()} />
       <LockTimeDialog
         open={dialog === 'lock'}
         user={user}

@@ -19,6 +19,20 @@ export function identityOf(user: SessionUser) {
   return { ...user, id: user.id, fullName: user.nickName || user.username, avatar: user.img || undefined };
 }
 
+/**
+ * checkAuth's refusal: react-admin sends the user to `redirectTo` and, because the message is
+ * false, shows no notice (the login page says what to do).
+ */
+export class SignInRequired extends Error {
+  readonly redirectTo: string;
+  constructor(redirectTo: string) {
+    super('sign-in required');
+    this.name = 'SignInRequired';
+    this.redirectTo = redirectTo;
+    Object.defineProperty(this, 'message', { value: false });
+  }
+}
+
 export function createAuthProvider(): AuthProvider {
   return {
     async login(params: LoginForm) {
@@ -28,8 +42,8 @@ export function createAuthProvider(): AuthProvider {
       await signOut();
       return '/login';
     },
-    async checkAuth() {
-      if (!getToken()) throw { redirectTo: loginRoute(parseHash()), message: false };
+    checkAuth() {
+      return getToken() ? Promise.resolve() : Promise.reject(new SignInRequired(loginRoute(parseHash())));
     },
     async checkError() {
       /* handled by the HTTP client */

@@ -6,6 +6,7 @@
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
 import { resourceByName } from '../../../generated/resources.ts';
 import { HttpError, request, type QueryValue } from '../../common/http.ts';
+import { textOf } from '../../common/text.ts';
 
 export interface Page<T> {
   content: T[];
@@ -19,7 +20,7 @@ export function resourceUrl(resource: string): string {
 }
 
 function filterValue(value: unknown): QueryValue {
-  if (Array.isArray(value)) return value.map((v) => (v === null || v === undefined ? v : String(v))) as QueryValue;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => (v === null || v === undefined ? v : textOf(v)));
   if (value === null || value === undefined || value === '') return undefined;
   if (typeof value === 'object') return undefined;
   return value as QueryValue;
@@ -28,7 +29,7 @@ function filterValue(value: unknown): QueryValue {
 /** The list query for react-admin's getList parameters. */
 export function listQuery(params: Partial<GetListParams>): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
-  for (const [key, value] of Object.entries(params.filter ?? {})) {
+  for (const [key, value] of Object.entries((params.filter ?? {}) as Record<string, unknown>)) {
     const mapped = filterValue(value);
     if (mapped !== undefined && !(Array.isArray(mapped) && mapped.length === 0)) query[key] = mapped;
   }
@@ -85,7 +86,10 @@ export function createDataProvider(): DataProvider {
       return { data: (await findByIds(resource, params.ids)) as never[] };
     },
     async getManyReference(resource, params) {
-      const page = await getPage<RaRecord>(resource, listQuery({ ...params, filter: { ...params.filter, [params.target]: params.id } }));
+      const page = await getPage<RaRecord>(
+        resource,
+        listQuery({ ...params, filter: { ...(params.filter as Record<string, unknown>), [params.target]: params.id } }),
+      );
       return { data: page.content as never[], total: page.totalElements };
     },
     async create(resource, params) {
@@ -93,7 +97,7 @@ export function createDataProvider(): DataProvider {
       return { data: { ...params.data, ...(data && typeof data === 'object' ? data : {}) } as never };
     },
     async update(resource, params) {
-      const body = { ...params.data, id: params.id };
+      const body = { ...(params.data as Record<string, unknown>), id: params.id as Identifier };
       await request(resourceUrl(resource), { method: 'PUT', body });
       return { data: { ...params.previousData, ...body } as never };
     },
@@ -108,7 +112,7 @@ export function createDataProvider(): DataProvider {
       return { data: (params.previousData ?? { id: params.id }) as never };
     },
     async deleteMany(resource, params) {
-      await request(resourceUrl(resource), { method: 'DELETE', body: params.ids as Identifier[] });
+      await request(resourceUrl(resource), { method: 'DELETE', body: params.ids });
       return { data: params.ids };
     },
   };

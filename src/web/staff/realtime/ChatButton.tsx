@@ -1,5 +1,5 @@
 /** The header's online-users button with the unread chat count; its drawer (ChatDrawer) is loaded when first opened. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
@@ -13,9 +13,7 @@ export function ChatButton() {
   const { chat } = useRealtime();
   // mounted from the first opening on
   const [used, setUsed] = useState(chat.open);
-  useEffect(() => {
-    if (chat.open) setUsed(true);
-  }, [chat.open]);
+  if (chat.open && !used) setUsed(true);
   return (
     <>
       <Tooltip title="在线用户">

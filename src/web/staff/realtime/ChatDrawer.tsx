@@ -25,7 +25,7 @@ export function ChatDrawer() {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
-  const me = identity?.username;
+  const me: unknown = identity?.username;
 
   useEffect(() => {
     bottom.current?.scrollIntoView?.({ block: 'end' });

@@ -44,22 +44,28 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
   const [failed, setFailed] = useState(false);
   const [expanded, setExpanded] = useState<number | null>(null);
 
-  const load = useCallback(async () => {
+  const fetchNotices = useCallback(
+    () =>
+      request<{ content: Notice[] }>('/api/sysSocket/getSocket', { query: { page: 0, size: NOTICE_LIST_SIZE }, quiet: true }).then(
+        (res) => setNotices(res.data.content),
+        () => setFailed(true),
+      ),
+    [],
+  );
+  const load = () => {
     setFailed(false);
-    try {
-      const res = await request<{ content: Notice[] }>('/api/sysSocket/getSocket', {
-        query: { page: 0, size: NOTICE_LIST_SIZE },
-        quiet: true,
-      });
-      setNotices(res.data.content);
-    } catch {
-      setFailed(true);
-    }
-  }, []);
+    void fetchNotices();
+  };
 
+  // opened, or a new notice while open: the list loads again
+  const [loadedFor, setLoadedFor] = useState({ open, noticeVersion });
+  if (loadedFor.open !== open || loadedFor.noticeVersion !== noticeVersion) {
+    setLoadedFor({ open, noticeVersion });
+    if (open) setFailed(false);
+  }
   useEffect(() => {
-    if (open) void load();
-  }, [open, noticeVersion, load]);
+    if (open) void fetchNotices();
+  }, [open, noticeVersion, fetchNotices]);
 
   const openNotice = async (notice: Notice) => {
     setExpanded((id) => (id === notice.id ? null : notice.id));
@@ -92,7 +98,7 @@ export function NoticeDrawer({ open, onClose }: { open: boolean; onClose: () => 
           {failed ? (
             <Box sx={{ textAlign: 'center', py: 4, color: 'text.secondary' }}>
               消息加载失败，
-              <Link component="button" onClick={() => void load()}>
+              <Link component="button" onClick={load}>
                 点击重试
               </Link>
             </Box>

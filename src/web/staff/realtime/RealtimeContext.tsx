@@ -17,6 +17,7 @@ import { request } from '../../common/http.ts';
 import { getToken, tokenEnded } from '../../common/token.ts';
 import { ReconnectingSocket, socketUrl } from './socket.ts';
 import { downloadLink } from './download.ts';
+import { textOf } from '../../common/text.ts';
 
 export const SOCKET_ERROR = 'WebSocket连接发生错误';
 export const EXCEL_KEPT = 5;
@@ -54,21 +55,21 @@ export interface LatestNotice {
 
 export interface RealtimeState {
   unread: number;
-  refreshUnread(): Promise<void>;
+  refreshUnread: () => Promise<void>;
   /** bumps when INFO arrives: lists of notices reload */
   noticeVersion: number;
   latest: LatestNotice | null;
   excel: ExcelMessage[];
   excelOpen: boolean;
-  setExcelOpen(open: boolean): void;
+  setExcelOpen: (open: boolean) => void;
   chat: {
     open: boolean;
-    setOpen(open: boolean): void;
+    setOpen: (open: boolean) => void;
     unread: number;
     messages: ChatMessage[];
     online: OnlineStaff[];
     loading: boolean;
-    send(text: string): Promise<void>;
+    send: (text: string) => Promise<void>;
   };
 }
 
@@ -115,22 +116,23 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
   const errorShown = useRef(false);
   const excelKey = useRef(0);
 
-  const refreshUnread = useCallback(async () => {
-    try {
-      const res = await request<{ totalElements: number }>('/api/sysSocket/getNotRead', { query: { page: 0, size: 1 }, quiet: true });
-      setUnread(Number(res.data.totalElements) || 0);
-    } catch {
-      /* the next INFO or reload tries again */
-    }
-  }, []);
+  const refreshUnread = useCallback(
+    () =>
+      request<{ totalElements: number }>('/api/sysSocket/getNotRead', { query: { page: 0, size: 1 }, quiet: true }).then(
+        (res) => setUnread(Number(res.data.totalElements) || 0),
+        () => undefined /* the next INFO or reload tries again */,
+      ),
+    [],
+  );
 
-  const refreshLatest = useCallback(async () => {
-    try {
-      setLatest(await fetchLatest());
-    } catch {
-      /* keep the last one */
-    }
-  }, []);
+  const refreshLatest = useCallback(
+    () =>
+      fetchLatest().then(
+        (latest) => setLatest(latest),
+        () => undefined /* keep the last one */,
+      ),
+    [],
+  );
 
   const socketError = useCallback(() => {
     // a session that has just ended (password changed, idle lock) refuses its sockets: not a connection error
@@ -152,7 +154,7 @@ export function RealtimeProvider({ children, live = true }: { children: ReactNod
         const message: ExcelMessage = {
           key: ++excelKey.current,
           code: Number(data.code),
-          msg: String(data.msg ?? ''),
+          msg: textOf(data.msg),
           url: typeof data.url === 'string' ? data.url : undefined,
           fileName: typeof data.fileName === 'string' ? data.fileName : undefined,
           time: Date.now(),

@@ -30,10 +30,10 @@ const isSet = (v: unknown): boolean =>
   v !== null &&
   v !== '' &&
   !(Array.isArray(v) && !v.some(isSet)) &&
-  !(typeof v === 'object' && !Array.isArray(v) && !Object.values(v as object).some(isSet));
+  !(typeof v === 'object' && !Array.isArray(v) && !Object.values(v).some(isSet));
 
 export function EmptyTable({ labels, canAdd = false }: { labels: string[]; canAdd?: boolean }) {
-  const { filterValues } = useListContext();
+  const filterValues = useListContext().filterValues as Record<string, unknown> | undefined;
   const filtered = Object.values(filterValues ?? {}).some(isSet);
   return (
     <Paper variant="outlined" sx={{ overflowX: 'auto', containerType: 'inline-size' }}>

@@ -70,7 +70,7 @@ export function EnabledSwitchField({
         content={formatMessage(messages.confirm.enableDisable, { action: next ? '启用' : '禁用' })}
         confirm={messages.confirm.ok}
         cancel={messages.confirm.cancel}
-        onConfirm={save}
+        onConfirm={() => void save()}
         onClose={() => setAsking(false)}
       />
     </span>

@@ -94,7 +94,7 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
           accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           hidden
           data-testid="import-file"
-          onChange={choose}
+          onChange={(event) => void choose(event)}
         />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Button variant="outlined" onClick={() => input.current?.click()} disabled={uploading}>
@@ -103,7 +103,7 @@ export function ImportDialog({ spec, open, onClose, onImported }: ImportDialogPr
           <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
             {fileName || '只能上传xlsx文件，且不超过10MB'}
           </Typography>
-          <Button onClick={template} disabled={fetching} data-testid="import-template">
+          <Button onClick={() => void template()} disabled={fetching} data-testid="import-template">
             下载模板
           </Button>
         </Box>

@@ -10,7 +10,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
-import { TopToolbar, useListContext } from 'react-admin';
+import { TopToolbar, useListContext, type RaRecord } from 'react-admin';
 import { useEditor } from './editor.tsx';
 import { useClickGuard } from '../shell/clickGuard.ts';
 import type { ResourceAction } from './permissions.ts';
@@ -30,7 +30,7 @@ export function selectionRules(selected: number) {
 }
 
 export function ListToolbar({ can, viewOnly, exporting, onExport, extra }: ListToolbarProps) {
-  const { selectedIds, data } = useListContext();
+  const { selectedIds, data } = useListContext<RaRecord>();
   const editor = useEditor();
   const rules = selectionRules(selectedIds.length);
   // a double click opens one dialog, starts one export

@@ -105,13 +105,18 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
   const replaceRecord = useCallback((data: RaRecord) => setFresh({ of: given, data }), [given]);
   const dataProvider = useDataProvider();
   const notify = useNotify();
-  const [status, setStatus] = useState<EditorStatus>('normal');
+  const [status, setStatus] = useState<EditorStatus>(open ? 'prepared' : 'normal');
   const [exporting, setExporting] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const readOnly = !!record && !!overrides.readOnlyExisting;
   const masked = useMaskedFields(spec, record);
 
-  useEffect(() => setStatus(open ? 'prepared' : 'normal'), [open]);
+  // opening prepares the form, closing sets it back
+  const [openSeen, setOpenSeen] = useState(open);
+  if (openSeen !== open) {
+    setOpenSeen(open);
+    setStatus(open ? 'prepared' : 'normal');
+  }
 
   const initial = useMemo(() => {
     const base: Record<string, unknown> = record ? { ...record } : { ...defaultValues(spec), ...defaults };
@@ -176,7 +181,7 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
           <FirstErrorNotice />
           <DialogActions>
             {readOnly ? (
-              <Button onClick={exportPdf} disabled={exporting}>
+              <Button onClick={() => void exportPdf()} disabled={exporting}>
                 {exporting ? '正在导出...' : '导出PDF'}
               </Button>
             ) : null}

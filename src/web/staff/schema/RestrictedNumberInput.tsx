@@ -3,7 +3,7 @@
  * 请输入保留两位小数的数字 ...): dropped characters raise the restriction's notice; the form
  * value is the number (null when empty).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import TextField from '@mui/material/TextField';
 import { FieldTitle, InputHelperText, useInput, useNotify, type InputProps } from 'react-admin';
 import { restrictInput, type RestrictionKind } from '../../../shared/input-filters.ts';
@@ -19,13 +19,14 @@ export function RestrictedNumberInput({
   const notify = useNotify();
   const { field, fieldState, isRequired } = useInput(props);
   const [text, setText] = useState(field.value === null || field.value === undefined ? '' : String(field.value));
-  useEffect(() => {
+  // follow outside changes (reset, record load) only
+  const [valueSeen, setValueSeen] = useState<unknown>(field.value);
+  if (!Object.is(valueSeen, field.value)) {
+    setValueSeen(field.value);
     const shown = text === '' ? null : Number(text);
     if (field.value !== shown && !(Number.isNaN(shown) && field.value == null))
       setText(field.value === null || field.value === undefined ? '' : String(field.value));
-    // follow outside changes (reset, record load) only
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [field.value]);
+  }
   return (
     <TextField
       name={field.name}

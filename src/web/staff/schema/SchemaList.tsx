@@ -3,7 +3,7 @@
  * spec.pageSize by default, sort id desc), toolbar, create/edit dialog, delete with the
  * spec's confirms, export and import. Resource folders adjust it through ResourceOverrides.
  */
-import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Confirm,
   Datagrid,
@@ -121,7 +121,7 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
         }
         confirm={messages.confirm.ok}
         cancel={messages.confirm.cancel}
-        onConfirm={runDelete}
+        onConfirm={() => void runDelete()}
         onClose={() => setPendingDelete(null)}
       />
       {importing ? <ImportDialog spec={spec} open onClose={() => setImporting(false)} onImported={refresh} /> : null}
@@ -181,7 +181,7 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
     const controller = new AbortController();
     transfer.current = controller;
     try {
-      const outcome = await exportResource(spec, { ...list.filterValues, ...fixed }, list.sort, {
+      const outcome = await exportResource(spec, { ...(list.filterValues as Record<string, unknown>), ...fixed }, list.sort, {
         onProgress: setProgress,
         signal: controller.signal,
       });
@@ -199,7 +199,7 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
         can={can}
         viewOnly={!!overrides.readOnlyExisting}
         exporting={exporting}
-        onExport={exportList}
+        onExport={() => void exportList()}
         extra={<ColumnPicker spec={spec} />}
       />
       <TransferDialog

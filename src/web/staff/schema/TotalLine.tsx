@@ -4,7 +4,7 @@
  */
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { useListContext } from 'react-admin';
+import { useListContext, type RaRecord } from 'react-admin';
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { listQuery } from '../providers/dataProvider.ts';
 import { request } from '../../common/http.ts';
@@ -14,16 +14,17 @@ export function formatTotal(n: number): string {
 }
 
 export function TotalLine({ spec, fixed }: { spec: ResourceSpec; fixed?: Record<string, unknown> }) {
-  const list = useListContext();
+  const list = useListContext<RaRecord>();
   const [totals, setTotals] = useState<Record<string, number> | null>(null);
   const [failed, setFailed] = useState(false);
-  const filterKey = JSON.stringify({ ...list.filterValues, ...fixed });
+  const filterKey = JSON.stringify({ ...(list.filterValues as Record<string, unknown>), ...fixed });
   // refetch when the list refetches (a save, a delete, a refresh)
   const stamp = list.data?.map((r) => r.id).join(',') ?? '';
   useEffect(() => {
     if (!spec.total?.length) return;
     let live = true;
-    const query = listQuery({ filter: { ...list.filterValues, ...fixed } });
+    // the filter as the key holds it (react-admin keeps filter values as JSON in the URL and store)
+    const query = listQuery({ filter: JSON.parse(filterKey) as Record<string, unknown> });
     delete query.page;
     delete query.size;
     request<Record<string, number>>(`/${spec.path}/total`, { query, quiet: true })

@@ -56,7 +56,14 @@ export function UploadInput(props: ComponentProps<typeof TextInput> & { source: 
             上传图片
           </Button>
         )}
-        <input ref={input} type="file" hidden accept={PICTURE_TYPES} onChange={choose} data-testid={`upload-${props.source}`} />
+        <input
+          ref={input}
+          type="file"
+          hidden
+          accept={PICTURE_TYPES}
+          onChange={(event) => void choose(event)}
+          data-testid={`upload-${props.source}`}
+        />
       </Box>
       {progress ? <TransferProgressBar progress={progress} label="上传进度" onCancel={() => transfer.current?.abort()} /> : null}
     </Box>

@@ -31,6 +31,7 @@ import { plainText } from '../../components/plainText.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
 import { MOBILE_QUERY } from '../shell/SidebarState.tsx';
+import { textOf } from '../../common/text.ts';
 
 export interface ColumnProps {
   label?: string;
@@ -70,7 +71,7 @@ export function EditableRadioField({
       row
       sx={{ flexWrap: 'nowrap', '& .MuiFormControlLabel-root': { mr: 1 } }}
       value={record[field.name] === null || record[field.name] === undefined ? '' : String(record[field.name])}
-      onChange={(e) => change(e.target.value)}
+      onChange={(e) => void change(e.target.value)}
       onClick={(e) => e.stopPropagation()}
       aria-label={field.title}
     >
@@ -147,7 +148,7 @@ function DetailLink({ to }: { to: string }) {
       onClick={(e) => {
         e.preventDefault();
         e.stopPropagation();
-        navigate(to);
+        void navigate(to);
       }}
     >
       详情
@@ -205,7 +206,7 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
           key={field.name}
           source={field.name}
           label={field.title}
-          render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? String(record[field.name] ?? '')}
+          render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? textOf(record[field.name])}
         />
       );
     }

@@ -116,7 +116,7 @@ export function useDictionaryOptions(spec: ResourceSpec): ResourceSpec {
     const fields = spec.fields.filter((f) => f.dict);
     if (!fields.length) return;
     let live = true;
-    Promise.all(fields.map((f) => loadDictionary(f.dict!))).then((all) => {
+    void Promise.all(fields.map((f) => loadDictionary(f.dict!))).then((all) => {
       if (!live) return;
       setState((prev) =>
         prev.spec === spec && prev.details && prev.details.length === all.length && prev.details.every((d, i) => d === all[i])

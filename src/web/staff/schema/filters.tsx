@@ -1,5 +1,5 @@
 /** Filter inputs of a generated list, from FieldSpec.filter plus the blurry search box. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
@@ -54,12 +54,15 @@ export function DateRangeInput(props: InputProps) {
   const value = Array.isArray(field.value) ? (field.value as string[]) : [];
   const [from, setFrom] = useState(value[0]?.slice(0, 10) ?? '');
   const [to, setTo] = useState(value[1]?.slice(0, 10) ?? '');
-  useEffect(() => {
+  // a cleared filter (reset, removed) empties both boxes
+  const [valueSeen, setValueSeen] = useState<unknown>(field.value);
+  if (!Object.is(valueSeen, field.value)) {
+    setValueSeen(field.value);
     if (!Array.isArray(field.value)) {
       setFrom('');
       setTo('');
     }
-  }, [field.value]);
+  }
   const change = (nextFrom: string, nextTo: string) => {
     setFrom(nextFrom);
     setTo(nextTo);

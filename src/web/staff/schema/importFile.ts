@@ -8,6 +8,7 @@ import { resourceUrl } from '../providers/dataProvider.ts';
 import { reportHttpProblem } from '../../common/httpEvents.ts';
 import { HttpError, messageOf, MSG_CANCELED, REQUEST_TIMEOUT_MS, request } from '../../common/http.ts';
 import { messages } from '../../../shared/messages.ts';
+import { textOf } from '../../common/text.ts';
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const MSG_ONLY_XLSX = messages.upload.xlsxOnly;
@@ -45,7 +46,7 @@ function rowErrors(body: unknown): ImportRowError[] {
     .map((e) => ({
       row: typeof e.row === 'number' ? e.row : undefined,
       column: typeof e.column === 'string' ? e.column : undefined,
-      message: String(e.message ?? ''),
+      message: textOf(e.message),
     }));
 }
 

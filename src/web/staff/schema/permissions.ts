@@ -13,7 +13,7 @@ export function useResourceAccess(spec: ResourceSpec) {
   const { permissions, isPending } = usePermissions<string[]>();
   return {
     isPending,
-    permissions: permissions as string[] | undefined,
+    permissions: permissions,
     can: (action: ResourceAction) => canUse(spec, permissions, action),
   };
 }

@@ -1,5 +1,6 @@
 /** Field values <-> choices and request bodies for generated screens. */
 import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
+import { textOf } from '../../common/text.ts';
 
 export interface Choice {
   id: string;
@@ -23,7 +24,7 @@ export function fromChoice(field: FieldSpec, value: unknown): unknown {
 
 /** A stored value as the select or radio shows it: its text, or '' (nothing chosen) when empty. */
 export function toChoice(value: unknown): string {
-  return value === null || value === undefined ? '' : String(value);
+  return value === null || value === undefined ? '' : textOf(value);
 }
 
 /** Fields a client may send (no auto or read-only fields). */

@@ -10,7 +10,7 @@ export function HelpButton() {
   if (pathname === '/help') return null;
   return (
     <Tooltip title="页面帮助">
-      <IconButton color="inherit" aria-label="页面帮助" onClick={() => navigate(`/help?path=${encodeURIComponent(pathname)}`)}>
+      <IconButton color="inherit" aria-label="页面帮助" onClick={() => void navigate(`/help?path=${encodeURIComponent(pathname)}`)}>
         <HelpOutlineIcon />
       </IconButton>
     </Tooltip>

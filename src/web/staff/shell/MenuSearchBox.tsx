@@ -9,7 +9,7 @@ import { menuEntries, type MenuEntry } from './titles.ts';
 export function MenuSearchBox({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [input, setInput] = useState('');
-  const entries = useMemo(menuEntries, []);
+  const entries = useMemo(() => menuEntries(), []);
   const options = useMemo(() => searchMenus(entries, input), [entries, input]);
   return (
     <Autocomplete<MenuEntry>
@@ -24,7 +24,7 @@ export function MenuSearchBox({ onClose }: { onClose: () => void }) {
       inputValue={input}
       onInputChange={(_, v) => setInput(v)}
       onChange={(_, v) => {
-        if (v) navigate(v.path);
+        if (v) void navigate(v.path);
         onClose();
       }}
       onBlur={onClose}

@@ -21,7 +21,7 @@ export function PasswordReminder() {
   const done = (go: boolean) => {
     setMessage(null);
     void request('/api/jobs/passwordReminder/read', { method: 'PUT', quiet: true }).catch(() => undefined);
-    if (go) navigate('/user/center');
+    if (go) void navigate('/user/center');
   };
   return (
     <Snackbar open={!!message} anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>

@@ -7,7 +7,7 @@ export function RedirectPage() {
   const navigate = useNavigate();
   useEffect(() => {
     const back = location.pathname.replace(/^\/redirect/, '') || '/dashboard';
-    navigate(back + location.search, { replace: true });
+    void navigate(back + location.search, { replace: true });
   }, [location.pathname, location.search, navigate]);
   return null;
 }

@@ -39,8 +39,11 @@ export function TagsView() {
   const refusedPath = useRef<string | null>(null);
   /** addresses the 404 page stood in for this session */
   const notTabs = useRef(new Set<string>());
+  /** the tabs as last rendered, plus what the effects below changed since (read and written by them only) */
   const tagsRef = useRef(tags);
-  tagsRef.current = tags;
+  useEffect(() => {
+    tagsRef.current = tags;
+  }, [tags]);
 
   useEffect(() => {
     const path = location.pathname;
@@ -74,7 +77,7 @@ export function TagsView() {
 
   const apply = ({ tags: next, goTo }: CloseResult) => {
     setTags(next);
-    if (goTo) navigate(goTo.path + goTo.search);
+    if (goTo) void navigate(goTo.path + goTo.search);
   };
   const open = (tag: Tag) => navigate(tag.path + tag.search);
   const onContext = (e: MouseEvent, tag: Tag) => {
@@ -114,7 +117,7 @@ export function TagsView() {
             color={selected ? 'primary' : 'default'}
             variant={selected ? 'filled' : 'outlined'}
             aria-current={selected ? 'page' : undefined}
-            onClick={() => open(tag)}
+            onClick={() => void open(tag)}
             onContextMenu={(e) => onContext(e, tag)}
             onDelete={tag.affix ? undefined : () => apply(closeTag(tags, tag.path, active))}
             sx={{ borderRadius: 1, flexShrink: 0 }}
@@ -127,7 +130,7 @@ export function TagsView() {
         anchorReference="anchorPosition"
         anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined}
       >
-        <MenuItem onClick={act((tag) => navigate(refreshPath(tag)))}>刷新</MenuItem>
+        <MenuItem onClick={act((tag) => void navigate(refreshPath(tag)))}>刷新</MenuItem>
         {!menu?.tag.affix && <MenuItem onClick={act((tag) => apply(closeTag(tags, tag.path, active)))}>关闭</MenuItem>}
         <MenuItem onClick={act((tag) => apply(closeOtherTags(tags, tag.path, active)))}>关闭其他</MenuItem>
         <MenuItem onClick={act(() => apply(closeAllTags(tags, active)))}>关闭全部</MenuItem>

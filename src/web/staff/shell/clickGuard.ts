@@ -1,5 +1,5 @@
 /** The re-click guard: a second click within CLICK_GUARD_MS of the first is ignored. */
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 
 export const CLICK_GUARD_MS = 1000;
 
@@ -17,9 +17,13 @@ export function clickGuard<A extends unknown[]>(
   };
 }
 
-/** A guarded handler that always calls the latest `fn`. */
+/** A guarded handler that always calls the latest `fn` (the last accepted click's time is kept across renders). */
 export function useClickGuard<A extends unknown[]>(fn: (...args: A) => void, ms = CLICK_GUARD_MS): (...args: A) => void {
-  const latest = useRef(fn);
-  latest.current = fn;
-  return useMemo(() => clickGuard((...args: A) => latest.current(...args), ms), [ms]);
+  const last = useRef(Number.NEGATIVE_INFINITY);
+  return (...args: A) => {
+    const t = Date.now();
+    if (t - last.current < ms) return;
+    last.current = t;
+    fn(...args);
+  };
 }

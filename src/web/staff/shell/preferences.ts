@@ -4,6 +4,7 @@
  * size (default small) and whether the sidebar is open (1 open, 0 closed).
  */
 import { useSyncExternalStore } from 'react';
+import { parseJsonRecord } from '../../common/json.ts';
 
 export const THEME_COLORS = ['#1890ff', '#409EFF', '#304156', '#11a983', '#13c2c2', '#6959CD', '#f5222d'] as const;
 
@@ -36,11 +37,12 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export function readPreferences(storage: Storage = localStorage): Preferences {
   const out = { ...DEFAULT_PREFERENCES };
   try {
-    const saved = JSON.parse(storage.getItem(PREFERENCES_KEY) || '{}');
-    if (saved && typeof saved === 'object') {
+    const saved = parseJsonRecord(storage.getItem(PREFERENCES_KEY) || '{}');
+    if (saved) {
       if (typeof saved.theme === 'string' && HEX.test(saved.theme)) out.theme = saved.theme;
       for (const key of ['tagsView', 'fixedHeader', 'sidebarLogo', 'uniqueOpened'] as const) {
-        if (typeof saved[key] === 'boolean') out[key] = saved[key];
+        const value = saved[key];
+        if (typeof value === 'boolean') out[key] = value;
       }
       if (saved.size === 'small' || saved.size === 'medium') out.size = saved.size;
     }

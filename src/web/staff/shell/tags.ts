@@ -3,6 +3,7 @@
  * tested alone: the pinned home tab is always first and cannot be closed; at most
  * MAX_TAGS tabs; closing the active tab moves to the last one left.
  */
+import { isJsonRecord } from '../../common/json.ts';
 
 export const MAX_TAGS = 10;
 export const TOO_MANY_TAGS = '最多支持10个菜单项!';
@@ -90,10 +91,11 @@ export const TAGS_STORAGE_KEY = 'shell.tags';
 
 export function loadTags(storage: Storage = sessionStorage): Tag[] {
   try {
-    const saved = JSON.parse(storage.getItem(TAGS_STORAGE_KEY) || '[]');
+    const saved: unknown = JSON.parse(storage.getItem(TAGS_STORAGE_KEY) || '[]');
     if (Array.isArray(saved)) {
-      const valid = saved.filter(
-        (t): t is Tag => t && typeof t.path === 'string' && typeof t.title === 'string' && typeof (t.search ?? '') === 'string',
+      const valid = (saved as unknown[]).filter(
+        (t): t is Tag =>
+          isJsonRecord(t) && typeof t.path === 'string' && typeof t.title === 'string' && typeof (t.search ?? '') === 'string',
       );
       return addTag(
         valid

@@ -18,6 +18,7 @@ import { KIND_TITLES, enumFieldsOf, priceTitle, type BrandNode, type NodeKind } 
 import { messages } from '../../../../shared/messages.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { loadCompanies, saveNode, type Company } from './api.ts';
+import { textOf } from '../../../common/text.ts';
 
 export interface NodeDialogState {
   /** the node being edited, or undefined for a new child of `parent` */
@@ -41,7 +42,7 @@ function initialValues(state: NodeDialogState): Values {
   };
   for (const f of enumFieldsOf(state.kind)) {
     const raw = n ? (n as unknown as Record<string, unknown>)[f.name] : null;
-    v[f.name] = raw === null || raw === undefined ? '' : String(raw);
+    v[f.name] = raw === null || raw === undefined ? '' : textOf(raw);
   }
   return v;
 }
@@ -94,12 +95,13 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
       .then(setCompanies)
       .catch(() => setCompanies([]));
   }, [isBrand]);
-  useEffect(() => {
-    if (state) {
-      setValues(initialValues(state));
-      setError(null);
-    }
-  }, [state]);
+  // each opening (a new dialog state) starts from the node's values
+  const [shownFor, setShownFor] = useState<NodeDialogState | null>(null);
+  if (state && shownFor !== state) {
+    setShownFor(state);
+    setValues(initialValues(state));
+    setError(null);
+  }
   if (!state) return null;
   const title = `${state.node ? '编辑' : '新增'}${KIND_TITLES[state.kind]}`;
   const set = (name: string, value: string | boolean) => {
@@ -254,7 +256,7 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
         <Button onClick={onClose} disabled={saving}>
           取消
         </Button>
-        <Button variant="contained" onClick={submit} disabled={saving}>
+        <Button variant="contained" onClick={() => void submit()} disabled={saving}>
           {saving ? '提交中…' : '确定'}
         </Button>
       </DialogActions>

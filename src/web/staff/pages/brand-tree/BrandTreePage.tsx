@@ -35,6 +35,7 @@ import { hasPermission } from '../../../common/session.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { deleteNode, findNodes, loadChildren, loadEnabledChildren, type FoundNode } from './api.ts';
 import { BrandNodeDialog, type NodeDialogState } from './BrandNodeDialog.tsx';
+import { textOf } from '../../../common/text.ts';
 
 /** The kinds a node's add buttons create. */
 export function childKinds(node: BrandNode | null): NodeKind[] {
@@ -61,7 +62,9 @@ export function summary(node: BrandNode): string {
     if (!f.kinds.includes(node.kind)) continue;
     const v = rec[f.name];
     if (v === null || v === undefined || v === '') continue;
-    parts.push(f.name === 'price' ? `${priceTitle(node.kind).replace(/（.*/, '')} ${v}${node.kind === 'config' ? '万' : '元'}` : String(v));
+    parts.push(
+      f.name === 'price' ? `${priceTitle(node.kind).replace(/（.*/, '')} ${textOf(v)}${node.kind === 'config' ? '万' : '元'}` : textOf(v),
+    );
   }
   return parts.join(' · ');
 }
@@ -81,26 +84,40 @@ export function BrandTreePage() {
   const [found, setFound] = useState<FoundNode[] | null>(null);
   const [picked, setPicked] = useState<ModelValue | null>(null);
 
-  const load = useCallback(async (pid: number) => {
-    setLoading((s) => new Set(s).add(pid));
-    try {
-      const nodes = await loadChildren(pid);
-      setChildren((m) => new Map(m).set(pid, nodes));
-      setFailed(false);
-    } catch {
-      if (pid === 0) setFailed(true);
-    } finally {
-      setLoading((s) => {
-        const n = new Set(s);
-        n.delete(pid);
-        return n;
-      });
-    }
-  }, []);
+  // the children of `pid` into the tree; the caller has marked `pid` as loading
+  const fetchChildren = useCallback(
+    (pid: number) =>
+      loadChildren(pid)
+        .then(
+          (nodes) => {
+            setChildren((m) => new Map(m).set(pid, nodes));
+            setFailed(false);
+          },
+          () => {
+            if (pid === 0) setFailed(true);
+          },
+        )
+        .finally(() =>
+          setLoading((s) => {
+            const n = new Set(s);
+            n.delete(pid);
+            return n;
+          }),
+        ),
+    [],
+  );
+  const load = useCallback(
+    (pid: number) => {
+      setLoading((s) => new Set(s).add(pid));
+      return fetchChildren(pid);
+    },
+    [fetchChildren],
+  );
 
+  // the brands (the root's children): loading from the first render on
   useEffect(() => {
-    void load(0);
-  }, [load]);
+    void fetchChildren(0);
+  }, [fetchChildren]);
 
   const toggle = (node: BrandNode) => {
     setExpanded((s) => {
@@ -268,7 +285,7 @@ export function BrandTreePage() {
                 if (e.key === 'Enter') void runSearch();
               }}
             />
-            <Button variant="outlined" startIcon={<SearchIcon />} onClick={runSearch}>
+            <Button variant="outlined" startIcon={<SearchIcon />} onClick={() => void runSearch()}>
               搜索
             </Button>
             <Box sx={{ flex: 1 }} />
@@ -345,7 +362,7 @@ export function BrandTreePage() {
         content={messages.confirm.deleteOne}
         confirm={messages.confirm.ok}
         cancel={messages.confirm.cancel}
-        onConfirm={runDelete}
+        onConfirm={() => void runDelete()}
         onClose={() => setPendingDelete(null)}
       />
     </Box>

@@ -4,7 +4,7 @@
  * 保存 (roles:edit). A role has a name, a level (1 highest; nobody creates, edits or grants a role
  * above their own level) and a data scope: 全部, 本级 or 自定义 with chosen departments.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -82,13 +82,19 @@ export function RoleAdmin() {
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<RoleRow | null>(null);
 
-  useEffect(() => {
-    if (!selected) return;
-    const fresh = roles.data?.content.find((r) => r.id === selected.id);
+  // reloaded roles: the selected one is replaced by its fresh row
+  const [rolesSeen, setRolesSeen] = useState(roles.data);
+  if (rolesSeen !== roles.data) {
+    setRolesSeen(roles.data);
+    const fresh = selected ? roles.data?.content.find((r) => r.id === selected.id) : undefined;
     if (fresh) setSelected(fresh);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [roles.data]);
-  useEffect(() => setChecked(new Set(selected?.menus.map((m) => m.id) ?? [])), [selected]);
+  }
+  // the menu ticks follow the selected role
+  const [checkedFor, setCheckedFor] = useState(selected);
+  if (checkedFor !== selected) {
+    setCheckedFor(selected);
+    setChecked(new Set(selected?.menus.map((m) => m.id) ?? []));
+  }
 
   const reload = () => setVersion((v) => v + 1);
   const bodyOf = (f: Form) => ({

@@ -4,7 +4,7 @@
  * settings keep their address; 保存 (sysConfig:edit) writes them all and the console shows the
  * new ones at once (header, sidebar, footer, dashboard, favicon). Without the key, read-only.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -131,9 +131,12 @@ export function SettingsAdmin() {
   const { data, loading, failed, reload } = useLoad(() => getJson<Settings>('/api/system/sysConfig'), []);
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (data) setForm(data);
-  }, [data]);
+  // the form starts from the loaded settings, and again after each reload
+  const [formFor, setFormFor] = useState<Settings | null>(null);
+  if (data && formFor !== data) {
+    setFormFor(data);
+    setForm(data);
+  }
 
   const save = async () => {
     if (!form) return;

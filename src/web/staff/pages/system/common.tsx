@@ -54,9 +54,15 @@ export function useLoad<T>(
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
   const [tick, setTick] = useState(0);
+  // new deps or a reload: loading again until the answer comes
+  const key = [...deps, tick];
+  const [loadingFor, setLoadingFor] = useState(key);
+  if (key.length !== loadingFor.length || key.some((d, i) => !Object.is(d, loadingFor[i]))) {
+    setLoadingFor(key);
+    setLoading(true);
+  }
   useEffect(() => {
     let live = true;
-    setLoading(true);
     load()
       .then((d) => {
         if (!live) return;
@@ -159,14 +165,16 @@ export function useFormCheck(rules: FormRules, form: object | null): FormCheck {
   const [tried, setTried] = useState(false);
   const [server, setServer] = useState<{ field: string; message: string; sent: string } | null>(null);
   const current = body === null ? null : JSON.stringify(body);
+  // the form as it is when a request fails (the user may type while it runs)
   const latest = useRef(current);
-  latest.current = current;
   useEffect(() => {
-    if (current === null) {
-      setTried(false);
-      setServer(null);
-    }
+    latest.current = current;
   }, [current]);
+  // a closed dialog starts afresh
+  if (current === null && (tried || server !== null)) {
+    setTried(false);
+    setServer(null);
+  }
   const errors: Record<string, string> = { ...(tried && body ? checkForm(rules, body) : {}) };
   if (server && server.sent === current && !errors[server.field]) errors[server.field] = server.message;
   return {
@@ -280,7 +288,12 @@ export function TreeTable<T extends TreeRowBase>(props: {
 }) {
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [lazy, setLazy] = useState<Record<number, T[]>>({});
-  useEffect(() => setLazy({}), [props.version]);
+  // a write: the loaded children are dropped and the expanded rows load again (below)
+  const [versionSeen, setVersionSeen] = useState(props.version);
+  if (versionSeen !== props.version) {
+    setVersionSeen(props.version);
+    setLazy({});
+  }
   useEffect(() => {
     // reload the expanded rows after a write
     if (!props.loadChildren) return;
@@ -306,7 +319,7 @@ export function TreeTable<T extends TreeRowBase>(props: {
   const walk = (rows: T[], depth: number) => {
     for (const row of rows) {
       lines.push({ row, depth });
-      if (open[row.id]) walk(((row.children as T[] | undefined) ?? lazy[row.id] ?? []) as T[], depth + 1);
+      if (open[row.id]) walk((row.children as T[] | undefined) ?? lazy[row.id] ?? [], depth + 1);
     }
   };
   walk(props.rows ?? [], 0);

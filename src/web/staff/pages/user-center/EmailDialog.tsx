@@ -83,7 +83,15 @@ export function EmailDialog({
   const set = (name: Field, value: string) => setValues((v) => ({ ...v, [name]: value }));
 
   return (
-    <FormDialog open={open} title="修改邮箱" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="修改邮箱"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={close}
+      onSubmit={() => void submit()}
+    >
       {current ? <Box sx={{ color: 'text.secondary', fontSize: 13, mb: 1 }}>当前邮箱：{current}</Box> : null}
       <TextField
         name="email"

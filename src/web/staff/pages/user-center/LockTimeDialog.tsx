@@ -59,7 +59,15 @@ export function LockTimeDialog({
   };
 
   return (
-    <FormDialog open={open} title="锁屏时间" width={475} submitting={submitting} error={failure} onClose={onClose} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="锁屏时间"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
       {fields}
     </FormDialog>
   );

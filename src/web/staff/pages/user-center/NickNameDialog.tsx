@@ -1,5 +1,5 @@
 /** 修改昵称: 昵称不能为空; saved with the own sex and phone (PUT api/users/center). */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import TextField from '@mui/material/TextField';
 import { useNotify } from 'react-admin';
 import { messages } from '../../../../shared/messages.ts';
@@ -29,9 +29,12 @@ export function NickNameDialog({
   const [error, setError] = useState('');
   const [failure, setFailure] = useState('');
   const [submitting, setSubmitting] = useState(false);
-  useEffect(() => {
+  // each opening starts from the saved nickname
+  const [shownFor, setShownFor] = useState({ open, saved: user.nickName });
+  if (shownFor.open !== open || shownFor.saved !== user.nickName) {
+    setShownFor({ open, saved: user.nickName });
     if (open) setNickName(user.nickName ?? '');
-  }, [open, user.nickName]);
+  }
 
   const submit = async () => {
     const value = nickName.trim();
@@ -53,7 +56,15 @@ export function NickNameDialog({
   };
 
   return (
-    <FormDialog open={open} title="修改昵称" width={475} submitting={submitting} error={failure} onClose={onClose} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="修改昵称"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
       <TextField
         name="nickName"
         label="昵称"

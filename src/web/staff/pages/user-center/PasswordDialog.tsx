@@ -64,7 +64,10 @@ export function PasswordDialog({ open, onClose, onSignedOut }: { open: boolean; 
       return;
     }
     notify(messages.notice.passwordChanged, { type: 'success', autoHideDuration: SIGN_OUT_DELAY_MS });
-    setTimeout(() => (onSignedOut ? onSignedOut() : logout()), SIGN_OUT_DELAY_MS);
+    setTimeout(() => {
+      if (onSignedOut) onSignedOut();
+      else void logout();
+    }, SIGN_OUT_DELAY_MS);
   };
 
   const field = (name: Field, label: string) => (
@@ -86,7 +89,15 @@ export function PasswordDialog({ open, onClose, onSignedOut }: { open: boolean; 
   );
 
   return (
-    <FormDialog open={open} title="修改密码" width={500} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="修改密码"
+      width={500}
+      submitting={submitting}
+      error={failure}
+      onClose={close}
+      onSubmit={() => void submit()}
+    >
       {field('oldPass', '旧密码')}
       {field('newPass', '新密码')}
       {field('confirmPass', '确认密码')}

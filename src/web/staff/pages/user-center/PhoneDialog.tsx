@@ -77,7 +77,15 @@ export function PhoneDialog({
   const set = (name: Field, value: string) => setValues((v) => ({ ...v, [name]: value.replace(/\D/g, '') }));
 
   return (
-    <FormDialog open={open} title="修改手机号" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="修改手机号"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={close}
+      onSubmit={() => void submit()}
+    >
       <TextField
         name="phone"
         label="新手机号"

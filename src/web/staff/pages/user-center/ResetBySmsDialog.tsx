@@ -75,7 +75,15 @@ export function ResetBySmsDialog({
   const set = (name: Field, value: string) => setValues((v) => ({ ...v, [name]: name === 'code' ? value.replace(/\D/g, '') : value }));
 
   return (
-    <FormDialog open={open} title="短信重置密码" width={475} submitting={submitting} error={failure} onClose={close} onSubmit={submit}>
+    <FormDialog
+      open={open}
+      title="短信重置密码"
+      width={475}
+      submitting={submitting}
+      error={failure}
+      onClose={close}
+      onSubmit={() => void submit()}
+    >
       <TextField
         name="phone"
         label="手机号"

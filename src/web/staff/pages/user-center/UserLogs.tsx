@@ -1,5 +1,5 @@
 /** 操作日志 tab: the user's own operation log, newest first, paged; the time is coloured by duration. */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -25,21 +25,24 @@ export function UserLogs() {
   const [rows, setRows] = useState<UserLog[] | null>(null);
   const [total, setTotal] = useState(0);
   const [error, setError] = useState('');
-  const load = useCallback(async () => {
+  // another page or size: the table empties until its answer comes
+  const [loadedFor, setLoadedFor] = useState({ page, size });
+  if (loadedFor.page !== page || loadedFor.size !== size) {
+    setLoadedFor({ page, size });
     setRows(null);
     setError('');
-    try {
-      const data = await fetchUserLogs(page, size);
-      setRows(data.content);
-      setTotal(data.totalElements);
-    } catch (e) {
-      setRows([]);
-      setError(e instanceof Error ? e.message : '加载失败');
-    }
-  }, [page, size]);
+  }
   useEffect(() => {
-    void load();
-  }, [load]);
+    fetchUserLogs(page, size)
+      .then((data) => {
+        setRows(data.content);
+        setTotal(data.totalElements);
+      })
+      .catch((e: unknown) => {
+        setRows([]);
+        setError(e instanceof Error ? e.message : '加载失败');
+      });
+  }, [page, size]);
 
   return (
     <>

@@ -29,9 +29,10 @@ import { ScrollTabLayout, type ScrollSection } from '../../../components/ScrollT
 import { request } from '../../../common/http.ts';
 import { hasPermission } from '../../../common/session.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
+import { textOf } from '../../../common/text.ts';
 
 type Row = Record<string, unknown>;
-const APPLICANT = resourceByName.applicant!;
+const APPLICANT = resourceByName.applicant;
 const ENTRIES = ['staffunEducation', 'staffunPx', 'staffunWork'] as const;
 const REGION_FIELDS = new Set(['cardProvince', 'cardCity', 'cardCounty', 'nowProvince', 'nowCity', 'nowCounty']);
 const HIDDEN = new Set(['id', 'openid', 'unid', 'nickname', 'img', 'roleId', 'staffunZpId', ...REGION_FIELDS]);
@@ -41,7 +42,7 @@ function shown(field: FieldSpec, value: unknown): string {
   const label = optionLabel(field, value);
   if (label) return label;
   if (field.mask) return mask(field.mask, value);
-  return String(value);
+  return textOf(value);
 }
 
 function EntryTable({ spec, rows }: { spec: ResourceSpec; rows: Row[] }) {
@@ -85,29 +86,34 @@ export function ApplicantDetail() {
   const [joining, setJoining] = useState(false);
   const [entryDate, setEntryDate] = useState(() => new Date().toISOString().slice(0, 10));
 
-  const load = useCallback(async () => {
-    const res = await request<{ content: Row[] }>(`/${APPLICANT.path}`, { query: { id } }).catch(() => null);
-    const record = res?.data.content[0] ?? null;
-    setApplicant(record);
-    if (!record) return;
-    const lists = await Promise.all(
-      ENTRIES.map((name) =>
-        request<{ content: Row[] }>(`/${resourceByName[name]!.path}`, {
-          query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' },
-          quiet: true,
-        })
-          .then((r) => [name, r.data.content] as const)
-          .catch(() => [name, null] as const),
-      ),
-    );
-    setEntries(Object.fromEntries(lists.filter(([, rows]) => rows !== null)) as Record<string, Row[]>);
-    if (record.staffunZpId) {
-      const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(
-        () => null,
-      );
-      setPosting(p?.data ?? null);
-    }
-  }, [id]);
+  const load = useCallback(
+    () =>
+      request<{ content: Row[] }>(`/${APPLICANT.path}`, { query: { id } })
+        .catch(() => null)
+        .then(async (res) => {
+          const record = res?.data.content[0] ?? null;
+          setApplicant(record);
+          if (!record) return;
+          const lists = await Promise.all(
+            ENTRIES.map((name) =>
+              request<{ content: Row[] }>(`/${resourceByName[name].path}`, {
+                query: { staffunId: record.id as number, page: 0, size: 99999, sort: 'id,desc' },
+                quiet: true,
+              })
+                .then((r) => [name, r.data.content] as const)
+                .catch(() => [name, null] as const),
+            ),
+          );
+          setEntries(Object.fromEntries(lists.filter(([, rows]) => rows !== null)) as Record<string, Row[]>);
+          if (record.staffunZpId) {
+            const p = await request<Row>(`/api/staffunZp/getZpById`, { query: { id: record.staffunZpId as number }, quiet: true }).catch(
+              () => null,
+            );
+            setPosting(p?.data ?? null);
+          }
+        }),
+    [id],
+  );
 
   useEffect(() => {
     void load();
@@ -169,7 +175,7 @@ export function ApplicantDetail() {
       id: name,
       title: { staffunEducation: '教育信息', staffunPx: '培训信息', staffunWork: '工作信息' }[name],
       content: entries[name] ? (
-        <EntryTable spec={resourceByName[name]!} rows={entries[name]} />
+        <EntryTable spec={resourceByName[name]} rows={entries[name]} />
       ) : (
         <Typography sx={{ color: 'text.secondary', fontSize: 14 }}>没有查看权限</Typography>
       ),
@@ -207,7 +213,7 @@ export function ApplicantDetail() {
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setJoining(false)}>取消</Button>
-          <Button variant="contained" onClick={join} disabled={!entryDate}>
+          <Button variant="contained" onClick={() => void join()} disabled={!entryDate}>
             确定
           </Button>
         </DialogActions>

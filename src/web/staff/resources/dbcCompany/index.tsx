@@ -18,10 +18,13 @@ export function companyPasswordError(value: unknown, creating: boolean): string 
   return n < 6 || n > 20 || /\s/.test(text) ? '长度在 6 到 20 个字符' : undefined;
 }
 
+// react-admin marks an input required (the asterisk) by its validator's isRequired
+const validateNewPassword = Object.assign((value: unknown) => companyPasswordError(value, true), { isRequired: true });
+const validateChangedPassword = (value: unknown) => companyPasswordError(value, false);
+
 function CompanyForm(props: RecordFormProps) {
   const creating = !props.record;
-  const validate = (value: unknown) => companyPasswordError(value, creating);
-  if (creating) (validate as { isRequired?: boolean }).isRequired = true;
+  const validate = creating ? validateNewPassword : validateChangedPassword;
   return (
     <Stack spacing={0.5}>
       <DefaultRecordForm {...props} />

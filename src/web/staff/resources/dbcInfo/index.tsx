@@ -25,6 +25,7 @@ import { useWatch } from 'react-hook-form';
 import { DD_STATUS_LABELS, SH_STATUS_LABELS, staffActionsFrom, statusLabel } from '../../../../shared/dbc-status.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
 import type { RecordFormProps, ResourceOverrides } from '../../schema/overrides.ts';
+import { textOf } from '../../../common/text.ts';
 
 export const AUDIT_FIELD = '_audit';
 export const REASON_FIELD = '_reason';
@@ -35,7 +36,7 @@ export const NEXT_REQUIRED = '请选择下一步操作';
 
 const SUMMARY: Array<[string, string, ((v: unknown) => string)?]> = [
   ['khName', '客户名称'],
-  ['khMobile', '客户手机号', (v) => maskPhone(String(v ?? ''))],
+  ['khMobile', '客户手机号', (v) => maskPhone(textOf(v))],
   ['userCarType', '事故车型'],
   ['userCph', '车牌号'],
   ['userVin', '底盘号'],
@@ -80,10 +81,15 @@ interface VinHit {
 function VinLookups({ vin, id }: { vin: string; id: unknown }) {
   const [source, setSource] = useState<'api/dbc/dbcInfo/queryQmbcByVin' | 'api/other/otherSysDbx'>('api/dbc/dbcInfo/queryQmbcByVin');
   const [hits, setHits] = useState<VinHit[] | null>(null);
+  // another VIN, record or source: the hits go until the new answer comes
+  const [hitsFor, setHitsFor] = useState({ vin, id, source });
+  if (hitsFor.vin !== vin || hitsFor.id !== id || hitsFor.source !== source) {
+    setHitsFor({ vin, id, source });
+    if (vin) setHits(null);
+  }
   useEffect(() => {
     if (!vin) return;
     let live = true;
-    setHits(null);
     request<{ content: VinHit[] }>(source, { query: { vin, page: 0, size: 10, sort: 'id,desc' } })
       .then((res) => live && setHits(res.data.content.filter((h) => h.id !== id)))
       .catch(() => live && setHits([]));
@@ -186,7 +192,7 @@ export function WecomApprovalSync({
       });
       setDone({ ...res.data, changed: res.data.status !== status });
       // the demand as stored now (status, audit fields): the open dialog shows it, the list behind it too
-      if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne(resource, { id: id as string })).data);
+      if (onSynced && res.data.status !== status) onSynced((await dataProvider.getOne<RaRecord>(resource, { id: id as string })).data);
       refresh();
     } catch {
       // the HTTP client shows the server's message
@@ -239,7 +245,7 @@ async function openStaffContract(id: unknown, type: 'view' | 'download') {
 }
 
 function ProcessForm({ spec, record, replaceRecord }: RecordFormProps) {
-  const audit = useWatch({ name: AUDIT_FIELD });
+  const audit = useWatch<Record<string, unknown>>({ name: AUDIT_FIELD });
   const status = Number(record?.status);
   const next = staffActionsFrom(status).filter((t) => t.action !== 'approve' && t.action !== 'reject');
   return (
@@ -307,8 +313,7 @@ export const dbcInfoOverrides: ResourceOverrides = {
   toForm: (values) => ({ ...values, [AUDIT_FIELD]: '', [REASON_FIELD]: '', [NEXT_FIELD]: '' }),
   toRequest: (_body, values, record) => {
     const id = record?.id;
-    if (Number(record?.status) === 1)
-      return { id, shStatus: Number(values[AUDIT_FIELD]), reason: String(values[REASON_FIELD] ?? '').trim() };
+    if (Number(record?.status) === 1) return { id, shStatus: Number(values[AUDIT_FIELD]), reason: textOf(values[REASON_FIELD]).trim() };
     return { id, status: Number(values[NEXT_FIELD]) };
   },
 };

@@ -46,11 +46,18 @@ export function JobLogDialog({ jobId, jobName, open, onClose }: { jobId: number;
   const [total, setTotal] = useState(0);
   const [failed, setFailed] = useState(false);
 
+  // opened, or another job, page or size: the table empties until the answer comes
+  const [rowsFor, setRowsFor] = useState({ open, jobId, page, size });
+  if (rowsFor.open !== open || rowsFor.jobId !== jobId || rowsFor.page !== page || rowsFor.size !== size) {
+    setRowsFor({ open, jobId, page, size });
+    if (open) {
+      setRows(null);
+      setFailed(false);
+    }
+  }
   useEffect(() => {
     if (!open) return;
     let live = true;
-    setRows(null);
-    setFailed(false);
     request<{ content: JobLog[]; totalElements: number }>('/api/jobs/logs', { query: { jobId, page, size }, quiet: true })
       .then(({ data }) => {
         if (!live) return;

@@ -68,7 +68,7 @@ export function JobRowButtons() {
         <>
           <Tooltip title="执行">
             <span>
-              <IconButton size="small" color="primary" aria-label="执行" onClick={execute} disabled={busy !== null}>
+              <IconButton size="small" color="primary" aria-label="执行" onClick={() => void execute()} disabled={busy !== null}>
                 {busy === 'exec' ? <CircularProgress size={16} /> : <PlayArrowIcon fontSize="small" />}
               </IconButton>
             </span>
@@ -100,7 +100,7 @@ export function JobRowButtons() {
         content={paused ? `确定恢复任务「${record.money}」吗？` : `确定暂停任务「${record.money}」吗？暂停后不再按时执行。`}
         confirm={messages.confirm.ok}
         cancel={messages.confirm.cancel}
-        onConfirm={togglePause}
+        onConfirm={() => void togglePause()}
         onClose={() => setConfirmPause(false)}
       />
       {logOpen ? (

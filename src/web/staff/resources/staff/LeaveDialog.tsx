@@ -65,7 +65,7 @@ export function LeaveDialog({ record, onClose, onDone }: { record: RaRecord; onC
         open={confirming}
         busy={busy}
         content={`确定为「${record.name}」办理离职吗？离职日期：${leaveDate}${linked ? '，其系统账号将被禁用' : ''}。`}
-        onConfirm={run}
+        onConfirm={() => void run()}
         onClose={() => setConfirming(false)}
       />
     </>

@@ -67,7 +67,7 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
   };
 
   return (
-    <FormDialog open title={`调岗：${record.name}`} width={520} busy={busy} onClose={onClose} onSubmit={submit}>
+    <FormDialog open title={`调岗：${record.name}`} width={520} busy={busy} onClose={onClose} onSubmit={() => void submit()}>
       {problem ? <Alert severity="error">{problem}</Alert> : null}
       {depts.failed ? <Alert severity="error">部门加载失败，请关闭后重试</Alert> : null}
       <TextField

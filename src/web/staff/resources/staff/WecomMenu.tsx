@@ -59,12 +59,18 @@ export function WecomMenu({ record, onDone }: { record: RaRecord; onDone: () => 
   };
   const create = () => {
     const text = userid.trim();
-    if (text && !/^[A-Za-z0-9_.@-]{1,64}$/.test(text)) return setProblem('企业微信账号只能包含字母、数字和 _ . @ -');
-    return run(() => staffApi.createMember(id, text || undefined), '企业微信成员创建成功');
+    if (text && !/^[A-Za-z0-9_.@-]{1,64}$/.test(text)) {
+      setProblem('企业微信账号只能包含字母、数字和 _ . @ -');
+      return;
+    }
+    void run(() => staffApi.createMember(id, text || undefined), '企业微信成员创建成功');
   };
   const saveMail = () => {
-    if (!isEmail(email.trim())) return setProblem('邮箱格式错误');
-    return run(() => staffApi.setMail(id, email.trim()), '企业邮箱设置成功');
+    if (!isEmail(email.trim())) {
+      setProblem('邮箱格式错误');
+      return;
+    }
+    void run(() => staffApi.setMail(id, email.trim()), '企业邮箱设置成功');
   };
 
   return (
@@ -89,7 +95,7 @@ export function WecomMenu({ record, onDone }: { record: RaRecord; onDone: () => 
           </ListItemIcon>
           <ListItemText>创建成员</ListItemText>
         </MenuItem>
-        <MenuItem onClick={sync} disabled={!bound}>
+        <MenuItem onClick={() => void sync()} disabled={!bound}>
           <ListItemIcon>
             <SyncIcon fontSize="small" />
           </ListItemIcon>
@@ -144,7 +150,7 @@ export function WecomMenu({ record, onDone }: { record: RaRecord; onDone: () => 
         open={dialog === 'delete'}
         busy={busy}
         content={`确定删除「${record.name}」的企业微信成员（${record.qywxUserId ?? ''}）吗？删除后该员工将无法使用企业微信。`}
-        onConfirm={() => run(() => staffApi.deleteMember(id), '企业微信成员已删除')}
+        onConfirm={() => void run(() => staffApi.deleteMember(id), '企业微信成员已删除')}
         onClose={() => setDialog(null)}
       />
     </>

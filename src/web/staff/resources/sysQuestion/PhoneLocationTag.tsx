@@ -42,9 +42,14 @@ export function locationText(l: PhoneLocation | null): string {
 
 export function PhoneLocationTag({ resource, id }: { resource: string; id: string | number | undefined }) {
   const [text, setText] = useState('');
+  // another record: no tag until its location is known
+  const [textFor, setTextFor] = useState({ resource, id });
+  if (textFor.resource !== resource || textFor.id !== id) {
+    setTextFor({ resource, id });
+    setText('');
+  }
   useEffect(() => {
     let live = true;
-    setText('');
     if (id === undefined || id === null || id === '') return;
     void phoneLocationOf(resource, id).then((l) => {
       if (live) setText(locationText(l));
