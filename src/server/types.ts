@@ -6,8 +6,19 @@ import type { Kysely } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * The tables as the query builder sees them. Most tables are made at run time from
+ * schemas/*.json (and a deployment may add more), so there is no static list of tables and
+ * columns to give Kysely: queries are untyped here, and code reading rows names their shape
+ * (an interface per row, `$castTo<Row>()`) where it uses them.
+ */
+export type Tables = any;
+
+/** The query builder over the database. */
+export type Db = Kysely<Tables>;
+
 export interface Database {
-  db: Kysely<any>;
+  db: Db;
   dialect: Dialect;
   close(): Promise<void>;
 }

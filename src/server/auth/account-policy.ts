@@ -5,8 +5,7 @@
  * - password age: PASSWORD_DISABLE_DAYS or more since the last reset refuses the sign-in and
  *   says how to reset it (the web warns from PASSWORD_WARN_DAYS on).
  */
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../types.ts';
+import type { Dialect, Db } from '../types.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -34,13 +33,7 @@ export function lockedUntil(row: { locked_until?: unknown }, now: number): numbe
  * Counts one failed password; answers the lock's end when this failure locks the account.
  * Done in one transaction so that concurrent failures on several instances all count.
  */
-export async function recordFailure(
-  db: Kysely<any>,
-  dialect: Dialect,
-  userId: number,
-  now: number,
-  table = 'sys_user',
-): Promise<number | null> {
+export async function recordFailure(db: Db, dialect: Dialect, userId: number, now: number, table = 'sys_user'): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom(table)
@@ -71,7 +64,7 @@ export async function recordFailure(
   });
 }
 
-export async function clearFailures(db: Kysely<any>, userId: number, table = 'sys_user'): Promise<void> {
+export async function clearFailures(db: Db, userId: number, table = 'sys_user'): Promise<void> {
   await db.updateTable(table).set({ login_fail_count: 0, login_fail_since: null, locked_until: null }).where('id', '=', userId).execute();
 }
 

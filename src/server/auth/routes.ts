@@ -2,8 +2,8 @@
  * Sign-in routes: GET /api/code (captcha), GET /api/publicKey, POST /api/login,
  * GET /api/info, DELETE /api/logout.
  */
+import type { Db } from '../types.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type {} from '@fastify/rate-limit';
 import '../decorations.ts';
 import { ApiError, badRequest, unauthorized } from '../errors.ts';
@@ -38,7 +38,7 @@ export interface AuthServices {
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 
 /** The user signing in: by user name first, else by phone. */
-async function findUser(db: Kysely<any>, login: string) {
+async function findUser(db: Db, login: string) {
   if (login.length > 64) return undefined;
   const rows = await db
     .selectFrom('sys_user')

@@ -2,7 +2,7 @@
  * What the client learns about the signed-in user (login and GET /api/info): the session
  * user of the spec, the permission list the screens check, and the public settings.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../types.ts';
 import type { Config } from '../config.ts';
 import type { RoleInfo } from './access.ts';
 import { userDirectory } from './user-directory.ts';
@@ -48,7 +48,7 @@ export function permissionList(isAdmin: boolean, roles: RoleInfo[], permissions:
 
 const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[]): Promise<UserView> {
+export async function userView(db: Db, userId: number, roles: RoleInfo[]): Promise<UserView> {
   const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const orgId = optionalId(u.org_id);
   const deptId = optionalId(u.dept_id);
@@ -76,7 +76,7 @@ export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[
 }
 
 export async function infoAnswer(
-  db: Kysely<any>,
+  db: Db,
   config: Pick<Config, 'recordNumber'>,
   userId: number,
   isAdmin: boolean,

@@ -5,7 +5,8 @@
  * once a minute. Deleting the row ends the session at once on every instance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../types.ts';
 import { nowText } from '../db/index.ts';
 import { flag } from './tables.ts';
 
@@ -47,7 +48,7 @@ export class SessionStore {
   private readonly endListeners: Array<(end: SessionEnd) => void> = [];
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly opts: SessionOptions,
   ) {
     this.now = opts.now ?? Date.now;

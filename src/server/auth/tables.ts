@@ -10,8 +10,8 @@
  * integer 0/1 in SQLite and boolean in PostgreSQL (write 0/1, read with Boolean()), instants
  * used for expiry are epoch milliseconds (bigint).
  */
-import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../types.ts';
+import { sql } from 'kysely';
+import type { Dialect, Db } from '../types.ts';
 
 export type ColumnType = 'id' | 'int' | 'bigint' | 'text' | `varchar(${number})` | 'bool' | 'time' | 'bytes';
 
@@ -221,7 +221,7 @@ function defaultValue(col: ColumnDef, dialect: Dialect): string | number | boole
   return col.default;
 }
 
-async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string): Promise<Set<string> | null> {
+async function existingColumns(db: Db, dialect: Dialect, table: string): Promise<Set<string> | null> {
   if (dialect === 'postgres') {
     const r = await sql<{ column_name: string }>`
       select column_name from information_schema.columns
@@ -233,7 +233,7 @@ async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string)
 }
 
 /** Creates missing tables, adds missing columns and indexes. Never drops anything. */
-export async function ensureTables(db: Kysely<any>, dialect: Dialect, defs: TableDef[]): Promise<void> {
+export async function ensureTables(db: Db, dialect: Dialect, defs: TableDef[]): Promise<void> {
   for (const def of defs) {
     const have = await existingColumns(db, dialect, def.name);
     if (!have) {

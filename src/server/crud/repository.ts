@@ -2,12 +2,12 @@
  * Reads and writes of a resource's table. Every write runs in one transaction and marks the
  * table changed (see count.ts) once committed.
  */
-import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
-import type { Database } from '../types.ts';
+import type { Database, Db } from '../types.ts';
 import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
@@ -225,7 +225,7 @@ function autoValues(spec: ResourceSpec, actor: Actor | undefined, creating: bool
 }
 
 async function insertRows(
-  db: Kysely<any>,
+  db: Db,
   database: Database,
   spec: ResourceSpec,
   records: Record<string, unknown>[],

@@ -9,7 +9,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Database } from '../types.ts';
+import type { Database, Tables } from '../types.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -46,7 +46,7 @@ export async function openDatabase(config: Config): Promise<Database> {
     pool.on('connect', (client) => {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -55,7 +55,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<any>({
+  const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../types.ts';
+import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
 import { nowText } from '../db/index.ts';
 
@@ -75,7 +74,7 @@ function toStored(row: Record<string, any>): StoredFile {
 }
 
 async function insertRow(
-  db: Kysely<any>,
+  db: Db,
   file: NewFile,
   storage: 'database' | 'disk',
   key: string,

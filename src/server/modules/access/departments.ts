@@ -12,8 +12,8 @@
  * can be walked down to them); a user with 全部 sees every one. Writes need the department (and
  * the new parent) inside the scope. No cycles: a parent cannot be the department or below it.
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
@@ -59,7 +59,7 @@ export const DEPT_HAS_CHILDREN = '所选部门存在下级部门，请先删除�
 export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联后再试';
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
-async function allRows(db: Kysely<any>): Promise<Row[]> {
+async function allRows(db: Db): Promise<Row[]> {
   const rows = await db
     .selectFrom('sys_dept')
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark'])
@@ -111,7 +111,7 @@ function toNode(r: Row, kids: Row[]): DeptNode {
   };
 }
 
-async function visibleRows(db: Kysely<any>, scope: DataScope): Promise<Row[]> {
+async function visibleRows(db: Db, scope: DataScope): Promise<Row[]> {
   const rows = await allRows(db);
   const visible = visibleIds(rows, scope);
   return visible ? rows.filter((r) => visible.has(r.id)).map((r) => ({ ...r, outside: !scope.deptIds.includes(r.id) })) : rows;

@@ -23,7 +23,8 @@
  *   DELETE api/busidict              [ids]; refused while an entry has children (busidict:del)
  */
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import {
@@ -48,7 +49,7 @@ import { BUSI_DICT_FORM, DICT_DETAIL_FORM, DICT_FORM } from '../../../shared/adm
 export const DICT_NOT_FOUND = '字典不存在';
 export const BUSIDICT_HAS_CHILDREN = '所选字典存在下级，请先删除下级';
 
-async function dictIdByName(db: Kysely<any>, name: string): Promise<number | undefined> {
+async function dictIdByName(db: Db, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('sys_dict').select('id').where('name', '=', name).executeTakeFirst();
   return row ? Number(row.id) : undefined;
 }
@@ -79,7 +80,7 @@ const busiView = (r: any, subCount: number) => ({
   createTime: r.create_time ?? null,
 });
 
-async function childCounts(db: Kysely<any>, ids: number[]): Promise<Map<number, number>> {
+async function childCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('sys_busidict')

@@ -12,7 +12,8 @@
  * Every change clears the access cache so keys and sidebars follow at once.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
@@ -82,7 +83,7 @@ function view(r: any, subCount: number): MenuView {
   };
 }
 
-async function allMenus(db: Kysely<any>) {
+async function allMenus(db: Db) {
   return db.selectFrom('sys_menu').selectAll().orderBy('menu_sort').orderBy('id').execute();
 }
 

@@ -13,7 +13,8 @@
  * Every change clears the access cache.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
@@ -52,7 +53,7 @@ export interface RoleView {
   menus: Array<{ id: number }>;
 }
 
-async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
+async function roleViews(db: Db, rows: any[]): Promise<RoleView[]> {
   const ids = rows.map((r) => Number(r.id));
   const depts = ids.length
     ? await db
@@ -161,7 +162,7 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
     return (await roleViews(db, [row]))[0];
   });
 
-  const writeDepts = async (trx: Kysely<any>, roleId: number, depts: number[]) => {
+  const writeDepts = async (trx: Db, roleId: number, depts: number[]) => {
     await trx.deleteFrom('sys_roles_depts').where('role_id', '=', roleId).execute();
     for (const d of depts) await trx.insertInto('sys_roles_depts').values({ role_id: roleId, dept_id: d }).execute();
   };

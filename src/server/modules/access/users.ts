@@ -17,7 +17,8 @@
  * operation log; an edit by a caller who saw them masked keeps the stored values.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -73,7 +74,7 @@ export interface UserRow {
   roles: Array<{ id: number; name: string; level: number; dataScope: string }>;
 }
 
-async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
+async function withRoles(db: Db, rows: any[]): Promise<UserRow[]> {
   const ids = rows.map((r) => Number(r.id));
   const roles = ids.length
     ? await db
@@ -106,7 +107,7 @@ async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
   }));
 }
 
-function userSelect(db: Kysely<any>) {
+function userSelect(db: Db) {
   return db
     .selectFrom('sys_user as u')
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')

@@ -15,8 +15,8 @@
  * Every change of status runs in one transaction that re-reads the status under a row lock,
  * checks the transition, writes the request and one history row (who, when, from, to, reason).
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { resourceByName } from '../../../generated/resources.ts';
 import { listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
@@ -114,7 +114,7 @@ export function registerRequestRoutes(
   }
 
   async function history(
-    trx: Kysely<any>,
+    trx: Db,
     infoId: number,
     from: number | null,
     to: number,

@@ -5,7 +5,7 @@
  * stored; a session lives SESSION_IDLE_MINUTES after its last use; deleting the row (logout, a
  * disabled company, a new password) ends it at once on every instance.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { newToken, tokenHash, TOKEN_PATTERN } from '../../auth/sessions.ts';
 import type { DealerUser } from './types.ts';
@@ -15,7 +15,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 export class DealerSessions {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly lifetimeMs: number,
     private readonly now: () => number = Date.now,
   ) {}

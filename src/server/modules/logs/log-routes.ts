@@ -8,7 +8,8 @@
  * ID numbers and mobiles in the recorded parameters and errors are masked (for every reader).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../types.ts';
 import '../../decorations.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { likePattern } from '../../crud/query.ts';
@@ -92,12 +93,7 @@ function view(row: Record<string, unknown>, full: boolean) {
     : { ...base, exceptionDetail: text(row.exception_detail ?? '') };
 }
 
-async function page(
-  db: Kysely<any>,
-  q: Query,
-  full: boolean,
-  narrow: (b: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>,
-) {
+async function page(db: Db, q: Query, full: boolean, narrow: (b: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>) {
   const { page: p, size } = paging(q);
   const base = narrow(db.selectFrom('sys_log'));
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();

@@ -3,7 +3,8 @@
  * This module serves the paged list the department selects use and the name lookups the
  * session user needs; the full department administration builds on the same table.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 
 export interface DeptRow {
@@ -24,14 +25,14 @@ const toDept = (r: any): DeptRow => ({
   createTime: r.create_time ?? null,
 });
 
-export async function deptName(db: Kysely<any>, id: number | null | undefined): Promise<string | null> {
+export async function deptName(db: Db, id: number | null | undefined): Promise<string | null> {
   if (id === null || id === undefined) return null;
   const row = await db.selectFrom('sys_dept').select('name').where('id', '=', id).executeTakeFirst();
   return row ? String(row.name) : null;
 }
 
 /** Names from the root down to the department, joined by '/', e.g. 总公司/人事部. */
-export async function deptNamePath(db: Kysely<any>, id: number | null | undefined): Promise<string> {
+export async function deptNamePath(db: Db, id: number | null | undefined): Promise<string> {
   const names: string[] = [];
   const seen = new Set<number>();
   let current = id ?? null;
@@ -45,7 +46,7 @@ export async function deptNamePath(db: Kysely<any>, id: number | null | undefine
   return names.join('/');
 }
 
-export async function departmentIds(db: Kysely<any>): Promise<number[]> {
+export async function departmentIds(db: Db): Promise<number[]> {
   const rows = await db.selectFrom('sys_dept').select('id').orderBy('id').execute();
   return rows.map((r) => Number(r.id));
 }
@@ -114,11 +115,7 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `ids`: only these departments (the data scope); null or undefined = all. */
-export async function listDepartments(
-  db: Kysely<any>,
-  q: DeptQuery,
-  ids?: number[] | null,
-): Promise<{ content: DeptRow[]; totalElements: number }> {
+export async function listDepartments(db: Db, q: DeptQuery, ids?: number[] | null): Promise<{ content: DeptRow[]; totalElements: number }> {
   let base = db.selectFrom('sys_dept');
   if (ids) base = base.where('id', 'in', ids.length ? ids : [-1]);
   if (q.name !== undefined) base = base.where(sql<boolean>`name like ${`%${escapeLike(q.name)}%`} escape '\\'`);

@@ -11,8 +11,8 @@
  *   PUT api/system/deptRemark {id, remark}                sets (or, empty, clears) a department's note,
  *                                                         at most 500 characters           (dept:remark)
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, type DataScope } from '../../auth/data-scope.ts';
@@ -30,7 +30,7 @@ interface Dept {
   remark: string | null;
 }
 
-async function allDepts(db: Kysely<any>): Promise<Dept[]> {
+async function allDepts(db: Db): Promise<Dept[]> {
   const rows = await db
     .selectFrom('sys_dept')
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'remark'])

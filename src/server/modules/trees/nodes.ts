@@ -2,9 +2,9 @@
  * Brand tree nodes: reading (children by pid, the tree by levels, one node, search) and the
  * body rules of a create or update. Columns <-> JSON fields are mapped here only.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { ENUM_FIELDS, KIND_TITLES, MAX_LEVEL, type BrandNode, type NodeKind } from '../../../shared/brand-tree.ts';
-import type { Database } from '../../types.ts';
+import type { Database, Db } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 import { BRAND_TREE_TABLE } from './tables.ts';
 
@@ -126,13 +126,13 @@ export async function readBrandTree(database: Database, levels = MAX_LEVEL, filt
   return roots;
 }
 
-export async function nodeById(db: Kysely<any>, id: number): Promise<BrandNode | undefined> {
+export async function nodeById(db: Db, id: number): Promise<BrandNode | undefined> {
   const row = await db.selectFrom(T).selectAll().where('id', '=', id).executeTakeFirst();
   return row ? rowToNode(row) : undefined;
 }
 
 /** Ancestors of a node from the brand down, the node included. */
-export async function pathOf(db: Kysely<any>, node: BrandNode): Promise<BrandNode[]> {
+export async function pathOf(db: Db, node: BrandNode): Promise<BrandNode[]> {
   const path = [node];
   let current = node;
   while (current.pid !== 0) {
