@@ -65,6 +65,16 @@ async function allRows(db: Db): Promise<Row[]> {
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark'])
     .orderBy('sort')
     .orderBy('id')
+    .$castTo<{
+      id: number;
+      pid: number | null;
+      name: string;
+      sort: number;
+      enabled: number | boolean;
+      create_time: string | null;
+      wecom_dept_id: number | null;
+      remark: string | null;
+    }>()
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),
@@ -146,7 +156,7 @@ function mustBeInScope(scope: DataScope, id: number | null): void {
   if (id === null || !scope.deptIds.includes(id)) throw forbidden(DEPT_NOT_IN_SCOPE);
 }
 
-export async function registerDepartmentAdmin(app: FastifyInstance): Promise<void> {
+export function registerDepartmentAdmin(app: FastifyInstance): void {
   const db = app.database.db;
   const scopeOf = (request: Parameters<typeof requestScope>[1]) => requestScope(db, request);
 
@@ -184,7 +194,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
     return withDescendants(db, [id]);
   });
 
-  const readDept = async (body: Record<string, unknown>) => (
+  const readDept = (body: Record<string, unknown>) => (
     assertForm(DEPT_FORM, body),
     {
       name: requiredText(body, 'name', '部门名称', 100),
@@ -200,7 +210,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
   };
 
   app.post('/api/dept', { preHandler: app.requirePermission('dept:add') }, async (request, reply) => {
-    const d = await readDept(objectBody(request.body));
+    const d = readDept(objectBody(request.body));
     const scope = await scopeOf(request);
     // a new root company needs 全部; otherwise the parent must be inside the scope
     mustBeInScope(scope, d.pid);
@@ -217,7 +227,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
   app.put('/api/dept', { preHandler: app.requirePermission('dept:edit') }, async (request, reply) => {
     const body = objectBody(request.body);
     const id = requiredId(body.id, 'ID不能为空');
-    const d = await readDept(body);
+    const d = readDept(body);
     const scope = await scopeOf(request);
     const rows = await allRows(db);
     const current = rows.find((r) => r.id === id);
