@@ -2,7 +2,7 @@
  * Types shared by every area of the server. Imports no area: what the app decorates Fastify
  * with (which names the session store, the hub and the long tasks) is in decorations.ts.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +16,9 @@ export type Tables = any;
 
 /** The query builder over the database. */
 export type Db = Kysely<Tables>;
+
+/** A SELECT over one or more run-time tables, its row shape `O` (by default columns of any value). */
+export type TableQuery<O = Record<string, unknown>> = SelectQueryBuilder<Tables, string, O>;
 
 export interface Database {
   db: Db;
