@@ -16,7 +16,17 @@ export interface DeptRow {
   createTime: string | null;
 }
 
-const toDept = (r: any): DeptRow => ({
+/** A sys_dept row as the list reads it. */
+interface StoredDept {
+  id: number;
+  pid: number | null;
+  name: string;
+  sort: number;
+  enabled: number | boolean;
+  create_time: string | null;
+}
+
+const toDept = (r: StoredDept): DeptRow => ({
   id: Number(r.id),
   pid: r.pid === null || r.pid === undefined ? null : Number(r.pid),
   name: r.name,
@@ -89,12 +99,12 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
   const size = nonNegativeInt(one(query.size, 'size'), 'size', 10, MAX_SIZE);
   if (size < 1) throw badRequest(`参数size必须是1到${MAX_SIZE}之间的整数`);
   const sortRaw = query.sort === undefined ? [] : Array.isArray(query.sort) ? query.sort : [query.sort];
-  const sort = sortRaw.map((s) => {
+  const sort = sortRaw.map((s): DeptQuery['sort'][number] => {
     const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
     const dir = dirRaw.trim().toLowerCase();
     if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
       throw badRequest(`不支持的排序: ${String(s)}`);
-    return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
+    return { column: SORTABLE[field.trim()], dir };
   });
   const q: DeptQuery = { page, size, sort };
   const name = one(query.name, 'name');
@@ -128,6 +138,7 @@ export async function listDepartments(db: Db, q: DeptQuery, ids?: number[] | nul
   const rows = await list
     .limit(q.size)
     .offset(q.page * q.size)
+    .$castTo<StoredDept>()
     .execute();
   return { content: rows.map(toDept), totalElements: Number(total?.n ?? 0) };
 }

@@ -4,6 +4,7 @@
  * Sibling names are unique (同一上级下名称不能重复).
  */
 import { KIND_LEVEL, type BrandNode, type NodeKind } from '../../../shared/brand-tree.ts';
+import { plainText } from '../../../shared/text.ts';
 import { nowText } from '../../db/index.ts';
 import type { Database, Db } from '../../types.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -54,7 +55,7 @@ async function checkOrg(db: Db, values: Record<string, unknown>): Promise<void> 
     .select('id')
     .where('id', '=', values.org_id as number)
     .executeTakeFirst();
-  if (!org) throw badRequest(`所属公司不存在：${values.org_id}`);
+  if (!org) throw badRequest(`所属公司不存在：${plainText(values.org_id)}`);
 }
 
 function asObject(body: unknown): Record<string, unknown> {
@@ -98,7 +99,7 @@ export async function updateNode(database: Database, input: unknown, rule?: Leve
     if (body.kind !== undefined && body.kind !== node.kind) throw badRequest('不支持修改节点类型');
     const values = nodeValues(body, node.kind, 'update');
     await checkOrg(trx, values);
-    if (values.name !== undefined) await checkSiblingName(trx, node.pid, String(values.name), id);
+    if (values.name !== undefined) await checkSiblingName(trx, node.pid, plainText(values.name), id);
     await trx
       .updateTable(T)
       .set({ ...values, update_time: nowText() })
