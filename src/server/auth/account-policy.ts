@@ -6,6 +6,7 @@
  *   says how to reset it (the web warns from PASSWORD_WARN_DAYS on).
  */
 import type { Dialect, Db } from '../types.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -71,7 +72,7 @@ export async function clearFailures(db: Db, userId: number, table = 'sys_user'):
 /** Whole days since the last password reset ('YYYY-MM-DD HH:mm:ss' or a Date), null when unknown. */
 export function passwordAgeDays(lastReset: unknown, now: number): number | null {
   if (lastReset === null || lastReset === undefined || lastReset === '') return null;
-  const t = lastReset instanceof Date ? lastReset.getTime() : new Date(String(lastReset).replace(' ', 'T')).getTime();
+  const t = lastReset instanceof Date ? lastReset.getTime() : new Date(plainText(lastReset).replace(' ', 'T')).getTime();
   if (Number.isNaN(t)) return null;
   return Math.floor((now - t) / 86_400_000);
 }

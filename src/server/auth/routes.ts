@@ -44,6 +44,14 @@ async function findUser(db: Db, login: string) {
     .selectFrom('sys_user')
     .select(['id', 'username', 'password', 'enabled', 'locked_until', 'pwd_reset_time'])
     .where((eb) => eb.or([eb('username', '=', login), eb('phone', '=', login)]))
+    .$castTo<{
+      id: number;
+      username: string;
+      password: string | null;
+      enabled: number | boolean;
+      locked_until: number | null;
+      pwd_reset_time: string | null;
+    }>()
     .execute();
   return rows.find((r) => r.username === login) ?? rows[0];
 }
@@ -59,7 +67,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     return { img, uuid, enabled: true };
   });
 
-  app.get('/api/publicKey', async () => ({ publicKey: s.keys.publicKeyBase64 }));
+  app.get('/api/publicKey', () => ({ publicKey: s.keys.publicKeyBase64 }));
 
   app.post('/api/login', async (request) => {
     const ip = request.ip;

@@ -25,7 +25,7 @@ async function newPrivateKeyPem(): Promise<string> {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  return privateKey as unknown as string;
+  return privateKey;
 }
 
 export function keysFromPem(pem: string): RsaKeys {

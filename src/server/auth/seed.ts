@@ -9,7 +9,6 @@ import type { Db } from '../types.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { nowText } from '../db/index.ts';
 import { hashPassword } from './passwords.ts';
-import { flag } from './tables.ts';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_ROLE = 'admin';

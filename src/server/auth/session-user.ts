@@ -46,10 +46,29 @@ export function permissionList(isAdmin: boolean, roles: RoleInfo[], permissions:
   return [...list];
 }
 
+/** The sys_user columns a signed-in user's view reads. */
+interface StoredUser {
+  id: number;
+  username: string;
+  nick_name: string | null;
+  org_id: number | null;
+  dept_id: number | null;
+  phone: string | null;
+  email: string | null;
+  sex: number | null;
+  img: string | null;
+  wx_img: string | null;
+  idno: string | null;
+  lock_time: number | null;
+  pwd_reset_time: string | null;
+  is_def_password: number | boolean;
+  enabled: number | boolean;
+}
+
 const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export async function userView(db: Db, userId: number, roles: RoleInfo[]): Promise<UserView> {
-  const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).$castTo<StoredUser>().executeTakeFirstOrThrow();
   const orgId = optionalId(u.org_id);
   const deptId = optionalId(u.dept_id);
   const { deptName, deptNamePath } = userDirectory();

@@ -10,7 +10,7 @@
  * integer 0/1 in SQLite and boolean in PostgreSQL (write 0/1, read with Boolean()), instants
  * used for expiry are epoch milliseconds (bigint).
  */
-import { sql } from 'kysely';
+import { sql, type CreateTableBuilder } from 'kysely';
 import type { Dialect, Db } from '../types.ts';
 
 export type ColumnType = 'id' | 'int' | 'bigint' | 'text' | `varchar(${number})` | 'bool' | 'time' | 'bytes';
@@ -237,7 +237,7 @@ export async function ensureTables(db: Db, dialect: Dialect, defs: TableDef[]): 
   for (const def of defs) {
     const have = await existingColumns(db, dialect, def.name);
     if (!have) {
-      let builder = db.schema.createTable(def.name).ifNotExists();
+      let builder: CreateTableBuilder<string, string> = db.schema.createTable(def.name).ifNotExists();
       for (const col of def.columns) {
         builder = builder.addColumn(col.name, sql.raw(sqlType(col.type, dialect)), (c) => {
           if (col.type === 'id') {
@@ -252,7 +252,7 @@ export async function ensureTables(db: Db, dialect: Dialect, defs: TableDef[]): 
           return c;
         });
       }
-      if (def.primaryKey) builder = builder.addPrimaryKeyConstraint(`${def.name}_pkey`, def.primaryKey as any);
+      if (def.primaryKey) builder = builder.addPrimaryKeyConstraint(`${def.name}_pkey`, def.primaryKey);
       await builder.execute();
     } else {
       for (const col of def.columns) {

@@ -6,11 +6,12 @@
 import type { Db } from '../types.ts';
 import type { Config } from '../config.ts';
 
+/** Plain functions (no `this`), so callers may take them out of the directory. */
 export interface UserDirectory {
-  deptName(db: Db, id: number | null | undefined): Promise<string | null>;
-  deptNamePath(db: Db, id: number | null | undefined): Promise<string>;
+  deptName: (db: Db, id: number | null | undefined) => Promise<string | null>;
+  deptNamePath: (db: Db, id: number | null | undefined) => Promise<string>;
   /** the settings every screen may read before sign-in (logo, title, record number...) */
-  publicSettings(db: Db, config: Pick<Config, 'recordNumber'>): Promise<object>;
+  publicSettings: (db: Db, config: Pick<Config, 'recordNumber'>) => Promise<object>;
 }
 
 let directory: UserDirectory | null = null;
