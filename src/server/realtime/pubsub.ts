@@ -43,20 +43,22 @@ export interface PubSub {
 export class InProcessPubSub implements PubSub {
   private readonly handlers: Array<(message: string, delivery: Delivery) => void> = [];
 
-  async publish(message: string): Promise<void> {
+  publish(message: string): Promise<void> {
     const delivery = { late: false, created: Date.now() };
     // delivered after the publisher's current work, as a remote delivery would be
     setImmediate(() => {
       for (const h of this.handlers) h(message, delivery);
     });
+    return Promise.resolve();
   }
 
   subscribe(handler: (message: string, delivery: Delivery) => void): void {
     this.handlers.push(handler);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.handlers.length = 0;
+    return Promise.resolve();
   }
 }
 
