@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const LIMIT_TABLE = 'sys_limit_counter';
 const PRUNE_EVERY_MS = 60_000;
@@ -150,7 +151,7 @@ export function databaseRateLimitStore(counters: () => SharedCounters) {
     /** Each route (or each `app.rateLimit` guard, in registration order: the same on every instance) counts apart. */
     child(routeOptions: RouteOptions & object): DatabaseRateLimitStore {
       const info = routeOptions.routeInfo;
-      const method = Array.isArray(info?.method) ? info.method.join(',') : String(info?.method ?? '');
+      const method = Array.isArray(info?.method) ? info.method.join(',') : plainText(info?.method ?? '');
       const name = typeof info?.url === 'string' && info.url ? `${method} ${info.url}` : `guard${++unnamed}`;
       return new DatabaseRateLimitStore(undefined, `rl:${name}:`);
     }
