@@ -22,7 +22,7 @@ export const QUESTION_TABLE = spec.table;
 
 /** property name -> column name, from the resource spec */
 export function col(name: string): string {
-  const f = spec!.fields.find((x) => x.name === name);
+  const f = spec.fields.find((x) => x.name === name);
   if (!f) throw new Error(`sysQuestion has no field ${name}`);
   return f.column;
 }
