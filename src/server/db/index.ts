@@ -29,7 +29,8 @@ function setPgParsers(): void {
   pg.types.setTypeParser(PG_NUMERIC, (v: string) => Number(v));
 }
 
-export async function openDatabase(config: Config): Promise<Database> {
+/** Opens the database; answers a settled promise (callers await it; connections are made on first use). */
+export function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     setPgParsers();
     const pool = new pg.Pool({
@@ -47,7 +48,7 @@ export async function openDatabase(config: Config): Promise<Database> {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
   }
   mkdirSync(config.dataDir, { recursive: true });
   const sqlite = new SQLite(join(config.dataDir, 'console.db'));
@@ -58,13 +59,13 @@ export async function openDatabase(config: Config): Promise<Database> {
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return Promise.resolve({ db, dialect: 'sqlite', close: () => db.destroy() });
 }
 
 const STATEMENT_CACHE_SIZE = 200;
 
 type KyselySqlite = ConstructorParameters<typeof SqliteDialect>[0]['database'];
-type CachedStatement = ReturnType<Exclude<KyselySqlite, Function>['prepare']>;
+type CachedStatement = ReturnType<Exclude<KyselySqlite, (...args: never[]) => unknown>['prepare']>;
 
 /**
  * The SQLite handle as Kysely sees it, keeping the last STATEMENT_CACHE_SIZE prepared statements
