@@ -60,7 +60,20 @@ export interface StorageProvider {
 
 const COLUMNS = ['id', 'file_key', 'name', 'content_type', 'size', 'kind', 'storage', 'path', 'create_time'] as const;
 
-function toStored(row: Record<string, any>): StoredFile {
+/** A sys_file row (COLUMNS). */
+interface FileRow {
+  id: number;
+  file_key: string;
+  name: string;
+  content_type: string;
+  size: number;
+  kind: string;
+  storage: string;
+  path: string | null;
+  create_time: string | Date | null;
+}
+
+function toStored(row: FileRow): StoredFile {
   const t = row.create_time;
   return {
     id: Number(row.id),

@@ -83,7 +83,7 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
       .where('target', '=', target)
       .where('purpose', '=', purpose)
       .where('code_hash', '=', String(row.code_hash))
-      .where('used', '=', 0 as any)
+      .where('used', '=', 0)
       .where('expires', '>', t)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1 ? 'ok' : 'missing';

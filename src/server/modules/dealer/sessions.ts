@@ -51,6 +51,16 @@ export class DealerSessions {
       .select(['s.expires', 'c.id as comp_id', 'c.comp_name', 'c.comp_code', 'c.username', 'c.mobile', 'c.enabled', 'c.lock_time'])
       .where('s.id', '=', id)
       .where('s.kind', '=', DEALER_SESSION_KIND)
+      .$castTo<{
+        expires: number;
+        comp_id: number;
+        comp_name: string | null;
+        comp_code: string | null;
+        username: string | null;
+        mobile: string | null;
+        enabled: number | boolean;
+        lock_time: number | null;
+      }>()
       .executeTakeFirst();
     if (!row) return null;
     const now = this.now();
