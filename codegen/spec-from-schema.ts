@@ -403,18 +403,20 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
       `must be one of ${OCR_CALL_NAMES.join(', ')}`,
       null,
     );
-    const answers: readonly string[] = OCR_ANSWERS[oo.call as OcrCall];
+    // a known call name: checked just above
+    const call = oo.call as OcrCall;
+    const answers: readonly string[] = OCR_ANSWERS[call];
     need(file, `${path}/x-ocr/fill`, Object.keys(oo.fill).length > 0, 'must name at least one property to fill', null);
     for (const [k, v] of Object.entries(oo.fill)) {
       need(
         file,
         `${path}/x-ocr/fill/${k}`,
         typeof v === 'string' && answers.includes(v),
-        `must be a field of the ${oo.call} answer: ${answers.join(', ')}`,
+        `must be a field of the ${call} answer: ${answers.join(', ')}`,
         null,
       );
     }
-    ocr = { call: oo.call as OcrCall, fill: oo.fill as Record<string, string> };
+    ocr = { call, fill: oo.fill as Record<string, string> };
   }
   let list: FieldSpec['list'];
   const rawScope = p['x-scope'] as ScopeKind | typeof NO_SCOPE | undefined;
@@ -469,13 +471,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-money`, p.multipleOf === undefined, 'x-money already allows at most two decimals; drop multipleOf', null);
   }
   if (p['x-column'] !== undefined)
-    need(
-      file,
-      `${path}/x-column`,
-      typeof p['x-column'] === 'string' && IDENT.test(p['x-column'] as string),
-      'must be a column identifier',
-      null,
-    );
+    need(file, `${path}/x-column`, typeof p['x-column'] === 'string' && IDENT.test(p['x-column']), 'must be a column identifier', null);
   if (p['x-form'] !== undefined) need(file, `${path}/x-form`, typeof p['x-form'] === 'boolean', 'must be true or false', null);
   if (p['x-placeholder'] !== undefined)
     need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);

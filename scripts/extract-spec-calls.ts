@@ -100,7 +100,7 @@ export function extract(text: string): Array<[string, string]> {
       const c = ctx[depth];
       // any other words between two tokens end the running list (`GET /api/qywxLogin with code and state`)
       const gap = rawLine.slice(end, m.index).trim();
-      const follows: Found | null = !gap ? (last as Found | null) : null;
+      const follows: Found | null = !gap ? last : null;
       last = null;
       if (gap && !(gap === 'to' && c.methods.length)) {
         c.open = false;

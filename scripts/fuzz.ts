@@ -13,6 +13,7 @@ import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { fuzzCases, tableFingerprint } from '../tests/server/fuzz-corpus.ts';
 import { loginAs } from '../tests/server/auth-helpers.ts';
+import { plainText } from '../src/shared/text.ts';
 
 const PASSWORD = 'Fuzz@2024pass';
 const usePg = process.argv.includes('--pg');
@@ -76,7 +77,7 @@ try {
             ? `took ${ms} ms`
             : res.statusCode >= 400 &&
                 String(res.headers['content-type'] ?? '').includes('json') &&
-                !/[\u4e00-\u9fff]/.test(String(res.json().message))
+                !/[\u4e00-\u9fff]/.test(plainText(res.json<{ message?: unknown }>().message))
               ? `${res.statusCode} without a Chinese message`
               : '';
       if (problem) {

@@ -18,6 +18,19 @@ const skippedSuites: string[] = [];
 const failures: string[] = [];
 let failedRuns = 0;
 
+/** The parts of vitest's JSON report this summary reads (every member may be missing). */
+interface VitestReport {
+  success?: boolean;
+  numPassedTests?: number;
+  numFailedTests?: number;
+  numPendingTests?: number;
+  numTodoTests?: number;
+  testResults?: Array<{
+    name: string;
+    assertionResults?: Array<{ status: string; fullName: string; failureMessages?: string[] }>;
+  }>;
+}
+
 function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}): void {
   const out = join(outDir, `${label}.json`);
   const args = [
@@ -31,7 +44,7 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
   console.log(`\n=== ${label}: vitest ${projects.join(', ')} ===`);
   const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
   if (existsSync(out)) {
-    const j = JSON.parse(readFileSync(out, 'utf8'));
+    const j = JSON.parse(readFileSync(out, 'utf8')) as VitestReport;
     totals.passed += j.numPassedTests ?? 0;
     totals.failed += j.numFailedTests ?? 0;
     totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);

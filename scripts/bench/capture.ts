@@ -7,7 +7,9 @@
 import { DefaultQueryExecutor, type CompiledQuery } from 'kysely';
 
 export async function captureQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: CompiledQuery[] }> {
-  const proto = DefaultQueryExecutor.prototype as unknown as { executeQuery(q: CompiledQuery, ...rest: unknown[]): Promise<unknown> };
+  const proto = DefaultQueryExecutor.prototype as unknown as {
+    executeQuery: (this: unknown, q: CompiledQuery, ...rest: unknown[]) => Promise<unknown>;
+  };
   const own = Object.prototype.hasOwnProperty.call(proto, 'executeQuery');
   const original = proto.executeQuery;
   const queries: CompiledQuery[] = [];

@@ -92,7 +92,7 @@ export function pgServerUrl(): string | undefined {
 }
 
 /** A fresh database `bench_<random>` on the server; drop() removes it (and its connections). */
-export async function createPgDatabase(serverUrl: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function createPgDatabase(serverUrl: string): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

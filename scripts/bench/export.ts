@@ -37,6 +37,7 @@ import { seedQuestions } from './seed.ts';
 import { memoryOf, withBenchServer } from './server-process.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import type { Dialect } from '../../src/server/types.ts';
+import { plainText } from '../../src/shared/text.ts';
 
 const TARGET_SECONDS = 3;
 const TARGET_RSS = 200 * 1024 * 1024;
@@ -120,7 +121,7 @@ async function checkXlsx(file: string): Promise<Check> {
     for await (const sheet of reader) {
       sheets++;
       for await (const row of sheet) {
-        if (sheets === 1 && rows === 0) titles = (row.values as unknown[]).slice(1).map((v) => String(v ?? ''));
+        if (sheets === 1 && rows === 0) titles = (row.values as unknown[]).slice(1).map((v) => plainText(v ?? ''));
         if (sheets === 1) rows++;
       }
     }

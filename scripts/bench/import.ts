@@ -51,7 +51,7 @@ function row(i: number, bad: boolean): CellValue[] {
 }
 
 async function writeSheet(file: string, rows: number, badAt?: number): Promise<void> {
-  async function* batches(): AsyncGenerator<CellValue[][]> {
+  function* batches(): Generator<CellValue[][]> {
     for (let i = 1; i <= rows; i += 1000) {
       const batch: CellValue[][] = [];
       for (let j = i; j < Math.min(rows + 1, i + 1000); j++) batch.push(row(j, j === badAt));

@@ -12,7 +12,7 @@
  * Figures only: exits 0 whatever they are, non-zero only when something is broken.
  */
 import { cpus } from 'node:os';
-import { sql, type CompiledQuery } from 'kysely';
+import type { CompiledQuery, SelectQueryBuilder } from 'kysely';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   buildBenchApp,
@@ -33,7 +33,7 @@ import {
 import { captureQueries } from './capture.ts';
 import { directLoad, httpLoad, settle, type LoadResult } from './load.ts';
 import { QUESTION_TABLE, SPAN_SECONDS, col, createTimeAt, seedQuestions } from './seed.ts';
-import type { Dialect } from '../../src/server/types.ts';
+import type { Dialect, Tables } from '../../src/server/types.ts';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { parseListQuery } from '../../src/server/crud/query.ts';
 import { listPage } from '../../src/server/crud/repository.ts';
@@ -95,12 +95,17 @@ async function httpFloor(bodyText: string, opts: BenchOptions): Promise<LoadResu
   }
 }
 
-async function countWhere(app: FastifyInstance, build: (q: any) => any): Promise<number> {
-  const r = await build(app.database.db.selectFrom(QUESTION_TABLE).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow();
+/** A scenario's filter on the feedback table's query, whatever the query selects. */
+type Filter = <O>(q: SelectQueryBuilder<Tables, string, O>) => SelectQueryBuilder<Tables, string, O>;
+
+async function countWhere(app: FastifyInstance, build: Filter): Promise<number> {
+  const r = await build(
+    app.database.db.selectFrom(QUESTION_TABLE).select((eb) => eb.fn.countAll<number>().as('n')),
+  ).executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
-async function firstIdWhere(app: FastifyInstance, build: (q: any) => any, offset: number): Promise<number | null> {
+async function firstIdWhere(app: FastifyInstance, build: Filter, offset: number): Promise<number | null> {
   const r = await build(app.database.db.selectFrom(QUESTION_TABLE).select('id'))
     .orderBy('id', 'desc')
     .limit(1)
@@ -110,16 +115,16 @@ async function firstIdWhere(app: FastifyInstance, build: (q: any) => any, offset
 }
 
 async function scenarios(app: FastifyInstance, rows: number): Promise<Scenario[]> {
-  const model = (q: any) => q.where(col('model'), '=', '销售');
+  const model: Filter = (q) => q.where(col('model'), '=', '销售');
   const page = 500;
   const size = 15;
   const probeId = Math.max(1, Math.floor(rows * 0.37));
-  const byId = (q: any) => q.where('id', '=', probeId);
+  const byId: Filter = (q) => q.where('id', '=', probeId);
   // a window holding about 40 rows (one hour at 1M rows)
   const windowSeconds = Math.max(3600, Math.ceil((SPAN_SECONDS * 40) / rows));
   const from = createTimeAt(Math.floor(rows / 2), rows);
   const to = new Date(Date.parse(from.replace(' ', 'T') + 'Z') + windowSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
-  const range = (q: any) => q.where(col('createTime'), '>=', from).where(col('createTime'), '<=', to);
+  const range: Filter = (q) => q.where(col('createTime'), '>=', from).where(col('createTime'), '<=', to);
   const enc = encodeURIComponent;
   return [
     {
@@ -149,10 +154,10 @@ async function scenarios(app: FastifyInstance, rows: number): Promise<Scenario[]
   ];
 }
 
-async function getJson(base: string, path: string, token: string): Promise<{ status: number; body: any }> {
+async function getJson(base: string, path: string, token: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {

@@ -64,7 +64,7 @@ export async function httpLoad(
   });
   await worker.terminate();
   const { decodeHist } = require('autocannon/lib/histUtil.js') as {
-    decodeHist(s: string): { getValueAtPercentile(p: number): number; maxValue: number };
+    decodeHist: (s: string) => { getValueAtPercentile(p: number): number; maxValue: number };
   };
   const hist = decodeHist(raw.latencies);
   const statusCodes: Record<string, number> = {};

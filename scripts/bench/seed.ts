@@ -12,9 +12,9 @@
  * for named customers.
  */
 import SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { resourceByName } from '../../src/generated/resources.ts';
-import type { Database } from '../../src/server/types.ts';
+import type { Database, Db } from '../../src/server/types.ts';
 
 const spec = resourceByName.sysQuestion;
 if (!spec) throw new Error('sysQuestion is not among the generated resources (run npm run codegen)');
@@ -22,7 +22,7 @@ export const QUESTION_TABLE = spec.table;
 
 /** property name -> column name, from the resource spec */
 export function col(name: string): string {
-  const f = spec!.fields.find((x) => x.name === name);
+  const f = spec.fields.find((x) => x.name === name);
   if (!f) throw new Error(`sysQuestion has no field ${name}`);
   return f.column;
 }
@@ -141,7 +141,7 @@ async function recreateIndexes(database: Database, indexes: Index[]): Promise<vo
   else await sql`analyze ${sql.id(QUESTION_TABLE)}`.execute(database.db);
 }
 
-async function rowCount(db: Kysely<any>): Promise<number> {
+async function rowCount(db: Db): Promise<number> {
   const r = await sql<{ n: number | string }>`select count(*) as n from ${sql.id(QUESTION_TABLE)}`.execute(db);
   return Number(r.rows[0].n);
 }
@@ -162,7 +162,7 @@ export async function seedQuestions(database: Database, total: number): Promise<
   return total - have;
 }
 
-async function sqliteFile(db: Kysely<any>): Promise<string> {
+async function sqliteFile(db: Db): Promise<string> {
   const r = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
   const main = r.rows.find((x) => x.name === 'main');
   if (!main?.file) throw new Error('the SQLite database has no file');

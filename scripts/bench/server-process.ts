@@ -61,7 +61,7 @@ export interface BenchServer {
   token: string;
   pid: number;
   /** RSS sampled every `SAMPLE_MS` since the call: its value then and the peak so far (kernel peak included) */
-  rss(): { before: number; peak: number };
+  rss: () => { before: number; peak: number };
 }
 
 const SAMPLE_MS = 20;

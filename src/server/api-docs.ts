@@ -70,8 +70,10 @@ function fieldSchema(field: FieldSpec): Json {
   if (field.format) s.format = field.format;
   if (field.maxLength) s.maxLength = field.maxLength;
   if (field.readOnly || field.auto) s.readOnly = true;
-  if (field.options?.length) s.description = field.options.map((o) => `${String(o.value)}: ${o.label}`).join('; ');
-  if (field.mask) s.description = `${s.description ? `${s.description}. ` : ''}未持有查看权限时脱敏显示（${field.mask}）`;
+  let description: string | undefined;
+  if (field.options?.length) description = field.options.map((o) => `${String(o.value)}: ${o.label}`).join('; ');
+  if (field.mask) description = `${description ? `${description}. ` : ''}未持有查看权限时脱敏显示（${field.mask}）`;
+  if (description !== undefined) s.description = description;
   return s;
 }
 
@@ -210,8 +212,8 @@ function crudSchema(route: CrudRoute): Json {
                 schema: {
                   type: 'object',
                   properties: Object.fromEntries([
-                    ...(spec.total ?? []).map((n) => [n, { type: 'number' }]),
-                    ['count', { type: 'integer' }],
+                    ...(spec.total ?? []).map((n): [string, Json] => [n, { type: 'number' }]),
+                    ['count', { type: 'integer' }] satisfies [string, Json],
                   ]),
                 },
               },
@@ -322,7 +324,7 @@ function routeSchema(
 ): Json {
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const generic = crud ? crudSchema(crud) : undefined;
-  const { badRequest: badMessage, consumes, ...genericSchema } = (generic ?? {}) as Json;
+  const { badRequest: badMessage, consumes, ...genericSchema } = generic ?? {};
   const applicantToo = !!crud?.spec.ownedByApplicant && ['list', 'create', 'update', 'delete'].includes(crud.kind);
   const who = access(entry, applicantToo);
   const schema: Json = { ...(given as Json | undefined), ...genericSchema };
@@ -420,7 +422,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
       const { hide, ...given } = (schema ?? {}) as Json;
       if (hide && !socket) return { schema, url: docUrl };
       const entry = routeCatalogue(app).find((r) => r.method === method && r.url === url);
-      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given) as FastifySchema, url: docUrl };
+      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given), url: docUrl };
     },
   });
 }

@@ -59,7 +59,7 @@ export interface BuildOptions {
 }
 
 /** A hand-written area of the API: registers its routes (and tables) on the app. */
-export type Area = (app: FastifyInstance, specs: ResourceSpec[]) => Promise<void>;
+export type Area = (app: FastifyInstance, specs: ResourceSpec[]) => void | Promise<void>;
 
 /** Hand-written areas, registered in this order after the generic resource routes. */
 export const AREAS: Array<{ name: string; register: Area }> = [
@@ -81,7 +81,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'dealer', register: (app) => registerDealerArea(app) },
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
   { name: 'kf', register: (app) => registerKfRoutes(app) },
-  { name: 'tms', register: async (app, specs) => registerTmsRoutes(app, specs) },
+  { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
@@ -141,7 +141,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await ensureResourceTables(database, specs);
 
     // 3. areas
-    await registerResources(app, specs);
+    registerResources(app, specs);
     for (const area of AREAS) await area.register(app, specs);
     if (config.apiDocsEnabled) await registerApiDocsRoutes(app);
     await seedDemoData(app, specs);

@@ -3,7 +3,7 @@
  * every area imports, so that naming the session store, the hub and the long tasks here closes
  * no import cycle through auth/, crud/, db/ and realtime/.
  */
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LongTasks } from './realtime/long-tasks.ts';

@@ -15,7 +15,7 @@ export const STOPPING = '服务正在停止';
 
 export function registerHealth(app: FastifyInstance): { stopping(): void } {
   let stopping = false;
-  app.get('/api/health', async () => ({ status: 'UP' }));
+  app.get('/api/health', () => ({ status: 'UP' }));
   app.get('/api/health/ready', async () => {
     if (stopping) throw new ApiError(503, STOPPING);
     let timer: NodeJS.Timeout | undefined;

@@ -2,12 +2,26 @@
  * Types shared by every area of the server. Imports no area: what the app decorates Fastify
  * with (which names the session store, the hub and the long tasks) is in decorations.ts.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * The tables as the query builder sees them. Most tables are made at run time from
+ * schemas/*.json (and a deployment may add more), so there is no static list of tables and
+ * columns to give Kysely: queries are untyped here, and code reading rows names their shape
+ * (an interface per row, `$castTo<Row>()`) where it uses them.
+ */
+export type Tables = any;
+
+/** The query builder over the database. */
+export type Db = Kysely<Tables>;
+
+/** A SELECT over one or more run-time tables, its row shape `O` (by default columns of any value). */
+export type TableQuery<O = Record<string, unknown>> = SelectQueryBuilder<Tables, string, O>;
+
 export interface Database {
-  db: Kysely<any>;
+  db: Db;
   dialect: Dialect;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@
  * message) and in the applicant pages. Messages are the specification's own text.
  */
 import { parseIdCard } from './validators.ts';
+import { plainText } from './text.ts';
 
 export const EDUCATION_SAVE_FAILED = '信息保存失败，毕业日期必须大于开始日期或证明人电话不能是自己本人';
 export const REFEREE_IS_SELF = '信息保存失败,证明人电话不能是自己本人';
@@ -29,7 +30,14 @@ export function startsBeforeEnd(start: unknown, end: unknown): boolean {
 }
 
 export function sameNumber(a: unknown, b: unknown): boolean {
-  return a !== undefined && a !== null && b !== undefined && b !== null && String(a).trim() !== '' && String(a).trim() === String(b).trim();
+  return (
+    a !== undefined &&
+    a !== null &&
+    b !== undefined &&
+    b !== null &&
+    plainText(a).trim() !== '' &&
+    plainText(a).trim() === plainText(b).trim()
+  );
 }
 
 /** Education entry: start before end and a referee who is not the applicant (one combined message). */

@@ -127,7 +127,7 @@ export function checkDemand(
     if (isBlank(input[f])) errors[f] = `${DEMAND_LABELS[f]}不能为空`;
   }
   const text = (f: DemandField) =>
-    typeof input[f] === 'string' ? (input[f] as string).trim() : typeof input[f] === 'number' ? String(input[f]) : null;
+    typeof input[f] === 'string' ? input[f].trim() : typeof input[f] === 'number' ? String(input[f]) : null;
 
   if (!errors.userCarType) {
     const t = text('userCarType');
@@ -183,7 +183,7 @@ export function checkDemand(
 
 /** The first message of a failed check, in form order. */
 export function firstDemandError(errors: Partial<Record<DemandField, string>>): string {
-  for (const f of DEMAND_FIELDS) if (errors[f]) return errors[f]!;
+  for (const f of DEMAND_FIELDS) if (errors[f]) return errors[f];
   return '请求参数错误';
 }
 

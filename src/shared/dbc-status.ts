@@ -14,6 +14,7 @@
  *
  * shStatus and ddStatus are never set on their own: they follow from status (STATUS_FLAGS).
  */
+import { plainText } from './text.ts';
 
 export const DBC_STATUS_LABELS: Record<number, string> = {
   1: '用车申请审核中',
@@ -63,7 +64,7 @@ export const TRANSITIONS: Transition[] = [
 export const isDbcStatus = (v: unknown): v is DbcStatus => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 7;
 
 export function statusLabel(status: unknown): string {
-  return DBC_STATUS_LABELS[Number(status)] ?? String(status ?? '');
+  return DBC_STATUS_LABELS[Number(status)] ?? plainText(status ?? '');
 }
 
 /** The transition `action` by `actor` from `from`, or the Chinese reason it is not allowed. */

@@ -3,6 +3,7 @@
  * value is untouched. Characters are counted as characters, not UTF-16 units.
  */
 import type { MaskKind } from './resource-spec.ts';
+import { plainText } from './text.ts';
 
 function keep(value: string, head: number, tail: number): string {
   const chars = [...value];
@@ -83,6 +84,6 @@ export function maskPersonalText(text: string): string {
 /** Masks a value for display; empty values (undefined, null, '') come back as ''. */
 export function mask(kind: MaskKind, value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = String(value);
+  const text = plainText(value);
   return text === '' ? '' : MASKS[kind](text);
 }

@@ -4,6 +4,7 @@
  * with its message; `check(rule, value)` answers the message or undefined, treating an empty
  * value as valid (whether a field is required is a separate rule with its own message).
  */
+import { plainText } from './text.ts';
 
 export interface Rule {
   test: (value: string) => boolean;
@@ -332,7 +333,7 @@ export type RuleName = keyof typeof rules;
 export function check(rule: Rule | RuleName, value: unknown): string | undefined {
   const r = typeof rule === 'string' ? rules[rule] : rule;
   if (value === undefined || value === null) return undefined;
-  const text = String(value).trim();
+  const text = plainText(value).trim();
   if (text === '') return undefined;
   return r.test(text) ? undefined : r.message;
 }

@@ -1,10 +1,10 @@
+import type { Db } from '../types.ts';
 /**
  * A user's roles and permission keys: permissions are the keys of the menus linked to the
  * user's roles. Looked up on every authenticated request, so the answer is cached per user for
  * a few seconds; code that changes roles, menus or their links calls invalidateAccess() so this
  * instance sees the change at once (other instances within ACCESS_CACHE_MS).
  */
-import type { Kysely } from 'kysely';
 
 export const ACCESS_CACHE_MS = 5000;
 const MAX_ENTRIES = 10000;
@@ -23,7 +23,7 @@ export interface UserAccess {
 
 const cache = new Map<number, { at: number; access: UserAccess }>();
 
-export async function loadAccess(db: Kysely<any>, userId: number): Promise<UserAccess> {
+export async function loadAccess(db: Db, userId: number): Promise<UserAccess> {
   const roles = await db
     .selectFrom('sys_users_roles as ur')
     .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
@@ -47,7 +47,7 @@ export async function loadAccess(db: Kysely<any>, userId: number): Promise<UserA
   };
 }
 
-export async function cachedAccess(db: Kysely<any>, userId: number, now = Date.now()): Promise<UserAccess> {
+export async function cachedAccess(db: Db, userId: number, now = Date.now()): Promise<UserAccess> {
   const hit = cache.get(userId);
   if (hit && now - hit.at < ACCESS_CACHE_MS) return hit.access;
   const access = await loadAccess(db, userId);

@@ -5,8 +5,8 @@
  * - password age: PASSWORD_DISABLE_DAYS or more since the last reset refuses the sign-in and
  *   says how to reset it (the web warns from PASSWORD_WARN_DAYS on).
  */
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../types.ts';
+import type { Dialect, Db } from '../types.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -34,13 +34,7 @@ export function lockedUntil(row: { locked_until?: unknown }, now: number): numbe
  * Counts one failed password; answers the lock's end when this failure locks the account.
  * Done in one transaction so that concurrent failures on several instances all count.
  */
-export async function recordFailure(
-  db: Kysely<any>,
-  dialect: Dialect,
-  userId: number,
-  now: number,
-  table = 'sys_user',
-): Promise<number | null> {
+export async function recordFailure(db: Db, dialect: Dialect, userId: number, now: number, table = 'sys_user'): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom(table)
@@ -71,14 +65,14 @@ export async function recordFailure(
   });
 }
 
-export async function clearFailures(db: Kysely<any>, userId: number, table = 'sys_user'): Promise<void> {
+export async function clearFailures(db: Db, userId: number, table = 'sys_user'): Promise<void> {
   await db.updateTable(table).set({ login_fail_count: 0, login_fail_since: null, locked_until: null }).where('id', '=', userId).execute();
 }
 
 /** Whole days since the last password reset ('YYYY-MM-DD HH:mm:ss' or a Date), null when unknown. */
 export function passwordAgeDays(lastReset: unknown, now: number): number | null {
   if (lastReset === null || lastReset === undefined || lastReset === '') return null;
-  const t = lastReset instanceof Date ? lastReset.getTime() : new Date(String(lastReset).replace(' ', 'T')).getTime();
+  const t = lastReset instanceof Date ? lastReset.getTime() : new Date(plainText(lastReset).replace(' ', 'T')).getTime();
   if (Number.isNaN(t)) return null;
   return Math.floor((now - t) / 86_400_000);
 }

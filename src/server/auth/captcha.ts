@@ -4,8 +4,8 @@
  * and noise lines; the answer is kept server-side in sys_captcha for two minutes and deleted
  * at its first check, right or wrong.
  */
+import type { Db } from '../types.ts';
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import svgCaptcha from 'svg-captcha';
 
 /** svg-captcha's module is itself the function that draws a given text (its typings omit it). */
@@ -50,7 +50,7 @@ export class CaptchaStore {
   private lastSweep = 0;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     opts: CaptchaOptions = {},
   ) {
     this.ttlMs = opts.ttlMs ?? 2 * 60 * 1000;

@@ -9,8 +9,7 @@
  * allowed when they are the user's own organisation or a department inside the scope.
  * Rows whose scoped column is empty belong to nobody's department: only `all` sees them.
  */
-import type { Kysely } from 'kysely';
-import type { SessionUser } from '../types.ts';
+import type { SessionUser, Db } from '../types.ts';
 
 export interface DataScope {
   all: boolean;
@@ -23,7 +22,7 @@ export interface DataScope {
 export const ALL_SCOPE: DataScope = { all: true, deptIds: [], orgIds: [] };
 
 /** Every department id below the given ones (the given ones included). Cycles stop. */
-export async function withDescendants(db: Kysely<any>, roots: number[]): Promise<number[]> {
+export async function withDescendants(db: Db, roots: number[]): Promise<number[]> {
   if (!roots.length) return [];
   const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
   const children = new Map<number, number[]>();
@@ -45,7 +44,7 @@ export async function withDescendants(db: Kysely<any>, roots: number[]): Promise
   return [...seen].sort((a, b) => a - b);
 }
 
-export async function resolveDataScope(db: Kysely<any>, user: SessionUser): Promise<DataScope> {
+export async function resolveDataScope(db: Db, user: SessionUser): Promise<DataScope> {
   if (user.isAdmin || user.roles.some((r) => r.dataScope === '全部')) return ALL_SCOPE;
   const depts = new Set<number>();
   if (user.deptId !== null && (user.roles.length === 0 || user.roles.some((r) => r.dataScope !== '自定义'))) depts.add(user.deptId);
@@ -66,7 +65,7 @@ export async function resolveDataScope(db: Kysely<any>, user: SessionUser): Prom
 
 /** The scope of the request's user, computed once per request. */
 const perRequest = new WeakMap<object, Promise<DataScope>>();
-export function requestScope(db: Kysely<any>, request: { user?: SessionUser }): Promise<DataScope> {
+export function requestScope(db: Db, request: { user?: SessionUser }): Promise<DataScope> {
   if (!request.user) return Promise.resolve({ all: false, deptIds: [], orgIds: [] });
   let p = perRequest.get(request);
   if (!p) {

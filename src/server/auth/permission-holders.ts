@@ -1,8 +1,8 @@
+import type { Db } from '../types.ts';
 /**
  * Staff who hold a permission key through their roles' menus, for screens that pick a person
  * by what they may do (e.g. the sales consultants a lead can be allotted to).
  */
-import type { Kysely } from 'kysely';
 
 export interface StaffBrief {
   id: number;
@@ -13,7 +13,7 @@ export interface StaffBrief {
 }
 
 /** Enabled users holding `key` (admin excluded: it passes every check but is nobody's consultant), optionally of one company. */
-export async function staffHolding(db: Kysely<any>, key: string, opts: { orgId?: number; userIds?: number[] } = {}): Promise<StaffBrief[]> {
+export async function staffHolding(db: Db, key: string, opts: { orgId?: number; userIds?: number[] } = {}): Promise<StaffBrief[]> {
   let q = db
     .selectFrom('sys_user as u')
     .innerJoin('sys_users_roles as ur', 'ur.user_id', 'u.id')
@@ -41,6 +41,6 @@ export async function staffHolding(db: Kysely<any>, key: string, opts: { orgId?:
 }
 
 /** Whether a department / company id exists. */
-export async function deptExists(db: Kysely<any>, id: number): Promise<boolean> {
+export async function deptExists(db: Db, id: number): Promise<boolean> {
   return !!(await db.selectFrom('sys_dept').select('id').where('id', '=', id).executeTakeFirst());
 }

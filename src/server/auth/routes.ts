@@ -2,8 +2,8 @@
  * Sign-in routes: GET /api/code (captcha), GET /api/publicKey, POST /api/login,
  * GET /api/info, DELETE /api/logout.
  */
+import type { Db } from '../types.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type {} from '@fastify/rate-limit';
 import '../decorations.ts';
 import { ApiError, badRequest, unauthorized } from '../errors.ts';
@@ -38,12 +38,20 @@ export interface AuthServices {
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 
 /** The user signing in: by user name first, else by phone. */
-async function findUser(db: Kysely<any>, login: string) {
+async function findUser(db: Db, login: string) {
   if (login.length > 64) return undefined;
   const rows = await db
     .selectFrom('sys_user')
     .select(['id', 'username', 'password', 'enabled', 'locked_until', 'pwd_reset_time'])
     .where((eb) => eb.or([eb('username', '=', login), eb('phone', '=', login)]))
+    .$castTo<{
+      id: number;
+      username: string;
+      password: string | null;
+      enabled: number | boolean;
+      locked_until: number | null;
+      pwd_reset_time: string | null;
+    }>()
     .execute();
   return rows.find((r) => r.username === login) ?? rows[0];
 }
@@ -59,7 +67,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     return { img, uuid, enabled: true };
   });
 
-  app.get('/api/publicKey', async () => ({ publicKey: s.keys.publicKeyBase64 }));
+  app.get('/api/publicKey', () => ({ publicKey: s.keys.publicKeyBase64 }));
 
   app.post('/api/login', async (request) => {
     const ip = request.ip;

@@ -5,9 +5,9 @@
  * (the SQLite file in the data directory) and every instance on one PostgreSQL database
  * shares it. Node 20 refuses PKCS#1 v1.5 decryption, so OAEP is the only padding accepted.
  */
+import type { Db } from '../types.ts';
 import { constants, createPrivateKey, createPublicKey, generateKeyPair, privateDecrypt, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Kysely } from 'kysely';
 import { nowText } from '../db/index.ts';
 
 const generate = promisify(generateKeyPair);
@@ -25,7 +25,7 @@ async function newPrivateKeyPem(): Promise<string> {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  return privateKey as unknown as string;
+  return privateKey;
 }
 
 export function keysFromPem(pem: string): RsaKeys {
@@ -35,7 +35,7 @@ export function keysFromPem(pem: string): RsaKeys {
 }
 
 /** Loads the key pair, creating it on the first start. Safe when several instances start at once. */
-export async function loadOrCreateKeys(db: Kysely<any>): Promise<RsaKeys> {
+export async function loadOrCreateKeys(db: Db): Promise<RsaKeys> {
   const read = async () =>
     (await db.selectFrom('sys_secret').select('value').where('name', '=', SECRET_NAME).executeTakeFirst())?.value as string | undefined;
   let pem = await read();

@@ -5,11 +5,10 @@
  * start; menus are linked to the admin role only when they are created, so an administrator's
  * later changes are kept.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../types.ts';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import { nowText } from '../db/index.ts';
 import { hashPassword } from './passwords.ts';
-import { flag } from './tables.ts';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_ROLE = 'admin';
@@ -31,12 +30,12 @@ export interface SeedOptions {
   resources: ResourceSpec[];
 }
 
-async function insertId(db: Kysely<any>, table: string, values: Record<string, unknown>): Promise<number> {
+async function insertId(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
   const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-async function seedDepartments(db: Kysely<any>, seedDemo: boolean): Promise<{ rootId: number; itDeptId: number | null }> {
+async function seedDepartments(db: Db, seedDemo: boolean): Promise<{ rootId: number; itDeptId: number | null }> {
   const existing = await db.selectFrom('sys_dept').select(['id', 'name', 'pid']).orderBy('id').execute();
   if (existing.length) {
     const root = existing.find((d) => d.pid === null) ?? existing[0];
@@ -55,7 +54,7 @@ async function seedDepartments(db: Kysely<any>, seedDemo: boolean): Promise<{ ro
   return { rootId, itDeptId };
 }
 
-async function seedAdmin(db: Kysely<any>, opts: SeedOptions, rootId: number, deptId: number): Promise<number> {
+async function seedAdmin(db: Db, opts: SeedOptions, rootId: number, deptId: number): Promise<number> {
   const now = nowText();
   await db
     .insertInto('sys_role')
@@ -137,7 +136,7 @@ export const RESOURCE_DIRECTORY: Record<string, string> = {
 };
 
 /** Ids of the directories, created when missing (matched by title among type-0 menus). */
-async function seedDirectories(db: Kysely<any>, now: string): Promise<{ ids: Map<string, number>; created: number[] }> {
+async function seedDirectories(db: Db, now: string): Promise<{ ids: Map<string, number>; created: number[] }> {
   const ids = new Map<string, number>();
   const created: number[] = [];
   for (const d of MENU_DIRECTORIES) {
@@ -167,7 +166,7 @@ async function seedDirectories(db: Kysely<any>, now: string): Promise<{ ids: Map
   return { ids, created };
 }
 
-async function seedMenus(db: Kysely<any>, resources: ResourceSpec[], adminRoleId: number): Promise<void> {
+async function seedMenus(db: Db, resources: ResourceSpec[], adminRoleId: number): Promise<void> {
   const now = nowText();
   const directories = await seedDirectories(db, now);
   const created: number[] = [...directories.created];
@@ -246,7 +245,7 @@ export const SCREEN_BUTTONS: Array<{ parent: string; title: string; permission: 
   { parent: 'DecisionCenter:list', title: '数据决策中心登录记录', permission: 'DecisionCenter:sso' },
 ];
 
-async function seedScreenMenus(db: Kysely<any>): Promise<void> {
+async function seedScreenMenus(db: Db): Promise<void> {
   await seedScreenPages(db);
   const now = nowText();
   for (const [i, b] of SCREEN_BUTTONS.entries()) {
@@ -269,7 +268,7 @@ async function seedScreenMenus(db: Kysely<any>): Promise<void> {
   }
 }
 
-async function seedScreenPages(db: Kysely<any>): Promise<void> {
+async function seedScreenPages(db: Db): Promise<void> {
   const now = nowText();
   for (const m of SCREEN_MENUS) {
     const have = await db.selectFrom('sys_menu').select('id').where('permission', '=', m.permission).executeTakeFirst();
@@ -296,7 +295,7 @@ async function seedScreenPages(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function seedAuth(db: Kysely<any>, opts: SeedOptions): Promise<void> {
+export async function seedAuth(db: Db, opts: SeedOptions): Promise<void> {
   const { rootId, itDeptId } = await seedDepartments(db, opts.seedDemo);
   const adminRoleId = await seedAdmin(db, opts, rootId, itDeptId ?? rootId);
   await seedMenus(db, opts.resources, adminRoleId);

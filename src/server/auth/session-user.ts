@@ -2,7 +2,7 @@
  * What the client learns about the signed-in user (login and GET /api/info): the session
  * user of the spec, the permission list the screens check, and the public settings.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../types.ts';
 import type { Config } from '../config.ts';
 import type { RoleInfo } from './access.ts';
 import { userDirectory } from './user-directory.ts';
@@ -46,10 +46,29 @@ export function permissionList(isAdmin: boolean, roles: RoleInfo[], permissions:
   return [...list];
 }
 
+/** The sys_user columns a signed-in user's view reads. */
+interface StoredUser {
+  id: number;
+  username: string;
+  nick_name: string | null;
+  org_id: number | null;
+  dept_id: number | null;
+  phone: string | null;
+  email: string | null;
+  sex: number | null;
+  img: string | null;
+  wx_img: string | null;
+  idno: string | null;
+  lock_time: number | null;
+  pwd_reset_time: string | null;
+  is_def_password: number | boolean;
+  enabled: number | boolean;
+}
+
 const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[]): Promise<UserView> {
-  const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+export async function userView(db: Db, userId: number, roles: RoleInfo[]): Promise<UserView> {
+  const u = await db.selectFrom('sys_user').selectAll().where('id', '=', userId).$castTo<StoredUser>().executeTakeFirstOrThrow();
   const orgId = optionalId(u.org_id);
   const deptId = optionalId(u.dept_id);
   const { deptName, deptNamePath } = userDirectory();
@@ -76,7 +95,7 @@ export async function userView(db: Kysely<any>, userId: number, roles: RoleInfo[
 }
 
 export async function infoAnswer(
-  db: Kysely<any>,
+  db: Db,
   config: Pick<Config, 'recordNumber'>,
   userId: number,
   isAdmin: boolean,

@@ -5,7 +5,8 @@
  * once a minute. Deleting the row ends the session at once on every instance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../types.ts';
 import { nowText } from '../db/index.ts';
 import { flag } from './tables.ts';
 
@@ -38,6 +39,18 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 
 const optionalId = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/** A session joined with its user, as the lookup query reads it. */
+interface SessionRow {
+  expires: number;
+  enabled: number | boolean;
+  remember: number | boolean;
+  user_id: number;
+  username: string;
+  nick_name: string | null;
+  dept_id: number | null;
+  org_id: number | null;
+}
+
 export class SessionStore {
   private readonly now: () => number;
   private lastSweep = 0;
@@ -47,7 +60,7 @@ export class SessionStore {
   private readonly endListeners: Array<(end: SessionEnd) => void> = [];
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly opts: SessionOptions,
   ) {
     this.now = opts.now ?? Date.now;
@@ -86,7 +99,7 @@ export class SessionStore {
     const { compiled, idAt } = this.lookupQuery ?? this.compileLookup();
     const parameters = compiled.parameters.slice();
     parameters[idAt] = id;
-    const { rows } = await this.db.executeQuery<Record<string, any>>({ ...compiled, parameters });
+    const { rows } = await this.db.executeQuery<SessionRow>({ ...compiled, parameters });
     const row = rows[0];
     if (!row) return null;
     const now = this.now();

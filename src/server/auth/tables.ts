@@ -10,8 +10,8 @@
  * integer 0/1 in SQLite and boolean in PostgreSQL (write 0/1, read with Boolean()), instants
  * used for expiry are epoch milliseconds (bigint).
  */
-import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../types.ts';
+import { sql, type CreateTableBuilder } from 'kysely';
+import type { Dialect, Db } from '../types.ts';
 
 export type ColumnType = 'id' | 'int' | 'bigint' | 'text' | `varchar(${number})` | 'bool' | 'time' | 'bytes';
 
@@ -221,7 +221,7 @@ function defaultValue(col: ColumnDef, dialect: Dialect): string | number | boole
   return col.default;
 }
 
-async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string): Promise<Set<string> | null> {
+async function existingColumns(db: Db, dialect: Dialect, table: string): Promise<Set<string> | null> {
   if (dialect === 'postgres') {
     const r = await sql<{ column_name: string }>`
       select column_name from information_schema.columns
@@ -233,11 +233,11 @@ async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string)
 }
 
 /** Creates missing tables, adds missing columns and indexes. Never drops anything. */
-export async function ensureTables(db: Kysely<any>, dialect: Dialect, defs: TableDef[]): Promise<void> {
+export async function ensureTables(db: Db, dialect: Dialect, defs: TableDef[]): Promise<void> {
   for (const def of defs) {
     const have = await existingColumns(db, dialect, def.name);
     if (!have) {
-      let builder = db.schema.createTable(def.name).ifNotExists();
+      let builder: CreateTableBuilder<string, string> = db.schema.createTable(def.name).ifNotExists();
       for (const col of def.columns) {
         builder = builder.addColumn(col.name, sql.raw(sqlType(col.type, dialect)), (c) => {
           if (col.type === 'id') {
@@ -252,7 +252,7 @@ export async function ensureTables(db: Kysely<any>, dialect: Dialect, defs: Tabl
           return c;
         });
       }
-      if (def.primaryKey) builder = builder.addPrimaryKeyConstraint(`${def.name}_pkey`, def.primaryKey as any);
+      if (def.primaryKey) builder = builder.addPrimaryKeyConstraint(`${def.name}_pkey`, def.primaryKey);
       await builder.execute();
     } else {
       for (const col of def.columns) {

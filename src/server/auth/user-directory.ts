@@ -3,14 +3,15 @@
  * user's company and department and the public settings. Access rules know no feature: the
  * system area fills this in when it registers (registerSystem), auth only asks.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../types.ts';
 import type { Config } from '../config.ts';
 
+/** Plain functions (no `this`), so callers may take them out of the directory. */
 export interface UserDirectory {
-  deptName(db: Kysely<any>, id: number | null | undefined): Promise<string | null>;
-  deptNamePath(db: Kysely<any>, id: number | null | undefined): Promise<string>;
+  deptName: (db: Db, id: number | null | undefined) => Promise<string | null>;
+  deptNamePath: (db: Db, id: number | null | undefined) => Promise<string>;
   /** the settings every screen may read before sign-in (logo, title, record number...) */
-  publicSettings(db: Kysely<any>, config: Pick<Config, 'recordNumber'>): Promise<object>;
+  publicSettings: (db: Db, config: Pick<Config, 'recordNumber'>) => Promise<object>;
 }
 
 let directory: UserDirectory | null = null;

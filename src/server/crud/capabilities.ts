@@ -101,10 +101,10 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
         request,
         parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), { paging: false }),
       );
-      const row = (await filteredQuery(app.database, spec, params.conditions)
+      const row = await filteredQuery(app.database, spec, params.conditions)
         .clearSelect()
         .select([...fields.map((f) => sql<unknown>`sum(${sql.ref(f.column)})`.as(f.name)), sql<unknown>`count(*)`.as('count')])
-        .executeTakeFirst()) as Record<string, unknown> | undefined;
+        .executeTakeFirst();
       const out: Record<string, number> = {};
       // money sums are integer cents: exact, then shown in yuan
       for (const f of fields) out[f.name] = fieldSum(f, row?.[f.name]);

@@ -20,8 +20,8 @@
  * A cached entry is used directly (the capped count is skipped), so a hot big list costs one
  * page query per request.
  */
-import { sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
-import type { Database } from '../types.ts';
+import { sql, type CompiledQuery } from 'kysely';
+import type { Database, TableQuery } from '../types.ts';
 
 export const COUNT_CAP = 10_000;
 export const COUNT_TTL_MS = 5_000;
@@ -83,13 +83,13 @@ export function tableChanged(database: Database, table: string): void {
 }
 
 /** The exact count, shared by everyone asking for it at the same table version. */
-function exactCount(s: TableState, filterKey: string, filtered: SelectQueryBuilder<any, any, any>): Promise<number> {
+function exactCount<O>(s: TableState, filterKey: string, filtered: TableQuery<O>): Promise<number> {
   const running = s.pending.get(filterKey);
   if (running && running.version === s.version) return running.promise;
   const version = s.version;
   const job: Job = { version, promise: Promise.resolve(0) };
   job.promise = (async () => {
-    await null;
+    await Promise.resolve();
     try {
       const row = await filtered
         .clearSelect()
@@ -120,11 +120,11 @@ export async function countsSettled(database: Database, table: string): Promise<
  * The number of rows of `filteredQuery` (a SELECT ... FROM table WHERE ... without order/limit,
  * or a function building it when needed). `filterKey` must identify the WHERE clause exactly.
  */
-export async function countMatching(
+export async function countMatching<O>(
   database: Database,
   table: string,
   filterKey: string,
-  filteredQuery: SelectQueryBuilder<any, any, any> | (() => SelectQueryBuilder<any, any, any>),
+  filteredQuery: TableQuery<O> | (() => TableQuery<O>),
   now = Date.now(),
 ): Promise<number> {
   // built only when a count has to run: a cached count needs no query

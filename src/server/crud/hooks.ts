@@ -26,8 +26,8 @@ export interface AfterWriteContext {
 }
 
 export interface RecordHooks {
-  beforeWrite?(ctx: BeforeWriteContext): void | Promise<void>;
-  afterWrite?(ctx: AfterWriteContext): void | Promise<void>;
+  beforeWrite?: (ctx: BeforeWriteContext) => void | Promise<void>;
+  afterWrite?: (ctx: AfterWriteContext) => void | Promise<void>;
 }
 
 const hooks = new Map<string, RecordHooks[]>();

@@ -20,6 +20,7 @@ import type { Database } from '../types.ts';
 import { attachmentHeader, sheetFields, XLSX_MIME } from './spreadsheet.ts';
 import { dateText, dateTimeText } from './values.ts';
 import { checkRecord } from './validation.ts';
+import { plainText } from '../../shared/text.ts';
 
 /** The columns the import reads, in the export's order (list columns, then form fields), then any other. */
 export function templateFields(spec: ResourceSpec): FieldSpec[] {
@@ -69,7 +70,8 @@ export const PATTERN_SAMPLES = [
 ];
 
 function propertyOf(spec: ResourceSpec, field: FieldSpec): PropertySchema {
-  return (((spec.schema.properties as Record<string, unknown>) ?? {})[field.name] ?? {}) as PropertySchema;
+  const properties = spec.schema.properties as Record<string, PropertySchema | undefined> | undefined;
+  return properties?.[field.name] ?? {};
 }
 
 function numberExample(p: PropertySchema, integer: boolean): number {
@@ -99,7 +101,7 @@ function textExample(field: FieldSpec, p: PropertySchema): string {
     } catch {
       re = undefined;
     }
-    const sample = re && PATTERN_SAMPLES.find((s) => re!.test(s) && fits(s));
+    const sample = re && PATTERN_SAMPLES.find((s) => re.test(s) && fits(s));
     if (sample) return sample;
   }
   let text = `示例${field.title}`;
@@ -135,10 +137,10 @@ export function exampleRecord(
 /** A value as the template's cell shows it (option labels, 是/否), the way the import reads it back. */
 function cellOf(field: FieldSpec, value: unknown): string | number | null {
   if (value === undefined || value === null) return null;
-  if (field.options?.length) return optionLabel(field, value) ?? String(value);
+  if (field.options?.length) return optionLabel(field, value) ?? plainText(value);
   if (field.type === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number') return value;
-  return String(value);
+  return plainText(value);
 }
 
 /** Labels of a column's drop-down list, or null for a free column. */

@@ -40,7 +40,7 @@ export { rowToRecord, recordToRow } from './values.ts';
 export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 
 /** Routes for every spec. */
-export async function registerResources(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
+export function registerResources(app: FastifyInstance, specs: ResourceSpec[]): void {
   for (const spec of specs) {
     const read = readAccess(spec, specs);
     registerCrudRoutes(app, spec, dependentsOf(spec, specs), read);

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { permissionKey, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { forbidden } from '../errors.ts';
 import type { Database } from '../types.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const OTHER_APPLICANT = '无权访问其他应聘人员的信息';
 
@@ -68,7 +69,7 @@ export function scopeBody(spec: ResourceSpec, caller: Caller, body: unknown): un
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const key = spec.ownedByApplicant;
   const given = (body as Record<string, unknown>)[key];
-  if (given !== undefined && given !== null && given !== '' && String(given) !== String(caller.applicantId))
+  if (given !== undefined && given !== null && given !== '' && plainText(given) !== String(caller.applicantId))
     throw forbidden(OTHER_APPLICANT);
   return { ...body, [key]: caller.applicantId };
 }

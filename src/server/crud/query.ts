@@ -18,7 +18,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest } from '../errors.ts';
-import type { Dialect } from '../types.ts';
+import type { Dialect, Tables } from '../types.ts';
 import { isDateText, isDateTimeText, normalizeDateTime, toColumnValue } from './values.ts';
 
 /** the spec's full-list calls ask for page 0, size 99999 */
@@ -237,7 +237,7 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-type EB = ExpressionBuilder<any, any>;
+type EB = ExpressionBuilder<Tables, string>;
 
 function containsExpr(field: FieldSpec, text: string, dialect: Dialect): Expression<SqlBool> {
   const col = sql.ref(field.column);

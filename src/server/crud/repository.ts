@@ -2,12 +2,12 @@
  * Reads and writes of a resource's table. Every write runs in one transaction and marks the
  * table changed (see count.ts) once committed.
  */
-import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
-import type { Database } from '../types.ts';
+import type { Database, Db, TableQuery } from '../types.ts';
 import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
@@ -23,24 +23,24 @@ function columnsOf(spec: ResourceSpec): string[] {
 }
 
 /** SELECT <columns> FROM table WHERE <conditions>, without order or limit. */
-export function filteredQuery(database: Database, spec: ResourceSpec, conditions: Condition[]): SelectQueryBuilder<any, any, any> {
+export function filteredQuery(database: Database, spec: ResourceSpec, conditions: Condition[]): TableQuery {
   let q = database.db.selectFrom(spec.table).select(columnsOf(spec));
   if (conditions.length) q = q.where((eb) => whereExpr(eb, conditions, database.dialect));
   return q;
 }
 
-export function orderedQuery(q: SelectQueryBuilder<any, any, any>, sort: SortKey[]): SelectQueryBuilder<any, any, any> {
+export function orderedQuery<O>(q: TableQuery<O>, sort: SortKey[]): TableQuery<O> {
   for (const k of sort) q = q.orderBy(sql.ref(k.field.column), k.desc ? 'desc' : 'asc');
   return q;
 }
 
 /** The page query of a list, exactly as the list endpoint runs it. */
-export function pageQuery(database: Database, spec: ResourceSpec, params: ListParams): SelectQueryBuilder<any, any, any> {
+export function pageQuery(database: Database, spec: ResourceSpec, params: ListParams): TableQuery {
   return pageQueryAt(database, spec, params, params.page * params.size);
 }
 
-function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number): SelectQueryBuilder<any, any, any> {
-  const paged = (q: SelectQueryBuilder<any, any, any>) => orderedQuery(q, params.sort).limit(params.size).offset(offset);
+function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number): TableQuery {
+  const paged = <O>(q: TableQuery<O>) => orderedQuery(q, params.sort).limit(params.size).offset(offset);
   if (idsFirst(database, spec, params)) {
     // the page's ids from the (column, id) index alone, then only those rows
     const id = idField(spec).column;
@@ -134,17 +134,11 @@ function bookmarkable(spec: ResourceSpec, params: ListParams): boolean {
 }
 
 /** The page `params` starting its walk at the row `anchor` found at `position`. */
-function pageFromAnchor(
-  database: Database,
-  spec: ResourceSpec,
-  params: ListParams,
-  position: number,
-  anchor: number,
-): SelectQueryBuilder<any, any, any> {
+function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListParams, position: number, anchor: number): TableQuery {
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
   const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchor);
-  const paged = (q: SelectQueryBuilder<any, any, any>) =>
+  const paged = <O>(q: TableQuery<O>) =>
     orderedQuery(q, params.sort)
       .limit(params.size)
       .offset(params.page * params.size - position);
@@ -225,7 +219,7 @@ function autoValues(spec: ResourceSpec, actor: Actor | undefined, creating: bool
 }
 
 async function insertRows(
-  db: Kysely<any>,
+  db: Db,
   database: Database,
   spec: ResourceSpec,
   records: Record<string, unknown>[],

@@ -10,10 +10,20 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { permissionKey, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../errors.ts';
+import { permissionKey, readAccess, scopeField, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
+import { ApiError, badRequest, errorBody, forbidden, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
-import { createRecord, deleteRecords, findById, insertAll, listPage, updateRecord, type Actor, type Dependent } from './repository.ts';
+import {
+  createRecord,
+  deleteRecords,
+  filteredQuery,
+  findById,
+  insertAll,
+  listPage,
+  updateRecord,
+  type Actor,
+  type Dependent,
+} from './repository.ts';
 import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
 import { attachmentHeader, exportFileName, exportStream, readImport, UnreadableSheetError, XLSX_MIME } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
@@ -21,11 +31,8 @@ import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
 import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './personal-data.ts';
 import { recordHooks } from './hooks.ts';
 import { countMatching } from './count.ts';
-import { filteredQuery } from './repository.ts';
-import { errorBody } from '../errors.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
 import { assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
-import { readAccess, scopeField, type ReadAccess } from '../../shared/resource-spec.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -73,7 +80,7 @@ export function registerCrudRoutes(
     // a read by id (`?id=N`) of a record that is not there for the caller (none, outside the
     // data scope, another applicant's) answers 404, not an empty page
     if (page.content.length === 0 && oneIdRead(request.query as Record<string, unknown>) !== undefined) throw notFound(RECORD_NOT_FOUND);
-    guardRecords(request, spec, page.content as Array<Record<string, unknown>>);
+    guardRecords(request, spec, page.content);
     return page;
   });
 

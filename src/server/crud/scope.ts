@@ -72,7 +72,7 @@ export function oneIdRead(query: Record<string, unknown>): number | undefined {
   const keys = Object.keys(query).filter((k) => !NOT_FILTERS.has(k));
   if (keys.length !== 1 || keys[0] !== 'id') return undefined;
   const raw = query.id;
-  const value = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;
+  const value: unknown = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;
   const n = typeof value === 'string' && /^\d{1,16}$/.test(value.trim()) ? Number(value.trim()) : undefined;
   return n !== undefined && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }

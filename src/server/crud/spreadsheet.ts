@@ -25,6 +25,7 @@ import { checkRecord } from './validation.ts';
 import { xlsxStream, type CellValue } from './xlsx-writer.ts';
 import { asciiXlsx } from './xlsx-ascii.ts';
 import { dateText, dateTimeText, fromColumnValue, idField } from './values.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const BATCH = 1000;
@@ -38,10 +39,10 @@ export function sheetFields(spec: ResourceSpec): FieldSpec[] {
 
 function cellValue(field: FieldSpec, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
-  if (field.options?.length) return optionLabel(field, value) ?? String(value);
+  if (field.options?.length) return optionLabel(field, value) ?? plainText(value);
   if (field.type === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number') return value;
-  return String(value);
+  return plainText(value);
 }
 
 /** `attachment; filename="..."; filename*=UTF-8''...` with an ASCII fallback name. */

@@ -20,7 +20,7 @@ type AjvCtor = new (opts: Record<string, unknown>) => AjvInstance;
 
 function makeAjv(): AjvInstance {
   // the packages are CommonJS; their default export is the function itself or under .default
-  const AjvClass = ((Ajv as unknown as { default?: AjvCtor }).default ?? Ajv) as unknown as AjvCtor;
+  const AjvClass: AjvCtor = (Ajv as unknown as { default?: AjvCtor }).default ?? Ajv;
   const ajv = new AjvClass({ allErrors: true, strict: false, strictNumbers: true, messages: true });
   const formats = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: AjvInstance) => void;
   const errors = ((ajvErrors as unknown as { default?: unknown }).default ?? ajvErrors) as (a: AjvInstance) => void;
@@ -41,7 +41,7 @@ function validatorFor(spec: ResourceSpec): ValidateFunction {
   const known = compiled.get(spec);
   if (known) return known;
   sharedAjv ??= makeAjv();
-  const { $id: _id, $schema: _schema, ...schema } = spec.schema as Record<string, unknown>;
+  const { $id: _id, $schema: _schema, ...schema } = spec.schema;
   const v = sharedAjv.compile(schema);
   compiled.set(spec, v);
   return v;
@@ -64,7 +64,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function fallbackMessage(field: FieldSpec, error: ErrorObject): string {
   const known = field.messages[error.keyword];
   if (known) return known;
-  const p = error.params as Record<string, unknown>;
+  // the length and range keywords' params (Ajv's LimitParams)
+  const p = error.params as { limit: number };
   switch (error.keyword) {
     case 'required':
       return `${field.title}不能为空`;

@@ -28,7 +28,7 @@ function crc32(crc: number, data: Buffer): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/gu;
+const NON_ASCII = /[\u{80}-\u{10ffff}]/gu;
 const escapeNonAscii = (text: string) => text.replace(NON_ASCII, (ch) => `&#${ch.codePointAt(0)};`);
 
 interface Part {

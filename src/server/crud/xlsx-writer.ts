@@ -73,7 +73,7 @@ function rowXml(letters: string[], rowNumber: number, values: CellValue[]): stri
   return `${xml}</row>`;
 }
 
-async function* sheetXml(columns: SheetColumn[], batches: AsyncIterable<CellValue[][]>): AsyncGenerator<Buffer> {
+async function* sheetXml(columns: SheetColumn[], batches: AsyncIterable<CellValue[][]> | Iterable<CellValue[][]>): AsyncGenerator<Buffer> {
   const letters = columns.map((_, i) => columnLetters(i));
   const cols = columns
     .map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${Math.round(c.width * 100) / 100}" customWidth="1"/>`)
@@ -152,7 +152,7 @@ function staticParts(title: string): Array<[string, string]> {
 export function xlsxStream(
   title: string,
   columns: SheetColumn[],
-  batches: AsyncIterable<CellValue[][]>,
+  batches: AsyncIterable<CellValue[][]> | Iterable<CellValue[][]>,
   onError: (err: unknown) => void,
 ): Readable {
   const archive = archiver('zip', { zlib: { level: 1 } });

@@ -9,7 +9,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Database } from '../types.ts';
+import type { Database, Tables } from '../types.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -29,7 +29,8 @@ function setPgParsers(): void {
   pg.types.setTypeParser(PG_NUMERIC, (v: string) => Number(v));
 }
 
-export async function openDatabase(config: Config): Promise<Database> {
+/** Opens the database; answers a settled promise (callers await it; connections are made on first use). */
+export function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     setPgParsers();
     const pool = new pg.Pool({
@@ -46,8 +47,8 @@ export async function openDatabase(config: Config): Promise<Database> {
     pool.on('connect', (client) => {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
   }
   mkdirSync(config.dataDir, { recursive: true });
   const sqlite = new SQLite(join(config.dataDir, 'console.db'));
@@ -55,16 +56,16 @@ export async function openDatabase(config: Config): Promise<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<any>({
+  const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return Promise.resolve({ db, dialect: 'sqlite', close: () => db.destroy() });
 }
 
 const STATEMENT_CACHE_SIZE = 200;
 
 type KyselySqlite = ConstructorParameters<typeof SqliteDialect>[0]['database'];
-type CachedStatement = ReturnType<Exclude<KyselySqlite, Function>['prepare']>;
+type CachedStatement = ReturnType<Exclude<KyselySqlite, (...args: never[]) => unknown>['prepare']>;
 
 /**
  * The SQLite handle as Kysely sees it, keeping the last STATEMENT_CACHE_SIZE prepared statements

@@ -18,7 +18,7 @@
  * column default so existing rows read sensibly. The mapping itself lives in
  * shared/column-types.ts (codegen documents the same DDL from it); indexes: see resourceIndexes.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import {
   columnDefault as defaultSql,
@@ -27,7 +27,7 @@ import {
   resourceIndexes,
   type ColumnSource,
 } from '../../shared/column-types.ts';
-import type { Database, Dialect } from '../types.ts';
+import type { Database, Dialect, Db } from '../types.ts';
 
 const columnType = (field: ColumnSource, dialect: Dialect) => sql.raw(typeSql(field, dialect));
 function columnDefault(field: ColumnSource, dialect: Dialect) {
@@ -37,7 +37,7 @@ function columnDefault(field: ColumnSource, dialect: Dialect) {
 
 export { resourceIndexes };
 
-async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string): Promise<Set<string> | null> {
+async function existingColumns(db: Db, dialect: Dialect, table: string): Promise<Set<string> | null> {
   if (dialect === 'postgres') {
     const r = await sql<{ column_name: string }>`select column_name from information_schema.columns
       where table_schema = current_schema() and table_name = ${table}`.execute(db);
@@ -58,7 +58,7 @@ export const MONEY_MARKER_TABLE = 'schema_money_cents';
  * A column created as integer cents needs nothing. Values keep their meaning: 12.34 yuan reads
  * back as 12.34.
  */
-async function convertMoneyColumns(db: Kysely<any>, dialect: Dialect, spec: ResourceSpec, have: Set<string>): Promise<void> {
+async function convertMoneyColumns(db: Db, dialect: Dialect, spec: ResourceSpec, have: Set<string>): Promise<void> {
   const money = spec.fields.filter((f) => f.money && have.has(f.column));
   if (!money.length) return;
   if (dialect === 'postgres') {
@@ -103,7 +103,7 @@ async function convertMoneyColumns(db: Kysely<any>, dialect: Dialect, spec: Reso
   }
 }
 
-async function ensureOne(db: Kysely<any>, dialect: Dialect, spec: ResourceSpec): Promise<void> {
+async function ensureOne(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<void> {
   const have = await existingColumns(db, dialect, spec.table);
   if (have) await convertMoneyColumns(db, dialect, spec, have);
   if (!have) {

@@ -15,9 +15,10 @@
  * An unreachable database makes the request answer 503 (the error is not swallowed).
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../types.ts';
+import { sql } from 'kysely';
+import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
+import { plainText } from '../../shared/text.ts';
 
 export const LIMIT_TABLE = 'sys_limit_counter';
 const PRUNE_EVERY_MS = 60_000;
@@ -41,7 +42,7 @@ export async function ensureLimitTables(database: Database): Promise<void> {
   await createLimitTables(database.db);
 }
 
-async function createLimitTables(db: Kysely<any>): Promise<void> {
+async function createLimitTables(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('dealer-console:limit-setup'))`.execute(trx);
     await ensureTables(trx, 'postgres', LIMIT_TABLES);
@@ -61,7 +62,7 @@ const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigin
 export class SharedCounters {
   private lastPrune = 0;
 
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Db) {}
 
   /** Runs `fn`, creating the table first when it is missing. */
   private async withTable<T>(fn: () => Promise<T>): Promise<T> {
@@ -150,7 +151,7 @@ export function databaseRateLimitStore(counters: () => SharedCounters) {
     /** Each route (or each `app.rateLimit` guard, in registration order: the same on every instance) counts apart. */
     child(routeOptions: RouteOptions & object): DatabaseRateLimitStore {
       const info = routeOptions.routeInfo;
-      const method = Array.isArray(info?.method) ? info.method.join(',') : String(info?.method ?? '');
+      const method = Array.isArray(info?.method) ? info.method.join(',') : plainText(info?.method ?? '');
       const name = typeof info?.url === 'string' && info.url ? `${method} ${info.url}` : `guard${++unnamed}`;
       return new DatabaseRateLimitStore(undefined, `rl:${name}:`);
     }

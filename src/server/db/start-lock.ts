@@ -16,7 +16,7 @@ export interface StartLock {
 }
 
 export async function acquireStartLock(config: Config): Promise<StartLock> {
-  if (!config.databaseUrl) return { release: async () => undefined };
+  if (!config.databaseUrl) return { release: () => Promise.resolve() };
   const client = new pg.Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: 10_000 });
   client.on('error', () => undefined); // a lost connection drops the lock itself; the start then fails on its own query
   await client.connect();

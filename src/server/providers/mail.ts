@@ -2,8 +2,8 @@
  * E-mail sending behind one interface: SMTP through nodemailer when SMTP_URL is set,
  * otherwise the development outbox.
  */
+import type { Db } from '../types.ts';
 import nodemailer from 'nodemailer';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import { writeOutbox } from './outbox.ts';
 
@@ -29,13 +29,13 @@ export class SmtpMail implements MailProvider {
 
 export class OutboxMail implements MailProvider {
   readonly kind = 'outbox' as const;
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Db) {}
 
   async send(to: string, subject: string, text: string): Promise<void> {
     await writeOutbox(this.db, { channel: 'email', target: to, subject, content: text });
   }
 }
 
-export function createMailProvider(config: Config, db: Kysely<any>): MailProvider {
+export function createMailProvider(config: Config, db: Db): MailProvider {
   return config.smtpUrl ? new SmtpMail(config.smtpUrl, config.mailFrom) : new OutboxMail(db);
 }

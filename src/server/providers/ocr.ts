@@ -44,8 +44,8 @@ export const notRecognised = (kind: OcrKind) => `未识别到${OCR_NOUNS[kind]}�
 
 export const notConfiguredOcr: OcrProvider = {
   kind: 'none',
-  async recognize() {
-    throw new ApiError(503, OCR_NOT_CONFIGURED);
+  recognize() {
+    return Promise.reject(new ApiError(503, OCR_NOT_CONFIGURED));
   },
 };
 

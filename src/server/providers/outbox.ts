@@ -3,13 +3,13 @@
  * A table, so that every instance writes to one place; an administrator reads it in the
  * console (发件箱) and the tests read the codes from it.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../types.ts';
 import { nowText } from '../db/index.ts';
 
 export type OutboxChannel = 'sms' | 'email';
 
 export async function writeOutbox(
-  db: Kysely<any>,
+  db: Db,
   message: { channel: OutboxChannel; target: string; subject?: string; content: string },
 ): Promise<void> {
   await db
@@ -26,7 +26,7 @@ export async function writeOutbox(
 
 /** The newest outbox message to a target (tests, and the console's 发件箱). */
 export async function latestOutbox(
-  db: Kysely<any>,
+  db: Db,
   target: string,
 ): Promise<{ channel: string; content: string; subject: string | null } | undefined> {
   return db

@@ -5,8 +5,8 @@
  *   the template receives {"code": "123456"};
  * - OutboxSms: writes the message to the development outbox (nothing leaves the server).
  */
+import type { Db } from '../types.ts';
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import { writeOutbox } from './outbox.ts';
 
@@ -71,13 +71,13 @@ export class AliyunSms implements SmsProvider {
 
 export class OutboxSms implements SmsProvider {
   readonly kind = 'outbox' as const;
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Db) {}
 
   async sendCode(phone: string, code: string): Promise<void> {
     await writeOutbox(this.db, { channel: 'sms', target: phone, content: `您的验证码为：${code}，有效期5分钟，请勿泄露给他人。` });
   }
 }
 
-export function createSmsProvider(config: Config, db: Kysely<any>): SmsProvider {
+export function createSmsProvider(config: Config, db: Db): SmsProvider {
   return config.smsApiUrl ? new AliyunSms(config) : new OutboxSms(db);
 }

@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../types.ts';
+import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
 import { nowText } from '../db/index.ts';
 
@@ -61,7 +60,20 @@ export interface StorageProvider {
 
 const COLUMNS = ['id', 'file_key', 'name', 'content_type', 'size', 'kind', 'storage', 'path', 'create_time'] as const;
 
-function toStored(row: Record<string, any>): StoredFile {
+/** A sys_file row (COLUMNS). */
+interface FileRow {
+  id: number;
+  file_key: string;
+  name: string;
+  content_type: string;
+  size: number;
+  kind: string;
+  storage: string;
+  path: string | null;
+  create_time: string | Date | null;
+}
+
+function toStored(row: FileRow): StoredFile {
   const t = row.create_time;
   return {
     id: Number(row.id),
@@ -75,7 +87,7 @@ function toStored(row: Record<string, any>): StoredFile {
 }
 
 async function insertRow(
-  db: Kysely<any>,
+  db: Db,
   file: NewFile,
   storage: 'database' | 'disk',
   key: string,

@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config.ts';
 import { wecomLoginUrl } from '../../shared/wecom.ts';
+import { plainText } from '../../shared/text.ts';
 
 export class WecomError extends Error {}
 
@@ -222,6 +223,11 @@ export interface WecomDirectory {
 const int = (v: unknown): number | null =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null;
 const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
+/** A member of an object in WeCom's answer; undefined when `o` is not an object. */
+const member = (o: unknown, key: string): unknown =>
+  typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined;
+/** An array in WeCom's answer; empty when `v` is not one. */
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
 
 export class WecomDirectoryApi extends WecomContactsApi implements WecomDirectory {
   async listDepartments(): Promise<WecomDepartment[]> {
@@ -264,7 +270,7 @@ export class WecomDirectoryApi extends WecomContactsApi implements WecomDirector
         userid,
         name: str(u.name, 64) ?? userid,
         ...(mobile ? { mobile } : {}),
-        department: Array.isArray(u.department) ? (u.department.map(int).filter((x) => x !== null) as number[]) : [],
+        department: Array.isArray(u.department) ? u.department.map(int).filter((x) => x !== null) : [],
       });
     }
     return out;
@@ -301,32 +307,41 @@ export class WecomApprovalApi extends WecomContactsApi implements WecomApprovals
   }
 
   async approvalDetail(spNo: string): Promise<WecomApproval> {
-    const a = await this.answer<{ info?: Record<string, any> }>('cgi-bin/oa/getapprovaldetail', {}, { sp_no: spNo });
+    const a = await this.answer<{ info?: unknown }>('cgi-bin/oa/getapprovaldetail', {}, { sp_no: spNo });
     const info = a.info;
-    const status = int(info?.sp_status);
+    const status = int(member(info, 'sp_status'));
     if (!info || typeof info !== 'object' || status === null) throw new WecomRefusal('企业微信返回的审批详情无法识别');
     const fields: Record<string, string> = {};
-    const contents = Array.isArray(info.apply_data?.contents) ? info.apply_data.contents : [];
-    for (const c of contents.slice(0, 500)) {
-      const titles = Array.isArray(c?.title) ? c.title : [];
-      const title = titles.find((t: any) => t?.lang === 'zh_CN')?.text ?? titles[0]?.text;
-      const value = c?.value?.text ?? c?.value?.new_number;
+    for (const c of list(member(member(info, 'apply_data'), 'contents')).slice(0, 500)) {
+      const titles = list(member(c, 'title'));
+      const title =
+        member(
+          titles.find((t) => member(t, 'lang') === 'zh_CN'),
+          'text',
+        ) ?? member(titles[0], 'text');
+      const value = member(member(c, 'value'), 'text') ?? member(member(c, 'value'), 'new_number');
       if (typeof title === 'string' && (typeof value === 'string' || typeof value === 'number'))
         fields[title.trim()] = String(value).trim();
     }
     const remarks: string[] = [];
-    for (const r of Array.isArray(info.sp_record) ? info.sp_record.slice(0, 100) : []) {
-      for (const d of Array.isArray(r?.details) ? r.details.slice(0, 100) : [])
-        if (typeof d?.speech === 'string' && d.speech.trim()) remarks.push(d.speech.trim());
+    for (const r of list(member(info, 'sp_record')).slice(0, 100)) {
+      for (const d of list(member(r, 'details')).slice(0, 100)) {
+        const speech = member(d, 'speech');
+        if (typeof speech === 'string' && speech.trim()) remarks.push(speech.trim());
+      }
     }
-    for (const c of Array.isArray(info.comments) ? info.comments.slice(0, 100) : [])
-      if (typeof c?.comment_content === 'string' && c.comment_content.trim()) remarks.push(c.comment_content.trim());
+    for (const c of list(member(info, 'comments')).slice(0, 100)) {
+      const comment = member(c, 'comment_content');
+      if (typeof comment === 'string' && comment.trim()) remarks.push(comment.trim());
+    }
+    const spName = member(info, 'sp_name');
+    const applicant = member(member(info, 'applyer'), 'userid');
     return {
-      spNo: String(info.sp_no ?? spNo),
-      spName: typeof info.sp_name === 'string' ? info.sp_name.slice(0, 100) : '',
+      spNo: plainText(member(info, 'sp_no') ?? spNo),
+      spName: typeof spName === 'string' ? spName.slice(0, 100) : '',
       spStatus: status,
-      applyTime: int(info.apply_time),
-      applicant: typeof info.applyer?.userid === 'string' ? info.applyer.userid.slice(0, 64) : null,
+      applyTime: int(member(info, 'apply_time')),
+      applicant: typeof applicant === 'string' ? applicant.slice(0, 64) : null,
       fields,
       remarks,
     };

@@ -93,7 +93,7 @@ export class Hub {
     this.now = opts.now ?? Date.now;
     pubsub.subscribe((message, delivery) => this.deliver(message, delivery));
     this.timer = setInterval(() => {
-      this.heartbeat().catch((err) => opts.log.warn({ err }, 'websocket heartbeat failed'));
+      this.heartbeat().catch((err: unknown) => opts.log.warn({ err }, 'websocket heartbeat failed'));
     }, opts.heartbeatMs);
     this.timer.unref();
   }
@@ -155,6 +155,7 @@ export class Hub {
       .where('seen', '>', since)
       .where('username', 'not in', HIDDEN_STAFF)
       .orderBy('username')
+      .$castTo<{ username: string; nick_name: string | null }>()
       .execute();
     const seen = new Map<string, OnlineStaff>();
     for (const r of rows) if (!seen.has(r.username)) seen.set(r.username, { sid: r.username, name: r.nick_name || r.username });
@@ -283,7 +284,7 @@ export class Hub {
             );
           }
         })
-        .catch((err) => this.opts.log.warn({ err }, 'presence announcement failed'));
+        .catch((err: unknown) => this.opts.log.warn({ err }, 'presence announcement failed'));
     }, PRESENCE_GATHER_MS);
   }
 

@@ -87,7 +87,9 @@ export class LongTasks {
       let writer;
       try {
         writer = await createDownload(this.database, { userId: user.id, fileName, mime: XLSX_MIME, ttlMs: this.opts.downloadTtlMs });
+        // what the export failed with, if it did (whatever was thrown)
         let failure: unknown;
+        let failed = false;
         let lastReport = Date.now();
         const stream = exportStream(
           this.database,
@@ -95,6 +97,7 @@ export class LongTasks {
           params,
           (err) => {
             failure = err;
+            failed = Boolean(err);
           },
           (written) => {
             const now = Date.now();
@@ -109,7 +112,7 @@ export class LongTasks {
           masked,
         );
         for await (const piece of stream) await writer.write(piece as Buffer);
-        if (failure) throw failure;
+        if (failed) throw failure;
         const file = await writer.finish();
         await this.send(user.id, {
           msgType: 'EXCEL',

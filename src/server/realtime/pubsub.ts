@@ -21,7 +21,8 @@
  *   failed insert): an instance keeps the ids it has seen over the last SETTLE_MS and reads
  *   from the highest id that has been settled that long, so a late-committing id is still read.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../types.ts';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
@@ -42,20 +43,22 @@ export interface PubSub {
 export class InProcessPubSub implements PubSub {
   private readonly handlers: Array<(message: string, delivery: Delivery) => void> = [];
 
-  async publish(message: string): Promise<void> {
+  publish(message: string): Promise<void> {
     const delivery = { late: false, created: Date.now() };
     // delivered after the publisher's current work, as a remote delivery would be
     setImmediate(() => {
       for (const h of this.handlers) h(message, delivery);
     });
+    return Promise.resolve();
   }
 
   subscribe(handler: (message: string, delivery: Delivery) => void): void {
     this.handlers.push(handler);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.handlers.length = 0;
+    return Promise.resolve();
   }
 }
 
@@ -104,7 +107,7 @@ export class PostgresPubSub implements PubSub {
 
   private constructor(
     private readonly url: string,
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly channel: string,
     private readonly opts: PostgresPubSubOptions,
   ) {
@@ -114,7 +117,7 @@ export class PostgresPubSub implements PubSub {
   }
 
   /** Connects the listening client; answers once LISTEN is in place. */
-  static async open(url: string, db: Kysely<any>, opts: PostgresPubSubOptions): Promise<PostgresPubSub> {
+  static async open(url: string, db: Db, opts: PostgresPubSubOptions): Promise<PostgresPubSub> {
     const { rows } = await sql<{ schema: string; top: number | null }>`
       select current_schema() as schema, (select max(id) from ${sql.table(EVENT_TABLE)}) as top`.execute(db);
     const schema = String(rows[0]?.schema ?? 'public').replace(/[^a-zA-Z0-9_]/g, '_');

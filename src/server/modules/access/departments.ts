@@ -12,8 +12,8 @@
  * can be walked down to them); a user with 全部 sees every one. Writes need the department (and
  * the new parent) inside the scope. No cycles: a parent cannot be the department or below it.
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
@@ -59,12 +59,22 @@ export const DEPT_HAS_CHILDREN = '所选部门存在下级部门，请先删除�
 export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联后再试';
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
-async function allRows(db: Kysely<any>): Promise<Row[]> {
+async function allRows(db: Db): Promise<Row[]> {
   const rows = await db
     .selectFrom('sys_dept')
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark'])
     .orderBy('sort')
     .orderBy('id')
+    .$castTo<{
+      id: number;
+      pid: number | null;
+      name: string;
+      sort: number;
+      enabled: number | boolean;
+      create_time: string | null;
+      wecom_dept_id: number | null;
+      remark: string | null;
+    }>()
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),
@@ -111,7 +121,7 @@ function toNode(r: Row, kids: Row[]): DeptNode {
   };
 }
 
-async function visibleRows(db: Kysely<any>, scope: DataScope): Promise<Row[]> {
+async function visibleRows(db: Db, scope: DataScope): Promise<Row[]> {
   const rows = await allRows(db);
   const visible = visibleIds(rows, scope);
   return visible ? rows.filter((r) => visible.has(r.id)).map((r) => ({ ...r, outside: !scope.deptIds.includes(r.id) })) : rows;
@@ -146,7 +156,7 @@ function mustBeInScope(scope: DataScope, id: number | null): void {
   if (id === null || !scope.deptIds.includes(id)) throw forbidden(DEPT_NOT_IN_SCOPE);
 }
 
-export async function registerDepartmentAdmin(app: FastifyInstance): Promise<void> {
+export function registerDepartmentAdmin(app: FastifyInstance): void {
   const db = app.database.db;
   const scopeOf = (request: Parameters<typeof requestScope>[1]) => requestScope(db, request);
 
@@ -184,7 +194,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
     return withDescendants(db, [id]);
   });
 
-  const readDept = async (body: Record<string, unknown>) => (
+  const readDept = (body: Record<string, unknown>) => (
     assertForm(DEPT_FORM, body),
     {
       name: requiredText(body, 'name', '部门名称', 100),
@@ -200,7 +210,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
   };
 
   app.post('/api/dept', { preHandler: app.requirePermission('dept:add') }, async (request, reply) => {
-    const d = await readDept(objectBody(request.body));
+    const d = readDept(objectBody(request.body));
     const scope = await scopeOf(request);
     // a new root company needs 全部; otherwise the parent must be inside the scope
     mustBeInScope(scope, d.pid);
@@ -217,7 +227,7 @@ export async function registerDepartmentAdmin(app: FastifyInstance): Promise<voi
   app.put('/api/dept', { preHandler: app.requirePermission('dept:edit') }, async (request, reply) => {
     const body = objectBody(request.body);
     const id = requiredId(body.id, 'ID不能为空');
-    const d = await readDept(body);
+    const d = readDept(body);
     const scope = await scopeOf(request);
     const rows = await allRows(db);
     const current = rows.find((r) => r.id === id);

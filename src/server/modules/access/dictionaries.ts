@@ -23,7 +23,8 @@
  *   DELETE api/busidict              [ids]; refused while an entry has children (busidict:del)
  */
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import {
@@ -48,12 +49,45 @@ import { BUSI_DICT_FORM, DICT_DETAIL_FORM, DICT_FORM } from '../../../shared/adm
 export const DICT_NOT_FOUND = '字典不存在';
 export const BUSIDICT_HAS_CHILDREN = '所选字典存在下级，请先删除下级';
 
-async function dictIdByName(db: Kysely<any>, name: string): Promise<number | undefined> {
+async function dictIdByName(db: Db, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('sys_dict').select('id').where('name', '=', name).executeTakeFirst();
   return row ? Number(row.id) : undefined;
 }
 
-const detailView = (r: any, dictName: string) => ({
+interface DictRow {
+  id: number;
+  name: string;
+  description: string | null;
+  is_public: number | boolean;
+  create_time: string | null;
+}
+
+interface DetailRow {
+  id: number;
+  dict_id: number;
+  label: string;
+  value: string;
+  sort: number;
+  enabled: number | boolean;
+  create_time: string | null;
+}
+
+/** A sys_busidict row: a category (pid null) or an entry below one. */
+interface BusiRow {
+  id: number;
+  pid: number | null;
+  code: string;
+  name: string;
+  value: string | null;
+  sort: number;
+  enabled: number | boolean;
+  create_time: string | null;
+}
+
+/** A route's one path parameter (`:x`); Fastify gives path parameters as strings. */
+type XParam = { x: string };
+
+const detailView = (r: DetailRow, dictName: string) => ({
   id: Number(r.id),
   label: r.label,
   value: r.value,
@@ -64,7 +98,7 @@ const detailView = (r: any, dictName: string) => ({
   createTime: r.create_time ?? null,
 });
 
-const busiView = (r: any, subCount: number) => ({
+const busiView = (r: BusiRow, subCount: number) => ({
   id: Number(r.id),
   pid: r.pid === null ? 0 : Number(r.pid),
   code: r.code,
@@ -79,7 +113,7 @@ const busiView = (r: any, subCount: number) => ({
   createTime: r.create_time ?? null,
 });
 
-async function childCounts(db: Kysely<any>, ids: number[]): Promise<Map<number, number>> {
+async function childCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('sys_busidict')
@@ -90,7 +124,7 @@ async function childCounts(db: Kysely<any>, ids: number[]): Promise<Map<number, 
   return new Map(rows.map((r) => [Number(r.pid), Number(r.n)]));
 }
 
-export async function registerDictionaries(app: FastifyInstance): Promise<void> {
+export function registerDictionaries(app: FastifyInstance): void {
   const db = app.database.db;
 
   // ---- dictionaries
@@ -110,6 +144,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const rows = await list
       .limit(size)
       .offset(page * size)
+      .$castTo<DictRow>()
       .execute();
     return {
       content: rows.map((r) => ({
@@ -192,6 +227,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
     const rows = await list
       .limit(size)
       .offset(page * size)
+      .$castTo<DetailRow>()
       .execute();
     return { content: rows.map((r) => detailView(r, name)), totalElements: Number(total?.n ?? 0) };
   });
@@ -277,20 +313,20 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
       .where('enabled', '=', 1)
       .orderBy('sort')
       .orderBy('id')
+      .$castTo<Pick<DetailRow, 'label' | 'value'>>()
       .execute();
     return rows.map((r) => ({ value: r.value, label: r.label }));
   });
 
   // ---- business dictionary tree
-  const pidParam = (raw: unknown) => {
-    const text = String(raw ?? '');
+  const pidParam = (text: string) => {
     if (!/^\d{1,16}$/.test(text)) throw badRequest('参数必须是不小于0的整数');
     return Number(text) || null;
   };
 
   app.get('/api/busidict/list/:x', { preHandler: app.authenticate }, async (request) => {
     onlyKeys(request.query, ['page', 'size', 'blurry', 'enabled']);
-    const pid = pidParam((request.params as Body).x);
+    const pid = pidParam((request.params as XParam).x);
     const { page, size } = paging(request.query, 9999);
     let q = db.selectFrom('sys_busidict');
     q = pid === null ? q.where('pid', 'is', null) : q.where('pid', '=', pid);
@@ -307,6 +343,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
       .orderBy('id')
       .limit(size)
       .offset(page * size)
+      .$castTo<BusiRow>()
       .execute();
     const n = await childCounts(
       db,
@@ -316,7 +353,7 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
   });
 
   app.get('/api/busidict/options/:x', { preHandler: app.authenticate }, async (request) => {
-    const code = String((request.params as Body).x ?? '');
+    const code = (request.params as XParam).x;
     if (!code || code.length > 64) throw badRequest('请指定字典类别');
     const category = await db.selectFrom('sys_busidict').select('id').where('pid', 'is', null).where('code', '=', code).executeTakeFirst();
     if (!category) throw notFound(DICT_NOT_FOUND);
@@ -327,17 +364,18 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
       .where('enabled', '=', 1)
       .orderBy('sort')
       .orderBy('id')
+      .$castTo<BusiRow>()
       .execute();
     return rows.map((r) => ({ value: r.value ?? r.code, label: r.name }));
   });
 
   app.get('/api/busidict/optionsChilds/:x', { preHandler: app.authenticate }, async (request) => {
-    const id = pidParam((request.params as Body).x);
+    const id = pidParam((request.params as XParam).x);
     if (id !== null && !(await db.selectFrom('sys_busidict').select('id').where('id', '=', id).executeTakeFirst()))
       throw notFound(DICT_NOT_FOUND);
     let q = db.selectFrom('sys_busidict').selectAll().where('enabled', '=', 1);
     q = id === null ? q.where('pid', 'is', null) : q.where('pid', '=', id);
-    const rows = await q.orderBy('sort').orderBy('id').execute();
+    const rows = await q.orderBy('sort').orderBy('id').$castTo<BusiRow>().execute();
     const n = await childCounts(
       db,
       rows.map((r) => Number(r.id)),
@@ -365,7 +403,12 @@ export async function registerDictionaries(app: FastifyInstance): Promise<void> 
         while (cur !== null && !seen.has(cur)) {
           if (cur === id) throw badRequest('上级不能为自己或自己的下级');
           seen.add(cur);
-          const r: any = await db.selectFrom('sys_busidict').select('pid').where('id', '=', cur).executeTakeFirst();
+          const r = await db
+            .selectFrom('sys_busidict')
+            .select('pid')
+            .where('id', '=', cur)
+            .$castTo<Pick<BusiRow, 'pid'>>()
+            .executeTakeFirst();
           cur = r && r.pid !== null ? Number(r.pid) : null;
         }
       }

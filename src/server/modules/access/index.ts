@@ -26,9 +26,9 @@ export async function registerAccessAdmin(app: FastifyInstance, specs: ResourceS
     await ensureTables(trx, database.dialect, ACCESS_TABLES);
     await seedAccess(trx, specs);
   });
-  await registerDepartmentAdmin(app);
-  await registerUserAdmin(app);
-  await registerRoleAdmin(app);
-  await registerMenuAdmin(app);
-  await registerDictionaries(app);
+  registerDepartmentAdmin(app);
+  registerUserAdmin(app);
+  registerRoleAdmin(app);
+  registerMenuAdmin(app);
+  registerDictionaries(app);
 }

@@ -4,6 +4,7 @@
  */
 import { badRequest } from '../../errors.ts';
 import { positiveId } from '../../crud/routes.ts';
+import { plainText } from '../../../shared/text.ts';
 import { firstFormError, integerError, textError, type FormRules } from '../../../shared/admin-forms.ts';
 
 export type Body = Record<string, unknown>;
@@ -89,7 +90,7 @@ export function queryValue(query: unknown, key: string): string | undefined {
   const v = q[key];
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw badRequest(`参数${key}只能有一个值`);
-  const s = String(v);
+  const s = plainText(v);
   if (s.length > 200) throw badRequest(`参数${key}过长`);
   return s;
 }
@@ -111,7 +112,7 @@ export function paging(query: unknown, dfltSize = 10): Paging {
 
 /** Only these query keys are accepted. */
 export function onlyKeys(query: unknown, keys: string[]): void {
-  for (const k of Object.keys((query ?? {}) as object)) if (!keys.includes(k)) throw badRequest(`不支持的查询参数: ${k.slice(0, 50)}`);
+  for (const k of Object.keys(query ?? {})) if (!keys.includes(k)) throw badRequest(`不支持的查询参数: ${k.slice(0, 50)}`);
 }
 
 /** Sort parameters `field,dir` among the allowed fields (field -> column). */
@@ -129,7 +130,7 @@ export function sortKeys(
     // own keys only: `__proto__` or `constructor` must not find Object.prototype's members
     const col = Object.hasOwn(allowed, f.trim()) ? allowed[f.trim()] : undefined;
     if (!col || rest.length || (dir !== 'asc' && dir !== 'desc')) throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
-    return [col, dir as 'asc' | 'desc'];
+    return [col, dir];
   });
 }
 

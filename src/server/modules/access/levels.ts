@@ -6,8 +6,7 @@
  * and edit, reset or delete only users whose level is at or below their own.
  */
 import { ROLE_LEVEL_MAX, ROLE_LEVEL_MIN } from '../../../shared/admin-forms.ts';
-import type { Kysely } from 'kysely';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, Db } from '../../types.ts';
 import { forbidden } from '../../errors.ts';
 
 export const MIN_LEVEL = ROLE_LEVEL_MIN;
@@ -30,14 +29,14 @@ export function assertLevel(user: SessionUser, level: number): void {
 }
 
 /** The highest level among the roles with these ids (MAX_LEVEL + 1 when none). */
-export async function highestLevelOf(db: Kysely<any>, roleIds: number[]): Promise<number> {
+export async function highestLevelOf(db: Db, roleIds: number[]): Promise<number> {
   if (!roleIds.length) return MAX_LEVEL + 1;
   const rows = await db.selectFrom('sys_role').select('level').where('id', 'in', roleIds).execute();
   return rows.length ? Math.min(...rows.map((r) => Number(r.level))) : MAX_LEVEL + 1;
 }
 
 /** The level of a stored user (their roles' highest; admin 1). */
-export async function userLevel(db: Kysely<any>, userId: number, username: string): Promise<number> {
+export async function userLevel(db: Db, userId: number, username: string): Promise<number> {
   if (username === 'admin') return MIN_LEVEL;
   const rows = await db
     .selectFrom('sys_users_roles as ur')

@@ -12,7 +12,8 @@
  * Every change clears the access cache so keys and sidebars follow at once.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
@@ -58,7 +59,25 @@ export interface MenuView {
   children?: MenuView[];
 }
 
-function view(r: any, subCount: number): MenuView {
+/** A sys_menu row as the database returns it (flags are 0/1 on SQLite, booleans on PostgreSQL). */
+interface MenuRow {
+  id: number;
+  pid: number | null;
+  type: number;
+  title: string;
+  name: string | null;
+  component: string | null;
+  path: string | null;
+  icon: string | null;
+  menu_sort: number;
+  permission: string | null;
+  hidden: number | boolean;
+  cache: number | boolean;
+  i_frame: number | boolean;
+  create_time: string | null;
+}
+
+function view(r: MenuRow, subCount: number): MenuView {
   return {
     id: Number(r.id),
     pid: r.pid === null || r.pid === undefined ? 0 : Number(r.pid),
@@ -82,18 +101,18 @@ function view(r: any, subCount: number): MenuView {
   };
 }
 
-async function allMenus(db: Kysely<any>) {
-  return db.selectFrom('sys_menu').selectAll().orderBy('menu_sort').orderBy('id').execute();
+async function allMenus(db: Db): Promise<MenuRow[]> {
+  return db.selectFrom('sys_menu').selectAll().orderBy('menu_sort').orderBy('id').$castTo<MenuRow>().execute();
 }
 
-function counts(rows: any[]): Map<number, number> {
+function counts(rows: Array<Pick<MenuRow, 'pid'>>): Map<number, number> {
   const m = new Map<number, number>();
   for (const r of rows) if (r.pid !== null) m.set(Number(r.pid), (m.get(Number(r.pid)) ?? 0) + 1);
   return m;
 }
 
 /** The ids below `roots` (roots included). */
-function descendants(rows: any[], roots: number[]): Set<number> {
+function descendants(rows: Array<Pick<MenuRow, 'id' | 'pid'>>, roots: number[]): Set<number> {
   const kids = new Map<number, number[]>();
   for (const r of rows) if (r.pid !== null) kids.set(Number(r.pid), [...(kids.get(Number(r.pid)) ?? []), Number(r.id)]);
   const out = new Set<number>();
@@ -113,7 +132,7 @@ function parsePid(query: unknown): number | null {
   return Number(text) || null;
 }
 
-export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
+export function registerMenuAdmin(app: FastifyInstance): void {
   const db = app.database.db;
 
   app.get('/api/menus', { preHandler: app.requirePermission('menu:list') }, async (request) => {
@@ -121,7 +140,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     const rows = await allMenus(db);
     const n = counts(rows);
     const blurry = queryValue(request.query, 'blurry');
-    let chosen: any[];
+    let chosen: MenuRow[];
     if (blurry) {
       const like = `%${escapeLike(blurry)}%`;
       chosen = await db
@@ -132,6 +151,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
         )
         .orderBy('menu_sort')
         .orderBy('id')
+        .$castTo<MenuRow>()
         .execute();
     } else {
       const pid = parsePid(request.query);
@@ -153,12 +173,12 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
     const rows = await allMenus(db);
     const n = counts(rows);
     const ids = new Set(rows.map((r) => Number(r.id)));
-    const byParent = new Map<number | null, any[]>();
+    const byParent = new Map<number | null, MenuRow[]>();
     for (const r of rows) {
       const p = r.pid !== null && ids.has(Number(r.pid)) ? Number(r.pid) : null;
       byParent.set(p, [...(byParent.get(p) ?? []), r]);
     }
-    const build = (r: any, seen: Set<number>): MenuView => {
+    const build = (r: MenuRow, seen: Set<number>): MenuView => {
       const v = view(r, n.get(Number(r.id)) ?? 0);
       const kids = seen.has(v.id) ? [] : (byParent.get(v.id) ?? []);
       if (kids.length) v.children = kids.map((k) => build(k, new Set(seen).add(v.id)));
@@ -179,6 +199,7 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
       .distinct()
       .where('rm.menu_id', '=', menuId)
       .orderBy('u.id')
+      .$castTo<{ id: number; username: string; nick_name: string | null }>()
       .execute();
     return rows.map((r) => ({ id: Number(r.id), username: r.username, nickName: r.nick_name ?? '' }));
   });
@@ -239,7 +260,12 @@ export async function registerMenuAdmin(app: FastifyInstance): Promise<void> {
       .returning('id')
       .executeTakeFirstOrThrow();
     invalidateAccess();
-    const stored = await db.selectFrom('sys_menu').selectAll().where('id', '=', Number(created.id)).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('sys_menu')
+      .selectAll()
+      .where('id', '=', Number(created.id))
+      .$castTo<MenuRow>()
+      .executeTakeFirstOrThrow();
     return reply.status(201).send(view(stored, 0));
   });
 

@@ -13,7 +13,8 @@
  * Every change clears the access cache.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { invalidateAccess } from '../../auth/access.ts';
@@ -52,7 +53,17 @@ export interface RoleView {
   menus: Array<{ id: number }>;
 }
 
-async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
+/** A sys_role row. */
+interface RoleRow {
+  id: number;
+  name: string;
+  level: number;
+  data_scope: string;
+  description: string | null;
+  create_time: string | null;
+}
+
+async function roleViews(db: Db, rows: RoleRow[]): Promise<RoleView[]> {
   const ids = rows.map((r) => Number(r.id));
   const depts = ids.length
     ? await db
@@ -60,6 +71,7 @@ async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
         .innerJoin('sys_dept as d', 'd.id', 'rd.dept_id')
         .select(['rd.role_id', 'd.id', 'd.name'])
         .where('rd.role_id', 'in', ids)
+        .$castTo<{ role_id: number; id: number; name: string }>()
         .execute()
     : [];
   const menus = ids.length
@@ -77,7 +89,7 @@ async function roleViews(db: Kysely<any>, rows: any[]): Promise<RoleView[]> {
   }));
 }
 
-export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
+export function registerRoleAdmin(app: FastifyInstance): void {
   const db = app.database.db;
 
   const readRole = async (request: FastifyRequest, body: Body) => {
@@ -108,7 +120,7 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
   };
 
   const storedRole = async (request: FastifyRequest, id: number) => {
-    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).$castTo<RoleRow>().executeTakeFirst();
     if (!row) throw notFound('角色不存在');
     assertLevel(request.user!, Number(row.level));
     return row;
@@ -139,29 +151,36 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
     const rows = await list
       .limit(size)
       .offset(page * size)
+      .$castTo<RoleRow>()
       .execute();
     return { content: await roleViews(db, rows), totalElements: Number(total?.n ?? 0) };
   });
 
   app.get('/api/roles/all', { preHandler: app.requireAnyPermission(['roles:list', 'user:list', 'staff:edit']) }, async (request) => {
     onlyKeys(request.query, []);
-    const rows = await db.selectFrom('sys_role').select(['id', 'name', 'level', 'data_scope']).orderBy('level').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('sys_role')
+      .select(['id', 'name', 'level', 'data_scope'])
+      .orderBy('level')
+      .orderBy('id')
+      .$castTo<Pick<RoleRow, 'id' | 'name' | 'level' | 'data_scope'>>()
+      .execute();
     return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), dataScope: r.data_scope }));
   });
 
-  app.get('/api/roles/level', { preHandler: app.requireAnyPermission(['roles:list', 'user:list', 'staff:edit']) }, async (request) => {
+  app.get('/api/roles/level', { preHandler: app.requireAnyPermission(['roles:list', 'user:list', 'staff:edit']) }, (request) => {
     const level = actorLevel(request.user!);
     return { level: Number.isFinite(level) ? level : null };
   });
 
   app.get('/api/roles/:id', { preHandler: app.requirePermission('roles:list') }, async (request) => {
     const id = requiredId((request.params as Body).id, '角色不存在');
-    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('sys_role').selectAll().where('id', '=', id).$castTo<RoleRow>().executeTakeFirst();
     if (!row) throw notFound('角色不存在');
     return (await roleViews(db, [row]))[0];
   });
 
-  const writeDepts = async (trx: Kysely<any>, roleId: number, depts: number[]) => {
+  const writeDepts = async (trx: Db, roleId: number, depts: number[]) => {
     await trx.deleteFrom('sys_roles_depts').where('role_id', '=', roleId).execute();
     for (const d of depts) await trx.insertInto('sys_roles_depts').values({ role_id: roleId, dept_id: d }).execute();
   };
@@ -179,7 +198,9 @@ export async function registerRoleAdmin(app: FastifyInstance): Promise<void> {
       await writeDepts(trx, Number(row.id), r.depts);
       return Number(row.id);
     });
-    const [view] = await roleViews(db, [await db.selectFrom('sys_role').selectAll().where('id', '=', id).executeTakeFirstOrThrow()]);
+    const [view] = await roleViews(db, [
+      await db.selectFrom('sys_role').selectAll().where('id', '=', id).$castTo<RoleRow>().executeTakeFirstOrThrow(),
+    ]);
     return reply.status(201).send(view);
   });
 

@@ -9,7 +9,7 @@
  * - the business dictionary tree: the spec's categories, the insurer abbreviations under
  *   承保公司 and 驾意险公司, and a few obvious entries.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { nowText } from '../../db/index.ts';
 import { ADMIN_ROLE } from '../../auth/seed.ts';
@@ -86,12 +86,12 @@ export const ADMIN_SCREENS: AdminScreen[] = [
 
 export const SYSTEM_DIRECTORY = '系统管理';
 
-async function insertId(db: Kysely<any>, table: string, values: Record<string, unknown>): Promise<number> {
+async function insertId(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
   const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-async function seedAdminMenus(db: Kysely<any>): Promise<void> {
+async function seedAdminMenus(db: Db): Promise<void> {
   const now = nowText();
   const dir = await db.selectFrom('sys_menu').select('id').where('type', '=', 0).where('title', '=', SYSTEM_DIRECTORY).executeTakeFirst();
   const pid = dir ? Number(dir.id) : null;
@@ -151,7 +151,7 @@ async function seedAdminMenus(db: Kysely<any>): Promise<void> {
 /** Screens open to every signed-in user that still get a sidebar entry (granted like any menu). */
 export const OPEN_SCREEN_MENUS = [{ title: '使用说明', path: 'usage', component: 'usage', icon: 'guide', sort: 950 }];
 
-async function seedOpenScreenMenus(db: Kysely<any>): Promise<void> {
+async function seedOpenScreenMenus(db: Db): Promise<void> {
   const now = nowText();
   for (const m of OPEN_SCREEN_MENUS) {
     if (await db.selectFrom('sys_menu').select('id').where('type', '=', 1).where('path', '=', m.path).executeTakeFirst()) continue;
@@ -177,7 +177,7 @@ async function seedOpenScreenMenus(db: Kysely<any>): Promise<void> {
 }
 
 /** Dictionaries named by the specs' `x-dict`, with the `x-options` as their details. */
-async function seedDictionaries(db: Kysely<any>, specs: ResourceSpec[]): Promise<void> {
+async function seedDictionaries(db: Db, specs: ResourceSpec[]): Promise<void> {
   const now = nowText();
   const seen = new Set<string>();
   for (const spec of specs) {
@@ -220,7 +220,7 @@ export const BUSINESS_CATEGORIES: Array<{ name: string; entries: string[] }> = [
   { name: '驾意险公司', entries: INSURERS },
 ];
 
-async function seedBusinessDictionary(db: Kysely<any>): Promise<void> {
+async function seedBusinessDictionary(db: Db): Promise<void> {
   const any = await db.selectFrom('sys_busidict').select('id').limit(1).executeTakeFirst();
   if (any) return;
   const now = nowText();
@@ -243,7 +243,7 @@ async function seedBusinessDictionary(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function seedAccess(db: Kysely<any>, specs: ResourceSpec[]): Promise<void> {
+export async function seedAccess(db: Db, specs: ResourceSpec[]): Promise<void> {
   await seedAdminMenus(db);
   await seedOpenScreenMenus(db);
   await seedDictionaries(db, specs);

@@ -17,7 +17,8 @@
  * operation log; an edit by a caller who saw them masked keeps the stored values.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -26,6 +27,7 @@ import { markPermission } from '../../auth/route-catalogue.ts';
 import { inScope, requestScope, withDescendants, canChooseAnyOrganisation } from '../../auth/data-scope.ts';
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { maskEmail, maskPhone } from '../../../shared/masks.ts';
+import { plainText } from '../../../shared/text.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
 import {
   assertForm,
@@ -73,7 +75,26 @@ export interface UserRow {
   roles: Array<{ id: number; name: string; level: number; dataScope: string }>;
 }
 
-async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
+/** A sys_user row as userSelect reads it, with its department's and organisation's names. */
+interface StoredUser {
+  id: number;
+  username: string;
+  nick_name: string | null;
+  phone: string | null;
+  email: string | null;
+  wecom_user_id: string | null;
+  sex: number | null;
+  enabled: number | boolean;
+  dept_id: number | null;
+  org_id: number | null;
+  lock_time: number | null;
+  is_def_password: number | boolean;
+  create_time: string | null;
+  dept_name: string | null;
+  org_name: string | null;
+}
+
+async function withRoles(db: Db, rows: StoredUser[]): Promise<UserRow[]> {
   const ids = rows.map((r) => Number(r.id));
   const roles = ids.length
     ? await db
@@ -82,6 +103,7 @@ async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
         .select(['ur.user_id', 'r.id', 'r.name', 'r.level', 'r.data_scope'])
         .where('ur.user_id', 'in', ids)
         .orderBy('r.level')
+        .$castTo<{ user_id: number; id: number; name: string; level: number; data_scope: string }>()
         .execute()
     : [];
   return rows.map((r) => ({
@@ -106,7 +128,7 @@ async function withRoles(db: Kysely<any>, rows: any[]): Promise<UserRow[]> {
   }));
 }
 
-function userSelect(db: Kysely<any>) {
+function userSelect(db: Db) {
   return db
     .selectFrom('sys_user as u')
     .leftJoin('sys_dept as d', 'd.id', 'u.dept_id')
@@ -127,7 +149,8 @@ function userSelect(db: Kysely<any>) {
       'u.create_time',
       'd.name as dept_name',
       'o.name as org_name',
-    ]);
+    ])
+    .$castTo<StoredUser>();
 }
 
 /** The key that shows staff phones and e-mails in full (a button under 用户管理). */
@@ -148,7 +171,7 @@ export function guardUsers<T extends { id: number; phone: string | null; email: 
     request.personalDataRead = { resource: 'user', ids: [...(request.personalDataRead?.ids ?? []), ...users.map((u) => u.id)] };
     return users;
   }
-  for (const u of users) for (const k of ['phone', 'email'] as const) if (u[k]) u[k] = USER_MASKS[k](u[k]!);
+  for (const u of users) for (const k of ['phone', 'email'] as const) if (u[k]) u[k] = USER_MASKS[k](u[k]);
   return users;
 }
 
@@ -164,7 +187,7 @@ export function lockTimeOf(body: Body): number {
   return integer(body, 'lockTime', '锁屏时间', 0, LOCK_TIME_MAX);
 }
 
-export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
+export function registerUserAdmin(app: FastifyInstance): void {
   const db = app.database.db;
 
   const readUser = (body: Body) => {
@@ -225,7 +248,12 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
 
   /** The stored user an actor wants to change: exists, in scope, not above the actor. */
   const target = async (request: FastifyRequest, id: number) => {
-    const row = await db.selectFrom('sys_user').select(['id', 'username', 'dept_id', 'org_id']).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('sys_user')
+      .select(['id', 'username', 'dept_id', 'org_id'])
+      .where('id', '=', id)
+      .$castTo<Pick<StoredUser, 'id' | 'username' | 'dept_id' | 'org_id'>>()
+      .executeTakeFirst();
     if (!row) throw notFound('用户不存在');
     const user = request.user!;
     if (row.username === ADMIN_USERNAME && !user.isAdmin) throw forbidden('不能操作超级管理员');
@@ -261,7 +289,11 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
       q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     }
     const times =
-      query.createTime === undefined ? [] : Array.isArray(query.createTime) ? query.createTime.map(String) : [String(query.createTime)];
+      query.createTime === undefined
+        ? []
+        : Array.isArray(query.createTime)
+          ? query.createTime.map(plainText)
+          : [plainText(query.createTime)];
     if (times.length) {
       if (times.length !== 2 || times.some((t) => t !== '' && !DATE_TIME.test(t))) throw badRequest('创建时间格式错误');
       if (times[0]) q = q.where('u.create_time', '>=', times[0].length === 10 ? `${times[0]} 00:00:00` : times[0]);
@@ -469,7 +501,9 @@ export async function registerUserAdmin(app: FastifyInstance): Promise<void> {
         sql<boolean>`(u.username like ${`%${escapeLike(blurry)}%`} escape '\\' or u.nick_name like ${`%${escapeLike(blurry)}%`} escape '\\')`,
       );
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    let list = q.select(['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled']);
+    let list = q
+      .select(['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled'])
+      .$castTo<Pick<StoredUser, 'id' | 'username' | 'nick_name' | 'dept_id' | 'org_id' | 'enabled'>>();
     for (const [col, dir] of sort) list = list.orderBy(col, dir);
     const rows = await list
       .limit(size)

@@ -8,7 +8,8 @@
  * are single statements, so two instances cannot both pass them.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { ApiError, badRequest } from '../../errors.ts';
 import type { MailProvider } from '../../providers/mail.ts';
 import type { SmsProvider } from '../../providers/sms.ts';
@@ -49,11 +50,7 @@ export function newCode(): string {
 
 type Outcome = 'ok' | 'missing' | 'wrong' | 'tooManyAttempts';
 
-export function createCodeService(
-  db: Kysely<any>,
-  providers: { sms: SmsProvider; mail: MailProvider },
-  now: () => number = Date.now,
-): CodeService {
+export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: MailProvider }, now: () => number = Date.now): CodeService {
   async function check(target: string, purpose: string, code: string): Promise<Outcome> {
     if (!/^\d{6}$/.test(code) || !PURPOSE.test(purpose)) {
       // a malformed code is a wrong try as well (counts towards the attempts)
@@ -86,7 +83,7 @@ export function createCodeService(
       .where('target', '=', target)
       .where('purpose', '=', purpose)
       .where('code_hash', '=', String(row.code_hash))
-      .where('used', '=', 0 as any)
+      .where('used', '=', 0)
       .where('expires', '>', t)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1 ? 'ok' : 'missing';
@@ -184,7 +181,7 @@ export function createCodeService(
  * Deletes codes that neither the resend rule nor the daily cap needs any more: expired, and
  * their day started more than DAY_MS ago. Answers how many.
  */
-export async function purgeExpiredCodes(db: Kysely<any>, now: number = Date.now()): Promise<number> {
+export async function purgeExpiredCodes(db: Db, now: number = Date.now()): Promise<number> {
   const r = await db
     .deleteFrom('sys_verify_code')
     .where('expires', '<', now - RESEND_MS)

@@ -3,7 +3,7 @@
  * 操作日志 (/logs, log:list) and 发件箱 (/outbox, outbox:list). Added once; an administrator's
  * later changes are kept. Run inside the area's set-up transaction (several instances may start at once).
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { LOG_PERMISSION } from '../logs/log-routes.ts';
 import { OUTBOX_PERMISSION } from './outbox-routes.ts';
@@ -14,7 +14,7 @@ export const ACCOUNT_MENUS = [
 ];
 const DIRECTORY = { title: '系统管理', path: 'system', icon: 'system', sort: 90 };
 
-export async function seedAccountMenus(db: Kysely<any>): Promise<void> {
+export async function seedAccountMenus(db: Db): Promise<void> {
   const now = nowText();
   {
     const trx = db;

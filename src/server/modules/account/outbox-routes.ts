@@ -27,6 +27,7 @@ export function registerOutboxRoutes(app: FastifyInstance, providers: { sms: str
       .orderBy('id', 'desc')
       .limit(size)
       .offset(page * size)
+      .$castTo<{ id: number; channel: string; target: string; subject: string | null; content: string; create_time: string }>()
       .execute();
     return {
       content: rows.map((r) => ({

@@ -4,7 +4,7 @@
  * password clears the default-password flag, restarts the password age, lifts a sign-in lock
  * and ends the user's sessions on every instance.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 import { messages } from '../../../shared/messages.ts';
 import { isNewPassword } from '../../../shared/validators.ts';
@@ -34,7 +34,7 @@ export function checkNewPasswordRule(plain: string): void {
 }
 
 /** Checks the rule and that it differs from the stored hash, then stores it. */
-export async function setNewPassword(db: Kysely<any>, userId: number, plain: string, currentHash: string): Promise<void> {
+export async function setNewPassword(db: Db, userId: number, plain: string, currentHash: string): Promise<void> {
   checkNewPasswordRule(plain);
   if (await checkPassword(plain, currentHash)) throw badRequest(PASSWORD_MESSAGES.sameAsOld);
   const now = nowText();

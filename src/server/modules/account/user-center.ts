@@ -72,7 +72,12 @@ export function registerUserCenterRoutes(app: FastifyInstance, deps: { keys: Rsa
   const limited = (max: number) => ({ preHandler: app.authenticate, config: { rateLimit: { max, timeWindow: 60_000 } } });
 
   const userRow = async (id: number) => {
-    const row = await db.selectFrom('sys_user').select(['id', 'password', 'phone', 'email']).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('sys_user')
+      .select(['id', 'password', 'phone', 'email'])
+      .where('id', '=', id)
+      .$castTo<{ id: number; password: string; phone: string | null; email: string | null }>()
+      .executeTakeFirst();
     if (!row) throw unauthorized();
     return row;
   };

@@ -84,9 +84,12 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
     return reply.status(201).send({ id, token });
   });
 
-  const applicantOnly = markIdentity(async (request: FastifyRequest) => {
-    if (!isApplicantToken(bearerOf(request))) throw unauthorized(APPLICANT_TOKEN_NEEDED);
-  }, 'applicant');
+  // a promise either way: Fastify waits for a hook that answers one
+  const applicantOnly = markIdentity(
+    (request: FastifyRequest) =>
+      isApplicantToken(bearerOf(request)) ? Promise.resolve() : Promise.reject(unauthorized(APPLICANT_TOKEN_NEEDED)),
+    'applicant',
+  );
   app.post(`/${applicantSpec.path}/staffJoin`, { preHandler: applicantOnly }, async (request) => {
     const applicant = (await tokens.resolve(request))!;
     const body = (request.body ?? {}) as Record<string, unknown>;

@@ -10,12 +10,12 @@
  * APPLICATION_SUBMITTED and gives no token.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { parseIdCard } from '../../../shared/validators.ts';
 import { ID_CARD_WRONG } from '../../../shared/applicant-rules.ts';
 import { badRequest } from '../../errors.ts';
-import type { Dialect } from '../../types.ts';
+import type { Dialect, Db } from '../../types.ts';
 import { CODE_MESSAGES } from '../account/codes.ts';
 import type { ApplicantTokens } from './tokens.ts';
 
@@ -38,7 +38,7 @@ export function normalCard(value: unknown): string {
 
 /** The applicant registered under an ID number (the newest when an older start left two). */
 export async function applicantByCard(
-  db: Kysely<any>,
+  db: Db,
   table: string,
   card: string,
 ): Promise<{ id: number; mobile: string; status: number } | undefined> {
@@ -53,7 +53,7 @@ export async function applicantByCard(
 }
 
 /** Serialises registrations of one ID number across instances (PostgreSQL; SQLite has one writer). */
-export async function lockCard(trx: Kysely<any>, dialect: Dialect, card: string): Promise<void> {
+export async function lockCard(trx: Db, dialect: Dialect, card: string): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(72310515, hashtext(${card}))`.execute(trx);
 }
 

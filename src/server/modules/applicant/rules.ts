@@ -10,6 +10,7 @@ import { isRegionTriple } from '../../../shared/regions.ts';
 import { parseIdCard } from '../../../shared/validators.ts';
 import { addRecordRule } from '../../crud/index.ts';
 import type { Database } from '../../types.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const APPLICANT_MISSING = '应聘人员不存在';
 /** entries of one kind per applicant: enough for any career, a bound for scripted floods */
@@ -19,7 +20,7 @@ export const POSTING_CLOSED = '所选招聘岗位不存在或已停止招聘';
 
 /** The ID number (check digit, birthday, sex) and the two regions of an applicant record. */
 export function identityProblem(values: Record<string, unknown>): string | undefined {
-  const id = parseIdCard(String(values.card ?? ''));
+  const id = parseIdCard(plainText(values.card ?? ''));
   if (!id) return ID_CARD_WRONG;
   if (values.birthday !== id.birthday) return '出生日期与身份证号码不符';
   if (Number(values.sex) !== id.sex) return '性别与身份证号码不符';
@@ -73,7 +74,7 @@ async function tooMany(database: Database, entity: string, record: Record<string
  */
 export function addEntryRules(applicantTable: string): void {
   addRecordRule('applicant', (record) => identityProblem(record));
-  addRecordRule('staff', (record) => (record.card && !parseIdCard(String(record.card)) ? ID_CARD_WRONG : undefined));
+  addRecordRule('staff', (record) => (record.card && !parseIdCard(plainText(record.card)) ? ID_CARD_WRONG : undefined));
   addRecordRule('staffunEducation', async (record, database) => {
     const mobile = await applicantMobile(database, applicantTable, record.staffunId);
     if (mobile === undefined) return APPLICANT_MISSING;

@@ -8,10 +8,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { unauthorized } from '../../errors.ts';
-import type { ApplicantCaller } from '../../types.ts';
+import type { ApplicantCaller, Db } from '../../types.ts';
 import type { TableDef } from '../../auth/tables.ts';
 
 export const APPLICANT_TOKEN_HOURS = 24;
@@ -46,12 +45,12 @@ export function isApplicantToken(token: string | undefined): boolean {
 
 export class ApplicantTokens {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** A new token for the applicant, written with `db` (a transaction when the applicant is new). */
-  async issue(db: Kysely<any>, staffunId: number): Promise<string> {
+  async issue(db: Db, staffunId: number): Promise<string> {
     const token = `ap.${randomBytes(32).toString('base64url')}`;
     await db
       .insertInto('staffun_session')
@@ -75,7 +74,7 @@ export class ApplicantTokens {
   }
 
   /** Ends every token of the applicant. */
-  async revoke(db: Kysely<any>, staffunId: number): Promise<void> {
+  async revoke(db: Db, staffunId: number): Promise<void> {
     await db.deleteFrom('staffun_session').where('staffun_id', '=', staffunId).execute();
   }
 }

@@ -32,11 +32,11 @@ export interface SmsCodeService {
 }
 
 export const notConfiguredSms: SmsCodeService = {
-  async send() {
-    throw new ApiError(503, SMS_NOT_CONFIGURED);
+  send() {
+    return Promise.reject(new ApiError(503, SMS_NOT_CONFIGURED));
   },
-  async verify() {
-    throw new ApiError(503, SMS_NOT_CONFIGURED);
+  verify() {
+    return Promise.reject(new ApiError(503, SMS_NOT_CONFIGURED));
   },
 };
 
@@ -99,7 +99,12 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     return t;
   };
   const companyRow = (id: number) =>
-    db.selectFrom('dbc_company').select(['id', 'password', 'mobile']).where('id', '=', id).executeTakeFirstOrThrow();
+    db
+      .selectFrom('dbc_company')
+      .select(['id', 'password', 'mobile'])
+      .where('id', '=', id)
+      .$castTo<{ id: number; password: string | null; mobile: string | null }>()
+      .executeTakeFirstOrThrow();
 
   app.post(`${DEALER_BASE}/sendMessage`, { ...pre, config: { rateLimit: { max: 10, timeWindow: 60_000 } } }, async (request) => {
     const body = await fieldsOf(request);

@@ -16,6 +16,7 @@ import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { WecomApprovalApi, WecomRefusal, type WecomApprovals } from '../../providers/wecom.ts';
 import type { DbcAction } from '../../../shared/dbc-status.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const APPROVAL_TABLES: TableDef[] = [
   {
@@ -74,7 +75,20 @@ export async function registerApprovalSync(
     await ensureTables(trx, database.dialect, APPROVAL_TABLES);
   });
 
-  const rowOut = (r: Record<string, any>) => ({
+  /** A wecom_approval row: the last synchronisation of one approval. */
+  interface ApprovalRow {
+    sp_no: string;
+    biz_type: string;
+    biz_id: number;
+    sp_name: string | null;
+    sp_status: number;
+    applicant: string | null;
+    result: string;
+    sync_user: string;
+    sync_time: string | Date;
+  }
+
+  const rowOut = (r: ApprovalRow) => ({
     spNo: String(r.sp_no),
     bizType: String(r.biz_type),
     bizId: Number(r.biz_id),
@@ -88,13 +102,13 @@ export async function registerApprovalSync(
   });
 
   app.get('/api/qywxapp/approval/approvalBizSync/:id', { preHandler: app.requirePermission('dbcInfo:edit') }, async (request) => {
-    const spNo = String((request.params as { id?: unknown }).id ?? '');
+    const spNo = (request.params as { id: string }).id;
     if (!/^\d{1,64}$/.test(spNo)) throw badRequest(APPROVAL_MESSAGES.badNo);
     const q = (request.query ?? {}) as Record<string, unknown>;
     for (const k of Object.keys(q)) if (k !== 'bizId') throw badRequest(`不支持的查询参数: ${k}`);
     let asked: number | undefined;
     if (q.bizId !== undefined && q.bizId !== '') {
-      if (Array.isArray(q.bizId) || !/^[1-9]\d{0,15}$/.test(String(q.bizId))) throw badRequest('用车需求编号必须是正整数');
+      if (Array.isArray(q.bizId) || !/^[1-9]\d{0,15}$/.test(plainText(q.bizId))) throw badRequest('用车需求编号必须是正整数');
       asked = Number(q.bizId);
     }
     if (!approvals.configured) throw badRequest(APPROVAL_MESSAGES.notConfigured);
@@ -147,8 +161,14 @@ export async function registerApprovalSync(
       .selectFrom(table)
       .select(['status', 'sh_status', 'audit_reason'])
       .where('id', '=', bizId)
+      .$castTo<{ status: number; sh_status: number; audit_reason: string | null }>()
       .executeTakeFirstOrThrow();
-    const row = await database.db.selectFrom('wecom_approval').selectAll().where('sp_no', '=', spNo).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('wecom_approval')
+      .selectAll()
+      .where('sp_no', '=', spNo)
+      .$castTo<ApprovalRow>()
+      .executeTakeFirstOrThrow();
     return { ...rowOut(row), status: Number(after.status), shStatus: Number(after.sh_status), auditReason: after.audit_reason ?? null };
   });
 }

@@ -70,6 +70,17 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
             .selectFrom('dbc_company')
             .select(['id', 'comp_name', 'comp_code', 'username', 'mobile', 'enabled', 'password', 'locked_until', 'lock_time'])
             .where('username', '=', username)
+            .$castTo<{
+              id: number;
+              comp_name: string;
+              comp_code: string;
+              username: string;
+              mobile: string | null;
+              enabled: number | boolean;
+              password: string | null;
+              locked_until: number | null;
+              lock_time: number | null;
+            }>()
             .executeTakeFirst()
         : undefined;
     const at = now();
@@ -110,5 +121,5 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     return {};
   });
 
-  app.get(`${DEALER_BASE}/auth/info`, { preHandler: authenticateDealer }, async (request) => dealerAnswer(request.dealer!));
+  app.get(`${DEALER_BASE}/auth/info`, { preHandler: authenticateDealer }, (request) => dealerAnswer(request.dealer!));
 }

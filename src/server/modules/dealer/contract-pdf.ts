@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { amountToChinese } from '../../../shared/format.ts';
 import { statusLabel } from '../../../shared/dbc-status.ts';
+import { plainText } from '../../../shared/text.ts';
 
 const MM = 72 / 25.4;
 export const A4_CONTENT_MM = { width: 170, height: 265 };
@@ -44,7 +45,7 @@ export function contractPdf(fontPath: string, data: ContractData): Promise<Buffe
   else doc.registerFont('cjk', fontPath);
   doc.font('cjk');
   const width = A4_CONTENT_MM.width * MM;
-  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const text = (v: unknown) => (v === null || v === undefined ? '' : plainText(v));
   const money = (v: unknown) => `${Number(v ?? 0).toFixed(2)} 元（${amountToChinese(Number(v ?? 0))}）`;
 
   doc.fontSize(20).text('代步车借用合同', { align: 'center', width });

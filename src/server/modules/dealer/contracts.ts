@@ -45,11 +45,11 @@ export function localContracts(fontPath: string): ESignProvider {
         throw err;
       }
     },
-    async findPersonCert() {
-      throw new ApiError(503, ESIGN_NOT_CONFIGURED);
+    findPersonCert() {
+      return Promise.reject(new ApiError(503, ESIGN_NOT_CONFIGURED));
     },
-    async resendMessage() {
-      throw new ApiError(503, ESIGN_NOT_CONFIGURED);
+    resendMessage() {
+      return Promise.reject(new ApiError(503, ESIGN_NOT_CONFIGURED));
     },
   };
 }
@@ -75,6 +75,7 @@ export function registerContractRoutes(app: FastifyInstance, provider: ESignProv
       .selectFrom('dbc_company')
       .select(['comp_name', 'comp_code'])
       .where('id', '=', Number(record.compId))
+      .$castTo<{ comp_name: string | null; comp_code: string | null }>()
       .executeTakeFirst();
     return {
       contractNo: `DBC${String(id).padStart(8, '0')}`,

@@ -7,6 +7,7 @@
  */
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export interface Member {
   mobile: string;
@@ -35,7 +36,7 @@ const dateText = (v: unknown): string | null => {
     const p = (n: number) => String(n).padStart(2, '0');
     return `${v.getFullYear()}-${p(v.getMonth() + 1)}-${p(v.getDate())}`;
   }
-  return String(v).slice(0, 10);
+  return plainText(v).slice(0, 10);
 };
 
 export function tableMemberProvider(database: Database): MemberProvider {
@@ -46,6 +47,16 @@ export function tableMemberProvider(database: Database): MemberProvider {
         .select(['mobile', 'surname', 'sex', 'mid', 'idno', 'birthday', 'status', 'subscribe'])
         .where('mobile', '=', mobile)
         .orderBy('id', 'desc')
+        .$castTo<{
+          mobile: string;
+          surname: string | null;
+          sex: number | null;
+          mid: string | null;
+          idno: string | null;
+          birthday: unknown;
+          status: number;
+          subscribe: number | null;
+        }>()
         .executeTakeFirst();
       if (!row || Number(row.status) === 0) return null;
       return {

@@ -15,8 +15,8 @@
  * Every change of status runs in one transaction that re-reads the status under a row lock,
  * checks the transition, writes the request and one history row (who, when, from, to, reason).
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { resourceByName } from '../../../generated/resources.ts';
 import { listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
@@ -114,7 +114,7 @@ export function registerRequestRoutes(
   }
 
   async function history(
-    trx: Kysely<any>,
+    trx: Db,
     infoId: number,
     from: number | null,
     to: number,
@@ -181,7 +181,22 @@ export function registerRequestRoutes(
   }
 
   async function historyOf(id: number) {
-    const rows = await database.db.selectFrom('dbc_info_history').selectAll().where('info_id', '=', id).orderBy('id', 'asc').execute();
+    const rows = await database.db
+      .selectFrom('dbc_info_history')
+      .selectAll()
+      .where('info_id', '=', id)
+      .orderBy('id', 'asc')
+      .$castTo<{
+        id: number;
+        from_status: number | null;
+        to_status: number;
+        action: string;
+        reason: string | null;
+        actor_kind: string;
+        actor: string;
+        create_time: string | Date;
+      }>()
+      .execute();
     return rows.map((r) => ({
       id: Number(r.id),
       fromStatus: r.from_status === null ? null : Number(r.from_status),
@@ -283,7 +298,7 @@ export function registerRequestRoutes(
     delete query.vin;
     query.userVin = vin;
     const page = await listPage(database, spec(), parseListQuery(spec(), query));
-    guardRecords(request, spec(), page.content as Array<Record<string, unknown>>);
+    guardRecords(request, spec(), page.content);
     return page;
   };
   app.get('/api/other/otherSysDbx', { preHandler: app.requirePermission('dbcInfo:list') }, byVin);

@@ -5,7 +5,7 @@
  * stored; a session lives SESSION_IDLE_MINUTES after its last use; deleting the row (logout, a
  * disabled company, a new password) ends it at once on every instance.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { newToken, tokenHash, TOKEN_PATTERN } from '../../auth/sessions.ts';
 import type { DealerUser } from './types.ts';
@@ -15,7 +15,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 export class DealerSessions {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Db,
     private readonly lifetimeMs: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -51,6 +51,16 @@ export class DealerSessions {
       .select(['s.expires', 'c.id as comp_id', 'c.comp_name', 'c.comp_code', 'c.username', 'c.mobile', 'c.enabled', 'c.lock_time'])
       .where('s.id', '=', id)
       .where('s.kind', '=', DEALER_SESSION_KIND)
+      .$castTo<{
+        expires: number;
+        comp_id: number;
+        comp_name: string | null;
+        comp_code: string | null;
+        username: string | null;
+        mobile: string | null;
+        enabled: number | boolean;
+        lock_time: number | null;
+      }>()
       .executeTakeFirst();
     if (!row) return null;
     const now = this.now();

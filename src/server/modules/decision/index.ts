@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import { ensureTables, type TableDef } from '../../auth/tables.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, unauthorized } from '../../errors.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const DECISION_PERMISSION = 'DecisionCenter:list';
 export const DECISION_SSO_PERMISSION = 'DecisionCenter:sso';
@@ -70,7 +71,7 @@ function isDate(text: string): boolean {
 function one(v: unknown, key: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw badRequest(`参数${key}只能有一个值`);
-  return String(v);
+  return plainText(v);
 }
 
 export async function registerDecisionRoutes(app: FastifyInstance): Promise<void> {
@@ -109,13 +110,15 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
       throw badRequest('参数size必须是1到99999之间的整数');
     const page = Number(pageText);
     const size = Number(sizeText);
-    const sorts = (q.sort === undefined ? ['id,desc'] : Array.isArray(q.sort) ? q.sort : [q.sort]).map((s) => {
-      const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
-      const dir = dirRaw.trim().toLowerCase();
-      if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
-        throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
-      return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
-    });
+    const sorts = (q.sort === undefined ? ['id,desc'] : Array.isArray(q.sort) ? q.sort : [q.sort]).map(
+      (s): { column: string; dir: 'asc' | 'desc' } => {
+        const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
+        const dir = dirRaw.trim().toLowerCase();
+        if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
+          throw badRequest(`不支持的排序: ${String(s).slice(0, 50)}`);
+        return { column: SORTABLE[field.trim()], dir };
+      },
+    );
     let base = db.selectFrom('decision_sso_log');
     const username = one(q.username, 'username');
     if (username !== undefined && username !== '') {
@@ -123,7 +126,7 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
       base = base.where('username', '=', username);
     }
     if (q.createTime !== undefined) {
-      const range = Array.isArray(q.createTime) ? q.createTime.map(String) : [String(q.createTime)];
+      const range = Array.isArray(q.createTime) ? q.createTime.map(plainText) : [plainText(q.createTime)];
       if (range.length !== 2 || !range.every(isDate)) throw badRequest('创建时间范围必须是两个日期（yyyy-MM-dd）');
       const end = range[1].length === 10 ? `${range[1]} 23:59:59` : range[1];
       const start = range[0].length === 10 ? `${range[0]} 00:00:00` : range[0];
@@ -136,6 +139,7 @@ export async function registerDecisionRoutes(app: FastifyInstance): Promise<void
     const rows = await list
       .limit(size)
       .offset(page * size)
+      .$castTo<{ id: number; username: string; nick_name: string | null; ip: string | null; create_time: string | Date }>()
       .execute();
     return {
       content: rows.map((r) => ({

@@ -3,7 +3,7 @@
  * sidebar, the lists and the masks change. None holds a `:sensitive` key: only 管理员 sees
  * personal data in full. Added once: a role that exists already (by name) is left as it is.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 
@@ -69,7 +69,7 @@ export const DEMO_ROLES: DemoRole[] = [
   },
 ];
 
-export async function seedDemoRoles(db: Kysely<any>): Promise<void> {
+export async function seedDemoRoles(db: Db): Promise<void> {
   const now = nowText();
   const depts = (await db.selectFrom('sys_dept').select(['id', 'pid']).orderBy('id').execute()).map((d) => ({
     id: Number(d.id),

@@ -51,6 +51,7 @@ export async function registerHelpPages(app: FastifyInstance): Promise<void> {
       .where('type', '=', 1)
       .where('path', '=', path)
       .orderBy('id')
+      .$castTo<{ id: number; title: string }>()
       .executeTakeFirst();
     if (!menu) throw notFound('当前页面没有对应的菜单');
     return { menuId: Number(menu.id), title: menu.title };
@@ -67,6 +68,7 @@ async function seedDemoHelp(app: FastifyInstance): Promise<void> {
       .selectFrom('sys_menu')
       .select(['id', 'permission'])
       .where('permission', 'in', ['timing:list', 'brandTree:list'])
+      .$castTo<{ id: number; permission: string | null }>()
       .execute();
     const idOf = (key: string) => menus.find((m) => m.permission === key)?.id;
     const rows = [];

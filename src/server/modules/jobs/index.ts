@@ -27,6 +27,7 @@ import { findJobFunction, registeredJobs } from './registry.ts';
 import { PASSWORD_REMINDER_TABLE, REMINDER_TABLES } from './reminders.ts';
 import { runJob } from './runner.ts';
 import { JOB_TABLE, JobScheduler, readJob } from './scheduler.ts';
+import { plainText } from '../../../shared/text.ts';
 import { JOB_LOG_TABLE, JOB_TABLES } from './tables.ts';
 
 export { registerJobFunction, type JobFunction, type JobContext, type JobOptions } from './registry.ts';
@@ -46,12 +47,31 @@ export const EXEC_SUCCESS = '执行成功';
 export function checkJobRecord(record: Record<string, unknown>): void {
   const cron = checkCron(record.cronExpression);
   if (!cron.ok) throw badRequest(cron.message);
-  const bean = String(record.project ?? '');
-  const method = String(record.methodName ?? '');
+  const bean = plainText(record.project ?? '');
+  const method = plainText(record.methodName ?? '');
   const registered = findJobFunction(bean, method);
   if (!registered) throw badRequest(`未注册的任务：${bean}.${method}，请填写已注册的Bean名称和执行方法`);
-  const problem = registered.options.checkParams?.(String(record.params ?? '').trim());
+  const problem = registered.options.checkParams?.(plainText(record.params ?? '').trim());
   if (problem) throw badRequest(problem);
+}
+
+/** A sys_job_log row: one run of a job. */
+interface JobLogRow {
+  id: number;
+  job_id: number;
+  job_name: string | null;
+  bean_name: string | null;
+  method_name: string | null;
+  params: string | null;
+  /** epoch ms of the scheduled firing; null for a manual run */
+  fire_time: number | null;
+  run_kind: string;
+  start_time: string;
+  time: number | null;
+  is_success: number | boolean | null;
+  result: string | null;
+  exception_detail: string | null;
+  instance: string | null;
 }
 
 function pathId(params: unknown): number {
@@ -75,7 +95,7 @@ async function seedDefaultJobs(app: FastifyInstance): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (app.database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${SEEDED_KEY}))`.execute(trx);
     const row = await trx.selectFrom('sys_config').select('value').where('key', '=', SEEDED_KEY).executeTakeFirst();
-    let seeded: string[] = [];
+    let seeded: string[];
     try {
       seeded = row?.value ? (JSON.parse(String(row.value)) as string[]) : [];
     } catch {
@@ -182,6 +202,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
         .orderBy('id', 'desc')
         .limit(size)
         .offset(page * size)
+        .$castTo<JobLogRow>()
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
@@ -206,7 +227,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/api/jobs/functions', { preHandler: app.requirePermission('timing:list') }, async () =>
+  app.get('/api/jobs/functions', { preHandler: app.requirePermission('timing:list') }, () =>
     registeredJobs().map((j) => ({ bean: j.bean, method: j.method, name: j.defaultJob?.name ?? null })),
   );
 
@@ -219,6 +240,7 @@ export async function registerJobs(app: FastifyInstance): Promise<void> {
       .where('user_id', '=', user.id)
       .where('is_read', '=', dialect === 'postgres' ? sql<boolean>`false` : 0)
       .orderBy('id', 'desc')
+      .$castTo<{ id: number; days: number; pwd_reset_time: string | null; create_time: string }>()
       .executeTakeFirst();
     // a reminder about a password that has since been changed is stale
     if (!row || String(row.pwd_reset_time) !== String(current?.pwd_reset_time ?? '')) return { reminder: null };

@@ -70,7 +70,7 @@ export async function runJob(app: FastifyInstance, job: JobRow, fireTime: number
   }
 
   let success = true;
-  let message = '';
+  let message: string;
   let detail: string | null = null;
   const registered = findJobFunction(job.bean, job.method);
   try {

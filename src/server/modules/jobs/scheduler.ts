@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { plainText } from '../../../shared/text.ts';
 import { nextFiring } from './cron.ts';
 import { runJob, type JobRow } from './runner.ts';
 
@@ -33,11 +34,11 @@ interface Entry {
 function rowToJob(row: Record<string, unknown>): JobRow {
   return {
     id: Number(row.id),
-    name: String(row.money ?? ''),
-    bean: String(row.project ?? ''),
-    method: String(row.method_name ?? ''),
-    params: row.params === null || row.params === undefined ? '' : String(row.params),
-    cron: String(row.cron_expression ?? ''),
+    name: plainText(row.money ?? ''),
+    bean: plainText(row.project ?? ''),
+    method: plainText(row.method_name ?? ''),
+    params: row.params === null || row.params === undefined ? '' : plainText(row.params),
+    cron: plainText(row.cron_expression ?? ''),
     paused: Boolean(row.is_pause),
   };
 }

@@ -36,7 +36,7 @@ async function recordMobile(app: FastifyInstance, request: FastifyRequest, name:
   return seesPersonalData(request, spec) ? found : { ...found, phone: maskPhone(mobile) };
 }
 
-export async function registerKfRoutes(app: FastifyInstance): Promise<void> {
+export function registerKfRoutes(app: FastifyInstance): void {
   app.get(
     '/api/kf/phoneToAddress',
     { preHandler: app.authenticate, config: { rateLimit: { max: 600, timeWindow: 60_000 } } },

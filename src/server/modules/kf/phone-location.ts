@@ -43,7 +43,7 @@ async function loadTable(file: string): Promise<Table> {
       index.set(value, i);
     }
     let map = byLength.get(prefix.length);
-    if (!map) byLength.set(prefix.length, (map = new Map()));
+    if (!map) byLength.set(prefix.length, (map = new Map<number, number>()));
     map.set(Number(prefix), i);
   }
   return { places, byLength };

@@ -8,7 +8,8 @@
  * ID numbers and mobiles in the recorded parameters and errors are masked (for every reader).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import type { Db, TableQuery } from '../../types.ts';
 import '../../decorations.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { likePattern } from '../../crud/query.ts';
@@ -20,7 +21,7 @@ type Query = Record<string, unknown>;
 
 const one = (q: Query, key: string): string | undefined => {
   const v = q[key];
-  const s = Array.isArray(v) ? v[0] : v;
+  const s: unknown = Array.isArray(v) ? v[0] : v;
   return typeof s === 'string' ? s.trim() : undefined;
 };
 
@@ -92,15 +93,13 @@ function view(row: Record<string, unknown>, full: boolean) {
     : { ...base, exceptionDetail: text(row.exception_detail ?? '') };
 }
 
-async function page(
-  db: Kysely<any>,
-  q: Query,
-  full: boolean,
-  narrow: (b: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>,
-) {
+/** The route's conditions on the log's query, whatever the query selects. */
+type Narrow = <O>(b: TableQuery<O>) => TableQuery<O>;
+
+async function page(db: Db, q: Query, full: boolean, narrow: Narrow) {
   const { page: p, size } = paging(q);
   const base = narrow(db.selectFrom('sys_log'));
-  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   let rows = base.select(full ? [...ALL_COLUMNS] : [...USER_COLUMNS]);
   for (const [col, dir] of sortOf(q)) rows = rows.orderBy(col, dir);
   const content = await rows

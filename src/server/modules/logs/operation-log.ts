@@ -21,8 +21,9 @@ function errorMessageOf(payload: unknown): string {
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
   if (!text) return '';
   try {
-    const body = JSON.parse(text);
-    if (body && typeof body.message === 'string') return body.message;
+    const body: unknown = JSON.parse(text);
+    const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+    if (typeof message === 'string') return message;
   } catch {
     /* not JSON */
   }

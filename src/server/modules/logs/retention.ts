@@ -4,12 +4,12 @@
  *   purgeExpiredCodes(db)             verification codes past their use (re-exported from the codes)
  * Each answers how many rows it removed.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 
 export { purgeExpiredCodes } from '../account/codes.ts';
 
-export async function deleteOldLogs(db: Kysely<any>, retentionDays: number, now: number = Date.now()): Promise<number> {
+export async function deleteOldLogs(db: Db, retentionDays: number, now: number = Date.now()): Promise<number> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1)
     throw new Error(`retentionDays must be a positive integer, got ${retentionDays}`);
   const cutoff = nowText(new Date(now - retentionDays * 86_400_000));

@@ -1,3 +1,4 @@
+import type { Db } from '../../types.ts';
 /**
  * GET /api/menus/build: the signed-in user's visible menu tree, in the shape the console's
  * router reads (eladmin's MenuVo):
@@ -15,7 +16,6 @@
  * Sorted by sort, then id. Disabled parents hide their children (a child of a hidden menu is
  * still built, hidden with it).
  */
-import type { Kysely } from 'kysely';
 
 export interface MenuRow {
   id: number;
@@ -59,7 +59,7 @@ const asRow = (r: Record<string, unknown>): MenuRow => ({
 });
 
 /** The menu rows (types 0 and 1) a user sees: their roles' menus and every ancestor of those. */
-export async function visibleMenuRows(db: Kysely<any>, userId: number, isAdmin: boolean): Promise<MenuRow[]> {
+export async function visibleMenuRows(db: Db, userId: number, isAdmin: boolean): Promise<MenuRow[]> {
   const all = (await db.selectFrom('sys_menu').selectAll().where('type', 'in', [0, 1]).execute()).map(asRow);
   if (isAdmin) return all;
   const linked = await db

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { unauthorized } from '../../errors.ts';
 import { buildMenuTree, visibleMenuRows } from './build.ts';
 
-export async function registerMenuBuildRoute(app: FastifyInstance): Promise<void> {
+export function registerMenuBuildRoute(app: FastifyInstance): void {
   app.get('/api/menus/build', { preHandler: app.authenticate }, async (request) => {
     const user = request.user;
     if (!user) throw unauthorized();

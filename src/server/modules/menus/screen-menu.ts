@@ -3,7 +3,7 @@
  * when missing (matched by permission key), like the generated resources' menus: a new menu
  * and its buttons are linked to the admin role; an administrator's later changes are kept.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { ADMIN_ROLE } from '../../auth/seed.ts';
 
@@ -20,7 +20,7 @@ export interface ScreenMenu {
   buttons: Array<{ title: string; permission: string }>;
 }
 
-export async function ensureScreenMenu(db: Kysely<any>, menu: ScreenMenu): Promise<void> {
+export async function ensureScreenMenu(db: Db, menu: ScreenMenu): Promise<void> {
   const now = nowText();
   const created: number[] = [];
   let menuId: number;

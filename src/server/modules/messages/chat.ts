@@ -35,7 +35,17 @@ export interface ChatMessage {
   createTime: string;
 }
 
-const toMessage = (r: Record<string, any>): ChatMessage => ({
+/** A sys_socket_chat row. */
+interface ChatRow {
+  id: number;
+  form_user: string;
+  form_name: string | null;
+  form_img: string | null;
+  msg: string;
+  create_time: string;
+}
+
+const toMessage = (r: ChatRow): ChatMessage => ({
   id: Number(r.id),
   formUser: r.form_user,
   formName: r.form_name ?? r.form_user,
@@ -46,19 +56,19 @@ const toMessage = (r: Record<string, any>): ChatMessage => ({
 });
 
 /** The cleaned text of a body's `msg`, or a 400 saying what is wrong. */
-async function messageText(body: unknown): Promise<string> {
+function messageText(body: unknown): string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(CHAT_EMPTY);
   const raw = (body as Record<string, unknown>).msg;
   if (typeof raw !== 'string') throw badRequest(CHAT_EMPTY);
   // refuse the obviously long before cleaning, then count the cleaned characters
   if (raw.length > CHAT_MAX_LENGTH * 20) throw badRequest(CHAT_TOO_LONG);
-  const text = await plainText(raw);
+  const text = plainText(raw);
   if (!text) throw badRequest(CHAT_EMPTY);
   if ([...text].length > CHAT_MAX_LENGTH) throw badRequest(CHAT_TOO_LONG);
   return text;
 }
 
-export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
+export function registerChatRoutes(app: FastifyInstance): void {
   const { db } = app.database;
   const columns = ['id', 'form_user', 'form_name', 'form_img', 'msg', 'create_time'] as const;
 
@@ -75,6 +85,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
         .orderBy('id', sort.dir)
         .limit(size)
         .offset(page * size)
+        .$castTo<ChatRow>()
         .execute(),
       db
         .selectFrom('sys_socket_chat')
@@ -91,7 +102,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(CHAT_PATH, { preHandler: sendGuard }, async (request, reply) => {
     const user = request.user!;
-    const msg = await messageText(request.body);
+    const msg = messageText(request.body);
     const sender = await db.selectFrom('sys_user').select(['nick_name', 'img']).where('id', '=', user.id).executeTakeFirst();
     const row = await db
       .insertInto('sys_socket_chat')
@@ -114,7 +125,7 @@ export async function registerChatRoutes(app: FastifyInstance): Promise<void> {
     const body = request.body as Record<string, unknown> | null;
     const id = positiveId(body && typeof body === 'object' ? body.id : undefined);
     if (id === undefined) throw badRequest('ID不能为空');
-    const msg = await messageText(body);
+    const msg = messageText(body);
     const found = await db.selectFrom('sys_socket_chat').select(['form_user']).where('id', '=', id).executeTakeFirst();
     if (!found) throw notFound('数据不存在');
     if (found.form_user !== request.user!.username) throw forbidden('只能修改自己发送的消息');

@@ -1,5 +1,6 @@
 /** Page and size of the hand-written message lists (`page` from 0, `size` 1-99999). */
 import { badRequest } from '../../errors.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const MAX_SIZE = 99_999;
 
@@ -31,9 +32,9 @@ export function sortParam<F extends string>(
 ): { field: F; dir: 'asc' | 'desc' } {
   const raw = query.sort;
   if (raw === undefined || raw === '') return dflt;
-  const text = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;
+  const text: unknown = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;
   const m = typeof text === 'string' ? /^(\w+)(?:,(asc|desc))?$/i.exec(text) : null;
-  if (!m || !allowed.includes(m[1] as F)) throw badRequest(`不支持的排序字段：${String(text ?? raw).slice(0, 40)}`);
+  if (!m || !allowed.includes(m[1] as F)) throw badRequest(`不支持的排序字段：${plainText(text ?? raw).slice(0, 40)}`);
   return { field: m[1] as F, dir: (m[2]?.toLowerCase() as 'asc' | 'desc') ?? 'asc' };
 }
 

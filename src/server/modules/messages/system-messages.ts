@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { resourceByName } from '../../../generated/resources.ts';
 import { positiveId } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { sanitizeRichText } from '../../html.ts';
 import { onlyKeys, pageParams, sortParam } from './paging.ts';
 
@@ -32,7 +32,7 @@ export interface Notice {
   createTime: string;
 }
 
-export async function registerSystemMessageRoutes(app: FastifyInstance): Promise<void> {
+export function registerSystemMessageRoutes(app: FastifyInstance): void {
   const spec = resourceByName.sysSocket;
   if (!spec) return;
   const base = `/${spec.path}`;
@@ -43,10 +43,11 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
     request.routeOptions.url === base && (request.method === 'POST' || request.method === 'PUT' || request.method === 'DELETE');
 
   // clean the rich text before the schema sees it (its length limits apply to the cleaned text)
-  app.addHook('preValidation', async (request) => {
-    if (!isWrite(request) || request.method === 'DELETE') return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!isWrite(request) || request.method === 'DELETE') return done();
     const body = request.body as Record<string, unknown> | null;
     if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.msg === 'string') body.msg = sanitizeRichText(body.msg);
+    done();
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -54,8 +55,8 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
     if (request.method === 'DELETE') {
       await db
         .deleteFrom('sys_socket_read')
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('sys_socket').select('id').whereRef('sys_socket.id', '=', 'sys_socket_read.socket_id'))),
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('sys_socket').select('id').whereRef('sys_socket.id', '=', 'sys_socket_read.socket_id'))),
         )
         .execute()
         .catch((err) => request.log.warn({ err }, 'read state of deleted messages not removed'));
@@ -74,7 +75,18 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
       .leftJoin('sys_socket_read as r', (join) => join.onRef('r.socket_id', '=', 's.id').on('r.user_id', '=', userId))
       .where('s.enabled', '=', isTrue);
 
-  const toNotice = (row: Record<string, any>): Notice => ({
+  /** A message with this user's read time (null while unread). */
+  interface NoticeRow {
+    id: number;
+    title: string | null;
+    msg: string | null;
+    url: string | null;
+    sort: number | null;
+    create_time: string;
+    read_time: string | null;
+  }
+
+  const toNotice = (row: NoticeRow): Notice => ({
     id: Number(row.id),
     title: String(row.title ?? ''),
     msg: row.msg ?? null,
@@ -98,6 +110,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
         .orderBy('s.id', 'desc')
         .limit(size)
         .offset(page * size)
+        .$castTo<NoticeRow>()
         .execute(),
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
     ]);
@@ -113,7 +126,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
   );
 
   app.put(`${base}/read`, { preHandler: app.authenticate }, async (request) => {
-    const body = request.body as unknown;
+    const body = request.body;
     const raw = Array.isArray(body) ? body : body && typeof body === 'object' ? [(body as Record<string, unknown>).id] : [];
     if (raw.length === 0) throw badRequest('ID不能为空');
     if (raw.length > 1000) throw badRequest('一次最多标记1000条消息');
@@ -175,6 +188,7 @@ export async function registerSystemMessageRoutes(app: FastifyInstance): Promise
         .orderBy('u.id')
         .limit(size)
         .offset(page * size)
+        .$castTo<{ id: number; username: string; nick_name: string | null; read_time: string }>()
         .execute(),
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
     ]);

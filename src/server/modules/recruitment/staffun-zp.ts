@@ -10,7 +10,7 @@ import { assertReadable, findById, positiveId, RECORD_NOT_FOUND } from '../../cr
 import { readAccess, scopeField } from '../../../shared/resource-spec.ts';
 import { badRequest, notFound } from '../../errors.ts';
 
-export async function registerStaffunZpRoutes(app: FastifyInstance): Promise<void> {
+export function registerStaffunZpRoutes(app: FastifyInstance): void {
   const spec = resourceByName.staffunZp;
   if (!spec) return;
   const read = readAccess(spec, resources);

@@ -2,6 +2,7 @@
 import { badRequest } from '../../errors.ts';
 import { positiveId } from '../../crud/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ export function idList(raw: unknown): number[] {
 
 export function mobileOf(raw: unknown): string {
   if (raw === undefined || raw === null || raw === '') throw badRequest('请输入手机号');
-  const text = String(raw).trim();
+  const text = plainText(raw).trim();
   if (!isMobile(text)) throw badRequest('请输入正确的11位手机号码');
   return text;
 }

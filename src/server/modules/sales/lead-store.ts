@@ -2,10 +2,9 @@
  * Reads and writes of sales leads (潜客档案, schema xsSubmersibleFile) and their contact
  * records, by JSON property names, inside the caller's transaction.
  */
-import type { Kysely } from 'kysely';
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { recordToRow, rowToRecord } from '../../crud/index.ts';
-import type { Database } from '../../types.ts';
+import type { Database, Db } from '../../types.ts';
 
 /** 跟进状态 */
 export const LeadStatus = {
@@ -35,7 +34,7 @@ export function columns(spec: ResourceSpec): string[] {
   return spec.fields.map((f) => f.column);
 }
 
-export async function leadsByIds(db: Kysely<any>, spec: ResourceSpec, ids: number[]): Promise<Lead[]> {
+export async function leadsByIds(db: Db, spec: ResourceSpec, ids: number[]): Promise<Lead[]> {
   if (!ids.length) return [];
   const rows = await db.selectFrom(spec.table).select(columns(spec)).where(col(spec, 'id'), 'in', ids).execute();
   return rows.map((r) => rowToRecord(spec, r) as Lead);
@@ -43,7 +42,7 @@ export async function leadsByIds(db: Kysely<any>, spec: ResourceSpec, ids: numbe
 
 /** The open main clue of a mobile number in a company, if any. */
 export async function openMainClue(
-  db: Kysely<any>,
+  db: Db,
   spec: ResourceSpec,
   dialect: Database['dialect'],
   mobile: string,
@@ -63,7 +62,7 @@ export async function openMainClue(
 }
 
 export async function updateLeads(
-  db: Kysely<any>,
+  db: Db,
   spec: ResourceSpec,
   dialect: Database['dialect'],
   ids: number[],
@@ -79,7 +78,7 @@ export async function updateLeads(
 }
 
 export async function insertRecord(
-  db: Kysely<any>,
+  db: Db,
   spec: ResourceSpec,
   dialect: Database['dialect'],
   values: Record<string, unknown>,

@@ -20,6 +20,7 @@ import { nowText } from '../../db/index.ts';
 import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
 import { idList, idOf, mobileOf, objectBody, optionOf, orgIdOf, textOf } from './body.ts';
 import { insertRecord, LeadStage, LeadStatus, leadsByIds, openMainClue, OPEN_STATUSES, updateLeads, type Lead } from './lead-store.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const CONSULTANT_KEY = 'xsSubmersibleFile:own';
 export const ALLOT_KEY = 'xsSubmersibleFile:allot';
@@ -186,8 +187,8 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
         const leads = await leadsByIds(trx, file, ids);
         if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
         for (const lead of leads) {
-          if (Number(lead.stage) !== LeadStage.clue) throw badRequest(`「${lead.customerName}」已是潜客档案，无需转换`);
-          if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能转为潜客`);
+          if (Number(lead.stage) !== LeadStage.clue) throw badRequest(`「${plainText(lead.customerName)}」已是潜客档案，无需转换`);
+          if (!isOpen(lead)) throw badRequest(`「${plainText(lead.customerName)}」已战败或已成交，不能转为潜客`);
         }
         return updateLeads(trx, file, database().dialect, ids, { stage: LeadStage.file });
       });
@@ -208,8 +209,8 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
         const leads = await leadsByIds(trx, file, ids);
         if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
         for (const lead of leads) {
-          if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能分配`);
-          if (Number(lead.orgId) !== consultant.orgId) throw badRequest(`「${lead.customerName}」与销售顾问不属于同一公司`);
+          if (!isOpen(lead)) throw badRequest(`「${plainText(lead.customerName)}」已战败或已成交，不能分配`);
+          if (Number(lead.orgId) !== consultant.orgId) throw badRequest(`「${plainText(lead.customerName)}」与销售顾问不属于同一公司`);
         }
         return updateLeads(trx, file, database().dialect, ids, {
           consultantId: consultant.id,
@@ -233,7 +234,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const defeatReason = textOf(body.defeatReason, '战败原因', 200, result === 'defeat');
     let nextTime: string | null = null;
     if (body.nextTime !== undefined && body.nextTime !== null && body.nextTime !== '') {
-      nextTime = String(body.nextTime);
+      nextTime = plainText(body.nextTime);
       if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(nextTime) || Number.isNaN(Date.parse(nextTime.replace(' ', 'T'))))
         throw badRequest('下次跟进时间格式错误');
     }
@@ -314,7 +315,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
       .execute(async (trx) => {
         const leads = await leadsByIds(trx, file, ids);
         if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-        for (const lead of leads) if (!isOpen(lead)) throw badRequest(`「${lead.customerName}」已战败或已成交，不能调整公司`);
+        for (const lead of leads) if (!isOpen(lead)) throw badRequest(`「${plainText(lead.customerName)}」已战败或已成交，不能调整公司`);
         let n = 0;
         for (const lead of leads) {
           // the person may already have an open main clue in the target company: this one joins as secondary

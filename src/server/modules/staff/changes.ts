@@ -24,6 +24,7 @@ import { idList, objectBody, onlyKeys, optionalText, queryValue, requiredId, req
 import { jpTypeExists, placementProblem, STAFF_MESSAGES } from './rules.ts';
 import { entryToChange, entryToRead, StaffStatus, type Entry } from './store.ts';
 import { HistoryKind, JOB_HISTORY_TABLE } from './tables.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const CHANGE_MESSAGES = {
   unchanged: '调岗信息没有变化',
@@ -47,7 +48,12 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
   /** The linked user an actor wants to change: not admin (unless admin acts), not above the actor. */
   async function linkedUser(request: FastifyRequest, entry: Entry) {
     if (entry.userId === null || entry.userId === undefined) return undefined;
-    const row = await db().selectFrom('sys_user').select(['id', 'username']).where('id', '=', Number(entry.userId)).executeTakeFirst();
+    const row = await db()
+      .selectFrom('sys_user')
+      .select(['id', 'username'])
+      .where('id', '=', Number(entry.userId))
+      .$castTo<{ id: number; username: string }>()
+      .executeTakeFirst();
     if (!row) return undefined;
     const actor = request.user!;
     if (Number(row.id) !== actor.id) {
@@ -252,9 +258,9 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
         .leftJoin(`${jpType.table} as tj`, 'tj.id', 'h.to_jp_type_id')
         .select(['fj.name as from_jp_type_name', 'tj.name as to_jp_type_name']);
     }
-    const rows = await q.orderBy('h.id', 'desc').execute();
+    const rows = await q.orderBy('h.id', 'desc').$castTo<HistoryRow>().execute();
     const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    return rows.map((r: Record<string, any>) => ({
+    return rows.map((r) => ({
       id: Number(r.id),
       kind: r.kind,
       fromDeptId: n(r.from_dept_id),
@@ -276,11 +282,32 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
   });
 }
 
+/** A roster change with its departments' (and job types') names. */
+interface HistoryRow {
+  id: number;
+  kind: string;
+  from_dept_id: number | null;
+  from_dept_name: string | null;
+  to_dept_id: number | null;
+  to_dept_name: string | null;
+  from_job: string | null;
+  to_job: string | null;
+  from_jp_type_id: number | null;
+  from_jp_type_name?: string | null;
+  to_jp_type_id: number | null;
+  to_jp_type_name?: string | null;
+  roles: string | null;
+  leave_date: string | null;
+  remark: string | null;
+  create_user: string | null;
+  create_time: unknown;
+}
+
 function timeText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (v instanceof Date) {
     const p = (x: number) => String(x).padStart(2, '0');
     return `${v.getFullYear()}-${p(v.getMonth() + 1)}-${p(v.getDate())} ${p(v.getHours())}:${p(v.getMinutes())}:${p(v.getSeconds())}`;
   }
-  return String(v);
+  return plainText(v);
 }

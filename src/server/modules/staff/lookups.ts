@@ -12,7 +12,6 @@
  * An explicit company outside the scope answers 403; bad or missing parameters 400.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { isMobile } from '../../../shared/validators.ts';
@@ -20,6 +19,7 @@ import { badRequest } from '../../errors.ts';
 import { escapeLike, onlyKeys, queryValue, requiredId } from '../access/input.ts';
 import { allowedOrgIds, assertOrgInScope, StaffStatus } from './store.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
+import type { TableQuery } from '../../types.ts';
 
 export const SEARCH_LIMIT = 20;
 
@@ -36,6 +36,24 @@ export interface StaffBrief {
   jpTypeId: number | null;
   jpTypeName: string | null;
   userId: number | null;
+  status: number;
+}
+
+/** A roster row as briefQuery reads it, with its department's and job type's names. */
+interface BriefRow {
+  id: number;
+  name: string;
+  mobile: string;
+  sex: number | null;
+  org_id: number | null;
+  dept_id: number | null;
+  dept_name: string | null;
+  dept_sort: number | null;
+  job: string | null;
+  jp_type_id: number | null;
+  /** only when the job types are installed */
+  jp_type_name?: string | null;
+  user_id: number | null;
   status: number;
 }
 
@@ -57,7 +75,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
   const list = { preHandler: app.requirePermission(`${spec.permission}:list`) };
   const t = spec.table;
 
-  function briefQuery(): SelectQueryBuilder<any, any, any> {
+  function briefQuery(): TableQuery<BriefRow> {
     let q = db()
       .selectFrom(`${t} as s`)
       .leftJoin('sys_dept as d', 'd.id', 's.dept_id')
@@ -76,15 +94,15 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
         's.status',
       ]);
     if (jpType) q = q.leftJoin(`${jpType.table} as j`, 'j.id', 's.jp_type_id').select('j.name as jp_type_name');
-    return q;
+    return q.$castTo<BriefRow>();
   }
 
-  async function scoped(request: FastifyRequest, q: SelectQueryBuilder<any, any, any>) {
+  async function scoped<O>(request: FastifyRequest, q: TableQuery<O>) {
     const ids = await allowedOrgIds(app, request);
     return ids === null ? q : q.where('s.org_id', 'in', ids.length ? ids : [-1]);
   }
 
-  const brief = (r: Record<string, any>): StaffBrief & { deptSort: number | null } => ({
+  const brief = (r: BriefRow): StaffBrief & { deptSort: number | null } => ({
     id: Number(r.id),
     name: r.name,
     mobile: r.mobile,
@@ -99,7 +117,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     userId: num(r.user_id),
     status: Number(r.status),
   });
-  const answer = (rows: Array<Record<string, any>>) =>
+  const answer = (rows: BriefRow[]) =>
     rows
       .map(brief)
       .sort(byDeptThenName)

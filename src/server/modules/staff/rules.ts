@@ -7,7 +7,7 @@
  * - an on-staff entry leaves only through staffLeave (which disables the account), never by an
  *   edit of its status.
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { withDescendants } from '../../auth/data-scope.ts';
 
@@ -28,7 +28,7 @@ export const STAFF_MESSAGES = {
 const present = (v: unknown) => v !== null && v !== undefined && v !== '';
 
 /** The company of a department: its top-level ancestor (the department itself when it has no parent). */
-export async function companyOf(db: Kysely<any>, deptId: number): Promise<number | undefined> {
+export async function companyOf(db: Db, deptId: number): Promise<number | undefined> {
   const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
   const parent = new Map(rows.map((r) => [Number(r.id), r.pid === null || r.pid === undefined ? null : Number(r.pid)]));
   if (!parent.has(deptId)) return undefined;
@@ -44,7 +44,7 @@ export async function companyOf(db: Kysely<any>, deptId: number): Promise<number
 }
 
 /** 400 message for a department that does not fit the company, or undefined. */
-export async function placementProblem(db: Kysely<any>, orgId: number, deptId: number): Promise<string | undefined> {
+export async function placementProblem(db: Db, orgId: number, deptId: number): Promise<string | undefined> {
   const rows = await db.selectFrom('sys_dept').select('id').where('id', 'in', [orgId, deptId]).execute();
   const have = new Set(rows.map((r) => Number(r.id)));
   if (!have.has(orgId)) return STAFF_MESSAGES.orgMissing;
@@ -53,13 +53,13 @@ export async function placementProblem(db: Kysely<any>, orgId: number, deptId: n
   return undefined;
 }
 
-export async function jpTypeExists(db: Kysely<any>, jpType: ResourceSpec | undefined, id: number): Promise<boolean> {
+export async function jpTypeExists(db: Db, jpType: ResourceSpec | undefined, id: number): Promise<boolean> {
   if (!jpType) return false;
   return !!(await db.selectFrom(jpType.table).select('id').where('id', '=', id).executeTakeFirst());
 }
 
 /** 400 message when the linked user is missing or linked to another entry, or undefined. */
-export async function userLinkProblem(db: Kysely<any>, staff: ResourceSpec, userId: number, entryId?: number): Promise<string | undefined> {
+export async function userLinkProblem(db: Db, staff: ResourceSpec, userId: number, entryId?: number): Promise<string | undefined> {
   if (!(await db.selectFrom('sys_user').select('id').where('id', '=', userId).executeTakeFirst())) return STAFF_MESSAGES.userMissing;
   let q = db.selectFrom(staff.table).select('id').where('user_id', '=', userId);
   if (entryId !== undefined) q = q.where('id', '<>', entryId);
@@ -69,7 +69,7 @@ export async function userLinkProblem(db: Kysely<any>, staff: ResourceSpec, user
 
 /** Every rule above on a record as it will be stored (JSON property names). */
 export async function staffRecordProblem(
-  db: Kysely<any>,
+  db: Db,
   staff: ResourceSpec,
   jpType: ResourceSpec | undefined,
   record: Record<string, unknown>,
@@ -88,11 +88,7 @@ export async function staffRecordProblem(
 }
 
 /** 400 message when a generic update would turn an on-staff entry into a former one, or undefined. */
-export async function statusChangeProblem(
-  db: Kysely<any>,
-  staff: ResourceSpec,
-  record: Record<string, unknown>,
-): Promise<string | undefined> {
+export async function statusChangeProblem(db: Db, staff: ResourceSpec, record: Record<string, unknown>): Promise<string | undefined> {
   if (!present(record.id) || Number(record.status) !== 0) return undefined;
   const stored = await db.selectFrom(staff.table).select('status').where('id', '=', Number(record.id)).executeTakeFirst();
   return stored && Number(stored.status) === 1 ? STAFF_MESSAGES.leaveThroughCall : undefined;

@@ -3,8 +3,8 @@
  * roster's `orgId` carries `x-scope: "org"`, so a user without 全部 sees and changes only the
  * entries of the companies (and departments) of their scope, as on the generic list.
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { requestScope, scopeIds } from '../../auth/data-scope.ts';
 import { OUT_OF_SCOPE, rowToRecord } from '../../crud/index.ts';
@@ -31,7 +31,7 @@ export async function assertOrgInScope(app: FastifyInstance, request: FastifyReq
   if (ids !== null && !ids.includes(Number(orgId))) throw forbidden(OUT_OF_SCOPE);
 }
 
-export async function entryById(db: Kysely<any>, spec: ResourceSpec, id: number): Promise<Entry | undefined> {
+export async function entryById(db: Db, spec: ResourceSpec, id: number): Promise<Entry | undefined> {
   const row = await db.selectFrom(spec.table).select(columnsOf(spec)).where('id', '=', id).executeTakeFirst();
   return row ? (rowToRecord(spec, row) as Entry) : undefined;
 }

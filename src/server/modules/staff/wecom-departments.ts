@@ -21,8 +21,8 @@
  * WeCom is asked first; the tree is written only when it accepts (502 企业微信返回错误：<errmsg>).
  * Without WeCom configured every call answers 400 企业微信未配置…
  */
+import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { tableChanged } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
@@ -59,7 +59,7 @@ interface LocalDept {
   wecomId: number | null;
 }
 
-async function localDepts(db: Kysely<any>): Promise<LocalDept[]> {
+async function localDepts(db: Db): Promise<LocalDept[]> {
   const rows = await db
     .selectFrom('sys_dept')
     .select(['id', 'pid', 'name', 'sort', 'wecom_dept_id'])
@@ -107,7 +107,7 @@ function topDown(remote: WecomDepartment[]): WecomDepartment[] {
 }
 
 /** Writes WeCom's department tree into sys_dept (see the file comment). */
-export async function pullDepartments(db: Kysely<any>, remote: WecomDepartment[]): Promise<PullResult> {
+export async function pullDepartments(db: Db, remote: WecomDepartment[]): Promise<PullResult> {
   const ordered = topDown(remote);
   const result: PullResult = {
     total: remote.length,

@@ -20,6 +20,7 @@ import { WecomRefusal, type WecomContacts, type WecomMember } from '../../provid
 import { objectBody, requiredId, requiredText, queryValue, type Body } from '../access/input.ts';
 import { STAFF_MESSAGES } from './rules.ts';
 import { entryToChange, StaffStatus, type Entry } from './store.ts';
+import { plainText } from '../../../shared/text.ts';
 
 export const WECOM_NOT_CONFIGURED =
   '企业微信未配置：请设置 WECOM_CORP_ID、WECOM_AGENT_ID、WECOM_SECRET（通讯录管理可另设 WECOM_CONTACT_SECRET）后重启服务';
@@ -35,8 +36,8 @@ export function wecomFailure(err: unknown): never {
 export function memberOf(entry: Entry, userid: string): WecomMember {
   const m: WecomMember = { userid, name: String(entry.name), mobile: String(entry.mobile) };
   if (entry.sex === 1 || entry.sex === 0) m.gender = entry.sex === 1 ? '1' : '2';
-  if (entry.job) m.position = String(entry.job);
-  if (entry.email) m.email = String(entry.email);
+  if (entry.job) m.position = plainText(entry.job);
+  if (entry.email) m.email = plainText(entry.email);
   return m;
 }
 
@@ -73,7 +74,7 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
     configured();
     const body = objectBody(request.body);
     const entry = await entryToChange(app, spec, request, requiredId(body.id, 'ID不能为空'));
-    if (entry.qywxUserId) throw badRequest(`${STAFF_MESSAGES.bound}（${entry.qywxUserId}）`);
+    if (entry.qywxUserId) throw badRequest(`${STAFF_MESSAGES.bound}（${plainText(entry.qywxUserId)}）`);
     if (Number(entry.status) !== StaffStatus.onStaff) throw badRequest(STAFF_MESSAGES.left);
     const given =
       body.userid === undefined || body.userid === null || body.userid === '' ? null : requiredText(body, 'userid', '企业微信账号', 64);

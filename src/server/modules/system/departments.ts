@@ -3,7 +3,8 @@
  * This module serves the paged list the department selects use and the name lookups the
  * session user needs; the full department administration builds on the same table.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 
 export interface DeptRow {
@@ -15,7 +16,17 @@ export interface DeptRow {
   createTime: string | null;
 }
 
-const toDept = (r: any): DeptRow => ({
+/** A sys_dept row as the list reads it. */
+interface StoredDept {
+  id: number;
+  pid: number | null;
+  name: string;
+  sort: number;
+  enabled: number | boolean;
+  create_time: string | null;
+}
+
+const toDept = (r: StoredDept): DeptRow => ({
   id: Number(r.id),
   pid: r.pid === null || r.pid === undefined ? null : Number(r.pid),
   name: r.name,
@@ -24,14 +35,14 @@ const toDept = (r: any): DeptRow => ({
   createTime: r.create_time ?? null,
 });
 
-export async function deptName(db: Kysely<any>, id: number | null | undefined): Promise<string | null> {
+export async function deptName(db: Db, id: number | null | undefined): Promise<string | null> {
   if (id === null || id === undefined) return null;
   const row = await db.selectFrom('sys_dept').select('name').where('id', '=', id).executeTakeFirst();
   return row ? String(row.name) : null;
 }
 
 /** Names from the root down to the department, joined by '/', e.g. 总公司/人事部. */
-export async function deptNamePath(db: Kysely<any>, id: number | null | undefined): Promise<string> {
+export async function deptNamePath(db: Db, id: number | null | undefined): Promise<string> {
   const names: string[] = [];
   const seen = new Set<number>();
   let current = id ?? null;
@@ -45,7 +56,7 @@ export async function deptNamePath(db: Kysely<any>, id: number | null | undefine
   return names.join('/');
 }
 
-export async function departmentIds(db: Kysely<any>): Promise<number[]> {
+export async function departmentIds(db: Db): Promise<number[]> {
   const rows = await db.selectFrom('sys_dept').select('id').orderBy('id').execute();
   return rows.map((r) => Number(r.id));
 }
@@ -88,12 +99,12 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
   const size = nonNegativeInt(one(query.size, 'size'), 'size', 10, MAX_SIZE);
   if (size < 1) throw badRequest(`参数size必须是1到${MAX_SIZE}之间的整数`);
   const sortRaw = query.sort === undefined ? [] : Array.isArray(query.sort) ? query.sort : [query.sort];
-  const sort = sortRaw.map((s) => {
+  const sort = sortRaw.map((s): DeptQuery['sort'][number] => {
     const [field, dirRaw = 'asc', ...rest] = String(s).split(',');
     const dir = dirRaw.trim().toLowerCase();
     if (!Object.hasOwn(SORTABLE, field.trim()) || rest.length || (dir !== 'asc' && dir !== 'desc'))
       throw badRequest(`不支持的排序: ${String(s)}`);
-    return { column: SORTABLE[field.trim()], dir: dir as 'asc' | 'desc' };
+    return { column: SORTABLE[field.trim()], dir };
   });
   const q: DeptQuery = { page, size, sort };
   const name = one(query.name, 'name');
@@ -114,11 +125,7 @@ export function parseDeptQuery(query: Record<string, unknown>): DeptQuery {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `ids`: only these departments (the data scope); null or undefined = all. */
-export async function listDepartments(
-  db: Kysely<any>,
-  q: DeptQuery,
-  ids?: number[] | null,
-): Promise<{ content: DeptRow[]; totalElements: number }> {
+export async function listDepartments(db: Db, q: DeptQuery, ids?: number[] | null): Promise<{ content: DeptRow[]; totalElements: number }> {
   let base = db.selectFrom('sys_dept');
   if (ids) base = base.where('id', 'in', ids.length ? ids : [-1]);
   if (q.name !== undefined) base = base.where(sql<boolean>`name like ${`%${escapeLike(q.name)}%`} escape '\\'`);
@@ -131,6 +138,7 @@ export async function listDepartments(
   const rows = await list
     .limit(q.size)
     .offset(q.page * q.size)
+    .$castTo<StoredDept>()
     .execute();
   return { content: rows.map(toDept), totalElements: Number(total?.n ?? 0) };
 }

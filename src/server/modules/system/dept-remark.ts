@@ -11,8 +11,9 @@
  *   PUT api/system/deptRemark {id, remark}                sets (or, empty, clears) a department's note,
  *                                                         at most 500 characters           (dept:remark)
  */
+import type { Db } from '../../types.ts';
+import { plainText } from '../../../shared/text.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, type DataScope } from '../../auth/data-scope.ts';
@@ -30,12 +31,13 @@ interface Dept {
   remark: string | null;
 }
 
-async function allDepts(db: Kysely<any>): Promise<Dept[]> {
+async function allDepts(db: Db): Promise<Dept[]> {
   const rows = await db
     .selectFrom('sys_dept')
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'remark'])
     .orderBy('sort')
     .orderBy('id')
+    .$castTo<{ id: number; pid: number | null; name: string; sort: number; enabled: number | boolean; remark: string | null }>()
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),
@@ -80,7 +82,7 @@ function queryOrgId(request: FastifyRequest): number {
   for (const k of Object.keys(q)) if (k !== 'orgId') throw badRequest(`不支持的查询参数: ${k}`);
   const v = q.orgId;
   if (v === undefined || v === '') throw badRequest('请选择公司');
-  if (Array.isArray(v) || !/^[1-9]\d{0,15}$/.test(String(v))) throw badRequest('公司ID必须是正整数');
+  if (Array.isArray(v) || !/^[1-9]\d{0,15}$/.test(plainText(v))) throw badRequest('公司ID必须是正整数');
   return Number(v);
 }
 

@@ -6,16 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import '../../decorations.ts';
 import { getPublicSettings } from './public-settings.ts';
-import { listDepartments, parseDeptQuery } from './departments.ts';
+import { deptName, deptNamePath, listDepartments, parseDeptQuery } from './departments.ts';
 import { requestScope, scopeIds } from '../../auth/data-scope.ts';
 import { registerDeptRemark } from './dept-remark.ts';
 import { provideUserDirectory } from '../../auth/user-directory.ts';
-import { deptName, deptNamePath } from './departments.ts';
 
 export { getPublicSettings, setPublicSetting, defaultPublicSettings, type PublicSettings } from './public-settings.ts';
 export { deptName, deptNamePath, departmentIds, listDepartments, parseDeptQuery, type DeptRow } from './departments.ts';
 
-export async function registerSystem(app: FastifyInstance): Promise<void> {
+/** Registers the routes; answers a settled promise (callers await it like the other areas). */
+export function registerSystem(app: FastifyInstance): Promise<void> {
   provideUserDirectory({ deptName, deptNamePath, publicSettings: getPublicSettings });
   app.get('/api/system/sysConfigInit/anon/pc', async () => getPublicSettings(app.database.db, app.config));
 
@@ -27,4 +27,5 @@ export async function registerSystem(app: FastifyInstance): Promise<void> {
   });
 
   registerDeptRemark(app);
+  return Promise.resolve();
 }

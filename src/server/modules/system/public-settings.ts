@@ -4,7 +4,7 @@
  * rows in sys_config; a missing row falls back to the default below (the filing number to the
  * RECORD_NUMBER setting).
  */
-import type { Kysely } from 'kysely';
+import type { Db } from '../../types.ts';
 import type { Config } from '../../config.ts';
 import { nowText } from '../../db/index.ts';
 
@@ -30,7 +30,7 @@ export function defaultPublicSettings(config: Pick<Config, 'recordNumber'>): Pub
   };
 }
 
-export async function getPublicSettings(db: Kysely<any>, config: Pick<Config, 'recordNumber'>): Promise<PublicSettings> {
+export async function getPublicSettings(db: Db, config: Pick<Config, 'recordNumber'>): Promise<PublicSettings> {
   const settings = defaultPublicSettings(config);
   const rows = await db.selectFrom('sys_config').select(['key', 'value']).where('key', 'in', PUBLIC_SETTING_KEYS).execute();
   for (const row of rows) {
@@ -39,7 +39,7 @@ export async function getPublicSettings(db: Kysely<any>, config: Pick<Config, 'r
   return settings;
 }
 
-export async function setPublicSetting(db: Kysely<any>, key: keyof PublicSettings, value: string): Promise<void> {
+export async function setPublicSetting(db: Db, key: keyof PublicSettings, value: string): Promise<void> {
   if (!PUBLIC_SETTING_KEYS.includes(key)) throw new Error(`not a public setting: ${key}`);
   await db
     .insertInto('sys_config')

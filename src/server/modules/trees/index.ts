@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_LEVEL } from '../../../shared/brand-tree.ts';
+import { plainText } from '../../../shared/text.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { positiveId } from '../../crud/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -48,7 +49,7 @@ type Query = Record<string, unknown>;
 function single(query: Query, key: string): string | undefined {
   const v = query[key];
   if (Array.isArray(v)) throw badRequest(`参数${key}只能传一个值`);
-  return v === undefined || v === '' ? undefined : String(v);
+  return v === undefined || v === '' ? undefined : plainText(v);
 }
 
 function flagParam(query: Query, key: string): boolean | undefined {

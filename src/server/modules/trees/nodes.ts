@@ -2,9 +2,10 @@
  * Brand tree nodes: reading (children by pid, the tree by levels, one node, search) and the
  * body rules of a create or update. Columns <-> JSON fields are mapped here only.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { ENUM_FIELDS, KIND_TITLES, MAX_LEVEL, type BrandNode, type NodeKind } from '../../../shared/brand-tree.ts';
-import type { Database } from '../../types.ts';
+import { plainText } from '../../../shared/text.ts';
+import type { Database, Db, TableQuery } from '../../types.ts';
 import { badRequest } from '../../errors.ts';
 import { BRAND_TREE_TABLE } from './tables.ts';
 
@@ -34,12 +35,12 @@ export const WRITABLE: Record<string, string> = {
 /** Fields the server sets: accepted in an update body (the screen sends the record back) and ignored. */
 const READ_ONLY = new Set(['id', 'pid', 'level', 'kind', 'children', 'hasChildren', 'createTime', 'updateTime', 'leaf', 'label', 'value']);
 
-export function rowToNode(row: Record<string, any>): BrandNode {
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+export function rowToNode(row: Record<string, unknown>): BrandNode {
+  const text = (v: unknown) => (v === null || v === undefined ? null : plainText(v));
   const node: BrandNode = {
     id: Number(row.id),
     pid: Number(row.pid ?? 0),
-    name: String(row.name),
+    name: plainText(row.name),
     level: Number(row.level),
     kind: row.kind as NodeKind,
     sort: Number(row.sort),
@@ -77,7 +78,7 @@ export interface TreeFilter {
 
 const truthy = (database: Database) => (database.dialect === 'postgres' ? sql<boolean>`true` : sql<number>`1`);
 
-function filtered(database: Database, q: any, filter: TreeFilter) {
+function filtered<O>(database: Database, q: TableQuery<O>, filter: TreeFilter): TableQuery<O> {
   if (filter.enabledOnly) q = q.where('enabled', '=', truthy(database));
   if (filter.enabledXs) q = q.where('enabled_xs', '=', truthy(database));
   return q;
@@ -126,13 +127,13 @@ export async function readBrandTree(database: Database, levels = MAX_LEVEL, filt
   return roots;
 }
 
-export async function nodeById(db: Kysely<any>, id: number): Promise<BrandNode | undefined> {
+export async function nodeById(db: Db, id: number): Promise<BrandNode | undefined> {
   const row = await db.selectFrom(T).selectAll().where('id', '=', id).executeTakeFirst();
   return row ? rowToNode(row) : undefined;
 }
 
 /** Ancestors of a node from the brand down, the node included. */
-export async function pathOf(db: Kysely<any>, node: BrandNode): Promise<BrandNode[]> {
+export async function pathOf(db: Db, node: BrandNode): Promise<BrandNode[]> {
   const path = [node];
   let current = node;
   while (current.pid !== 0) {

@@ -3,10 +3,10 @@
  * update one node, delete nodes without children, and push a whole branch at once.
  * Sibling names are unique (同一上级下名称不能重复).
  */
-import type { Kysely } from 'kysely';
 import { KIND_LEVEL, type BrandNode, type NodeKind } from '../../../shared/brand-tree.ts';
+import { plainText } from '../../../shared/text.ts';
 import { nowText } from '../../db/index.ts';
-import type { Database } from '../../types.ts';
+import type { Database, Db } from '../../types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { childKind, nodeById, nodeValues } from './nodes.ts';
 import { BRAND_TREE_TABLE } from './tables.ts';
@@ -42,20 +42,20 @@ function parentIdOf(value: unknown): number {
   return n as number;
 }
 
-async function checkSiblingName(db: Kysely<any>, pid: number, name: string, exceptId?: number): Promise<void> {
+async function checkSiblingName(db: Db, pid: number, name: string, exceptId?: number): Promise<void> {
   let q = db.selectFrom(T).select('id').where('pid', '=', pid).where('name', '=', name);
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
   if (await q.executeTakeFirst()) throw badRequest(`同一上级下已存在名称：${name}`);
 }
 
-async function checkOrg(db: Kysely<any>, values: Record<string, unknown>): Promise<void> {
+async function checkOrg(db: Db, values: Record<string, unknown>): Promise<void> {
   if (values.org_id === undefined || values.org_id === null) return;
   const org = await db
     .selectFrom('sys_dept')
     .select('id')
     .where('id', '=', values.org_id as number)
     .executeTakeFirst();
-  if (!org) throw badRequest(`所属公司不存在：${values.org_id}`);
+  if (!org) throw badRequest(`所属公司不存在：${plainText(values.org_id)}`);
 }
 
 function asObject(body: unknown): Record<string, unknown> {
@@ -63,7 +63,7 @@ function asObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-async function insertNode(db: Kysely<any>, body: Record<string, unknown>, rule?: LevelRule): Promise<number> {
+async function insertNode(db: Db, body: Record<string, unknown>, rule?: LevelRule): Promise<number> {
   const pid = parentIdOf(body.pid);
   const parent = pid === 0 ? null : ((await nodeById(db, pid)) ?? null);
   if (pid !== 0 && !parent) throw badRequest('上级节点不存在');
@@ -99,7 +99,7 @@ export async function updateNode(database: Database, input: unknown, rule?: Leve
     if (body.kind !== undefined && body.kind !== node.kind) throw badRequest('不支持修改节点类型');
     const values = nodeValues(body, node.kind, 'update');
     await checkOrg(trx, values);
-    if (values.name !== undefined) await checkSiblingName(trx, node.pid, String(values.name), id);
+    if (values.name !== undefined) await checkSiblingName(trx, node.pid, plainText(values.name), id);
     await trx
       .updateTable(T)
       .set({ ...values, update_time: nowText() })
@@ -145,7 +145,7 @@ export async function pushTree(database: Database, input: unknown): Promise<numb
   const body = Array.isArray(input) ? { pid: 0, nodes: input } : asObject(input);
   if (!Array.isArray(body.nodes) || body.nodes.length === 0) throw badRequest('请提供要推送的节点（nodes）');
   let count = 0;
-  const walk = async (trx: Kysely<any>, pid: number, nodes: unknown[], depth: number): Promise<void> => {
+  const walk = async (trx: Db, pid: number, nodes: unknown[], depth: number): Promise<void> => {
     if (depth > 5) throw badRequest('品牌树最多5级');
     for (const raw of nodes) {
       const { children, ...fields } = asObject(raw) as PushNode;
