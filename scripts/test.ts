@@ -1,8 +1,9 @@
 /**
- * npm test: every test. Runs codegen, then Vitest on the unit, web and server projects
- * (the server suites run on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set),
- * then the browser tests in headless Chromium when it is installed. Suites that cannot run
- * on this machine are skipped with the reason printed. Ends with one summary line.
+ * npm test: every test. Runs codegen, then ESLint and Prettier's check over the whole tree (each
+ * counted as one test), then Vitest on the unit, web and server projects (the server suites run
+ * on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set), then the browser tests in
+ * headless Chromium when it is installed. Suites that cannot run on this machine are skipped with
+ * the reason printed. Ends with one summary line.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,7 +67,23 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
   }
 }
 
+/** One command that checks the whole tree (lint, format): counted as one test that passes or fails. */
+function treeCheck(label: string, args: string[]): void {
+  console.log(`\n=== ${label}: npx ${args.join(' ')} ===`);
+  const r = spawnSync('npx', args, { stdio: 'inherit' });
+  if (r.status === 0) {
+    totals.passed++;
+    console.log(`${label}: passed`);
+  } else {
+    totals.failed++;
+    failures.push(`${label}: npx ${args.join(' ')} exited ${r.status ?? r.signal}; run it to see every finding`);
+  }
+}
+
 await runCodegen('schemas', 'src/generated');
+// after codegen: the type-aware rules read the generated types
+treeCheck('lint', ['eslint', '.', '--max-warnings', '0']);
+treeCheck('format', ['prettier', '--check', '.']);
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (!pgUrl)
