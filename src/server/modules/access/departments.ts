@@ -19,6 +19,7 @@ import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
 import { assertForm, deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
 import { DEPT_FORM } from '../../../shared/admin-forms.ts';
+import type { StoredDept } from '../system/departments.ts';
 
 export interface DeptNode {
   id: number;
@@ -65,16 +66,7 @@ async function allRows(db: Db): Promise<Row[]> {
     .select(['id', 'pid', 'name', 'sort', 'enabled', 'create_time', 'wecom_dept_id', 'remark'])
     .orderBy('sort')
     .orderBy('id')
-    .$castTo<{
-      id: number;
-      pid: number | null;
-      name: string;
-      sort: number;
-      enabled: number | boolean;
-      create_time: string | null;
-      wecom_dept_id: number | null;
-      remark: string | null;
-    }>()
+    .$castTo<StoredDept & { wecom_dept_id: number | null; remark: string | null }>()
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),

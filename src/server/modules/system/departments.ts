@@ -16,8 +16,8 @@ export interface DeptRow {
   createTime: string | null;
 }
 
-/** A sys_dept row as the list reads it. */
-interface StoredDept {
+/** A sys_dept row as the list reads it (the flag is 0/1 on SQLite, a boolean on PostgreSQL). */
+export interface StoredDept {
   id: number;
   pid: number | null;
   name: string;
