@@ -99,6 +99,10 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
     const params = parseListQuery(spec, {});
     const count = (now: number) =>
       countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
+    // the test before leaves a background recount running (its last read was past the lifetime again);
+    // a recount already running at this table version is shared by design, and that one began before
+    // the insert below, so let it finish first
+    await countsSettled(app.database, spec.table);
     const now = Date.now();
     const before = await count(now);
     await app.database.db
