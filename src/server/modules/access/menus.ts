@@ -35,6 +35,7 @@ import {
 
 export const MENU_CYCLE = '上级菜单不能为自己或自己的下级';
 import { MENU_FORM } from '../../../shared/admin-forms.ts';
+import type { MenuRow as BuiltMenuRow } from '../menus/build.ts';
 
 export interface MenuView {
   id: number;
@@ -59,23 +60,14 @@ export interface MenuView {
   children?: MenuView[];
 }
 
-/** A sys_menu row as the database returns it (flags are 0/1 on SQLite, booleans on PostgreSQL). */
-interface MenuRow {
-  id: number;
-  pid: number | null;
-  type: number;
-  title: string;
-  name: string | null;
-  component: string | null;
-  path: string | null;
-  icon: string | null;
-  menu_sort: number;
+/** A sys_menu row as the database returns it: the built menu's columns (flags are 0/1 on SQLite, booleans on PostgreSQL), with the key and time. */
+type MenuRow = Omit<BuiltMenuRow, 'hidden' | 'cache' | 'i_frame'> & {
   permission: string | null;
   hidden: number | boolean;
   cache: number | boolean;
   i_frame: number | boolean;
   create_time: string | null;
-}
+};
 
 function view(r: MenuRow, subCount: number): MenuView {
   return {
