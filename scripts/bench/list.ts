@@ -36,6 +36,7 @@ import { QUESTION_TABLE, SPAN_SECONDS, col, createTimeAt, seedQuestions } from '
 import type { Dialect, Tables } from '../../src/server/types.ts';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { parseListQuery } from '../../src/server/crud/query.ts';
+import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
 import { listPage } from '../../src/server/crud/repository.ts';
 
 const spec = resourceByName.sysQuestion;
@@ -207,7 +208,7 @@ async function runScenario(
     Array.isArray(body.content) && body.content.length === expectedLength && (expectedLength === 0 || body.content[0].id === sc.firstId);
 
   // the direct run: the route's own page + count function on the app's database, same parameters
-  const params = parseListQuery(spec, queryObject(sc.query));
+  const params = parseListQuery(spec, queryObject(sc.query), FULL_ACCESS);
   const work = () => listPage(app.database, spec, params);
   const direct1 = await captureQueries(work);
   const httpSql = sqlOf(queries);

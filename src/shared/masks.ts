@@ -70,15 +70,32 @@ export function isIdNumber(text: string): boolean {
   return '10X98765432'[sum % 11] === text[17].toUpperCase();
 }
 
+/** Whether a digit string passes the Luhn check bank cards carry. */
+export function isLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 /**
- * Free text with the ID numbers and mobiles in it masked (for text that is not a marked
- * property, such as the parameters the operation log records): a mobile is 1[3-9] and 9
- * digits standing alone, an ID number 18 characters with a right check digit.
+ * Free text with the personal data in it masked (for text that is not a marked property, such
+ * as the parameters the operation log records): an ID number is 18 characters with a right
+ * check digit, a bank card 16 to 19 digits passing the Luhn check, a mobile 1[3-9] and 9
+ * digits, an e-mail anything@domain, each standing alone.
  */
 export function maskPersonalText(text: string): string {
   return text
     .replace(/(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/g, (m) => (isIdNumber(m) ? maskIdNumber(m) : m))
-    .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (m) => maskPhone(m));
+    .replace(/(?<![\dA-Za-z])\d{16,19}(?![\dA-Za-z])/g, (m) => (isLuhn(m) ? maskBankCard(m) : m))
+    .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (m) => maskPhone(m))
+    .replace(/[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g, (m) => maskEmail(m));
 }
 
 /** Masks a value for display; empty values (undefined, null, '') come back as ''. */

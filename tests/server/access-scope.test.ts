@@ -139,16 +139,19 @@ describe.each(testApps())('data scope on %s', (_name, start) => {
     expect(xlsx.rawPayload.length).toBeLessThan(whole.rawPayload.length);
   });
 
-  it('writes outside the scope are refused with 403 and change nothing', async () => {
+  it('writes outside the scope are refused and change nothing (a record outside it answers as a missing one)', async () => {
     const edit = await api(tokens.own, 'PUT', '/api/staffunZp', body(dept['乙公司'], '改了', postings['乙公司']));
-    expect(edit.statusCode).toBe(403);
-    expect(errorOf(edit).message).toBe('没有权限操作该部门的数据');
+    const absent = await api(tokens.own, 'PUT', '/api/staffunZp', body(dept['乙公司'], '改了', 987654));
+    expect(edit.statusCode).toBe(404);
+    expect(errorOf(edit).message).toBe(errorOf(absent).message);
     const move = await api(tokens.own, 'PUT', '/api/staffunZp', body(dept['乙公司'], '甲销售部岗位', postings['甲销售部']));
     expect(move.statusCode).toBe(403);
     const create = await api(tokens.own, 'POST', '/api/staffunZp', body(dept['乙公司'], '外部'));
     expect(create.statusCode).toBe(403);
     const del = await api(tokens.own, 'DELETE', '/api/staffunZp', [postings['甲销售部'], postings['乙公司']]);
-    expect(del.statusCode).toBe(403);
+    expect(del.statusCode).toBe(404);
+    const move2 = await api(tokens.own, 'PUT', '/api/staffunZp', body(dept['乙公司'], '甲销售部岗位', postings['甲销售部']));
+    expect(errorOf(move2).message).toBe('没有权限操作该部门的数据');
     expect((await jobs('all')).length).toBe(4);
     const ok = await api(tokens.own, 'PUT', '/api/staffunZp', body(dept['甲销售部'], '甲销售部岗位', postings['甲销售部']));
     expect(ok.statusCode).toBe(204);

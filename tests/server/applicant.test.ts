@@ -288,15 +288,17 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       // crafted body
       const crafted = await call('POST', '/api/staffunEducation', a.headers, { ...education(), staffunId: b.id });
       expect(crafted.statusCode).toBe(403);
+      // another applicant's record answers as a missing one
       const edit = await call('PUT', '/api/staffunEducation', a.headers, { ...education({ school: '篡改大学' }), id: bEducationId });
-      expect(edit.statusCode).toBe(403);
+      expect(edit.statusCode).toBe(404);
+      expect(errorOf(edit).message).toBe('数据不存在');
       const move = await call('PUT', '/api/staffunEducation', b.headers, { ...education(), id: bEducationId, staffunId: a.id });
       expect(move.statusCode).toBe(403);
       const remove = await call('DELETE', '/api/staffunEducation', a.headers, [bEducationId]);
-      expect(remove.statusCode).toBe(403);
+      expect(remove.statusCode).toBe(404);
       // a mixed delete removes nothing
       const mine = (await call('POST', '/api/staffunEducation', a.headers, education())).json<Created>().id;
-      expect((await call('DELETE', '/api/staffunEducation', a.headers, [mine, bEducationId])).statusCode).toBe(403);
+      expect((await call('DELETE', '/api/staffunEducation', a.headers, [mine, bEducationId])).statusCode).toBe(404);
       expect((await call('GET', `/api/staffunEducation?id=${mine}`, a.headers)).json<Page>().content).toHaveLength(1);
       const still = (await call('GET', `/api/staffunEducation?staffunId=${b.id}`, admin)).json<Page>().content;
       expect(still).toHaveLength(1);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery } from '../../src/server/crud/index.ts';
+import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { orderedQuery } from '../../src/server/crud/repository.ts';
 import { BOOKMARK_STEP, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
 import { testApps, type TestApp } from './helpers.ts';
@@ -29,7 +29,7 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
   let app: FastifyInstance;
 
   const plainIds = async (query: Record<string, string>) => {
-    const params = parseListQuery(spec, query);
+    const params = parseListQuery(spec, query, FULL_ACCESS);
     const rows = await orderedQuery(filteredQuery(app.database, spec, params.conditions), params.sort)
       .limit(params.size)
       .offset(params.page * params.size)
@@ -37,7 +37,7 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
     return rows.map((r) => Number(r.id));
   };
   const pageIds = async (query: Record<string, string>) =>
-    (await listPage(app.database, spec, parseListQuery(spec, query))).content.map((r) => Number(r.id));
+    (await listPage(app.database, spec, parseListQuery(spec, query, FULL_ACCESS))).content.map((r) => Number(r.id));
 
   const expectSame = async (queries: Array<Record<string, string>>) => {
     for (const q of queries) expect(await pageIds(q), JSON.stringify(q)).toEqual(await plainIds(q));
@@ -73,7 +73,11 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
       await expectSame(deep({ sort: 'id,desc', userType: '员工', status: 'true' }));
     }
     expect(await pageIds({ page: '900', size: '15', sort: 'id,desc' })).toEqual([]);
-    const past = await listPage(app.database, spec, parseListQuery(spec, { page: '900', size: '15', sort: 'id,desc', model: '系统' }));
+    const past = await listPage(
+      app.database,
+      spec,
+      parseListQuery(spec, { page: '900', size: '15', sort: 'id,desc', model: '系统' }, FULL_ACCESS),
+    );
     expect(past.content).toEqual([]);
     expect(past.totalElements).toBe(ROWS / 4 + (ROWS % 4 ? 1 : 0));
   });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { filteredQuery, insertAll, listPage, pageQuery, parseListQuery } from '../../src/server/crud/index.ts';
+import { filteredQuery, insertAll, listPage, pageQuery, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { compiledPageQuery, orderedQuery } from '../../src/server/crud/repository.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
@@ -53,7 +53,7 @@ describe.each(testApps())('compiled list pages on %s', (_name, start) => {
   it('compiles to the SQL and parameters of a fresh build, also when reused', () => {
     for (let round = 0; round < 2; round++) {
       for (const query of QUERIES) {
-        const params = parseListQuery(spec, query);
+        const params = parseListQuery(spec, query, FULL_ACCESS);
         const fresh = pageQuery(app.database, spec, params).compile();
         const reused = compiledPageQuery(app.database, spec, params);
         expect({ sql: reused.sql, parameters: reused.parameters }, JSON.stringify(query)).toEqual({
@@ -66,7 +66,7 @@ describe.each(testApps())('compiled list pages on %s', (_name, start) => {
 
   it('answers the rows of the plain LIMIT/OFFSET query on every page', async () => {
     for (const query of QUERIES) {
-      const params = parseListQuery(spec, query);
+      const params = parseListQuery(spec, query, FULL_ACCESS);
       const plain = await orderedQuery(filteredQuery(app.database, spec, params.conditions), params.sort)
         .limit(params.size)
         .offset(params.page * params.size)

@@ -11,6 +11,7 @@ import {
   filteredQuery,
   insertAll,
   parseListQuery,
+  FULL_ACCESS,
 } from '../../src/server/crud/index.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
@@ -72,7 +73,7 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
   });
 
   it('a write by another instance shows after the TTL, without a request waiting for the recount', async () => {
-    const params = parseListQuery(spec, {});
+    const params = parseListQuery(spec, {}, FULL_ACCESS);
     const count = (now: number) =>
       countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
     const now = Date.now();
@@ -96,7 +97,7 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
   });
 
   it('an entry too old to serve is recounted before it is answered', async () => {
-    const params = parseListQuery(spec, {});
+    const params = parseListQuery(spec, {}, FULL_ACCESS);
     const count = (now: number) =>
       countMatching(app.database, spec.table, params.filterKey, filteredQuery(app.database, spec, params.conditions), now);
     // the test before leaves a background recount running (its last read was past the lifetime again);

@@ -90,11 +90,15 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     expect(wb.worksheets[0].rowCount).toBe(ROWS + 1);
 
+    // another user's file answers exactly as a missing one
+    const missing = errorOf(
+      await app.inject({ method: 'GET', url: '/api/downloadFile/00000000-0000-4000-8000-000000000000', headers: bearer(stranger) }),
+    );
     expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(stranger) }))).toMatchObject({
-      status: 403,
-      message: '只能下载自己导出的文件',
+      status: 404,
+      message: missing.message,
     });
-    expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(admin) })).status).toBe(403);
+    expect(errorOf(await app.inject({ method: 'GET', url: done.url, headers: bearer(admin) })).status).toBe(404);
     expect((await app.inject({ method: 'GET', url: done.url })).statusCode).toBe(401);
     expect(errorOf(await app.inject({ method: 'GET', url: '/api/downloadFile/nonsense', headers: bearer(exporter) })).status).toBe(404);
 

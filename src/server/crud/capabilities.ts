@@ -13,6 +13,7 @@ import { fieldByName, permissionKey, readAccess, type FieldSpec, type ReadAccess
 import { accessFor, callerOf, scopeListQuery } from './owner-access.ts';
 import { oneIdRead, RECORD_NOT_FOUND, scopedParams } from './scope.ts';
 import { guardRecords } from './personal-data.ts';
+import { fieldAccess } from './field-access.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
 import { filteredQuery, findById, pageQuery, updateRecord } from './repository.ts';
@@ -76,7 +77,12 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
     app.get(`${base}/queryAll`, { preHandler: reader }, async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       if (query.size === undefined || query.size === '') query.size = String(MAX_PAGE_SIZE);
-      const params = await scopedParams(app.database, spec, request, parseListQuery(spec, scopeListQuery(spec, callerOf(request), query)));
+      const params = await scopedParams(
+        app.database,
+        spec,
+        request,
+        parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), fieldAccess(request, spec)),
+      );
       const rows = await pageQuery(app.database, spec, params).execute();
       if (rows.length === 0 && oneIdRead(request.query as Record<string, unknown>) !== undefined) throw notFound(RECORD_NOT_FOUND);
       return guardRecords(
@@ -99,7 +105,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
         app.database,
         spec,
         request,
-        parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), { paging: false }),
+        parseListQuery(spec, scopeListQuery(spec, callerOf(request), query), fieldAccess(request, spec), { paging: false }),
       );
       const row = await filteredQuery(app.database, spec, params.conditions)
         .clearSelect()

@@ -13,6 +13,15 @@ import { registerTemplateRoute } from './import-template.ts';
 export { registerCrudRoutes, positiveId, crudWriteHandlers } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
 export {
+  fieldAccess,
+  dealerFieldAccess,
+  staffFieldAccess,
+  assertQueryable,
+  maskedFieldRefused,
+  FULL_ACCESS,
+  type FieldAccess,
+} from './field-access.ts';
+export {
   listPage,
   pageQuery,
   filteredQuery,

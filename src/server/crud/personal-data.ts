@@ -11,9 +11,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { mask } from '../../shared/masks.ts';
-import { permissionKey, type FieldSpec, type ResourceSpec } from '../../shared/resource-spec.ts';
+import type { ResourceSpec } from '../../shared/resource-spec.ts';
+import { fieldAccess, personalFields } from './field-access.ts';
 
-export const SENSITIVE_ACTION = 'sensitive';
+export { personalFields, SENSITIVE_ACTION } from './field-access.ts';
 
 export interface PersonalDataRead {
   resource: string;
@@ -27,23 +28,17 @@ declare module 'fastify' {
   }
 }
 
-export function personalFields(spec: ResourceSpec): FieldSpec[] {
-  return spec.fields.filter((f) => f.mask);
-}
-
-/** Whether the caller sees the resource's personal data in full. */
+/** Whether the caller sees the resource's personal data in full (field-access.ts decides). */
 export function seesPersonalData(request: FastifyRequest, spec: ResourceSpec): boolean {
-  if (request.applicant) return true; // their own records only (owner-access.ts)
-  const user = request.user;
-  if (!user) return false;
-  return user.isAdmin || user.permissions.has(permissionKey(spec, SENSITIVE_ACTION));
+  return fieldAccess(request, spec).full;
 }
 
 /** Masks the personal fields of records in place for a caller without the key; marks a full read otherwise. */
 export function guardRecords<T extends Record<string, unknown>>(request: FastifyRequest, spec: ResourceSpec, records: T[]): T[] {
   const fields = personalFields(spec);
   if (!fields.length || !records.length) return records;
-  if (seesPersonalData(request, spec)) {
+  const access = fieldAccess(request, spec);
+  if (access.full) {
     if (request.user) {
       const ids = records.map((r) => Number(r.id)).filter((n) => Number.isFinite(n));
       request.personalDataRead = { resource: spec.name, ids: [...(request.personalDataRead?.ids ?? []), ...ids] };
@@ -52,6 +47,7 @@ export function guardRecords<T extends Record<string, unknown>>(request: Fastify
   }
   for (const record of records) {
     for (const f of fields) {
+      if (!access.masked.has(f.name)) continue;
       const v = record[f.name];
       if (v !== null && v !== undefined && v !== '') (record as Record<string, unknown>)[f.name] = mask(f.mask!, v);
     }
@@ -61,9 +57,9 @@ export function guardRecords<T extends Record<string, unknown>>(request: Fastify
 
 /** An update body without the personal fields, for a caller who only ever saw them masked. */
 export function withoutMaskedFields(request: FastifyRequest, spec: ResourceSpec, body: Record<string, unknown>): Record<string, unknown> {
-  const fields = personalFields(spec);
-  if (!fields.length || seesPersonalData(request, spec)) return body;
+  const access = fieldAccess(request, spec);
+  if (access.full) return body;
   const out = { ...body };
-  for (const f of fields) delete out[f.name];
+  for (const name of access.masked) delete out[name];
   return out;
 }

@@ -14,12 +14,17 @@
  *            is an integer; a field whose schema closes its values (enum) is matched in memory
  *            against its values and option labels and becomes `column IN (...)` (an index
  *            lookup; no term at all when nothing matches), so only free-text fields use LIKE
+ *
+ * Field access (field-access.ts) is part of the parse: a caller who sees a field only masked
+ * may not filter or sort by it (403 naming the field), and `blurry` leaves it out, so no
+ * count, order, export or total tells anything about its stored values.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest } from '../errors.ts';
 import type { Dialect, Tables } from '../types.ts';
 import { isDateText, isDateTimeText, normalizeDateTime, toColumnValue } from './values.ts';
+import { assertQueryable, type FieldAccess } from './field-access.ts';
 
 /** the spec's full-list calls ask for page 0, size 99999 */
 export const MAX_PAGE_SIZE = 99999;
@@ -110,15 +115,17 @@ function rangeBound(field: FieldSpec, text: string, end: boolean): unknown {
   return typed(field, text);
 }
 
-function parseSort(spec: ResourceSpec, raw: unknown): SortKey[] {
+function parseSort(spec: ResourceSpec, raw: unknown, access: FieldAccess): SortKey[] {
   let list = values(raw).filter((s) => s !== '');
-  if (list.length === 0) list = spec.sort;
+  // the schema's own order never sorts by a field the caller sees masked
+  if (list.length === 0) list = spec.sort.filter((s) => !access.masked.has(s.split(',')[0].trim()));
   if (list.length > 10) throw badRequest('排序字段过多');
   const keys: SortKey[] = [];
   for (const item of list) {
     const [name, dir = 'asc', ...rest] = item.split(',').map((s) => s.trim());
     const field = spec.fields.find((f) => f.name === name);
     if (!field) throw badRequest(`不支持的排序字段: ${name.slice(0, 50)}`);
+    assertQueryable(access, field);
     const d = dir.toLowerCase();
     if (rest.length || (d !== 'asc' && d !== 'desc')) throw badRequest(`排序方向只能是asc或desc: ${dir.slice(0, 20)}`);
     if (!keys.some((k) => k.field === field)) keys.push({ field, desc: d === 'desc' });
@@ -139,7 +146,11 @@ export interface ParseOptions {
   paging: boolean;
 }
 
-export function parseListQuery(spec: ResourceSpec, query: Query, opts: ParseOptions = { paging: true }): ListParams {
+/**
+ * The list parameters of a query, for a caller with this field access (FULL_ACCESS only where
+ * the caller reads every field in full: field-access.ts).
+ */
+export function parseListQuery(spec: ResourceSpec, query: Query, access: FieldAccess, opts: ParseOptions = { paging: true }): ListParams {
   const conditions: Condition[] = [];
   let page = 0;
   let size = spec.pageSize;
@@ -165,13 +176,14 @@ export function parseListQuery(spec: ResourceSpec, query: Query, opts: ParseOpti
     page = 0;
     size = spec.pageSize;
   }
-  const sort = parseSort(spec, query.sort);
+  const sort = parseSort(spec, query.sort, access);
 
   for (const field of spec.fields) {
     const filter = filterOf(field);
     if (!filter || !(field.name in query)) continue;
     const list = values(query[field.name]).map((v) => v.trim());
     if (list.every((v) => v === '')) continue;
+    assertQueryable(access, field);
     switch (filter) {
       case 'eq': {
         if (list.length > 1) throw badRequest(`查询参数「${field.title}」只能有一个值`);
@@ -207,7 +219,7 @@ export function parseListQuery(spec: ResourceSpec, query: Query, opts: ParseOpti
   if (blurry) {
     const fields = spec.search
       .map((n) => spec.fields.find((f) => f.name === n))
-      .filter((f): f is FieldSpec => !!f)
+      .filter((f): f is FieldSpec => !!f && !access.masked.has(f.name))
       .map((field) => ({ field, choices: closedChoices(spec, field) }));
     conditions.push({ kind: 'blurry', fields, text: checkText(blurry) });
   }

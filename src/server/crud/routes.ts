@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, readAccess, scopeField, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { ApiError, badRequest, errorBody, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, errorBody, notFound } from '../errors.ts';
 import { parseListQuery } from './query.ts';
 import {
   createRecord,
@@ -24,15 +24,16 @@ import {
   type Actor,
   type Dependent,
 } from './repository.ts';
-import { accessFor, callerOf, OTHER_APPLICANT, ownsAll, scopeBody, scopeListQuery } from './owner-access.ts';
+import { accessFor, callerOf, scopeBody, scopeListQuery } from './owner-access.ts';
 import { attachmentHeader, exportFileName, exportStream, readImport, UnreadableSheetError, XLSX_MIME } from './spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
 import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
 import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './personal-data.ts';
 import { recordHooks } from './hooks.ts';
+import { fieldAccess } from './field-access.ts';
 import { countMatching } from './count.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
-import { assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
+import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -75,7 +76,7 @@ export function registerCrudRoutes(
 
   app.get(base, { preHandler: accessFor(app, spec, 'list', read) }, async (request) => {
     const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
-    const params = parseListQuery(spec, query);
+    const params = parseListQuery(spec, query, fieldAccess(request, spec));
     const page = await listPage(database(), spec, await scopedParams(database(), spec, request, params));
     // a read by id (`?id=N`) of a record that is not there for the caller (none, outside the
     // data scope, another applicant's) answers 404, not an empty page
@@ -101,8 +102,9 @@ export function registerCrudRoutes(
         ids.push(id);
       }
       const unique = [...new Set(ids)];
-      if (!(await ownsAll(database(), spec, callerOf(request), unique))) throw forbidden(OTHER_APPLICANT);
-      if (scoped) await assertRecordsInScope(database(), spec, request, await storedScopeValues(database(), spec, unique));
+      // a record of another applicant or outside the data scope is not there for the caller:
+      // the same 404 as an id that does not exist, and nothing is deleted
+      await assertAllVisible(database(), spec, request, callerOf(request), unique);
       await deleteRecords(database(), spec, unique, dependents);
       await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });
       return reply.status(200).send();
@@ -115,7 +117,7 @@ export function registerCrudRoutes(
         database(),
         spec,
         request,
-        parseListQuery(spec, request.query as Record<string, unknown>, { paging: false }),
+        parseListQuery(spec, request.query as Record<string, unknown>, fieldAccess(request, spec), { paging: false }),
       );
       const tasks = longTasks(app);
       if (tasks && request.user) {
@@ -123,7 +125,10 @@ export function registerCrudRoutes(
           filteredQuery(database(), spec, params.conditions),
         );
         if (total > app.config.exportAsyncThreshold) {
-          tasks.startExport(request.user, spec, params, total, !seesPersonalData(request, spec));
+          const full = seesPersonalData(request, spec);
+          // a full export started in the background is a full read as one below the threshold is
+          if (full && personalFields(spec).length) request.personalDataRead = { resource: spec.name, ids: [] };
+          tasks.startExport(request.user, spec, params, total, !full);
           return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, EXPORT_STARTED, { total }));
         }
       }
@@ -237,9 +242,10 @@ export function crudWriteHandlers(app: FastifyInstance, spec: ResourceSpec): { c
     const id = positiveId((body as Record<string, unknown>).id);
     if (id === undefined) throw badRequest('ID不能为空');
     const caller = callerOf(request);
-    if (!(await ownsAll(database(), spec, caller, [id]))) throw forbidden(OTHER_APPLICANT);
+    // another applicant's record or one outside the data scope answers as a missing one
+    await assertAllVisible(database(), spec, request, caller, [id]);
     const existing = await findById(database(), spec, id);
-    if (!existing) throw notFound('数据不存在');
+    if (!existing) throw notFound(RECORD_NOT_FOUND);
     // a caller who saw the personal fields masked cannot write them (the mask is not the value)
     const result = checkRecord(
       spec,

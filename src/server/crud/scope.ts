@@ -12,6 +12,7 @@ import { inScope, requestScope, scopeIds } from '../auth/data-scope.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { Database } from '../types.ts';
 import type { ListParams } from './query.ts';
+import type { Caller } from './owner-access.ts';
 
 export const OUT_OF_SCOPE = '没有权限操作该部门的数据';
 /** the answer to a read by id of a record that does not exist or lies outside the caller's scope */
@@ -52,6 +53,38 @@ export async function assertRecordsInScope(
   const scope = await requestScope(database.db, request);
   if (scope.all) return;
   for (const v of values) if (!inScope(scope, field.scope!, v)) throw forbidden(OUT_OF_SCOPE);
+}
+
+/**
+ * 404 数据不存在 unless every id is a stored record the caller may see: inside the data scope
+ * and, for an applicant, their own. Absent and hidden records answer alike, so an id tells
+ * nothing about records the caller may not see.
+ */
+export async function assertAllVisible(
+  database: Database,
+  spec: ResourceSpec,
+  request: FastifyRequest,
+  caller: Caller,
+  ids: number[],
+): Promise<void> {
+  const field = scopeField(spec);
+  const owner =
+    caller.kind === 'applicant' && spec.ownedByApplicant ? spec.fields.find((f) => f.name === spec.ownedByApplicant) : undefined;
+  const idColumn = spec.fields.find((f) => f.auto === 'id')!.column;
+  const scope = field ? await requestScope(database.db, request) : undefined;
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const columns = [idColumn, ...(field ? [field.column] : []), ...(owner ? [owner.column] : [])];
+    const rows = (await database.db.selectFrom(spec.table).select(columns).where(idColumn, 'in', part).execute()) as Record<
+      string,
+      unknown
+    >[];
+    if (rows.length !== part.length) throw notFound(RECORD_NOT_FOUND);
+    for (const row of rows) {
+      if (field && scope && !inScope(scope, field.scope!, row[field.column])) throw notFound(RECORD_NOT_FOUND);
+      if (owner && caller.kind === 'applicant' && Number(row[owner.column]) !== caller.applicantId) throw notFound(RECORD_NOT_FOUND);
+    }
+  }
 }
 
 /** The scoped column's values of the stored rows with these ids. */

@@ -21,6 +21,8 @@ export interface DownloadFile {
   size: number;
   complete: boolean;
   expires: number;
+  /** the resource whose personal data the file holds in full, or null (masked or none) */
+  personalResource: string | null;
 }
 
 export interface DownloadWriter {
@@ -34,7 +36,7 @@ export interface DownloadWriter {
 
 export async function createDownload(
   database: Database,
-  info: { userId: number; fileName: string; mime: string; ttlMs: number; now?: number },
+  info: { userId: number; fileName: string; mime: string; ttlMs: number; now?: number; personalResource?: string | null },
 ): Promise<DownloadWriter> {
   const { db } = database;
   const now = info.now ?? Date.now();
@@ -51,6 +53,7 @@ export async function createDownload(
       complete: flag(false),
       create_time: nowText(new Date(now)),
       expires: now + info.ttlMs,
+      personal_resource: info.personalResource ?? null,
     })
     .execute();
   let pending: Buffer[] = [];
@@ -82,7 +85,16 @@ export async function createDownload(
         .set({ complete: flag(true), size })
         .where('id', '=', id)
         .execute();
-      return { id, userId: info.userId, fileName: info.fileName, mime: info.mime, size, complete: true, expires: now + info.ttlMs };
+      return {
+        id,
+        userId: info.userId,
+        fileName: info.fileName,
+        mime: info.mime,
+        size,
+        complete: true,
+        expires: now + info.ttlMs,
+        personalResource: info.personalResource ?? null,
+      };
     },
     async abort() {
       await db.deleteFrom('sys_download_chunk').where('file_id', '=', id).execute();
@@ -103,6 +115,7 @@ export async function findDownload(database: Database, id: string): Promise<Down
     size: Number(row.size),
     complete: Boolean(row.complete),
     expires: Number(row.expires),
+    personalResource: row.personal_resource === null || row.personal_resource === undefined ? null : String(row.personal_resource),
   };
 }
 

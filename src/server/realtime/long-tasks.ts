@@ -15,6 +15,7 @@ import { insertAll } from '../crud/repository.ts';
 import { exportFileName, exportStream, XLSX_MIME } from '../crud/spreadsheet.ts';
 import { ApiError } from '../errors.ts';
 import { createDownload } from './downloads.ts';
+import { personalFields } from '../crud/field-access.ts';
 import type { Hub } from './hub.ts';
 
 export const ASYNC_STATUS = 299;
@@ -86,7 +87,14 @@ export class LongTasks {
       await this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据开始导出，共${total}条` });
       let writer;
       try {
-        writer = await createDownload(this.database, { userId: user.id, fileName, mime: XLSX_MIME, ttlMs: this.opts.downloadTtlMs });
+        writer = await createDownload(this.database, {
+          userId: user.id,
+          fileName,
+          mime: XLSX_MIME,
+          ttlMs: this.opts.downloadTtlMs,
+          // a full export: fetching the file is a full read of personal data (logged)
+          personalResource: !masked && personalFields(spec).length ? spec.name : null,
+        });
         // what the export failed with, if it did (whatever was thrown)
         let failure: unknown;
         let failed = false;

@@ -75,6 +75,8 @@ export const REALTIME_TABLES: TableDef[] = [
       { name: 'create_time', type: 'time' },
       /** epoch ms */
       { name: 'expires', type: 'bigint', notNull: true },
+      /** the resource whose personal data the file holds in full (its fetch is a full read), or null */
+      { name: 'personal_resource', type: 'varchar(64)' },
     ],
     indexes: [{ name: 'sys_download_file_expires', columns: ['expires'] }],
   },

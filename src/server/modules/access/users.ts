@@ -275,8 +275,11 @@ export function registerUserAdmin(app: FastifyInstance): void {
     const blurry = queryValue(query, 'blurry');
     if (blurry) {
       const like = `%${escapeLike(blurry)}%`;
+      // phones and e-mails are searched only by callers who see them in full
       q = q.where(
-        sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`,
+        seesUserContacts(request)
+          ? sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`
+          : sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\')`,
       );
     }
     const deptText = queryValue(query, 'deptId');

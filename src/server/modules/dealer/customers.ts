@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
-import { findById, listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import { fieldAccess, findById, listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
@@ -109,7 +109,7 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
   app.get(`${DEALER_BASE}/getDbcUserInfos`, pre, async (request) => {
     const query = queryObject(request);
     query.compId = String(request.dealer!.compId);
-    return listPage(database, spec, parseListQuery(spec, query));
+    return listPage(database, spec, parseListQuery(spec, query, fieldAccess(request, spec)));
   });
 
   app.get(`${DEALER_BASE}/getDbcUserInfo`, pre, async (request) => {

@@ -18,7 +18,7 @@
 import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
-import { listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import { fieldAccess, listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
@@ -221,7 +221,9 @@ export function registerRequestRoutes(
     for (const [k, v] of Object.entries(body))
       if (v !== null && v !== '' && v !== undefined) query[k] = typeof v === 'number' ? String(v) : v;
     query.compId = String(request.dealer!.compId);
-    return listPage(database, spec(), parseListQuery(spec(), query));
+    const page = await listPage(database, spec(), parseListQuery(spec(), query, fieldAccess(request, spec())));
+    guardRecords(request, spec(), page.content);
+    return page;
   });
 
   app.get(`${DEALER_BASE}/getDbcInfo`, dealerPre, async (request) =>
@@ -297,7 +299,7 @@ export function registerRequestRoutes(
     if (!/^[A-Z0-9]{1,17}$/.test(vin)) throw badRequest('请输入正确的底盘号');
     delete query.vin;
     query.userVin = vin;
-    const page = await listPage(database, spec(), parseListQuery(spec(), query));
+    const page = await listPage(database, spec(), parseListQuery(spec(), query, fieldAccess(request, spec())));
     guardRecords(request, spec(), page.content);
     return page;
   };

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
 import { maskPhone } from '../../../shared/masks.ts';
-import { assertRecordsInScope, findById, positiveId, storedScopeValues } from '../../crud/index.ts';
+import { assertReadable, findById, positiveId, storedScopeValues } from '../../crud/index.ts';
 import { seesPersonalData } from '../../crud/personal-data.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { MOBILE_INVALID, normaliseMobile, phoneLocation, type PhoneLocation } from './phone-location.ts';
@@ -28,12 +28,15 @@ async function recordMobile(app: FastifyInstance, request: FastifyRequest, name:
   const user = request.user!;
   if (!user.isAdmin && !user.permissions.has(permissionKey(spec, 'list'))) throw forbidden();
   const record = await findById(app.database, spec, id);
+  // a record outside the caller's data scope answers as a missing one
   if (!record) throw notFound();
-  await assertRecordsInScope(app.database, spec, request, await storedScopeValues(app.database, spec, [id]));
+  await assertReadable(app.database, spec, request, (await storedScopeValues(app.database, spec, [id]))[0] ?? null);
   const mobile = typeof record[field.name] === 'string' ? normaliseMobile(record[field.name] as string) : null;
   if (!mobile) return { phone: '', ...EMPTY };
   const found = await phoneLocation(mobile);
-  return seesPersonalData(request, spec) ? found : { ...found, phone: maskPhone(mobile) };
+  if (!seesPersonalData(request, spec)) return { ...found, phone: maskPhone(mobile) };
+  request.personalDataRead = { resource: spec.name, ids: [id] };
+  return found;
 }
 
 export function registerKfRoutes(app: FastifyInstance): void {

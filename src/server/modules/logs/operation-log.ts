@@ -1,7 +1,7 @@
 /**
  * The operation log: every write (POST, PUT, DELETE) and every sign-in (password or WeCom QR),
  * successful or not, becomes one row of sys_log: user, description, method and route,
- * parameters with secrets masked, IP, address kind, browser, time in ms, created time, and
+ * parameters with secrets left out and personal data masked (request-info.ts, personal-keys.ts), IP, address kind, browser, time in ms, created time, and
  * INFO or ERROR with the error message. The row is written before the answer leaves, so a
  * client that got its answer finds the log. A failed log write never fails the request.
  */
@@ -12,6 +12,8 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { describeRoute, resourceDescriptions } from './descriptions.ts';
 import { logUserOf } from './identity.ts';
 import { addressOf, browserOf, maskedParams } from './request-info.ts';
+import { personalKeysOf } from './personal-keys.ts';
+import { maskPersonalText } from '../../../shared/masks.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 /** GET routes that are logged too: sign-ins */
@@ -50,6 +52,7 @@ function username(request: FastifyRequest): { name: string | null; id: number | 
 
 export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[]): void {
   const generic = resourceDescriptions(specs);
+  const personalKeys = personalKeysOf(specs);
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const url = request.routeOptions.url;
     if (!url) return payload; // no route matched: probes of unknown paths are not logged
@@ -68,13 +71,16 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
           username: who.name,
           description: (personal ? personalReadText(personal) : describeRoute(method, url, own, generic)).slice(0, 255),
           method: `${method} ${url}`.slice(0, 255),
-          params: maskedParams({ params: request.params, query: request.query, body: isMultipart ? undefined : request.body }),
+          params: maskedParams(
+            { params: request.params, query: request.query, body: isMultipart ? undefined : request.body },
+            personalKeys.forRoute(url),
+          ),
           request_ip: request.ip.slice(0, 64),
           address: addressOf(request.ip),
           browser: browserOf(request.headers['user-agent']).slice(0, 255),
           time: Math.max(0, Math.round(reply.elapsedTime)),
           log_type: failed ? 'ERROR' : 'INFO',
-          exception_detail: failed ? errorMessageOf(payload) : null,
+          exception_detail: failed ? maskPersonalText(errorMessageOf(payload)) : null,
           create_time: nowText(),
         })
         .execute();

@@ -3,19 +3,31 @@
  * secrets left out and ID numbers and mobiles masked (the log is no copy of personal data),
  * the address kind of the IP (no outside look-up) and the browser.
  */
-import { maskPersonalText } from '../../../shared/masks.ts';
+import { mask, maskPersonalText } from '../../../shared/masks.ts';
+import type { MaskKind } from '../../../shared/resource-spec.ts';
+
+/** Parameter names whose values are personal data, with the mask each takes (personal-keys.ts). */
+export type PersonalKeys = ReadonlyMap<string, MaskKind>;
+const NO_KEYS: PersonalKeys = new Map();
 
 /** Keys whose values are never written to the log (passwords, codes, tokens, secrets). */
 export const SECRET_KEY = /pass|pwd|code|token|secret|captcha|uuid/i;
 export const MASK = '******';
 export const PARAMS_MAX = 2000;
 
-function maskValue(value: unknown, depth: number): unknown {
+function maskValue(value: unknown, depth: number, keys: PersonalKeys): unknown {
   if (depth > 5) return '…';
-  if (Array.isArray(value)) return value.slice(0, 50).map((v) => maskValue(v, depth + 1));
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => maskValue(v, depth + 1, keys));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEY.test(k) ? MASK : maskValue(v, depth + 1);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const kind = keys.get(k);
+      if (SECRET_KEY.test(k)) out[k] = MASK;
+      else if (kind && (typeof v === 'string' || typeof v === 'number')) out[k] = mask(kind, v);
+      else if (kind && Array.isArray(v))
+        out[k] = v.slice(0, 50).map((x) => (typeof x === 'string' || typeof x === 'number' ? mask(kind, x) : MASK));
+      else out[k] = maskValue(v, depth + 1, keys);
+    }
     return out;
   }
   if (typeof value === 'string') return maskPersonalText(value.length > 500 ? `${value.slice(0, 500)}…` : value);
@@ -27,14 +39,18 @@ function maskValue(value: unknown, depth: number): unknown {
   return value;
 }
 
-/** The request's query, route parameters and JSON body as one JSON text, secrets masked, at most PARAMS_MAX characters. */
-export function maskedParams(parts: { query?: unknown; params?: unknown; body?: unknown }): string {
+/**
+ * The request's query, route parameters and JSON body as one JSON text, at most PARAMS_MAX
+ * characters: secrets left out, the values of personal keys masked by their kind, and ID
+ * numbers, bank cards, mobiles and e-mails masked wherever else they stand.
+ */
+export function maskedParams(parts: { query?: unknown; params?: unknown; body?: unknown }, keys: PersonalKeys = NO_KEYS): string {
   const merged: Record<string, unknown> = {};
   for (const part of [parts.params, parts.query, parts.body]) {
     if (part && typeof part === 'object' && !Array.isArray(part)) Object.assign(merged, part);
     else if (Array.isArray(part)) merged.body = part;
   }
-  const text = JSON.stringify(maskValue(merged, 0));
+  const text = JSON.stringify(maskValue(merged, 0, keys));
   return text.length > PARAMS_MAX ? `${text.slice(0, PARAMS_MAX - 1)}…` : text;
 }
 

@@ -13,7 +13,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { assertReadable, assertRecordsInScope, listPage, parseListQuery, scopedParams, tableChanged } from '../../crud/index.ts';
+import {
+  assertReadable,
+  assertRecordsInScope,
+  fieldAccess,
+  listPage,
+  parseListQuery,
+  scopedParams,
+  tableChanged,
+} from '../../crud/index.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
 import type { Condition } from '../../crud/query.ts';
 import { nowText } from '../../db/index.ts';
@@ -74,7 +82,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   app.get(`${base}/getOwn`, { preHandler: leadReader }, async (request) => {
     const query = { ...(request.query as Record<string, unknown>) };
     delete query.consultantId; // never someone else's
-    const params = parseListQuery(file, query);
+    const params = parseListQuery(file, query, fieldAccess(request, file));
     const field = fieldByName(file, 'consultantId')!;
     const own: Condition = { kind: 'eq', field, value: userOf(request).id };
     // inside the data scope as the list is; personal data masked without xsSubmersibleFile:sensitive

@@ -14,6 +14,7 @@ import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.
 import { badRequest, notFound } from '../../errors.ts';
 import {
   assertRecordsInScope,
+  fieldAccess,
   filteredQuery,
   MAX_PAGE_SIZE,
   pageQuery,
@@ -47,7 +48,7 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
       db(),
       spec,
       request,
-      parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) }),
+      parseListQuery(spec, { ...listQueryOf(request.query), size: String(MAX_PAGE_SIZE) }, fieldAccess(request, spec)),
     );
     const rows = await pageQuery(db(), spec, params).execute();
     return guardRecords(
@@ -60,7 +61,7 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
   async function grouped(request: FastifyRequest, keys: string[]) {
     const q = listQueryOf(request.query);
     delete q.sort;
-    const params = await scopedParams(db(), spec, request, parseListQuery(spec, q, { paging: false }));
+    const params = await scopedParams(db(), spec, request, parseListQuery(spec, q, fieldAccess(request, spec), { paging: false }));
     const keyCols = keys.map((k) => col(spec, k));
     const rows = await filteredQuery(db(), spec, params.conditions)
       .clearSelect()
@@ -128,7 +129,7 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     const q = request.query as Record<string, unknown>;
     const brand = typeof q.brand === 'string' && q.brand.trim() ? q.brand.trim() : undefined;
     if (brand && brand.length > 50) throw badRequest('品牌长度不能超过50个字符');
-    const scoped = await scopedParams(db(), spec, request, parseListQuery(spec, {}, { paging: false }));
+    const scoped = await scopedParams(db(), spec, request, parseListQuery(spec, {}, fieldAccess(request, spec), { paging: false }));
     let query = filteredQuery(db(), spec, scoped.conditions)
       .clearSelect()
       .select([sql.ref(col(spec, 'brand')).as('brand'), sql.ref(col(spec, 'cx')).as('cx')])

@@ -9,16 +9,18 @@
  *                                                      (its code, or its id when numeric)
  *   GET api/staff/getStaffByOrgIdAndRoleName?orgId&roleName   on-staff entries of a company whose linked
  *                                                      system user holds the role
- * An explicit company outside the scope answers 403; bad or missing parameters 400.
+ * An explicit company outside the scope answers 403; bad or missing parameters 400. The mobile
+ * is personal data: without staff:sensitive, findByMobile answers 403 and search looks at names only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { isMobile } from '../../../shared/validators.ts';
 import { badRequest } from '../../errors.ts';
 import { escapeLike, onlyKeys, queryValue, requiredId } from '../access/input.ts';
 import { allowedOrgIds, assertOrgInScope, StaffStatus } from './store.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
+import { assertQueryable, fieldAccess } from '../../crud/field-access.ts';
 import type { TableQuery } from '../../types.ts';
 
 export const SEARCH_LIMIT = 20;
@@ -74,6 +76,7 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
   const db = () => app.database.db;
   const list = { preHandler: app.requirePermission(`${spec.permission}:list`) };
   const t = spec.table;
+  const mobileField = fieldByName(spec, 'mobile')!;
 
   function briefQuery(): TableQuery<BriefRow> {
     let q = db()
@@ -136,6 +139,8 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     const mobile = (queryValue(request.query, 'mobile') ?? '').trim();
     if (!mobile) throw badRequest('请输入手机号');
     if (!isMobile(mobile)) throw badRequest('请输入正确的11位手机号码');
+    // a look-up by a value the caller sees only masked would tell the value: refused
+    assertQueryable(fieldAccess(request, spec), mobileField);
     const q = await scoped(request, briefQuery().where('s.mobile', '=', mobile));
     const row = await q.orderBy('s.status', 'desc').orderBy('s.id', 'desc').limit(1).executeTakeFirst();
     return row ? guardRecords(request, spec, answer([row]))[0] : null;
@@ -159,11 +164,17 @@ export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, j
     if (!text) return [];
     if (text.length > 50) throw badRequest('搜索内容不能超过50个字符');
     const like = `%${escapeLike(text)}%`;
+    // the mobile is searched only by callers who see it in full
+    const byMobile = !fieldAccess(request, spec).masked.has(mobileField.name);
     const q = await scoped(
       request,
       briefQuery()
         .where('s.status', '=', StaffStatus.onStaff)
-        .where(sql<boolean>`(s.name like ${like} escape '\\' or s.mobile like ${like} escape '\\')`),
+        .where(
+          byMobile
+            ? sql<boolean>`(s.name like ${like} escape '\\' or s.mobile like ${like} escape '\\')`
+            : sql<boolean>`s.name like ${like} escape '\\'`,
+        ),
     );
     const rows = await q.orderBy('s.id', 'desc').limit(SEARCH_LIMIT).execute();
     return guardRecords(request, spec, answer(rows));

@@ -44,10 +44,7 @@ export async function entryToRead(app: FastifyInstance, spec: ResourceSpec, requ
   return entry;
 }
 
-/** The entry a write is about: exists (404) and inside the scope (403). */
+/** The entry a write is about: exists and inside the scope, else 404 (one outside the scope is not there for the caller). */
 export async function entryToChange(app: FastifyInstance, spec: ResourceSpec, request: FastifyRequest, id: number): Promise<Entry> {
-  const entry = await entryById(app.database.db, spec, id);
-  if (!entry) throw notFound(STAFF_MESSAGES.notFound);
-  await assertOrgInScope(app, request, entry.orgId);
-  return entry;
+  return entryToRead(app, spec, request, id);
 }
