@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_FULL, isStorageFull } from '../../src/server/db/storage-full.ts';
 import { describeError } from '../../src/server/errors.ts';
+import { PROBE_EVERY_MS } from '../../src/server/disk/write-probe.ts';
 import { loginAs } from './auth-helpers.ts';
 import { multipartFile } from './multipart.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
@@ -123,8 +124,17 @@ describe.skipIf('reason' in volume)('a full disk on SQLite (a real full tmpfs)',
     const stored = () => t.app.database.db.selectFrom('sys_session').select('id').where('id', '=', hashOf(during)).executeTakeFirst();
     expect(await stored()).toBeUndefined();
 
+    // readiness says so, and why
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(errorOf(ready)).toMatchObject({ message: STORAGE_FULL, storage: 'NOT_WRITABLE' });
+    expect(ready.json<{ reasons: string[] }>().reasons).toContain('data directory: ENOSPC');
+
     // space returns: the session is written, writes work again, the database is sound
     rmSync(filler);
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode, { timeout: 10_000, interval: 500 })
+      .toBe(200);
     await expect.poll(stored, { timeout: 10_000, interval: 250 }).toBeDefined();
     const created = await t.app.inject({ method: 'POST', url: '/api/sysQuestion', payload: question(99), headers: bearer(during) });
     expect(created.statusCode).toBe(201);
@@ -142,25 +152,31 @@ describe.runIf(!!PG)('a full disk on PostgreSQL (53100 disk_full raised by the d
   }, 60_000);
   afterAll(() => t?.close());
 
+  const TRIGGERED = ['sys_question', 'sys_session', 'sys_file', 'sys_health_probe'];
   const setFull = async (full: boolean) => {
     const db = t.app.database.db;
     if (full) {
       await sql`create or replace function test_disk_full() returns trigger language plpgsql as $$
         begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(db);
-      for (const table of ['sys_question', 'sys_session', 'sys_file'])
+      for (const table of TRIGGERED)
         await sql`create trigger test_disk_full before insert or update on ${sql.table(table)} for each row execute function test_disk_full()`.execute(
           db,
         );
     } else {
-      for (const table of ['sys_question', 'sys_session', 'sys_file'])
-        await sql`drop trigger if exists test_disk_full on ${sql.table(table)}`.execute(db);
+      for (const table of TRIGGERED) await sql`drop trigger if exists test_disk_full on ${sql.table(table)}`.execute(db);
     }
   };
 
   it('answers 507, signs the admin in, and recovers once space is freed', async () => {
     const before = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     await setFull(true);
     try {
+      const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(errorOf(ready)).toMatchObject({ message: STORAGE_FULL, database: 'NOT_WRITABLE', reasons: ['database: 53100'] });
+
       const res = await t.app.inject({ method: 'POST', url: '/api/sysQuestion', payload: question(1), headers: bearer(before) });
       expect(res.statusCode).toBe(507);
       expect(errorOf(res).message).toBe(STORAGE_FULL);
