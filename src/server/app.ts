@@ -40,6 +40,7 @@ import { registerWebStatic, WEB_DIST } from './web-static.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { registerHealth } from './health.ts';
+import { registerDiskSpaceWatch } from './disk/space-watch.ts';
 import { acquireStartLock, type StartLock } from './db/start-lock.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
@@ -82,6 +83,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
   { name: 'kf', register: (app) => registerKfRoutes(app) },
   { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
+  { name: 'disk-space', register: (app) => registerDiskSpaceWatch(app) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
