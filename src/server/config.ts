@@ -32,6 +32,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Strict-Transport-Security max-age in seconds; 0 sends none */
   hstsMaxAge: number;
+  /** SIGTERM: how long requests in flight may take to finish before they are answered 503 and the process exits, ms */
+  shutdownGraceMs: number;
   /** PostgreSQL: longest run of one statement, ms (statement_timeout of every pool connection); 0 = none */
   dbStatementTimeoutMs: number;
   /** below this much free space in DATA_DIR (MiB) the log and the admins are warned; 0 = never */
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_SECONDS', 15, 1, 3600) * 1000,
     dbStatementTimeoutMs: 0,
     diskWarnFreeMb: int(env, 'DISK_WARN_FREE_MB', 500, 0, 100_000_000),
     diskMinFreeMb: int(env, 'DISK_MIN_FREE_MB', 100, 0, 100_000_000),
