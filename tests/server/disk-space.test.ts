@@ -4,13 +4,15 @@
  *   DISK_MIN_FREE_MB is free (here a threshold above any real volume's free space), and start
  *   when enough is;
  * - under DISK_WARN_FREE_MB the administrators get one notice (a switched-off system message,
- *   so not every staff member's bell), again only after RENOTIFY_MS or after space came back.
+ *   so not every staff member's bell, and an INFO on the admin's open socket), again only after
+ *   RENOTIFY_MS or after space came back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_LOW, MIB, freeBytes } from '../../src/server/disk/free-space.ts';
 import { DiskSpaceWatch, LOW_SPACE_TITLE, RENOTIFY_MS } from '../../src/server/disk/space-watch.ts';
 import { loginAs } from './auth-helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
+import { listen, openSocket } from './ws-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 
 const HUGE_MB = 100_000_000; // 95 TiB: more than any test machine has free
@@ -55,9 +57,13 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
       (
         await t.app.database.db.selectFrom('sys_socket').select(['title', 'msg', 'enabled']).where('title', '=', LOW_SPACE_TITLE).execute()
       ).map((r) => ({ ...r, enabled: Boolean(r.enabled) }));
+    // the signed-in admin hears of it at once
+    const socket = await openSocket(`${await listen(t.app)}/webSocket/${token}`);
     try {
       // the real volume, against a threshold above it
       expect(await watch.checkOnce()).toBe('low');
+      const info = await socket.next((m) => m.msgType === 'INFO' && m.msg.startsWith(LOW_SPACE_TITLE));
+      expect(info.msg).toMatch(/^存储空间不足：服务器.+的数据目录剩余空间\d+MB/);
       expect(await notices()).toEqual([expect.objectContaining({ title: LOW_SPACE_TITLE, enabled: false })]);
       expect((await notices())[0].msg).toMatch(/数据目录剩余空间\d+MB，低于告警线100000000MB/);
       // still low: no second notice until RENOTIFY_MS
@@ -76,6 +82,7 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
       const bell = await t.app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: bearer(token) });
       expect(bell.json<{ content: Array<{ title: string }> }>().content.map((n) => n.title)).not.toContain(LOW_SPACE_TITLE);
     } finally {
+      socket.close();
       t.app.config.diskWarnFreeMb = 0;
     }
   });
