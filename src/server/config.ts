@@ -36,9 +36,9 @@ export interface Config {
   shutdownGraceMs: number;
   /** PostgreSQL: longest run of one statement, ms (statement_timeout of every pool connection); 0 = none */
   dbStatementTimeoutMs: number;
-  /** below this much free space in DATA_DIR (MiB) the log and the admins are warned; 0 = never */
+  /** below this much free space in DATA_DIR (MiB, at most 10 % of the volume) the log and the admins are warned; 0 = never */
   diskWarnFreeMb: number;
-  /** below this much free space in DATA_DIR (MiB) imports and exports are refused with 507; 0 = never */
+  /** below this much free space in DATA_DIR (MiB, at most 5 % of the volume) imports and exports are refused with 507; 0 = never */
   diskMinFreeMb: number;
   /** most PostgreSQL connections this instance opens */
   databasePoolSize: number;

@@ -4,7 +4,9 @@
  *   where mounting is not permitted): writes answer 507 存储空间已满，请联系管理员清理后重试, the
  *   failed transaction's error is SQLITE_FULL itself (no "cannot rollback" after it), the admin
  *   still signs in (the session waits in memory and is stored once space returns), uploads kept
- *   on disk answer 507 and leave no partial file; after space is freed everything works again;
+ *   on disk answer 507 and leave no partial file, imports and exports refuse to start (507
+ *   存储空间不足，请联系管理员清理后重试) though they ran while the small volume had room; after
+ *   space is freed everything works again;
  * - PostgreSQL: disk_full (53100) raised by the database itself, by a trigger on the tables a
  *   write and a sign-in touch, gives the same answers.
  */
@@ -19,7 +21,8 @@ import { STORAGE_FULL, isStorageFull } from '../../src/server/db/storage-full.ts
 import { describeError } from '../../src/server/errors.ts';
 import { PROBE_EVERY_MS } from '../../src/server/disk/write-probe.ts';
 import { loginAs } from './auth-helpers.ts';
-import { multipartFile } from './multipart.ts';
+import { multipartFile, XLSX_TYPE } from './multipart.ts';
+import { STORAGE_LOW } from '../../src/server/disk/free-space.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
@@ -69,7 +72,8 @@ describe.skipIf('reason' in volume)('a full disk on SQLite (a real full tmpfs)',
   let filler = '';
   beforeAll(async () => {
     const start = testApps().find(([n]) => n === 'sqlite')![1];
-    t = await start({ dataDir: join(dir, 'data'), storage: 'disk', diskWarnFreeMb: 0, diskMinFreeMb: 0 });
+    // the default DISK_MIN_FREE_MB (100), capped at 5 % of this 24 MB volume
+    t = await start({ dataDir: join(dir, 'data'), storage: 'disk', diskWarnFreeMb: 0 });
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -83,7 +87,21 @@ describe.skipIf('reason' in volume)('a full disk on SQLite (a real full tmpfs)',
 
   it('answers 507, signs the admin in, and recovers once space is freed', async () => {
     const before = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    const exportOnce = () => t.app.inject({ method: 'GET', url: '/api/sysQuestion/download', headers: bearer(before) });
+    const importOnce = () => {
+      const body = multipartFile('问题反馈.xlsx', Buffer.from('not really a workbook'), XLSX_TYPE);
+      return t.app.inject({ method: 'POST', url: '/api/sysQuestion/import', ...body, headers: { ...bearer(before), ...body.headers } });
+    };
+    // a small volume, mostly empty: imports and exports go ahead
+    expect((await exportOnce()).statusCode).toBe(200);
+    expect((await importOnce()).statusCode).toBe(400); // read, and found no workbook
     filler = fill(dir);
+
+    // imports and exports refuse before any work
+    for (const res of [await exportOnce(), await importOnce()]) {
+      expect(res.statusCode).toBe(507);
+      expect(errorOf(res).message).toBe(STORAGE_LOW);
+    }
 
     // a transaction that runs out of space fails with SQLITE_FULL itself: the rollback after it adds no error
     const failed = await t.app.database.db
@@ -138,6 +156,7 @@ describe.skipIf('reason' in volume)('a full disk on SQLite (a real full tmpfs)',
     await expect.poll(stored, { timeout: 10_000, interval: 250 }).toBeDefined();
     const created = await t.app.inject({ method: 'POST', url: '/api/sysQuestion', payload: question(99), headers: bearer(during) });
     expect(created.statusCode).toBe(201);
+    expect((await exportOnce()).statusCode).toBe(200);
     const up2 = await t.app.inject({ method: 'POST', url: '/api/pictures', ...upload, headers: { ...bearer(during), ...upload.headers } });
     expect(up2.statusCode).toBe(201);
     const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(t.app.database.db);
