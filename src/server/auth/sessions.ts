@@ -16,6 +16,7 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../types.ts';
 import { nowText } from '../db/index.ts';
 import { isStorageFull } from '../db/storage-full.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { flag } from './tables.ts';
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -132,11 +133,6 @@ export class SessionStore {
     return token;
   }
 
-  /** How many sessions wait in memory for space (health and tests). */
-  pendingCount(): number {
-    return this.pending.size;
-  }
-
   private scheduleRetry(): void {
     if (this.retryTimer || this.pending.size === 0) return;
     this.retryTimer = setTimeout(() => {
@@ -158,8 +154,9 @@ export class SessionStore {
           .execute();
         this.pending.delete(row.id);
       } catch (err) {
-        // still full: try again later; anything else (the database closed with the app) ends the retries
-        if (isStorageFull(err)) this.scheduleRetry();
+        // still full, or the database away for a moment: try again later; anything else (the
+        // database closed with the app) ends the retries until the next session is kept
+        if (isStorageFull(err) || isDatabaseUnavailable(err)) this.scheduleRetry();
         return;
       }
     }
