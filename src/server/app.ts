@@ -40,6 +40,8 @@ import { registerWebStatic, WEB_DIST } from './web-static.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { registerHealth } from './health.ts';
+import { registerDraining } from './draining.ts';
+import { registerDiskSpaceWatch } from './disk/space-watch.ts';
 import { acquireStartLock, type StartLock } from './db/start-lock.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
@@ -82,6 +84,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
   { name: 'kf', register: (app) => registerKfRoutes(app) },
   { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
+  { name: 'disk-space', register: (app) => registerDiskSpaceWatch(app) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
@@ -98,6 +101,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: typeof config.trustProxy === 'number' ? hopsOf(config.trustProxy) : config.trustProxy,
     // the spec's call list writes some paths with a closing slash (DELETE api/brandTree/, api/staff/)
     routerOptions: { ignoreTrailingSlash: true },
+    // a request reaching a closing app gets the product's answer (draining.ts), not Fastify's English one
+    return503OnClosing: false,
     // errors the router meets before any handler (a path that is not valid UTF-8 once decoded)
     // answer in the usual shape and in Chinese, like every other error
     frameworkErrors: (error, _request, reply) => {
@@ -110,6 +115,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   trackRoutes(app);
 
   // 1. wiring
+  // first of the request hooks: a closing app answers before any other work
+  app.decorate('draining', registerDraining(app));
   await registerSecurityHeaders(app, WEB_DIST);
   // per-address limits: in the database on PostgreSQL, so that every instance shares them
   let sharedCounters: SharedCounters | undefined;

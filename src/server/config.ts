@@ -32,6 +32,14 @@ export interface Config {
   requestTimeoutMs: number;
   /** Strict-Transport-Security max-age in seconds; 0 sends none */
   hstsMaxAge: number;
+  /** SIGTERM: how long requests in flight may take to finish before they are answered 503 and the process exits, ms */
+  shutdownGraceMs: number;
+  /** PostgreSQL: longest run of one statement, ms (statement_timeout of every pool connection); 0 = none */
+  dbStatementTimeoutMs: number;
+  /** below this much free space in DATA_DIR (MiB, at most 10 % of the volume) the log and the admins are warned; 0 = never */
+  diskWarnFreeMb: number;
+  /** below this much free space in DATA_DIR (MiB, at most 5 % of the volume) imports and exports are refused with 507; 0 = never */
+  diskMinFreeMb: number;
   /** most PostgreSQL connections this instance opens */
   databasePoolSize: number;
   /** serve the built web app from dist/ */
@@ -144,6 +152,28 @@ function storageKind(raw: string | undefined): Config['storage'] {
   throw new ConfigError(`STORAGE_PROVIDER must be database or disk, got "${raw}"`);
 }
 
+/**
+ * DB_STATEMENT_TIMEOUT_SECONDS: a PostgreSQL statement is cut after this long (57014, answered
+ * 503), below the request deadline so that a stalled database frees its connection before the
+ * request is answered 503 anyway. Default: 5 s below REQUEST_TIMEOUT_SECONDS (90 % of it when
+ * that is under 10 s); 0 switches it off; a value not below the request deadline is refused.
+ */
+function statementTimeoutMs(env: NodeJS.ProcessEnv, requestTimeoutMs: number): number {
+  const raw = env.DB_STATEMENT_TIMEOUT_SECONDS;
+  if (raw === undefined || raw === '') return requestTimeoutMs >= 10_000 ? requestTimeoutMs - 5000 : Math.floor(requestTimeoutMs * 0.9);
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw new ConfigError(`DB_STATEMENT_TIMEOUT_SECONDS must be a number of seconds between 0 and 3600, got "${raw}"`);
+  }
+  const ms = Math.round(seconds * 1000);
+  if (ms >= requestTimeoutMs) {
+    throw new ConfigError(
+      `DB_STATEMENT_TIMEOUT_SECONDS (${raw}) must be below REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}), or 0 for no limit`,
+    );
+  }
+  return ms;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = env.DATABASE_URL ?? '';
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -171,6 +201,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 2 * 365 * 24 * 3600),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_SECONDS', 15, 1, 3600) * 1000,
+    dbStatementTimeoutMs: 0,
+    diskWarnFreeMb: int(env, 'DISK_WARN_FREE_MB', 500, 0, 100_000_000),
+    diskMinFreeMb: int(env, 'DISK_MIN_FREE_MB', 100, 0, 100_000_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 2, 500),
     serveWeb: bool(env, 'SERVE_WEB', true),
     apiDocsEnabled: bool(env, 'API_DOCS_ENABLED', true),
@@ -209,6 +243,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     ...overrides,
   };
+  if (overrides.dbStatementTimeoutMs === undefined) config.dbStatementTimeoutMs = statementTimeoutMs(env, config.requestTimeoutMs);
+  if (config.diskMinFreeMb > 0 && config.diskWarnFreeMb > 0 && config.diskWarnFreeMb < config.diskMinFreeMb) {
+    throw new ConfigError(
+      `DISK_WARN_FREE_MB (${config.diskWarnFreeMb}) must not be below DISK_MIN_FREE_MB (${config.diskMinFreeMb}): the warning comes first`,
+    );
+  }
   if (config.ssoLinkUrl) {
     if (!/^https?:\/\//.test(config.ssoLinkUrl))
       throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LongTasks } from './realtime/long-tasks.ts';
 import type { Hub } from './realtime/hub.ts';
+import type { Draining } from './draining.ts';
 import type { ApplicantCaller, Database, SessionUser } from './types.ts';
 
 declare module 'fastify' {
@@ -28,6 +29,8 @@ declare module 'fastify' {
     requireAnyPermission(keys: string[]): preHandlerAsyncHookHandler;
     /** readiness: stopping() makes /api/health/ready answer 503 while the instance drains */
     health: { stopping(): void };
+    /** a stopping instance: requests in flight, and their answer when the grace period ends */
+    draining: Draining;
     /**
      * The applicant of a request's bearer token when it is an applicant token (the applicant
      * area decorates it): null for any other token or none; 401 for an applicant token that

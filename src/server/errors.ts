@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/rate-limit';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/unavailable.ts';
+import { STORAGE_FULL, isStorageFull } from './db/storage-full.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -68,7 +69,8 @@ interface FrameworkError {
 }
 
 /** Status and Chinese message for any thrown error: ApiError as is, framework 4xx errors
- * mapped, everything else a 500 that reveals nothing. */
+ * mapped, a database that cannot be reached 503, storage that is full 507, everything else a
+ * 500 that reveals nothing. */
 export function describeError(error: unknown): { status: number; message: string; details?: Record<string, unknown>; internal: boolean } {
   if (error instanceof ApiError) return { status: error.status, message: error.message, details: error.details, internal: false };
   const e = (error ?? {}) as FrameworkError;
@@ -80,6 +82,7 @@ export function describeError(error: unknown): { status: number; message: string
     return { status, message, internal: false };
   }
   if (isDatabaseUnavailable(error)) return { status: 503, message: DATABASE_UNAVAILABLE, internal: false };
+  if (isStorageFull(error)) return { status: 507, message: STORAGE_FULL, internal: false };
   return { status: 500, message: '服务器内部错误', internal: true };
 }
 

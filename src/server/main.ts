@@ -6,15 +6,19 @@
  *   and listeners reconnect (a stray rejection from a background task is logged, not fatal).
  * - SIGTERM/SIGINT: readiness turns 503 at once, requests are still served for DRAIN_DELAY_MS (the
  *   balancer notices and moves away), then the server stops taking connections, requests
- *   in flight finish (at most SHUTDOWN_GRACE_MS), sockets close with 1001 (the console reconnects,
+ *   in flight finish (at most SHUTDOWN_GRACE_SECONDS), sockets close with 1001 (the console reconnects,
  *   through the balancer, to another instance), job locks are handed back; then the process exits.
+ *   A request arriving meanwhile on an open connection is answered 503 服务正在停止，请稍后重试
+ *   (draining.ts); one still waiting when the grace period ends (a stalled database) is answered
+ *   the same before the process exits, so none is dropped without an answer.
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { databaseStartError } from './start-errors.ts';
 
-const SHUTDOWN_GRACE_MS = 15_000;
+/** After answering the requests still in flight at the end of the grace period: time for the answers to go out. */
+const FLUSH_MS = 500;
 /** Between answering not-ready and closing: the balancer's health check sees it and moves new
  * requests away, while requests arriving meanwhile are still served. */
 const DRAIN_DELAY_MS = 1000;
@@ -67,9 +71,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info(`${signal}: draining`);
     app.health.stopping();
     setTimeout(() => {
-      app.log.warn('requests still running after the grace period: exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+      const answered = app.draining.answerInFlight();
+      app.log.warn({ answered }, 'requests still running after the grace period: answered 503, exiting');
+      setTimeout(() => process.exit(1), FLUSH_MS);
+    }, config.shutdownGraceMs).unref();
     setTimeout(() => {
       app.close().then(
         () => process.exit(0),

@@ -44,7 +44,11 @@ describe.each(testApps())('health checks on %s', (_name, start) => {
 
   it('answer without a token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'UP' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).json()).toEqual({ status: 'UP', database: 'UP' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).json()).toEqual({
+      status: 'UP',
+      database: 'UP',
+      storage: 'UP',
+    });
     t.app.health.stopping();
     const draining = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(draining.statusCode).toBe(503);

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/rate-limit';
 import '../decorations.ts';
 import { ApiError, badRequest, unauthorized } from '../errors.ts';
+import { isStorageFull } from '../db/storage-full.ts';
 import { cachedAccess, invalidateAccess } from './access.ts';
 import type { CaptchaStore } from './captcha.ts';
 import type { FailureThrottle } from './login-throttle.ts';
@@ -34,6 +35,14 @@ export interface AuthServices {
   /** clock in epoch ms (tests) */
   now: () => number;
 }
+
+/** A catch handler: a write that finds the disk full is skipped (answering `value`), other errors still fail. */
+const skipWhenFull =
+  <T>(value: T) =>
+  (err: unknown): T => {
+    if (isStorageFull(err)) return value;
+    throw err;
+  };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 
@@ -98,7 +107,8 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
       await s.throttle.fail(ip);
       // a password that was tried counts against the account; an undecryptable one is no guess
       if (user && plain) {
-        const until = await recordFailure(db, app.database.dialect, Number(user.id), now);
+        // on a full disk the attempt goes uncounted (the address throttle still holds) rather than answering 507
+        const until = await recordFailure(db, app.database.dialect, Number(user.id), now).catch(skipWhenFull(null));
         if (until !== null) throw new ApiError(423, lockedMessage(until));
       }
       throw badRequest('用户名或密码错误');
@@ -106,7 +116,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     if (!user.enabled) throw badRequest('账号未激活');
     const userId = Number(user.id);
     setLogUser(request, String(user.username), userId);
-    await clearFailures(db, userId);
+    await clearFailures(db, userId).catch(skipWhenFull(undefined));
     const age = passwordAgeDays(user.pwd_reset_time, now);
     if (age !== null && age >= PASSWORD_DISABLE_DAYS) throw new ApiError(403, PASSWORD_EXPIRED);
     const remember = body.rememberMe === true || body.rememberMe === 'true';

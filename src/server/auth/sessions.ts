@@ -3,15 +3,27 @@
  * sha256 is stored (sys_session.id). A session lives for SESSION_IDLE_MINUTES after the last
  * request, or REMEMBER_ME_DAYS with remember-me; each use slides the expiry, written at most
  * once a minute. Deleting the row ends the session at once on every instance.
+ *
+ * A full disk must not lock everybody out (an admin has to sign in to clean up): a session
+ * whose row cannot be stored for lack of space (507 errors, see db/storage-full.ts) is kept in
+ * this instance's memory (at most PENDING_MAX of them), serves its requests from there and is
+ * written to sys_session as soon as space returns (tried every PENDING_RETRY_MS). Until then it
+ * is known to this instance only, and a restart ends it. Sliding the expiry and sweeping
+ * expired rows are skipped while the disk is full; they catch up afterwards.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../types.ts';
 import { nowText } from '../db/index.ts';
+import { isStorageFull } from '../db/storage-full.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { flag } from './tables.ts';
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const TOUCH_EVERY_MS = 60_000;
+/** most sessions kept in memory while the disk is full; beyond them a sign-in answers 507 */
+export const PENDING_MAX = 1000;
+export const PENDING_RETRY_MS = 5000;
 
 export interface SessionOptions {
   idleMinutes: number;
@@ -51,8 +63,33 @@ interface SessionRow {
   org_id: number | null;
 }
 
+/** A sys_session row that is waiting for space. */
+interface PendingSession {
+  id: string;
+  user_id: number;
+  kind: 'staff';
+  remember: number | boolean;
+  created: string;
+  last_seen: string;
+  expires: number;
+  ip: string | null;
+  browser: string | null;
+}
+
+/** Runs a write that may be skipped while the disk is full; other errors still fail. */
+async function unlessFull(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    if (!isStorageFull(err)) throw err;
+  }
+}
+
 export class SessionStore {
   private readonly now: () => number;
+  /** sessions not yet stored for lack of space, by id */
+  private readonly pending = new Map<string, PendingSession>();
+  private retryTimer?: NodeJS.Timeout;
   private lastSweep = 0;
   /** the session look-up, compiled once: each request only binds the token hash */
   private lookupQuery?: { compiled: CompiledQuery; idAt: number };
@@ -73,23 +110,84 @@ export class SessionStore {
   /** Opens a session and returns its token (the only time the token exists on the server). */
   async create(userId: number, info: { remember: boolean; ip?: string; browser?: string }): Promise<string> {
     const now = this.now();
-    await this.sweep(now);
+    await unlessFull(this.sweep(now));
     const token = newToken();
-    await this.db
-      .insertInto('sys_session')
-      .values({
-        id: tokenHash(token),
-        user_id: userId,
-        kind: 'staff',
-        remember: flag(info.remember),
-        created: nowText(new Date(now)),
-        last_seen: nowText(new Date(now)),
-        expires: now + this.lifetimeMs(info.remember),
-        ip: info.ip?.slice(0, 64) ?? null,
-        browser: info.browser?.slice(0, 255) ?? null,
-      })
-      .execute();
+    const row: PendingSession = {
+      id: tokenHash(token),
+      user_id: userId,
+      kind: 'staff',
+      remember: flag(info.remember),
+      created: nowText(new Date(now)),
+      last_seen: nowText(new Date(now)),
+      expires: now + this.lifetimeMs(info.remember),
+      ip: info.ip?.slice(0, 64) ?? null,
+      browser: info.browser?.slice(0, 255) ?? null,
+    };
+    try {
+      await this.db.insertInto('sys_session').values(row).execute();
+    } catch (err) {
+      if (!isStorageFull(err) || this.pending.size >= PENDING_MAX) throw err;
+      this.pending.set(row.id, row);
+      this.scheduleRetry();
+    }
     return token;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.pending.size === 0) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.storePending();
+    }, PENDING_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  /** Writes the sessions kept in memory; stops at the first that still finds no space. */
+  async storePending(): Promise<void> {
+    for (const row of [...this.pending.values()]) {
+      if (!this.pending.has(row.id)) continue; // ended meanwhile
+      try {
+        await this.db
+          .insertInto('sys_session')
+          .values(row)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        this.pending.delete(row.id);
+      } catch (err) {
+        // still full, or the database away for a moment: try again later; anything else (the
+        // database closed with the app) ends the retries until the next session is kept
+        if (isStorageFull(err) || isDatabaseUnavailable(err)) this.scheduleRetry();
+        return;
+      }
+    }
+  }
+
+  /** A session kept in memory, with its user read from the database. */
+  private async lookupPending(id: string): Promise<SessionRecord | null> {
+    const row = this.pending.get(id);
+    if (!row) return null;
+    const now = this.now();
+    if (row.expires <= now) {
+      this.pending.delete(id);
+      this.ended({ sessionIds: [id] });
+      return null;
+    }
+    const user = await this.db
+      .selectFrom('sys_user')
+      .select(['username', 'nick_name', 'dept_id', 'org_id', 'enabled'])
+      .where('id', '=', row.user_id)
+      .executeTakeFirst();
+    if (!user || !user.enabled) return null;
+    row.expires = now + this.lifetimeMs(Boolean(row.remember));
+    row.last_seen = nowText(new Date(now));
+    return {
+      sessionId: id,
+      userId: row.user_id,
+      username: String(user.username),
+      nickName: (user.nick_name as string | null) ?? '',
+      deptId: optionalId(user.dept_id),
+      orgId: optionalId(user.org_id),
+    };
   }
 
   /** The live session of a token with its (enabled) user, or null; slides the expiry. */
@@ -101,22 +199,25 @@ export class SessionStore {
     parameters[idAt] = id;
     const { rows } = await this.db.executeQuery<SessionRow>({ ...compiled, parameters });
     const row = rows[0];
-    if (!row) return null;
+    if (!row) return this.pending.size ? this.lookupPending(id) : null;
     const now = this.now();
     const expires = Number(row.expires);
     if (expires <= now) {
-      await this.db.deleteFrom('sys_session').where('id', '=', id).execute();
+      await unlessFull(this.db.deleteFrom('sys_session').where('id', '=', id).execute());
       this.ended({ sessionIds: [id] });
       return null;
     }
     if (!row.enabled) return null;
     const lifetime = this.lifetimeMs(Boolean(row.remember));
     if (now - (expires - lifetime) >= TOUCH_EVERY_MS) {
-      await this.db
-        .updateTable('sys_session')
-        .set({ last_seen: nowText(new Date(now)), expires: now + lifetime })
-        .where('id', '=', id)
-        .execute();
+      // on a full disk the expiry slides later (the row keeps the last one it could store)
+      await unlessFull(
+        this.db
+          .updateTable('sys_session')
+          .set({ last_seen: nowText(new Date(now)), expires: now + lifetime })
+          .where('id', '=', id)
+          .execute(),
+      );
     }
     return {
       sessionId: id,
@@ -143,12 +244,14 @@ export class SessionStore {
   }
 
   async destroy(sessionId: string): Promise<void> {
+    this.pending.delete(sessionId);
     await this.db.deleteFrom('sys_session').where('id', '=', sessionId).where('kind', '=', 'staff').execute();
     this.ended({ sessionIds: [sessionId] });
   }
 
   /** Ends every session of a user (disabled user, password changed...). */
   async destroyUser(userId: number): Promise<void> {
+    for (const row of this.pending.values()) if (row.user_id === userId) this.pending.delete(row.id);
     await this.db.deleteFrom('sys_session').where('user_id', '=', userId).where('kind', '=', 'staff').execute();
     this.ended({ userId });
   }

@@ -9,6 +9,7 @@
  *   GET    path/template   the import template (`:import`), import-template.ts
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { assertFreeSpace } from '../disk/free-space.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, readAccess, scopeField, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { ApiError, badRequest, errorBody, notFound } from '../errors.ts';
@@ -38,6 +39,8 @@ import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, sc
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
 export const IMPORT_UNREADABLE = '文件无法读取，请上传有效的xlsx文件';
+/** room an import needs beyond DISK_MIN_FREE_MB, per byte of its xlsx (rows and indexes take more than the compressed sheet) */
+const IMPORT_ROOM_FACTOR = 4;
 
 function actorOf(request: FastifyRequest): Actor | undefined {
   if (request.user) return { username: request.user.username };
@@ -113,6 +116,8 @@ export function registerCrudRoutes(
 
   if (can('download')) {
     app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
+      // an export (streamed, or a file kept for download) does not start on a disk that is nearly full
+      await assertFreeSpace(app.config);
       const params = await scopedParams(
         database(),
         spec,
@@ -170,6 +175,8 @@ export function registerCrudRoutes(
         throw err;
       }
       if (file.file.truncated) throw badRequest(importTooLarge(maxBytes));
+      // the rows take room in the database: refuse (507) before the work when the disk is nearly full
+      await assertFreeSpace(app.config, content.length * IMPORT_ROOM_FACTOR);
       try {
         await inspectXlsx(content, app.config.importMaxUnpackedBytes);
       } catch (err) {

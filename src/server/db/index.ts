@@ -38,6 +38,10 @@ export function openDatabase(config: Config): Promise<Database> {
       max: config.databasePoolSize,
       // while the database is down a request waits this long for a connection, then answers 503
       connectionTimeoutMillis: 5000,
+      // no statement runs longer than DB_STATEMENT_TIMEOUT_SECONDS (set once per connection, at
+      // its start, so it costs a query nothing): a stalled database cuts it with 57014, which
+      // answers 503, before the request deadline would
+      ...(config.dbStatementTimeoutMs > 0 ? { statement_timeout: config.dbStatementTimeoutMs } : {}),
     });
     // A client losing its connection (server restart, failover, database dropped) must not end
     // the process, whether it is idle in the pool or checked out by a query or a transaction:
@@ -63,6 +67,7 @@ export function openDatabase(config: Config): Promise<Database> {
 }
 
 const STATEMENT_CACHE_SIZE = 200;
+const ROLLBACK = /^\s*rollback\b/i;
 
 type KyselySqlite = ConstructorParameters<typeof SqliteDialect>[0]['database'];
 type CachedStatement = ReturnType<Exclude<KyselySqlite, (...args: never[]) => unknown>['prepare']>;
@@ -73,6 +78,11 @@ type CachedStatement = ReturnType<Exclude<KyselySqlite, (...args: never[]) => un
  * better-sqlite3 runs them synchronously and Kysely uses its single connection one query at a
  * time. A streamed query (iterate) keeps its statement busy until the stream ends, so it always
  * gets a statement of its own.
+ *
+ * A ROLLBACK (of a transaction or to a savepoint) when no transaction is open any more does
+ * nothing: SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR,
+ * SQLITE_NOMEM, a busy commit), and the rollback Kysely then sends would fail with "cannot
+ * rollback - no transaction is active" and hide the error that matters.
  */
 function reusingStatements(sqlite: SQLite.Database): KyselySqlite {
   const cache = new Map<string, CachedStatement>();
@@ -89,10 +99,13 @@ function reusingStatements(sqlite: SQLite.Database): KyselySqlite {
         return hit;
       }
       const stmt = sqlite.prepare(text);
+      const rollback = ROLLBACK.test(text);
       const wrapped: CachedStatement = {
         reader: stmt.reader,
         all: (parameters) => stmt.all(parameters),
-        run: (parameters) => stmt.run(parameters),
+        run: rollback
+          ? (parameters) => (sqlite.inTransaction ? stmt.run(parameters) : { changes: 0, lastInsertRowid: 0 })
+          : (parameters) => stmt.run(parameters),
         iterate: (parameters) => sqlite.prepare(text).iterate(parameters),
       };
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);

@@ -1,8 +1,8 @@
 /**
  * Whether an error means the database cannot be reached right now (PostgreSQL restarting,
  * failing over, refusing connections, the pool's connect timing out; SQLite's file locked
- * beyond its busy timeout), as opposed to a fault in the request or the code. Such errors
- * answer 503 数据库暂时不可用，请稍后再试 instead of a 500, and never end the process.
+ * beyond its busy timeout; a PostgreSQL query cut by the statement timeout), as opposed to a
+ * fault in the request or the code. Such errors answer 503 数据库暂时不可用，请稍后再试 instead of a 500, and never end the process.
  */
 export const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
 
@@ -19,6 +19,7 @@ const PG_CODES = new Set([
   '08006',
   '08007', // connection exceptions
   '40001', // serialization failure under failover
+  '57014', // query_canceled: cut by statement_timeout (DB_STATEMENT_TIMEOUT_SECONDS) while the database is stalled
 ]);
 const NODE_CODES = new Set([
   'ECONNREFUSED',

@@ -6,7 +6,7 @@
  * random key, never by a path the client chose.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
@@ -144,8 +144,15 @@ export function diskStorage(database: Database, dir: string): StorageProvider {
       const month = nowText().slice(0, 7);
       await mkdir(join(dir, month), { recursive: true });
       const rel = `${month}/${key}`;
-      await writeFile(join(dir, rel), file.content);
-      return insertRow(database.db, file, 'disk', key, { path: rel });
+      // a write the volume refused half-way (ENOSPC, answered 507), or a row that could not be
+      // stored, leaves no file behind to fill the volume further
+      try {
+        await writeFile(join(dir, rel), file.content);
+        return await insertRow(database.db, file, 'disk', key, { path: rel });
+      } catch (err) {
+        await rm(join(dir, rel), { force: true }).catch(() => undefined);
+        throw err;
+      }
     },
     async get(key) {
       const row = await database.db

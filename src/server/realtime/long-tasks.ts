@@ -7,6 +7,7 @@
  *   {msgType:'EXCEL', code:500, msg}                 failed, with the reason
  * An import stays all-or-nothing: its rows are written in one transaction.
  */
+import { STORAGE_FULL, isStorageFull } from '../db/storage-full.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Database, SessionUser } from '../types.ts';
@@ -169,5 +170,6 @@ function reason(err: unknown): string {
   const code = (err as { code?: string })?.code;
   if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return '数据重复';
   if (code === '23502' || code === 'SQLITE_CONSTRAINT_NOTNULL') return '必填数据缺失';
+  if (isStorageFull(err)) return STORAGE_FULL;
   return '服务器处理出错，请稍后重试';
 }
