@@ -12,6 +12,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
@@ -244,6 +245,33 @@ describe.each(testApps())('backups on %s', (_dialect, start) => {
     });
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).message).toBe('备份不存在或已被删除');
+  });
+
+  it('a restore the database refuses half-way is rolled back: nothing changed, 503 in Chinese', async () => {
+    const db = t.app.database.db;
+    // a live rule the restored rows break: the swap fails after it has emptied and refilled some tables
+    if (t.dialect === 'sqlite') {
+      await sql`create trigger refuse_restore before insert on sys_dict begin select raise(abort, 'refused by test'); end`.execute(db);
+    } else {
+      await sql`create function refuse_restore() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$`.execute(
+        db,
+      );
+      await sql`create trigger refuse_restore before insert on sys_dict for each row execute function refuse_restore()`.execute(db);
+    }
+    const before = await snapshot(t.app);
+    try {
+      const res = await t.app.inject({ method: 'POST', url: `/api/backups/${atRest.name}/restore`, headers: bearer(admin) });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(errorOf(res).message).toMatch(/^恢复失败，现有数据未改变：/);
+    } finally {
+      if (t.dialect === 'sqlite') await sql`drop trigger refuse_restore`.execute(db);
+      else await sql`drop trigger refuse_restore on sys_dict; drop function refuse_restore()`.execute(db);
+    }
+    const after = await snapshot(t.app);
+    delete before.sys_log;
+    delete after.sys_log;
+    expect(after).toEqual(before);
+    expect(uploadedFiles(t.config.dataDir)).toEqual(files);
   });
 
   it('the scheduled job keeps the newest N and tells the administrators when it fails', async () => {

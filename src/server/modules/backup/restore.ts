@@ -27,6 +27,7 @@ import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../types.ts';
 import { ApiError } from '../../errors.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { ArchiveError, readArchive } from './archive.ts';
 import { quoteId, rawTextClient, SQLITE_ENTRY, tableEntry, TRANSIENT_TABLES } from './dump.ts';
 import { checkEntries, checkManifest, type ColumnInfo, type Manifest } from './manifest.ts';
@@ -44,6 +45,7 @@ export interface RestoreResult {
 /** A restore refused (bad archive, or a check of the fresh database failed): 400, nothing changed. */
 export const refused = (message: string) => new ApiError(400, `备份无法恢复，现有数据未改变：${message}`);
 
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 const dialectName = (d: string) => (d === 'postgres' ? 'PostgreSQL' : 'SQLite');
 
 interface Stage {
@@ -94,7 +96,16 @@ export async function restoreBackup(
       stage('正在把当前数据另存为备份');
       const before = await writeBackup(database, config, { reason: 'pre-restore' });
       stage('正在替换数据');
-      await fresh.swap();
+      try {
+        await fresh.swap();
+      } catch (err) {
+        // rolled back: the live data is as it was
+        if (isDatabaseUnavailable(err)) throw err;
+        throw new ApiError(
+          503,
+          `恢复失败，现有数据未改变：数据库未能写入备份的数据（${clip((err as Error).message ?? String(err), 200)}）`,
+        );
+      }
       await swapUploads(config.dataDir, uploadsStage);
       return { manifest, before, rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0) };
     } finally {
