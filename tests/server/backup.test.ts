@@ -8,7 +8,7 @@
  * scheduled job keeps the newest N and tells the administrators when it fails.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
@@ -20,6 +20,7 @@ import { multipartFile } from './multipart.ts';
 import { fillEverything, snapshot, uploadedFiles } from './backup-helpers.ts';
 import { BACKUP_FAILED_TITLE, RESTORED_TITLE } from '../../src/server/modules/backup/notices.ts';
 import type { Manifest } from '../../src/server/modules/backup/manifest.ts';
+import { writeBackup } from '../../src/server/modules/backup/create.ts';
 import type { BackupInfo } from '../../src/server/modules/backup/store.ts';
 
 /** Tables a request itself writes to after a restore: compared as "holds at least every row". */
@@ -52,6 +53,11 @@ async function entriesOf(archive: Buffer): Promise<Array<{ name: string; data: B
   extract.end(gunzipSync(archive));
   await done;
   return out;
+}
+
+async function manifestOf(archive: Buffer): Promise<Manifest> {
+  const entries = await entriesOf(archive);
+  return JSON.parse(entries.at(-1)!.data.toString()) as Manifest;
 }
 
 async function packOf(entries: Array<{ name: string; data: Buffer }>): Promise<Buffer> {
@@ -245,6 +251,44 @@ describe.each(testApps())('backups on %s', (_dialect, start) => {
     });
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).message).toBe('备份不存在或已被删除');
+  });
+
+  it('a backup started while a request holds an uncommitted write has only committed data', async () => {
+    const db = t.app.database.db;
+    const count = async () => Number((await db.selectFrom('sys_socket').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const committed = await count();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const request = db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('sys_socket')
+          .values({
+            title: 'uncommitted',
+            type: 1,
+            sort: 0,
+            enabled: t.dialect === 'postgres' ? true : 1,
+            create_time: '2026-01-01 00:00:00',
+          })
+          .execute();
+        started();
+        await held;
+        throw new Error('rolled back by the test');
+      })
+      .catch(() => undefined);
+    await inside;
+    const made = writeBackup(t.app.database, t.config, { reason: 'manual' });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await request;
+    const info = await made;
+    const manifest = await manifestOf(readFileSync(join(t.config.backupDir, info.name)));
+    expect(manifest.tables.sys_socket).toBe(committed);
+    expect(await count()).toBe(committed);
+    await rm(join(t.config.backupDir, info.name));
   });
 
   it('a restore the database refuses half-way is rolled back: nothing changed, 503 in Chinese', async () => {

@@ -12,7 +12,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -60,13 +60,32 @@ function uploadSources(dataDir: string, paths: string[]): { sources: ArchiveSour
   return { sources, missing };
 }
 
+const BUSY_RETRIES = 600;
+const BUSY_WAIT_MS = 50;
+
+/**
+ * The online backup API's copy. Its first step, taken while the same connection is inside a
+ * write transaction (a request's transaction between two statements), finds the source busy
+ * before it knows the page count, and better-sqlite3 then reports a finished copy of 0 pages:
+ * that copy is thrown away and the backup begins again a moment later. A busy step after the
+ * first is simply taken again (better-sqlite3 does), so the copy never holds uncommitted data.
+ */
+async function copyDatabase(sqlite: SQLite.Database, file: string, bulk: boolean): Promise<void> {
+  for (let attempt = 0; attempt < BUSY_RETRIES; attempt++) {
+    const done = bulk ? await sqlite.backup(file, { progress: () => 1_000_000_000 }) : await sqlite.backup(file);
+    if (done.totalPages > 0) return;
+    await rm(file, { force: true });
+    await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS));
+  }
+  throw new Error('the database stayed busy: no backup copy could be started');
+}
+
 /** SQLite: the online backup of the live database into `workDir`. `bulk` copies it in one step (another process's connection). */
 export async function dumpSqlite(database: Database, dataDir: string, workDir: string, opts: { bulk?: boolean } = {}): Promise<Dump> {
   const handle = sqliteHandleOf(database);
   if (!handle) throw new Error('not an SQLite database');
   const file = join(workDir, 'console.db');
-  if (opts.bulk) await handle.sqlite.backup(file, { progress: () => 1_000_000_000 });
-  else await handle.sqlite.backup(file);
+  await copyDatabase(handle.sqlite, file, opts.bulk ?? false);
   const copy = new SQLite(file);
   try {
     // a standalone file (no -wal beside it)

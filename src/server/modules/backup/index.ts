@@ -170,7 +170,8 @@ export function registerBackups(app: FastifyInstance): void {
         throw err;
       }
     });
-    const waitMs = Math.max(1000, config.requestTimeoutMs - 5000);
+    // answered before the request deadline's own 503
+    const waitMs = Math.max(config.requestTimeoutMs - 5000, config.requestTimeoutMs * 0.75);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
     try {
