@@ -222,6 +222,10 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
       ),
     );
     const withoutManifest = await packOf(entries.slice(0, -1));
+    // a crafted manifest naming a table that is not a plain name (it would reach SQL text)
+    const crafted = JSON.parse(entries.at(-1)!.data.toString()) as Manifest;
+    crafted.tables['x"; drop table sys_user; --'] = 0;
+    const badManifest = await packOf([...entries.slice(0, -1), { name: 'manifest.json', data: Buffer.from(JSON.stringify(crafted)) }]);
     const flipped = Buffer.from(good);
     flipped[Math.floor(flipped.length / 2)] ^= 0xff;
     const cases: Array<[string, Buffer, RegExp]> = [
@@ -229,6 +233,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
       ['flipped', flipped, /备份/],
       ['tampered', tampered, /校验和不符/],
       ['no manifest', withoutManifest, /缺少清单/],
+      ['crafted manifest', badManifest, /数据表名称无效/],
       ['not an archive', Buffer.from('hello, not a backup'), /不完整或已损坏/],
     ];
     const before = await snapshot(t.app);

@@ -39,6 +39,9 @@ export interface Manifest {
   files: ArchiveEntry[];
 }
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** a type as format_type prints it: words, an optional (n) or (p,s), optional [] */
+const COLUMN_TYPE = /^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*)*(\(\d+(,\d+)?\))?( [a-z][a-z0-9_]*)*(\[\])*$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the parsed manifest's shape; throws ArchiveError (a Chinese message) when it is not one the product wrote. */
@@ -60,10 +63,22 @@ export function checkManifest(raw: unknown): Manifest {
     )
   )
     throw new ArchiveError('备份清单中的文件列表无效');
+  if (Object.keys(raw.tables).some((t) => !IDENTIFIER.test(t))) throw new ArchiveError('备份清单中的数据表名称无效');
   if (raw.dialect === 'postgres') {
     const columns = raw.columns;
     if (!isObject(columns) || Object.keys(raw.tables).some((t) => !Array.isArray(columns[t])))
       throw new ArchiveError('备份清单缺少数据表的列信息');
+    // names and types go into the staging tables' definitions: only what PostgreSQL's format_type writes
+    for (const t of Object.keys(raw.tables)) {
+      const list = columns[t] as unknown[];
+      if (
+        !list.every(
+          (c) =>
+            isObject(c) && typeof c.name === 'string' && IDENTIFIER.test(c.name) && typeof c.type === 'string' && COLUMN_TYPE.test(c.type),
+        )
+      )
+        throw new ArchiveError(`备份清单中数据表 ${t} 的列信息无效`);
+    }
   }
   if (typeof raw.createdAt !== 'string' || typeof raw.appVersion !== 'string') throw new ArchiveError('备份清单缺少版本或时间');
   return raw as unknown as Manifest;

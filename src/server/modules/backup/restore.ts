@@ -100,7 +100,7 @@ export async function restoreBackup(
         await fresh.swap();
       } catch (err) {
         // rolled back: the live data is as it was
-        if (isDatabaseUnavailable(err)) throw err;
+        if (err instanceof ApiError || isDatabaseUnavailable(err)) throw err;
         throw new ApiError(
           503,
           `恢复失败，现有数据未改变：数据库未能写入备份的数据（${clip((err as Error).message ?? String(err), 200)}）`,
@@ -189,6 +189,7 @@ async function swapSqlite(db: Db, file: string): Promise<void> {
         const fresh = await objectsOf(conn, 'restored');
         const freshTables = fresh.filter(isTable);
         for (const t of freshTables) {
+          if (!/^create table /i.test(t.sql ?? '')) throw refused(`备份中的数据表 ${t.name} 定义无效`);
           const id = sql.id(t.name);
           const same = live.get(t.name)?.sql === t.sql;
           if (same) {
