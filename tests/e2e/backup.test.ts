@@ -48,7 +48,16 @@ describe('备份管理 in the browser', () => {
     const confirm = page.getByRole('dialog', { name: '确认恢复' });
     await confirm.getByText('恢复前的数据会先自动另存为一份备份', { exact: false }).waitFor();
     await shot(page, 'backup-restore-confirm', { fullPage: false });
+    // the answer is held back a moment in the browser, so that the progress dialog can be seen
+    await page.route('**/api/backups/*/restore', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fulfill({ response });
+    });
     await confirm.getByRole('button', { name: '确定恢复' }).click();
+    const progress = page.getByRole('dialog', { name: '正在恢复' });
+    await progress.getByRole('progressbar', { name: '恢复进度' }).waitFor();
+    await shot(page, 'backup-restore-progress', { fullPage: false });
     await page.getByText(/^已恢复到 .* 的备份，恢复前的数据已另存为 backup-.*-pre-restore\.tar\.gz$/).waitFor();
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.first().innerText()).toContain('恢复前自动');

@@ -297,8 +297,13 @@ export function BackupAdmin() {
         </DialogActions>
       </Dialog>
 
-      <Dialog open={restoring !== null} maxWidth={false} slotProps={{ paper: { sx: { width: 460, maxWidth: 'calc(100% - 32px)' } } }}>
-        <DialogTitle>正在恢复</DialogTitle>
+      <Dialog
+        open={restoring !== null}
+        aria-labelledby="restoring-title"
+        maxWidth={false}
+        slotProps={{ paper: { sx: { width: 460, maxWidth: 'calc(100% - 32px)' } } }}
+      >
+        <DialogTitle id="restoring-title">正在恢复</DialogTitle>
         <DialogContent dividers>
           <Typography variant="body2" gutterBottom>
             {restoring?.name}
