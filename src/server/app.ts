@@ -49,6 +49,7 @@ import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
 import { registerTmsRoutes } from './modules/tms/index.ts';
+import { registerBackups } from './modules/backup/index.ts';
 import { registerApiDocs, registerApiDocsRoutes } from './api-docs.ts';
 import { trackRoutes } from './auth/route-catalogue.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -85,6 +86,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'kf', register: (app) => registerKfRoutes(app) },
   { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
   { name: 'disk-space', register: (app) => registerDiskSpaceWatch(app) },
+  { name: 'backup', register: (app) => registerBackups(app) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */

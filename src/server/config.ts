@@ -2,7 +2,7 @@
  * Every setting of the server, read from the environment in one place, with safe defaults.
  * The README's configuration table lists the same variables.
  */
-import { resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 export interface Config {
   port: number;
@@ -101,6 +101,10 @@ export interface Config {
   ocrTimeoutMs: number;
   /** contract PDF: a TrueType/OpenType CJK font file (.ttf/.otf/.ttc) embedded in generated contracts */
   contractFontPath: string;
+  /** where backups are written (npm run backup, the schedule, 备份管理); default DATA_DIR/backups */
+  backupDir: string;
+  /** the scheduled backup keeps this many newest backups in backupDir and deletes older ones */
+  backupKeep: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -241,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     baiduOcrApiBase: env.BAIDU_OCR_API_BASE || 'https://aip.baidubce.com',
     ocrTimeoutMs: int(env, 'OCR_TIMEOUT_SECONDS', 10, 1, 120) * 1000,
     contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    backupDir: '',
+    backupKeep: int(env, 'BACKUP_KEEP', 7, 1, 1000),
     ...overrides,
   };
   if (overrides.dbStatementTimeoutMs === undefined) config.dbStatementTimeoutMs = statementTimeoutMs(env, config.requestTimeoutMs);
@@ -249,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       `DISK_WARN_FREE_MB (${config.diskWarnFreeMb}) must not be below DISK_MIN_FREE_MB (${config.diskMinFreeMb}): the warning comes first`,
     );
   }
+  config.backupDir = backupDir(env.BACKUP_DIR, overrides.backupDir, config.dataDir);
   if (config.ssoLinkUrl) {
     if (!/^https?:\/\//.test(config.ssoLinkUrl))
       throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
@@ -256,6 +263,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   checkProviders(config);
   return config;
+}
+
+/**
+ * BACKUP_DIR: default DATA_DIR/backups. Not the data folder itself nor its uploads (a restore
+ * replaces those), nor a folder that holds the data folder.
+ */
+function backupDir(raw: string | undefined, override: string | undefined, dataDir: string): string {
+  const dir = override || (raw ? resolve(raw) : join(dataDir, 'backups'));
+  const uploads = join(dataDir, 'uploads');
+  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
+  if (inside(dir, uploads) || inside(dataDir, dir))
+    throw new ConfigError(
+      `BACKUP_DIR must be a folder of its own (not DATA_DIR, its uploads, or a folder above DATA_DIR), got "${raw ?? dir}"`,
+    );
+  return dir;
 }
 
 /** The outside services: each one is either fully configured or not at all. */

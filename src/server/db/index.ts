@@ -63,7 +63,20 @@ export function openDatabase(config: Config): Promise<Database> {
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
-  return Promise.resolve({ db, dialect: 'sqlite', close: () => db.destroy() });
+  const database: Database = { db, dialect: 'sqlite', close: () => db.destroy() };
+  sqliteHandles.set(database, { sqlite, file: join(config.dataDir, 'console.db') });
+  return Promise.resolve(database);
+}
+
+const sqliteHandles = new WeakMap<Database, { sqlite: SQLite.Database; file: string }>();
+
+/**
+ * The better-sqlite3 connection behind an SQLite database and its file (undefined on
+ * PostgreSQL): backups copy it through SQLite's online backup API on this same connection, so
+ * writes made meanwhile are carried into the copy instead of restarting it.
+ */
+export function sqliteHandleOf(database: Database): { sqlite: SQLite.Database; file: string } | undefined {
+  return sqliteHandles.get(database);
 }
 
 const STATEMENT_CACHE_SIZE = 200;

@@ -82,6 +82,21 @@ export const ADMIN_SCREENS: AdminScreen[] = [
     module: 'sysConfig',
     buttons: [{ action: 'edit', title: '系统设置编辑' }],
   },
+  // backups of the database and uploaded files (src/server/modules/backup): a backup holds every personal datum unmasked
+  {
+    title: '备份管理',
+    path: 'system/backup',
+    component: 'system/backup/index',
+    icon: 'backup',
+    sort: 11,
+    module: 'backup',
+    buttons: [
+      { action: 'add', title: '备份新增' },
+      { action: 'del', title: '备份删除' },
+      { action: 'download', title: '备份下载' },
+      { action: 'restore', title: '备份恢复' },
+    ],
+  },
 ];
 
 export const SYSTEM_DIRECTORY = '系统管理';

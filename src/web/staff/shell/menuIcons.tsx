@@ -17,6 +17,7 @@ import PaidIcon from '@mui/icons-material/Paid';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import ForumIcon from '@mui/icons-material/Forum';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
+import BackupIcon from '@mui/icons-material/Backup';
 import { resourceOverrides } from '../resources/index.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -36,6 +37,7 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   phone: SupportAgentIcon,
   wechat: ForumIcon,
   car: DirectionsCarIcon,
+  backup: BackupIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {

@@ -10,6 +10,7 @@ const DeptAdmin = lazyPage(() => import('./DeptAdmin.tsx'), 'DeptAdmin');
 const DictAdmin = lazyPage(() => import('./DictAdmin.tsx'), 'DictAdmin');
 const BusiDictAdmin = lazyPage(() => import('./BusiDictAdmin.tsx'), 'BusiDictAdmin');
 const SettingsAdmin = lazyPage(() => import('./SettingsAdmin.tsx'), 'SettingsAdmin');
+const BackupAdmin = lazyPage(() => import('./BackupAdmin.tsx'), 'BackupAdmin');
 
 export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: ComponentType }> = [
   { path: '/system/user', title: '用户管理', component: UserAdmin },
@@ -19,4 +20,5 @@ export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: Com
   { path: '/system/dict', title: '字典管理', component: DictAdmin },
   { path: '/system/busidict', title: '业务字典', component: BusiDictAdmin },
   { path: '/system/settings', title: '系统设置', component: SettingsAdmin },
+  { path: '/system/backup', title: '备份管理', component: BackupAdmin },
 ];
