@@ -1,0 +1,474 @@
+/**
+ * What the hand-written routes take and answer, for the OpenAPI document only: the routes
+ * themselves check their input in code and send what they build, and these schemas are not
+ * given to Fastify (a response schema there would become its serialiser and drop any property
+ * it does not list). api-docs.ts merges an entry into the documented route of the same
+ * `METHOD /path` (OpenAPI form). `tests/server/api-docs-client.test.ts` checks the routes'
+ * real answers against these schemas and type-checks a client generated from them.
+ */
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
+/** An answer without a body (204, or a 200 the server sends empty). */
+const empty = (description: string) => ({ type: 'null', description });
+const arrayOf = (schema: Json) => ({ type: 'array', items: schema });
+const nullable = (type: string, extra: Json = {}) => ({ type: [type, 'null'], ...extra });
+const object = (properties: Json, required: string[] = Object.keys(properties), extra: Json = {}) => ({
+  type: 'object',
+  required,
+  properties,
+  ...extra,
+});
+const pageOf = (item: Json) =>
+  object({ content: arrayOf(item), totalElements: { type: 'integer', minimum: 0 } }, ['content', 'totalElements']);
+const idsBody = (description: string) => ({
+  type: 'array',
+  items: { type: 'integer', minimum: 1 },
+  minItems: 1,
+  description,
+});
+
+/** Schemas the entries below refer to (`#/components/schemas/<name>`). */
+export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
+  Captcha: object(
+    {
+      img: { type: 'string', description: 'SVG 图片（data:image/svg+xml;base64,…），内容为一道算式；验证码关闭时为空' },
+      uuid: { type: 'string', description: '验证码编号，登录时原样提交；验证码关闭时为空' },
+      enabled: { type: 'boolean', description: '是否需要验证码（CAPTCHA_ENABLED）' },
+    },
+    ['img', 'uuid', 'enabled'],
+  ),
+  LoginBody: object(
+    {
+      username: { type: 'string', minLength: 1, maxLength: 64, description: '用户名或手机号' },
+      password: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+        description: '密码的 RSA-OAEP（SHA-256）密文，base64；公钥来自 GET /api/publicKey',
+      },
+      code: { type: 'string', description: '验证码图片中算式的结果；验证码关闭时可省略' },
+      uuid: { type: 'string', description: 'GET /api/code 返回的 uuid' },
+      rememberMe: { type: 'boolean', default: false, description: '记住我：会话保持 REMEMBER_ME_DAYS 天' },
+      platTypeId: { description: '管理后台发送的平台标识，服务器不使用' },
+    },
+    ['username', 'password'],
+  ),
+  RoleInfo: object({
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    dataScope: { type: 'string', description: '数据权限：全部 / 本级 / 自定义' },
+    level: { type: 'integer', description: '角色级别，1 最高' },
+  }),
+  UserView: object({
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    nickName: { type: 'string' },
+    orgId: nullable('integer', { description: '所属公司（顶级部门）' }),
+    orgName: nullable('string'),
+    deptId: nullable('integer'),
+    deptNamePath: { type: 'string', description: '部门路径，如 总公司/销售部' },
+    phone: nullable('string'),
+    email: nullable('string'),
+    sex: { type: 'integer', description: '1 男，0 女' },
+    img: nullable('string'),
+    wxImg: nullable('string'),
+    idno: nullable('string'),
+    lockTime: { type: 'integer', description: '锁屏时间（分钟），0 不锁屏' },
+    lastPasswordResetDate: nullable('string'),
+    defPassword: { type: 'boolean', description: '仍是初始密码：管理后台会要求先修改密码' },
+    enabled: { type: 'boolean' },
+    roles: arrayOf(ref('RoleInfo')),
+  }),
+  SessionInfo: object({
+    user: ref('UserView'),
+    permissions: arrayOf({ type: 'string' }),
+    sys: { type: 'object', additionalProperties: true, description: '公开的系统设置（系统名称、公司名称、备案号、图片地址）' },
+  }),
+  LoginAnswer: {
+    allOf: [
+      ref('SessionInfo'),
+      object(
+        {
+          token: { type: 'string', description: '员工令牌：之后每个请求带 Authorization: Bearer <token>' },
+          rememberMeDays: { type: 'integer', description: '仅记住我时返回：会话天数' },
+        },
+        ['token'],
+      ),
+    ],
+  },
+  MenuVo: object(
+    {
+      name: { type: 'string' },
+      path: { type: 'string' },
+      hidden: { type: 'boolean' },
+      redirect: { type: 'string' },
+      component: { type: 'string', description: 'Layout / ParentView（目录）或页面的组件名' },
+      alwaysShow: { type: 'boolean' },
+      meta: object({ title: { type: 'string' }, icon: nullable('string'), noCache: { type: 'boolean' } }),
+      children: arrayOf(ref('MenuVo')),
+    },
+    ['path', 'hidden', 'component'],
+  ),
+  Dept: object({
+    id: { type: 'integer' },
+    pid: nullable('integer', { description: '上级部门；顶级公司为 null' }),
+    name: { type: 'string' },
+    sort: { type: 'integer' },
+    enabled: { type: 'boolean' },
+    createTime: nullable('string'),
+  }),
+  DeptNode: object(
+    {
+      id: { type: 'integer' },
+      pid: { type: 'integer', description: '上级部门；顶级公司为 0' },
+      name: { type: 'string' },
+      label: { type: 'string' },
+      sort: { type: 'integer' },
+      enabled: { type: 'boolean' },
+      hasChildren: { type: 'boolean' },
+      leaf: { type: 'boolean' },
+      subCount: { type: 'integer' },
+      createTime: nullable('string'),
+      wecomDeptId: nullable('integer', { description: '企业微信部门ID，未同步为 null' }),
+      remark: nullable('string', { description: '部门备注' }),
+      disabled: { type: 'boolean', description: '仅作为通往数据范围内部门的路径显示，不可选择、不可编辑' },
+      children: arrayOf(ref('DeptNode')),
+    },
+    ['id', 'pid', 'name', 'label', 'sort', 'enabled', 'hasChildren', 'leaf', 'subCount', 'createTime', 'wecomDeptId', 'remark', 'disabled'],
+  ),
+  DeptBody: object(
+    {
+      name: { type: 'string', minLength: 1, maxLength: 100, description: '部门名称' },
+      pid: nullable('integer', { description: '上级部门；空为顶级公司（需要全部数据权限）' }),
+      sort: { type: 'integer', minimum: 0, maximum: 999999, default: 999 },
+      enabled: { type: 'boolean', default: true },
+    },
+    ['name'],
+  ),
+  BrandNode: object(
+    {
+      id: { type: 'integer' },
+      pid: { type: 'integer', description: '上级节点；品牌为 0' },
+      name: { type: 'string' },
+      level: { type: 'integer', minimum: 1, maximum: 5, description: '1 品牌，2 车系，3 车型，4 配置，5 颜色或选装包' },
+      kind: { type: 'string', enum: ['brand', 'series', 'model', 'config', 'colour', 'pack'] },
+      sort: { type: 'integer' },
+      enabled: { type: 'boolean' },
+      enabledXs: { type: 'boolean', description: '销售可选' },
+      orgId: nullable('integer', { description: '品牌所属公司；null 为全集团' }),
+      brandNature: nullable('string'),
+      brandTier: nullable('string'),
+      origin: nullable('string'),
+      bodyType: nullable('string'),
+      carClass: nullable('string'),
+      fuelType: nullable('string'),
+      emission: nullable('string'),
+      modelYear: nullable('string'),
+      engine: nullable('string'),
+      gearbox: nullable('string'),
+      colorCode: nullable('string', { description: '颜色色值 #RRGGBB' }),
+      price: nullable('number', { description: '指导价（万元）、加价或选装包价格（元）' }),
+      remark: nullable('string'),
+      createTime: nullable('string'),
+      updateTime: nullable('string'),
+      hasChildren: { type: 'boolean', description: '按层加载时：是否有下级' },
+      children: arrayOf(ref('BrandNode')),
+    },
+    ['id', 'pid', 'name', 'level', 'kind', 'sort', 'enabled', 'enabledXs', 'orgId', 'price', 'remark', 'createTime', 'updateTime'],
+  ),
+  BrandNodeWithPath: {
+    allOf: [
+      ref('BrandNode'),
+      object({ path: arrayOf({ type: 'string' }), ids: arrayOf({ type: 'integer' }) }, ['path', 'ids'], {
+        description: 'path 与 ids：从品牌到本节点的名称与 ID',
+      }),
+    ],
+  },
+  BrandNodeBody: object(
+    {
+      pid: { type: 'integer', minimum: 0, description: '上级节点；0 为品牌' },
+      kind: { type: 'string', enum: ['colour', 'pack'], description: '配置下新增选装包时传 pack，默认颜色' },
+      name: { type: 'string', minLength: 1, maxLength: 50 },
+      sort: { type: 'integer' },
+      enabled: { type: 'boolean' },
+      enabledXs: { type: 'boolean' },
+      orgId: nullable('integer'),
+      brandNature: { type: 'string' },
+      brandTier: { type: 'string' },
+      origin: { type: 'string' },
+      bodyType: { type: 'string' },
+      carClass: { type: 'string' },
+      fuelType: { type: 'string' },
+      emission: { type: 'string' },
+      modelYear: { type: 'string' },
+      engine: { type: 'string' },
+      gearbox: { type: 'string' },
+      colorCode: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' },
+      price: { type: 'number' },
+      remark: { type: 'string' },
+    },
+    ['name'],
+    { description: '各层级可填的枚举见品牌车型说明；不属于该层级的字段返回400' },
+  ),
+  BrandNodeUpdate: {
+    allOf: [ref('BrandNodeBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])],
+    description: '修改：id 必填；不能修改上级节点和节点类型',
+  },
+  BrandTreePush: object(
+    {
+      pid: { type: 'integer', minimum: 0, description: '挂在哪个节点下；0 为品牌' },
+      nodes: arrayOf({
+        allOf: [ref('BrandNodeBody'), object({ children: arrayOf({ type: 'object' }) }, [])],
+      }),
+    },
+    ['nodes'],
+  ),
+  Count: object({ count: { type: 'integer', minimum: 0 } }),
+  ApplicantToken: object({
+    id: { type: 'integer', description: '应聘人员ID' },
+    token: { type: 'string', description: '应聘人员令牌（ap. 开头，24 小时）：填写教育、培训、工作信息时使用' },
+  }),
+  PublicPosting: object(
+    {
+      id: { type: 'integer' },
+      job: { type: 'string', description: '岗位' },
+      money: nullable('string', { description: '薪资' }),
+      address: nullable('string', { description: '工作区域' }),
+      jobNum: nullable('integer', { description: '招聘人数' }),
+      jobZz: nullable('string', { description: '岗位职责' }),
+      jobYq: nullable('string', { description: '任职要求' }),
+    },
+    ['id', 'job'],
+  ),
+  Health: object({ status: { type: 'string', const: 'UP' } }),
+};
+
+const deptQuery = object(
+  {
+    pid: { type: 'integer', minimum: 0, description: '上级部门；0 或省略为顶级公司' },
+  },
+  [],
+);
+
+const brandFilter = {
+  enabled: { type: 'boolean', description: '只要启用的节点' },
+  enabledXs: { type: 'boolean', description: '只要销售可选的节点' },
+  orgId: { type: 'integer', minimum: 1, description: '该公司的品牌与全集团的品牌' },
+};
+const brandLevels = { levels: { type: 'integer', minimum: 1, maximum: 5, default: 5, description: '读到第几层' } };
+
+const brandCreate = (what: string) => ({
+  summary: `品牌车型：新增${what}`,
+  body: ref('BrandNodeBody'),
+  response: { 201: json(ref('BrandNode'), '新增的节点') },
+});
+const brandUpdate = (what: string) => ({
+  summary: `品牌车型：修改${what}`,
+  body: ref('BrandNodeUpdate'),
+  response: { 204: empty('已修改') },
+});
+
+/** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
+export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
+  'GET /api/health': { summary: '存活检查', response: { 200: json(ref('Health'), '进程在运行') } },
+  'GET /api/health/ready': {
+    summary: '就绪检查：数据库 2 秒内应答',
+    response: { 200: json(object({ status: { type: 'string', const: 'UP' }, database: { type: 'string', const: 'UP' } }), '可以接收请求') },
+  },
+  'GET /api/code': { summary: '登录验证码', response: { 200: json(ref('Captcha'), '验证码图片与编号') } },
+  'GET /api/publicKey': {
+    summary: '登录密码加密公钥',
+    response: {
+      200: json(object({ publicKey: { type: 'string', description: 'RSA 2048 公钥，SPKI DER 的 base64' } }), '公钥'),
+    },
+  },
+  'POST /api/login': {
+    summary: '员工登录',
+    body: ref('LoginBody'),
+    response: {
+      200: json(ref('LoginAnswer'), '令牌与登录用户信息'),
+      403: {
+        description: '密码超过100天未修改，账号已停用',
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+      423: {
+        description: '连续输错密码，账号暂时锁定（提示锁定到何时）',
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+    },
+  },
+  'GET /api/info': { summary: '当前登录用户信息', response: { 200: json(ref('SessionInfo'), '用户、权限与公开设置') } },
+  'DELETE /api/logout': {
+    summary: '退出登录（所有实例上立即失效）',
+    response: { 200: json(object({}, [], { additionalProperties: false }), '已退出') },
+  },
+  'GET /api/menus/build': { summary: '当前用户的侧边栏菜单树', response: { 200: json(arrayOf(ref('MenuVo')), '菜单树') } },
+
+  'GET /api/dept': {
+    summary: '部门列表（数据范围内）',
+    querystring: object(
+      {
+        page: { type: 'integer', minimum: 0, default: 0 },
+        size: { type: 'integer', minimum: 1 },
+        sort: arrayOf({ type: 'string' }),
+        name: { type: 'string', description: '名称包含' },
+        enabled: { type: 'boolean' },
+        pid: { type: 'integer', minimum: 0 },
+      },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('Dept')), '一页部门') },
+  },
+  'GET /api/dept/lazy': {
+    summary: '部门树：某部门的下级',
+    querystring: deptQuery,
+    response: { 200: json(arrayOf(ref('DeptNode')), '下级部门') },
+  },
+  'GET /api/dept/getDeptList': {
+    summary: '部门树：可见的整棵树',
+    querystring: object({ enabled: { type: 'boolean' } }, []),
+    response: { 200: json(arrayOf(ref('DeptNode')), '嵌套的部门树') },
+  },
+  'GET /api/dept/getIdNameAndPid': {
+    summary: '可见部门的 ID、名称与上级',
+    response: {
+      200: json(arrayOf(object({ id: { type: 'integer' }, name: { type: 'string' }, pid: { type: 'integer' } })), '部门'),
+    },
+  },
+  'GET /api/dept/getIdsByPid': {
+    summary: '部门及其全部下级的 ID',
+    querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
+    response: { 200: json(arrayOf({ type: 'integer' }), 'ID 列表'), 404: json(ref('Error'), '部门不存在') },
+  },
+  'POST /api/dept': {
+    summary: '新增部门',
+    body: ref('DeptBody'),
+    response: {
+      201: json(
+        object({
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          pid: { type: 'integer', description: '顶级公司为 0' },
+          sort: { type: 'integer' },
+          enabled: { type: 'boolean' },
+        }),
+        '新增的部门',
+      ),
+    },
+  },
+  'PUT /api/dept': {
+    summary: '修改部门',
+    body: { allOf: [ref('DeptBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
+    response: { 204: empty('已修改'), 404: json(ref('Error'), '部门不存在') },
+  },
+  'DELETE /api/dept': {
+    summary: '删除部门（有下级或有用户时拒绝）',
+    body: idsBody('要删除的部门 ID'),
+    response: { 200: empty('已删除'), 404: json(ref('Error'), '部门不存在') },
+  },
+
+  'GET /api/brandTree': {
+    summary: '品牌车型：某节点的下级（分页形式）',
+    querystring: object({ pid: { type: 'integer', minimum: 0 }, ...brandFilter }, []),
+    response: { 200: json(pageOf(ref('BrandNode')), '下级节点') },
+  },
+  'GET /api/brandTree/getTreeByPid': {
+    summary: '品牌车型：某节点的下级（按层加载）',
+    querystring: object({ pid: { type: 'integer', minimum: 0 }, ...brandFilter }, []),
+    response: { 200: json(arrayOf(ref('BrandNode')), '下级节点，含 hasChildren') },
+  },
+  'GET /api/brandTree/getTree': {
+    summary: '品牌车型：嵌套的树',
+    querystring: object({ ...brandLevels, ...brandFilter }, []),
+    response: { 200: json(arrayOf(ref('BrandNode')), '品牌及其下级') },
+  },
+  'GET /api/brandTree/getBrandTree': {
+    summary: '品牌车型：某公司销售的启用品牌树',
+    querystring: object({ ...brandLevels, ...brandFilter }, []),
+    response: { 200: json(arrayOf(ref('BrandNode')), '品牌及其下级') },
+  },
+  'GET /api/system/deptRemark/getBrandTree': {
+    summary: '品牌车型：某公司销售的启用品牌树（同 /api/brandTree/getBrandTree）',
+    querystring: object({ ...brandLevels, ...brandFilter }, []),
+    response: { 200: json(arrayOf(ref('BrandNode')), '品牌及其下级') },
+  },
+  'GET /api/brandTree/getItem': {
+    summary: '品牌车型：一个节点及其路径',
+    querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
+    response: { 200: json(ref('BrandNodeWithPath'), '节点'), 404: json(ref('Error'), '节点不存在') },
+  },
+  'GET /api/brandTree/findTree': {
+    summary: '品牌车型：按名称查找',
+    querystring: object({ name: { type: 'string', minLength: 1, maxLength: 50 } }, ['name']),
+    response: { 200: json(arrayOf(ref('BrandNodeWithPath')), '名称包含该文字的节点及其路径') },
+  },
+  'POST /api/brandTree': brandCreate('节点（层级由上级决定）'),
+  'PUT /api/brandTree': brandUpdate('节点'),
+  'DELETE /api/brandTree': {
+    summary: '品牌车型：删除（有下级时拒绝）',
+    body: idsBody('要删除的节点 ID'),
+    response: { 200: json(ref('Count'), '删除的节点数') },
+  },
+  'POST /api/brandTree/createBrand': brandCreate('品牌'),
+  'PUT /api/brandTree/updateBrand': brandUpdate('品牌'),
+  'POST /api/brandTree/createTrain': brandCreate('车系'),
+  'PUT /api/brandTree/updateTrain': brandUpdate('车系'),
+  'POST /api/brandTree/createType': brandCreate('车型'),
+  'PUT /api/brandTree/updateType': brandUpdate('车型'),
+  'POST /api/brandTree/createProp': brandCreate('配置、颜色或选装包'),
+  'PUT /api/brandTree/updateProp': brandUpdate('配置、颜色或选装包'),
+  'POST /api/brandTree/brandTreePush': {
+    summary: '品牌车型：一次推送整个分支',
+    body: ref('BrandTreePush'),
+    response: { 201: json(ref('Count'), '新增的节点数') },
+  },
+
+  'POST /api/staffun': {
+    summary: '应聘人员登记（公开）',
+    body: ref('applicantBody'),
+    response: {
+      201: json(ref('ApplicantToken'), '登记成功：应聘人员令牌'),
+      409: json(
+        { allOf: [ref('Error'), object({ resume: { type: 'boolean', const: true } }, ['resume'])] },
+        '该身份证号码已登记：用手机验证码继续填写',
+      ),
+    },
+  },
+  'POST /api/staffun/staffJoin': {
+    summary: '应聘人员确认填写完毕',
+    response: { 200: json(object({ id: { type: 'integer' }, status: { type: 'integer', const: 2 } }), '已提交，令牌失效') },
+  },
+  'POST /api/staffun/resume/sendCode': {
+    summary: '继续填写：发送短信验证码',
+    body: object({ card: { type: 'string', description: '身份证号码' }, mobile: { type: 'string', description: '登记的手机号码' } }),
+    response: { 200: json(object({ message: { type: 'string' } }), '已发送（号码未登记时同样回答）') },
+  },
+  'POST /api/staffun/resume': {
+    summary: '继续填写：凭验证码取得新的应聘人员令牌',
+    body: object({ card: { type: 'string' }, mobile: { type: 'string' }, code: { type: 'string', pattern: '^\\d{6}$' } }),
+    response: {
+      200: json({ allOf: [ref('ApplicantToken'), object({ mobile: { type: 'string' } })] }, '新的应聘人员令牌'),
+    },
+  },
+  'GET /api/staffunZp/public': {
+    summary: '正在招聘的岗位（公开）',
+    response: { 200: json(pageOf(ref('PublicPosting')), '启用的招聘信息') },
+  },
+  'GET /api/staffunZp/public/getZpById': {
+    summary: '一个正在招聘的岗位（公开）',
+    querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
+    response: { 200: json(ref('PublicPosting'), '招聘信息'), 404: json(ref('Error'), '岗位不存在或已停止招聘') },
+  },
+  'POST /api/code': {
+    summary: '定时任务：新增（同 POST /api/dj）',
+    body: ref('djBody'),
+    response: { 201: json(ref('dj'), '新增的任务') },
+  },
+  'PUT /api/code': {
+    summary: '定时任务：修改（同 PUT /api/dj）',
+    body: { allOf: [ref('djBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
+    response: { 204: empty('已修改') },
+  },
+};
