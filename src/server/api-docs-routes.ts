@@ -243,6 +243,61 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     ['id', 'job'],
   ),
   Health: object({ status: { type: 'string', const: 'UP' } }),
+  IdRef: object({ id: { type: 'integer', minimum: 1 } }),
+  UserRow: object({
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    nickName: { type: 'string' },
+    phone: nullable('string', { description: '未持有 user:sensitive 时脱敏显示' }),
+    email: nullable('string', { description: '未持有 user:sensitive 时脱敏显示' }),
+    wecomUserId: nullable('string'),
+    sex: { type: 'integer', description: '1 男，0 女' },
+    enabled: { type: 'boolean' },
+    deptId: nullable('integer'),
+    orgId: nullable('integer'),
+    dept: { anyOf: [object({ id: { type: 'integer' }, name: { type: 'string' } }), { type: 'null' }] },
+    orgName: nullable('string'),
+    lockTime: { type: 'integer' },
+    defPassword: { type: 'boolean' },
+    createTime: nullable('string'),
+    roles: arrayOf(ref('RoleInfo')),
+  }),
+  UserBody: object(
+    {
+      username: { type: 'string', pattern: '^[A-Za-z0-9_]{2,32}$' },
+      nickName: { type: 'string', minLength: 1, maxLength: 64 },
+      phone: nullable('string', { maxLength: 20, description: '11位手机号码' }),
+      email: nullable('string', { maxLength: 100 }),
+      wecomUserId: nullable('string', { maxLength: 64, description: '省略则不变；null 或空串解除绑定' }),
+      sex: { type: 'integer', enum: [0, 1], default: 1 },
+      enabled: { type: 'boolean', default: true },
+      orgId: { type: 'integer', minimum: 1, description: '公司' },
+      deptId: { type: 'integer', minimum: 1, description: '部门（也可传 dept: {id}）' },
+      dept: ref('IdRef'),
+      roles: { type: 'array', minItems: 1, items: { anyOf: [ref('IdRef'), { type: 'integer', minimum: 1 }] }, description: '岗位（角色）' },
+    },
+    ['username', 'nickName', 'orgId', 'roles'],
+  ),
+  RoleView: object({
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    level: { type: 'integer' },
+    dataScope: { type: 'string', enum: ['全部', '本级', '自定义'] },
+    description: nullable('string'),
+    createTime: nullable('string'),
+    depts: arrayOf(object({ id: { type: 'integer' }, name: { type: 'string' } })),
+    menus: arrayOf(ref('IdRef')),
+  }),
+  RoleBody: object(
+    {
+      name: { type: 'string', minLength: 1, maxLength: 64 },
+      level: { type: 'integer', minimum: 1, maximum: 999, default: 3, description: '1 最高；不能高于操作者自己的级别' },
+      dataScope: { type: 'string', enum: ['全部', '本级', '自定义'] },
+      description: nullable('string', { maxLength: 255 }),
+      depts: { type: 'array', items: { anyOf: [ref('IdRef'), { type: 'integer', minimum: 1 }] }, description: '自定义时必填' },
+    },
+    ['name', 'dataScope'],
+  ),
 };
 
 const deptQuery = object(
@@ -305,6 +360,75 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     response: { 200: json(object({}, [], { additionalProperties: false }), '已退出') },
   },
   'GET /api/menus/build': { summary: '当前用户的侧边栏菜单树', response: { 200: json(arrayOf(ref('MenuVo')), '菜单树') } },
+
+  'GET /api/users': {
+    summary: '用户列表（数据范围内）',
+    querystring: object(
+      {
+        page: { type: 'integer', minimum: 0, default: 0 },
+        size: { type: 'integer', minimum: 1 },
+        sort: arrayOf({ type: 'string' }),
+        blurry: { type: 'string', description: '用户名、昵称、电话、邮箱' },
+        deptId: { type: 'integer', minimum: 1, description: '该部门及其下级' },
+        orgId: { type: 'integer', minimum: 1, description: '公司' },
+        enabled: { type: 'boolean' },
+        createTime: arrayOf({ type: 'string' }),
+      },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('UserRow')), '一页用户') },
+  },
+  'POST /api/users': {
+    summary: '新增用户（初始密码，首次登录须修改）',
+    body: ref('UserBody'),
+    response: { 201: json(ref('UserRow'), '新增的用户') },
+  },
+  'PUT /api/users': {
+    summary: '修改用户',
+    body: { allOf: [ref('UserBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
+    response: { 204: empty('已修改'), 404: json(ref('Error'), '用户不存在') },
+  },
+  'DELETE /api/users': {
+    summary: '删除用户',
+    body: idsBody('要删除的用户 ID（不能删除自己和 admin）'),
+    response: { 200: empty('已删除') },
+  },
+  'POST /api/users/resetPass': {
+    summary: '重置为初始密码',
+    querystring: object({ userName: { type: 'string', description: '须与 userid 的用户名一致' }, userid: { type: 'integer', minimum: 1 } }),
+    response: { 200: json(object({ message: { type: 'string' } }), '密码重置成功') },
+  },
+  'GET /api/roles': {
+    summary: '角色列表',
+    querystring: object(
+      {
+        page: { type: 'integer', minimum: 0 },
+        size: { type: 'integer', minimum: 1 },
+        sort: arrayOf({ type: 'string' }),
+        blurry: { type: 'string' },
+      },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('RoleView')), '一页角色') },
+  },
+  'GET /api/roles/all': { summary: '全部角色（选择用）', response: { 200: json(arrayOf(ref('RoleInfo')), '角色') } },
+  'GET /api/roles/level': {
+    summary: '当前用户的最高角色级别',
+    response: { 200: json(object({ level: nullable('integer') }), '级别；没有角色为 null') },
+  },
+  'GET /api/roles/{id}': { summary: '一个角色', response: { 200: json(ref('RoleView'), '角色'), 404: json(ref('Error'), '角色不存在') } },
+  'POST /api/roles': { summary: '新增角色', body: ref('RoleBody'), response: { 201: json(ref('RoleView'), '新增的角色') } },
+  'PUT /api/roles': {
+    summary: '修改角色',
+    body: { allOf: [ref('RoleBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
+    response: { 204: empty('已修改') },
+  },
+  'PUT /api/roles/menu': {
+    summary: '角色的菜单与权限',
+    body: object({ id: { type: 'integer', minimum: 1 }, menus: arrayOf(ref('IdRef')) }),
+    response: { 204: empty('已保存') },
+  },
+  'DELETE /api/roles': { summary: '删除角色（有用户时拒绝）', body: idsBody('要删除的角色 ID'), response: { 200: empty('已删除') } },
 
   'GET /api/dept': {
     summary: '部门列表（数据范围内）',

@@ -227,6 +227,11 @@ describe.each(testApps().slice(0, 1))('the OpenAPI document for client generator
       ['/api/brandTree/getItem', '/api/brandTree/getItem?id=999999'],
       ['/api/brandTree/findTree', `/api/brandTree/findTree?name=${encodeURIComponent(brands[0].name)}`],
       ['/api/staffunZp/public/getZpById', `/api/staffunZp/public/getZpById?id=${postings.content[0].id}`],
+      ['/api/users', '/api/users?page=0&size=10'],
+      ['/api/roles', '/api/roles?page=0&size=10'],
+      ['/api/roles/all', '/api/roles/all'],
+      ['/api/roles/level', '/api/roles/level'],
+      ['/api/roles/{id}', '/api/roles/1'],
     ])
       await check(path, url);
   });
