@@ -232,6 +232,14 @@ describe.each(testApps().slice(0, 1))('the OpenAPI document for client generator
       ['/api/roles/all', '/api/roles/all'],
       ['/api/roles/level', '/api/roles/level'],
       ['/api/roles/{id}', '/api/roles/1'],
+      ['/api/menus', '/api/menus?pid=0'],
+      ['/api/menus/getMenusByPid', '/api/menus/getMenusByPid?pid=0'],
+      ['/api/menus/list', '/api/menus/list'],
+      ['/api/menus/findUserByMenu', '/api/menus/findUserByMenu?menuId=1'],
+      ['/api/dict', '/api/dict?page=0&size=10'],
+      ['/api/dictDetail', '/api/dictDetail?dictName=user_type'],
+      ['/api/busidict/options/{x}', `/api/busidict/options/${encodeURIComponent('承保公司')}`],
+      ['/api/busidict/list/{x}', '/api/busidict/list/0'],
     ])
       await check(path, url);
   });
