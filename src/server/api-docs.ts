@@ -399,7 +399,7 @@ function routeSchema(
   if (who.keys.length) schema['x-permission'] = who.keys.length === 1 ? who.keys[0] : who.keys;
   const response: Json = { ...((schema.response as Json | undefined) ?? {}) };
   if (entry?.identity === 'socket') response['101'] ??= { description: '切换到 WebSocket 协议；消息为 JSON 文本' };
-  else if (!Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
+  else if (!written && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
   response['400'] ??= errorAnswer(400, '请求不正确（中文提示说明原因）', typeof badMessage === 'string' ? badMessage : '请求参数错误');
   if (who.security.length) {
     response['401'] ??= COMMON_ERRORS.unauthorized;
