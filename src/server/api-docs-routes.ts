@@ -261,6 +261,45 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     actor: { type: 'string' },
     createTime: { type: 'string' },
   }),
+  StaffBrief: object(
+    {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      mobile: { type: 'string', description: '未持有 staff:sensitive 时脱敏显示' },
+      sex: nullable('integer'),
+      orgId: nullable('integer'),
+      deptId: nullable('integer'),
+      deptName: nullable('string'),
+      job: nullable('string'),
+      jpTypeId: nullable('integer'),
+      jpTypeName: nullable('string'),
+      userId: nullable('integer', { description: '关联的系统账号' }),
+      status: { type: 'integer', description: '1 在职，0 离职' },
+    },
+    ['id', 'name', 'mobile', 'sex', 'orgId', 'deptId', 'deptName', 'job', 'jpTypeId', 'userId', 'status'],
+  ),
+  StaffChange: object(
+    {
+      id: { type: 'integer' },
+      kind: { type: 'string', description: '调岗 或 离职' },
+      fromDeptId: nullable('integer'),
+      fromDeptName: nullable('string'),
+      toDeptId: nullable('integer'),
+      toDeptName: nullable('string'),
+      fromJob: nullable('string'),
+      toJob: nullable('string'),
+      fromJpTypeId: nullable('integer'),
+      fromJpTypeName: nullable('string'),
+      toJpTypeId: nullable('integer'),
+      toJpTypeName: nullable('string'),
+      roles: nullable('string'),
+      leaveDate: nullable('string'),
+      remark: nullable('string'),
+      createUser: nullable('string'),
+      createTime: nullable('string'),
+    },
+    ['id', 'kind'],
+  ),
   Dept: object({
     id: { type: 'integer' },
     pid: nullable('integer', { description: '上级部门；顶级公司为 null' }),
@@ -473,6 +512,18 @@ const brandUpdate = (what: string) => ({
   summary: `品牌车型：修改${what}`,
   body: ref('BrandNodeUpdate'),
   response: { 204: empty('已修改') },
+});
+
+const pdf = (summary: string, disposition: string) => ({
+  summary,
+  querystring: object({ contract_id: { type: 'integer', minimum: 1, description: '合同编号即用车需求ID' } }),
+  response: {
+    200: {
+      description: `合同 PDF（Content-Disposition: ${disposition}）`,
+      content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+    },
+    404: json(ref('Error'), '合同不存在（需求尚未审核通过）'),
+  },
 });
 
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
@@ -842,6 +893,103 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     body: object({ lockTime: { type: 'integer', minimum: 0, maximum: 999, description: '分钟，0 不锁屏' } }),
     response: { 200: json(ref('DealerUser'), '新的经销商信息') },
   },
+  'GET /api/dbc/dbcInfo/viewContract': pdf('查看合同（浏览器内显示）', 'inline'),
+  'GET /api/dbc/dbcInfo/downloadContract': pdf('下载合同', 'attachment'),
+  'GET /api/dbc/dbcInfo/viewOrDownloadContract': {
+    ...pdf('查看或下载合同', 'inline 或 attachment'),
+    querystring: object({ contract_id: { type: 'integer', minimum: 1 }, type: { type: 'string', description: 'view 或 download' } }, [
+      'contract_id',
+    ]),
+  },
+  'GET /comp/dbcCompany/viewContract': pdf('经销商查看合同', 'inline'),
+  'GET /comp/dbcCompany/downloadContract': pdf('经销商下载合同', 'attachment'),
+  'GET /api/downloadFile/{id}': {
+    summary: '下载后台导出完成的文件（仅本人）',
+    response: {
+      200: {
+        description: '文件（通常为 xlsx）',
+        content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      },
+      403: json(ref('Error'), '不是本人的文件'),
+      404: json(ref('Error'), '文件不存在或已过期'),
+    },
+  },
+
+  'GET /api/staff/findByMobile': {
+    summary: '员工花名册：按手机号查找（在职优先）',
+    querystring: object({ mobile: { type: 'string', pattern: '^1\\d{10}$' } }),
+    response: { 200: json({ anyOf: [ref('StaffBrief'), { type: 'null' }] }, '员工，或 null') },
+  },
+  'GET /api/staff/getAllOnStaff': {
+    summary: '员工花名册：某公司的员工（按部门、姓名拼音排序）',
+    querystring: object({ orgId: { type: 'integer', minimum: 1 }, status: { type: 'integer', enum: [0, 1], default: 1 } }, ['orgId']),
+    response: { 200: json(arrayOf(ref('StaffBrief')), '员工') },
+  },
+  'GET /api/staff/search': {
+    summary: '员工花名册：按姓名或手机号搜索在职员工（最多20人）',
+    querystring: object({ search: { type: 'string' } }, []),
+    response: { 200: json(arrayOf(ref('StaffBrief')), '员工') },
+  },
+  'GET /api/staff/getStaffByOrgIdAndPostType': {
+    summary: '员工花名册：某公司某岗位类型的在职员工',
+    querystring: object({
+      orgId: { type: 'integer', minimum: 1 },
+      postType: { type: 'string', description: '岗位类型编码（如 XSGW）或 ID' },
+    }),
+    response: { 200: json(arrayOf(ref('StaffBrief')), '员工') },
+  },
+  'GET /api/staff/getStaffByOrgIdAndRoleName': {
+    summary: '员工花名册：某公司账号持有某角色的在职员工',
+    querystring: object({ orgId: { type: 'integer', minimum: 1 }, roleName: { type: 'string' } }),
+    response: { 200: json(arrayOf(ref('StaffBrief')), '员工') },
+  },
+  'PUT /api/staff/editJob': {
+    summary: '员工花名册：调岗',
+    body: object(
+      {
+        id: { type: 'integer', minimum: 1 },
+        deptId: { type: 'integer', minimum: 1 },
+        job: { type: 'string' },
+        jpTypeId: nullable('integer'),
+        roleIds: { type: 'array', items: { type: 'integer', minimum: 1 }, description: '关联账号的新角色；省略则不变' },
+        remark: { type: 'string' },
+      },
+      ['id', 'deptId', 'job'],
+    ),
+    response: {
+      200: json(
+        object({
+          id: { type: 'integer' },
+          deptId: { type: 'integer' },
+          job: { type: 'string' },
+          jpTypeId: nullable('integer'),
+          roles: nullable('string', { description: '新角色名（以、分隔）；未改角色为 null' }),
+        }),
+        '调岗后的部门、岗位与角色',
+      ),
+    },
+  },
+  'PUT /api/staff/staffLeave': {
+    summary: '员工花名册：离职（关联账号停用）',
+    body: object({ id: { type: 'integer', minimum: 1 }, leaveDate: { type: 'string', format: 'date' }, cause: { type: 'string' } }, ['id']),
+    response: {
+      200: json(
+        object({
+          id: { type: 'integer' },
+          status: { type: 'integer', const: 0 },
+          leaveDate: { type: 'string' },
+          userDisabled: { type: 'boolean' },
+        }),
+        '已离职',
+      ),
+    },
+  },
+  'GET /api/staff/jobHistory': {
+    summary: '员工花名册：调岗记录',
+    querystring: object({ id: { type: 'integer', minimum: 1 } }),
+    response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: json(ref('Error'), '员工不存在或不在数据范围内') },
+  },
+
   'GET /api/dept': {
     summary: '部门列表（数据范围内）',
     querystring: object(

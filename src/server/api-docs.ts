@@ -32,7 +32,7 @@ export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
-type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'toggle' | 'queryAll' | 'total';
+type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total';
 interface CrudRoute {
   spec: ResourceSpec;
   kind: CrudKind;
@@ -99,6 +99,7 @@ function crudRoutes(specs: ResourceSpec[]): Map<string, CrudRoute> {
     if (can('del')) out.set(`DELETE ${base}`, { spec, kind: 'delete' });
     if (can('download')) out.set(`GET ${base}/download`, { spec, kind: 'download' });
     if (can('import')) out.set(`POST ${base}/import`, { spec, kind: 'import' });
+    if (can('import')) out.set(`GET ${base}/template`, { spec, kind: 'template' });
     if (spec.enabledToggle) out.set(`PUT ${base}/updateEnabled/:id`, { spec, kind: 'toggle' });
     if (spec.queryAll) out.set(`GET ${base}/queryAll`, { spec, kind: 'queryAll' });
     if (spec.total?.length) out.set(`GET ${base}/total`, { spec, kind: 'total' });
@@ -291,6 +292,14 @@ function crudSchema(route: CrudRoute): Json {
         response: {
           200: { description: 'xlsx 文件', content: { [XLSX_MIME]: { schema: { type: 'string', contentMediaType: XLSX_MIME } } } },
           [ASYNC_STATUS]: errorAnswer(ASYNC_STATUS, '数据较多，转入后台导出，完成后经 WebSocket 通知下载', EXPORT_STARTED),
+        },
+        badRequest: '不支持的查询参数: foo',
+      };
+    case 'template':
+      return {
+        summary: `${title}：下载导入模板（xlsx，含示例行）`,
+        response: {
+          200: { description: 'xlsx 模板', content: { [XLSX_MIME]: { schema: { type: 'string', contentMediaType: XLSX_MIME } } } },
         },
         badRequest: '不支持的查询参数: foo',
       };
