@@ -300,6 +300,14 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     },
     ['id', 'kind'],
   ),
+  PublicSettings: object({
+    title: { type: 'string', description: '系统名称' },
+    compName: { type: 'string', description: '公司名称' },
+    recordNumber: { type: 'string', description: '备案号' },
+    favicon: { type: 'string', description: '网站图标地址，空为默认' },
+    logo: { type: 'string', description: '系统 Logo 地址' },
+    sysHomeImg: { type: 'string', description: '首页图片地址' },
+  }),
   Dept: object({
     id: { type: 'integer' },
     pid: nullable('integer', { description: '上级部门；顶级公司为 null' }),
@@ -988,6 +996,61 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     summary: '员工花名册：调岗记录',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
     response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: json(ref('Error'), '员工不存在或不在数据范围内') },
+  },
+
+  'GET /api/system/sysConfigInit/anon/pc': {
+    summary: '公开的系统设置（登录页使用，无需登录）',
+    response: { 200: json(ref('PublicSettings'), '系统设置') },
+  },
+  'GET /api/system/sysConfig': { summary: '系统设置', response: { 200: json(ref('PublicSettings'), '系统设置') } },
+  'PUT /api/system/sysConfig': {
+    summary: '保存系统设置（任意几项，全部成功或全部不保存）',
+    body: {
+      type: 'object',
+      properties: (HAND_WRITTEN_COMPONENTS.PublicSettings as { properties: Json }).properties,
+      description: '只传要修改的项；图片先经 POST /api/pictures 上传，填其 url；空串清除图片',
+    },
+    response: { 204: empty('已保存') },
+  },
+  'GET /favicon.ico': {
+    summary: '网站图标',
+    response: {
+      200: { description: '上传的图标，或默认图标', content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } } },
+    },
+  },
+  'GET /api/system/deptRemark/getOrg': {
+    summary: '数据范围内的公司及其备注',
+    response: {
+      200: json(
+        arrayOf(object({ id: { type: 'integer' }, name: { type: 'string' }, enabled: { type: 'boolean' }, remark: nullable('string') })),
+        '公司',
+      ),
+    },
+  },
+  'GET /api/system/deptRemark/getDeptRemarkByOrgId': {
+    summary: '某公司的部门及其备注（树的顺序）',
+    querystring: object({ orgId: { type: 'integer', minimum: 1 } }),
+    response: {
+      200: json(
+        arrayOf(
+          object({
+            id: { type: 'integer' },
+            pid: { type: 'integer' },
+            name: { type: 'string' },
+            path: { type: 'string', description: '从公司起的路径，如 总公司/销售部' },
+            sort: { type: 'integer' },
+            enabled: { type: 'boolean' },
+            remark: nullable('string'),
+          }),
+        ),
+        '部门',
+      ),
+    },
+  },
+  'PUT /api/system/deptRemark': {
+    summary: '编辑部门备注（最多500字，空串清除）',
+    body: object({ id: { type: 'integer', minimum: 1 }, remark: nullable('string', { maxLength: 500 }) }),
+    response: { 200: json(object({ id: { type: 'integer' }, remark: nullable('string') }), '保存后的备注') },
   },
 
   'GET /api/dept': {
