@@ -308,6 +308,32 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     logo: { type: 'string', description: '系统 Logo 地址' },
     sysHomeImg: { type: 'string', description: '首页图片地址' },
   }),
+  Notice: object({
+    id: { type: 'integer' },
+    title: { type: 'string' },
+    msg: nullable('string', { description: '消息内容（HTML，已净化后显示）' }),
+    url: nullable('string'),
+    sort: { type: 'integer' },
+    status: { type: 'integer', enum: [0, 1], description: '0 未读，1 已读' },
+    createTime: { type: ['string', 'null'] },
+  }),
+  LogEntry: object(
+    {
+      id: { type: 'integer' },
+      description: nullable('string'),
+      requestIp: nullable('string'),
+      address: { type: 'string' },
+      browser: nullable('string'),
+      time: { type: 'number', description: '耗时（毫秒）' },
+      logType: { type: 'string', enum: ['INFO', 'ERROR'] },
+      createTime: nullable('string'),
+      exceptionDetail: nullable('string'),
+      username: nullable('string', { description: '仅 GET /api/logs' }),
+      method: nullable('string', { description: '仅 GET /api/logs' }),
+      params: nullable('string', { description: '仅 GET /api/logs；个人信息已脱敏' }),
+    },
+    ['id', 'description', 'requestIp', 'address', 'time', 'logType', 'createTime'],
+  ),
   Dept: object({
     id: { type: 'integer' },
     pid: nullable('integer', { description: '上级部门；顶级公司为 null' }),
@@ -1051,6 +1077,95 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     summary: '编辑部门备注（最多500字，空串清除）',
     body: object({ id: { type: 'integer', minimum: 1 }, remark: nullable('string', { maxLength: 500 }) }),
     response: { 200: json(object({ id: { type: 'integer' }, remark: nullable('string') }), '保存后的备注') },
+  },
+
+  'GET /api/outbox': {
+    summary: '发件箱（未配置短信、邮件服务时的验证码等）',
+    querystring: object(
+      {
+        page: { type: 'integer', minimum: 0 },
+        size: { type: 'integer', minimum: 1 },
+        channel: { type: 'string', enum: ['sms', 'email'] },
+        target: { type: 'string', maxLength: 100, description: '接收人（手机号或邮箱）' },
+      },
+      [],
+    ),
+    response: {
+      200: json(
+        pageOf(
+          object({
+            id: { type: 'integer' },
+            channel: { type: 'string', enum: ['sms', 'email'] },
+            target: { type: 'string' },
+            subject: { type: 'string' },
+            content: { type: 'string' },
+            createTime: { type: 'string' },
+          }),
+        ),
+        '一页消息，新的在前',
+      ),
+    },
+  },
+  'GET /api/logs': {
+    summary: '操作日志',
+    querystring: object(
+      {
+        page: { type: 'integer', minimum: 0 },
+        size: { type: 'integer', minimum: 1 },
+        sort: arrayOf({ type: 'string' }),
+        username: { type: 'string', maxLength: 64 },
+        blurry: { type: 'string', maxLength: 100 },
+        logType: { type: 'string', enum: ['INFO', 'ERROR'] },
+        error: { type: 'boolean', description: '只看出错的请求' },
+        createTime: arrayOf({ type: 'string' }),
+      },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('LogEntry')), '一页日志') },
+  },
+  'GET /api/logs/user': {
+    summary: '我的操作日志',
+    querystring: object(
+      { page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1 }, createTime: arrayOf({ type: 'string' }) },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('LogEntry')), '一页日志') },
+  },
+  'GET /api/sysSocket/getSocket': {
+    summary: '我的系统消息',
+    querystring: object(
+      { page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1 }, sort: arrayOf({ type: 'string' }) },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('Notice')), '一页消息') },
+  },
+  'GET /api/sysSocket/getNotRead': {
+    summary: '我的未读系统消息',
+    querystring: object(
+      { page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1 }, sort: arrayOf({ type: 'string' }) },
+      [],
+    ),
+    response: { 200: json(pageOf(ref('Notice')), '一页未读消息') },
+  },
+  'PUT /api/sysSocket/read': {
+    summary: '标记系统消息为已读',
+    body: { anyOf: [idsBody('消息 ID（最多1000条）'), ref('IdRef')] },
+    response: { 200: json(object({ unread: { type: 'integer', minimum: 0 } }), '剩余未读条数') },
+  },
+  'GET /api/sysSocket/getReadUser': {
+    summary: '一条系统消息的已读用户',
+    querystring: object(
+      { id: { type: 'integer', minimum: 1 }, page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1 } },
+      ['id'],
+    ),
+    response: {
+      200: json(
+        pageOf(
+          object({ userId: { type: 'integer' }, username: { type: 'string' }, nickName: { type: 'string' }, readTime: { type: 'string' } }),
+        ),
+        '已读用户',
+      ),
+    },
   },
 
   'GET /api/dept': {
