@@ -560,6 +560,8 @@ const pdf = (summary: string, disposition: string) => ({
   },
 });
 
+const MESSAGE = (description: string) => json(object({ message: { type: 'string' } }), description);
+
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
 export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/health': { summary: '存活检查', response: { 200: json(ref('Health'), '进程在运行') } },
@@ -1164,6 +1166,89 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
           object({ userId: { type: 'integer' }, username: { type: 'string' }, nickName: { type: 'string' }, readTime: { type: 'string' } }),
         ),
         '已读用户',
+      ),
+    },
+  },
+
+  'PUT /api/users/center': {
+    summary: '个人中心：修改昵称和性别（手机号需验证码另改）',
+    body: object(
+      { id: { type: 'integer' }, nickName: { type: 'string', minLength: 1, maxLength: 64 }, sex: { type: 'integer', enum: [0, 1, 2] } },
+      ['nickName'],
+    ),
+    response: { 204: empty('已修改') },
+  },
+  'POST /api/users/updatePass': {
+    summary: '个人中心：修改密码',
+    body: object({
+      oldPass: { type: 'string', description: '旧密码的 RSA-OAEP 密文（同登录）' },
+      newPass: { type: 'string', description: '新密码的 RSA-OAEP 密文' },
+    }),
+    response: { 200: MESSAGE('密码已修改') },
+  },
+  'POST /api/users/updateEmail/{code}': {
+    summary: '个人中心：修改邮箱（验证码由 POST /api/code/resetEmail 发送）',
+    body: object({ password: { type: 'string', description: '密码的 RSA-OAEP 密文' }, email: { type: 'string', format: 'email' } }),
+    response: { 200: MESSAGE('邮箱已修改') },
+  },
+  'PUT /api/users/updateUserPhone': {
+    summary: '个人中心：修改手机号（验证码由 POST /api/code/resetPhone 发送）',
+    body: object({ id: { type: 'integer' }, phone: { type: 'string' }, code: { type: 'string' } }, ['phone', 'code']),
+    response: { 200: MESSAGE('手机号已修改') },
+  },
+  'PUT /api/jobs/{id}': {
+    summary: '定时任务：暂停或恢复（切换）',
+    response: {
+      200: json(object({ id: { type: 'integer' }, isPause: { type: 'boolean' } }), '新的状态'),
+      404: json(ref('Error'), '任务不存在'),
+    },
+  },
+  'PUT /api/jobs/exec/{id}': {
+    summary: '定时任务：立即执行一次',
+    response: {
+      200: json(
+        object({ logId: nullable('integer'), success: { type: 'boolean' }, time: { type: 'number' }, message: { type: 'string' } }),
+        '执行结果',
+      ),
+      404: json(ref('Error'), '任务不存在'),
+    },
+  },
+  'GET /api/jobs/functions': {
+    summary: '定时任务：可选的 Bean 与方法',
+    response: {
+      200: json(arrayOf(object({ bean: { type: 'string' }, method: { type: 'string' }, name: nullable('string') })), '已注册的任务方法'),
+    },
+  },
+  'GET /api/jobs/logs': {
+    summary: '定时任务：执行日志',
+    querystring: object(
+      { jobId: { type: 'integer', minimum: 1 }, page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1 } },
+      [],
+    ),
+    response: {
+      200: json(
+        pageOf(
+          object(
+            {
+              id: { type: 'integer' },
+              jobId: { type: 'integer' },
+              jobName: nullable('string'),
+              beanName: nullable('string'),
+              methodName: nullable('string'),
+              params: nullable('string'),
+              trigger: nullable('string', { description: '定时触发或手动执行' }),
+              fireTime: nullable('integer'),
+              startTime: nullable('string'),
+              time: nullable('number', { description: '耗时（毫秒）' }),
+              isSuccess: nullable('boolean'),
+              result: nullable('string'),
+              exceptionDetail: nullable('string'),
+              instance: nullable('string'),
+            },
+            ['id', 'jobId'],
+          ),
+        ),
+        '一页日志，新的在前',
       ),
     },
   },
