@@ -26,12 +26,13 @@ import { DUPLICATE_SUBMIT, SUBMIT_ID_HEADER } from './submit-id.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-tasks.ts';
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
+import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
-type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'toggle' | 'queryAll' | 'total';
+type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total';
 interface CrudRoute {
   spec: ResourceSpec;
   kind: CrudKind;
@@ -42,9 +43,49 @@ const recordName = (spec: ResourceSpec) => `${spec.name}`;
 const bodyName = (spec: ResourceSpec) => `${spec.name}Body`;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** Fastify's `/a/:id/*` as OpenAPI's `/a/{id}/{path}`. */
+/**
+ * Fastify's `/a/:id/*` as OpenAPI's `/a/{id}/{path}`. A closing slash is dropped: the router
+ * ignores it (`/api/users/updatePass/` answers as `/api/users/updatePass`).
+ */
 export function openapiPath(url: string): string {
-  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}');
+  const path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}');
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * A stable operationId from the method and the path, so generated clients keep their function
+ * names while routes are added: `GET /api/dept/lazy` → `getApiDeptLazy`,
+ * `PUT /api/jobs/{id}/run` → `putApiJobsByIdRun`.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = openapiPath(url)
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      const word = (param ? `by-${param[1]}` : segment).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) =>
+        c ? c.toUpperCase() : '',
+      );
+      return capital(word);
+    });
+  return method.toLowerCase() + words.join('');
+}
+
+/**
+ * A published copy of a schema without ajv-errors' `errorMessage`, which is no JSON Schema
+ * keyword (OpenAPI tools reject it): the Chinese messages move to `x-errorMessage`, an extension
+ * every tool accepts, so a client can still show the server's wording.
+ */
+export function publishedSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(publishedSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema as Json).map(([key, value]) =>
+      key === 'errorMessage' ? ['x-errorMessage', value] : [key, publishedSchema(value)],
+    ),
+  );
 }
 
 function crudRoutes(specs: ResourceSpec[]): Map<string, CrudRoute> {
@@ -58,6 +99,7 @@ function crudRoutes(specs: ResourceSpec[]): Map<string, CrudRoute> {
     if (can('del')) out.set(`DELETE ${base}`, { spec, kind: 'delete' });
     if (can('download')) out.set(`GET ${base}/download`, { spec, kind: 'download' });
     if (can('import')) out.set(`POST ${base}/import`, { spec, kind: 'import' });
+    if (can('import')) out.set(`GET ${base}/template`, { spec, kind: 'template' });
     if (spec.enabledToggle) out.set(`PUT ${base}/updateEnabled/:id`, { spec, kind: 'toggle' });
     if (spec.queryAll) out.set(`GET ${base}/queryAll`, { spec, kind: 'queryAll' });
     if (spec.total?.length) out.set(`GET ${base}/total`, { spec, kind: 'total' });
@@ -90,8 +132,8 @@ function recordSchema(spec: ResourceSpec): Json {
 function bodySchema(spec: ResourceSpec): Json {
   const { $id: _id, $schema: _schema, ...schema } = spec.schema;
   return {
-    ...schema,
-    description: `${spec.title}：服务器用同一个 JSON Schema（ajv，errorMessage 为中文提示）校验新增和修改的请求体；自动字段（ID、创建时间等）由服务器填写`,
+    ...(publishedSchema(schema) as Json),
+    description: `${spec.title}：服务器用同一个 JSON Schema（ajv）校验新增和修改的请求体，x-errorMessage 为各项校验的中文提示；自动字段（ID、创建时间等）由服务器填写`,
   };
 }
 
@@ -233,14 +275,14 @@ function crudSchema(route: CrudRoute): Json {
       return {
         summary: `${title}：修改（请求体含 id）`,
         body: { allOf: [ref(bodyName(spec)), { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }] },
-        response: { 204: { description: '已修改' }, 404: errorAnswer(404, '记录不存在', '数据不存在') },
+        response: { 204: { type: 'null', description: '已修改' }, 404: errorAnswer(404, '记录不存在', '数据不存在') },
         badRequest: 'ID不能为空',
       };
     case 'delete':
       return {
         summary: `${title}：删除`,
         body: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 10000, description: '要删除的记录 ID' },
-        response: { 200: { description: '已删除' } },
+        response: { 200: { type: 'null', description: '已删除' } },
         badRequest: '请至少选择一条数据',
       };
     case 'download':
@@ -250,6 +292,14 @@ function crudSchema(route: CrudRoute): Json {
         response: {
           200: { description: 'xlsx 文件', content: { [XLSX_MIME]: { schema: { type: 'string', contentMediaType: XLSX_MIME } } } },
           [ASYNC_STATUS]: errorAnswer(ASYNC_STATUS, '数据较多，转入后台导出，完成后经 WebSocket 通知下载', EXPORT_STARTED),
+        },
+        badRequest: '不支持的查询参数: foo',
+      };
+    case 'template':
+      return {
+        summary: `${title}：下载导入模板（xlsx，含示例行）`,
+        response: {
+          200: { description: 'xlsx 模板', content: { [XLSX_MIME]: { schema: { type: 'string', contentMediaType: XLSX_MIME } } } },
         },
         badRequest: '不支持的查询参数: foo',
       };
@@ -327,7 +377,9 @@ function routeSchema(
   const { badRequest: badMessage, consumes, ...genericSchema } = generic ?? {};
   const applicantToo = !!crud?.spec.ownedByApplicant && ['list', 'create', 'update', 'delete'].includes(crud.kind);
   const who = access(entry, applicantToo);
-  const schema: Json = { ...(given as Json | undefined), ...genericSchema };
+  // hand-written routes: what they take and answer, from the docs table (never Fastify's own schema)
+  const written = crud ? undefined : HAND_WRITTEN_ROUTES[`${method} ${openapiPath(url)}`];
+  const schema: Json = { ...(given as Json | undefined), ...genericSchema, ...written };
   const params = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   if (url.endsWith('*')) params.push('path');
   if (params.length && !schema.params) {
@@ -347,6 +399,7 @@ function routeSchema(
   }
   if (consumes) schema.consumes = consumes;
   schema.tags = [crud ? `${crud.spec.title} (${crud.spec.path})` : tagOf(url)];
+  schema.operationId = operationIdOf(method, url);
   schema.summary ??= `${method} ${url}`;
   schema.description = [entry?.identity === 'socket' ? 'WebSocket 连接（Upgrade）' : '', `调用者：${who.note}`]
     .filter(Boolean)
@@ -355,7 +408,7 @@ function routeSchema(
   if (who.keys.length) schema['x-permission'] = who.keys.length === 1 ? who.keys[0] : who.keys;
   const response: Json = { ...((schema.response as Json | undefined) ?? {}) };
   if (entry?.identity === 'socket') response['101'] ??= { description: '切换到 WebSocket 协议；消息为 JSON 文本' };
-  else if (!Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
+  else if (!written && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
   response['400'] ??= errorAnswer(400, '请求不正确（中文提示说明原因）', typeof badMessage === 'string' ? badMessage : '请求参数错误');
   if (who.security.length) {
     response['401'] ??= COMMON_ERRORS.unauthorized;
@@ -395,6 +448,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
     },
     schemas: {
       Error: ERROR_SCHEMA,
+      ...HAND_WRITTEN_COMPONENTS,
       ...Object.fromEntries(
         opts.specs.flatMap((s) => [
           [recordName(s), recordSchema(s)],
@@ -406,6 +460,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
+      servers: [{ url: '/', description: '提供本文档的服务器（接口与文档同源）' }],
       info: {
         title: '经销商集团管理系统 API',
         version: opts.version,

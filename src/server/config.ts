@@ -1,6 +1,6 @@
 /**
  * Every setting of the server, read from the environment in one place, with safe defaults.
- * The README's configuration table lists the same variables.
+ * docs/configuration.md lists the same variables.
  */
 import { join, resolve, sep } from 'node:path';
 

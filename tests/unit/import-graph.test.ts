@@ -1,5 +1,5 @@
 /**
- * The import rules of src/ (README, Architecture: "Import rules"). Every .ts/.tsx file under src/
+ * The import rules of src/ (docs/architecture.md: "Import rules"). Every .ts/.tsx file under src/
  * is read as text; its `import ... from`, `export ... from`, side-effect `import '...'`, dynamic
  * `import('...')` and type `import('...')` specifiers are found by a small scanner (comments
  * removed first) and the relative ones resolved to files. The check fails on:

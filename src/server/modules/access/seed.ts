@@ -31,7 +31,7 @@ const CRUD = (noun: string) => [
   { action: 'del', title: `${noun}删除` },
 ];
 
-/** The administration screens and their permission keys (documented in the README). */
+/** The administration screens and their permission keys (documented in docs/reference/access-administration.md). */
 export const ADMIN_SCREENS: AdminScreen[] = [
   // 用户查看完整个人信息: staff phones and e-mails in full (masked without it)
   {

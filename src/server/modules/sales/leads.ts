@@ -4,7 +4,7 @@
  * a showroom visit or an online enquiry) or directly as a file (潜客), is allotted to a sales
  * consultant, processed by that consultant (followed up, defeated, won, put to sleep) and may
  * be activated again. Per company and mobile number one open lead is the main clue; others
- * for the same person are kept as secondary. See the README section on sales records.
+ * for the same person are kept as secondary. See docs/reference/catalogues-expenses-sales-uploads.md.
  *
  * Keys: `xsSubmersibleFile:own` marks a sales consultant (getOwn, processClue on their leads);
  * `xsSubmersibleFile:allot` allots and moves leads between companies; `:add` and `:edit` as
@@ -86,7 +86,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const field = fieldByName(file, 'consultantId')!;
     const own: Condition = { kind: 'eq', field, value: userOf(request).id };
     // inside the data scope as the list is; personal data masked without xsSubmersibleFile:sensitive
-    // (a consultant's own leads are no exception: the rule is the key, see the README)
+    // (a consultant's own leads are no exception: the rule is the key, see docs/security-and-personal-data.md)
     const scoped = await scopedParams(database(), file, request, {
       ...params,
       conditions: [...params.conditions, own],

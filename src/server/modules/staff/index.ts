@@ -1,7 +1,7 @@
 /**
  * Staff roster area (员工花名册, schema `staff`, `api/staff`): the record rules of every write,
  * the look-ups, 调岗/离职 with their history, the WeCom member calls and the demo data.
- * See the README section "Staff roster".
+ * See docs/reference/staff-roster.md.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
