@@ -110,7 +110,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   trackRoutes(app);
 
   // 1. wiring
-  await registerSecurityHeaders(app, WEB_DIST);
+  registerSecurityHeaders(app, WEB_DIST);
   // per-address limits: in the database on PostgreSQL, so that every instance shares them
   let sharedCounters: SharedCounters | undefined;
   const counters = () => (sharedCounters ??= new SharedCounters(app.database.db));
