@@ -39,6 +39,7 @@ const ENTITY_FIELDS = [
   'total',
   'ownedByApplicant',
   'read',
+  'indexes',
 ];
 
 export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
@@ -708,6 +709,33 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     });
   }
 
+  const indexes = ent.indexes as string[][] | undefined;
+  if (indexes !== undefined) {
+    need(file, '/x-entity/indexes', Array.isArray(indexes) && indexes.length > 0, 'must be a non-empty array of property lists', null);
+    const keys = new Set<string>();
+    indexes.forEach((cols, i) => {
+      need(
+        file,
+        `/x-entity/indexes/${i}`,
+        Array.isArray(cols) && cols.length >= 2 && cols.length <= 4 && new Set(cols).size === cols.length,
+        'must list 2 to 4 different properties',
+        null,
+      );
+      cols.forEach((c, j) => {
+        const f = fields.find((x) => x.name === c);
+        need(
+          file,
+          `/x-entity/indexes/${i}/${j}`,
+          !!f && (f.filter === 'eq' || f.filter === 'in') && f.auto !== 'id',
+          'must name a property with "x-filter": "eq" or "in"',
+          null,
+        );
+      });
+      need(file, `/x-entity/indexes/${i}`, !keys.has(cols.join(',')), 'is listed twice', null);
+      keys.add(cols.join(','));
+    });
+  }
+
   let ownedByApplicant: string | undefined;
   if (ent.ownedByApplicant !== undefined) {
     const owner = fields.find((f) => f.name === ent.ownedByApplicant);
@@ -771,5 +799,6 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     schema: body,
     ...(ownedByApplicant ? { ownedByApplicant } : {}),
     ...(read !== undefined ? { read: read as string[] } : {}),
+    ...(indexes !== undefined ? { indexes } : {}),
   };
 }

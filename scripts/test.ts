@@ -2,7 +2,8 @@
  * npm test: every test. Runs codegen, then ESLint and Prettier's check over the whole tree (each
  * counted as one test), then Vitest on the unit, web and server projects (the server suites run
  * on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set), then the browser tests in
- * headless Chromium when it is installed. Suites that cannot run on this machine are skipped with
+ * headless Chromium when it is installed, then the speed guard (npm run bench:guard, one counted
+ * test: ratios to a bare route and to the raw query, bundle sizes, against a recorded baseline). Suites that cannot run on this machine are skipped with
  * the reason printed. Ends with one summary line.
  */
 import { spawnSync } from 'node:child_process';
@@ -100,6 +101,9 @@ if (existsSync(CHROMIUM)) {
 } else {
   skippedSuites.push(`browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-noto-cjk, or set CHROMIUM_PATH)`);
 }
+
+// after the web build: the guard reads the gzipped bundle sizes from dist/ (and says so when there is none)
+treeCheck('bench:guard', ['tsx', 'scripts/bench/guard.ts']);
 
 rmSync(outDir, { recursive: true, force: true });
 console.log('');

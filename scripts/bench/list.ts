@@ -127,12 +127,23 @@ async function scenarios(app: FastifyInstance, rows: number): Promise<Scenario[]
   const to = new Date(Date.parse(from.replace(' ', 'T') + 'Z') + windowSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
   const range: Filter = (q) => q.where(col('createTime'), '>=', from).where(col('createTime'), '<=', to);
   const enc = encodeURIComponent;
+  const done = app.database.dialect === 'sqlite' ? 1 : true;
+  const modelDone: Filter = (q) => q.where(col('model'), '=', '销售').where(col('status'), '=', done as never);
   return [
     {
       name: `page ${page}, model=销售`,
       query: `${PATH}?page=${page}&size=${size}&sort=id,desc&model=${enc('销售')}`,
       trueCount: await countWhere(app, model),
       firstId: await firstIdWhere(app, model, page * size),
+      offset: page * size,
+      pageSize: size,
+    },
+    {
+      // the issue's scenario: two filters served by the schema's (model, status, id) index
+      name: `page ${page}, model=销售 status=已处理`,
+      query: `${PATH}?page=${page}&size=${size}&sort=id,desc&model=${enc('销售')}&status=true`,
+      trueCount: await countWhere(app, modelDone),
+      firstId: await firstIdWhere(app, modelDone, page * size),
       offset: page * size,
       pageSize: size,
     },

@@ -119,7 +119,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // 1. wiring
   // first of the request hooks: a closing app answers before any other work
   app.decorate('draining', registerDraining(app));
-  await registerSecurityHeaders(app, WEB_DIST);
+  registerSecurityHeaders(app, WEB_DIST);
   // per-address limits: in the database on PostgreSQL, so that every instance shares them
   let sharedCounters: SharedCounters | undefined;
   const counters = () => (sharedCounters ??= new SharedCounters(app.database.db));

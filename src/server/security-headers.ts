@@ -1,5 +1,8 @@
 /**
- * Security headers on every answer (@fastify/helmet):
+ * Security headers on every answer (helmet's choice of headers, computed once at start: helmet's
+ * middleware is run once against a recorder, and every answer then gets the recorded headers;
+ * building the middleware per request, as @fastify/helmet does, parsed the CSP directives again
+ * on every request):
  * - Content-Security-Policy: scripts only from this origin, plus the build's one inline script
  *   (the console's early start, scripts/vite/console-early-start.ts), allowed by its SHA-256
  *   hash read from the built index.html, so no other inline script runs; styles inline as well
@@ -15,7 +18,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** The 'sha256-…' source of each inline <script> of a page. */
@@ -36,12 +40,29 @@ function originOf(url: string): string | undefined {
   }
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, webRoot: string): Promise<void> {
+/** The headers helmet sets for these options, run once against a recorder (it also removes X-Powered-By, which Fastify never sets). */
+export function fixedSecurityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error('helmet refused the security header options');
+  });
+  return headers;
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, webRoot: string): void {
   const index = resolve(webRoot, 'index.html');
   const hashes = app.config.serveWeb && existsSync(index) ? inlineScriptHashes(readFileSync(index, 'utf8')) : [];
   const wecom = app.config.wecomCorpId ? originOf(app.config.wecomLoginUrl) : undefined;
-  await app.register(helmet, {
-    global: true,
+  const headers = fixedSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -65,6 +86,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, webRoot: str
     strictTransportSecurity: app.config.hstsMaxAge > 0 ? { maxAge: app.config.hstsMaxAge, includeSubDomains: true } : false,
     // the console opens pictures and files of this origin in new windows and loads no cross-origin scripts
     crossOriginEmbedderPolicy: false,
+  });
+  if (!headers['content-security-policy']) throw new Error('the security headers hold no Content-Security-Policy');
+  // every answer, errors and 404s included (the hook runs before routing decides anything)
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
   // The WeCom QR panel is a frame of the sign-in page; WeCom sends the scan's answer into that
   // frame (`/?code=&state=`), and the page there moves the top window on. That one page may be

@@ -100,7 +100,7 @@ export function indexName(table: string, columns: string[]): string {
  * page sorted by id reads straight from the index; a between or like filter and the creation
  * time on their own column.
  */
-export function resourceIndexes(spec: Pick<ResourceSpec, 'fields'>): string[][] {
+export function resourceIndexes(spec: Pick<ResourceSpec, 'fields' | 'indexes'>): string[][] {
   const out: string[][] = [];
   const seen = new Set<string>();
   const add = (cols: string[]) => {
@@ -118,10 +118,15 @@ export function resourceIndexes(spec: Pick<ResourceSpec, 'fields'>): string[][] 
   }
   const created = spec.fields.find((f) => f.auto === 'createTime');
   if (created) add([created.column]);
+  // x-entity.indexes: the named properties' columns, then the id
+  for (const names of spec.indexes ?? []) {
+    const cols = names.map((n) => spec.fields.find((f) => f.name === n)?.column);
+    if (id && cols.every((c): c is string => !!c)) add([...cols, id.column]);
+  }
   return out;
 }
 
-export function createIndexesSql(spec: Pick<ResourceSpec, 'table' | 'fields'>): string[] {
+export function createIndexesSql(spec: Pick<ResourceSpec, 'table' | 'fields' | 'indexes'>): string[] {
   return resourceIndexes(spec).map(
     (cols) =>
       `create index if not exists ${quoteIdent(indexName(spec.table, cols))} on ${quoteIdent(spec.table)} (${cols.map(quoteIdent).join(', ')});`,

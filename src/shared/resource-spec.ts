@@ -106,6 +106,13 @@ export interface ResourceSpec {
    * or further permission keys. Without it reading is closed to the `:list` key.
    */
   read?: string[];
+  /**
+   * `x-entity.indexes`: composite indexes for lists filtered on several properties at once, each
+   * a list of 2-4 properties with an `eq` or `in` filter; each becomes an index on their columns
+   * followed by the id, so a page filtered on all of them and sorted by id, and its count, read
+   * from the index.
+   */
+  indexes?: string[][];
 }
 
 /** Who may read a resource's records (list, queryAll, total, reading by id). */

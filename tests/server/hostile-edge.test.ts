@@ -106,6 +106,28 @@ describe.each(testApps())('hostile input at the edge on %s', (_name, start) => {
     const page = await t.app.inject({ method: 'GET', url: '/?code=C' });
     expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
+
+  it('the same fixed security headers on every answer: 200, 401, 403, 404 and refused input alike', async () => {
+    const expected: Record<string, unknown> = {
+      'content-security-policy': expect.stringContaining("default-src 'self'") as unknown,
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const first = await t.app.inject({ method: 'GET', url: '/api/code' });
+    for (const url of ['/api/code', '/api/sysQuestion', '/api/no-such-route', '/api/users?sort=__proto__']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers, url).toMatchObject(expected);
+      expect(res.headers['content-security-policy'], url).toBe(first.headers['content-security-policy']);
+    }
+  });
 });
 
 describe.each(testApps())('the client address on %s', (_name, start) => {

@@ -123,6 +123,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       const fullRead = (await t.app.inject({ method: 'GET', url: `/${spec.path}?id=${id}`, headers: bearer(full) })).json<Page>()
         .content[0];
       for (const f of fields) expect(fullRead[f.name]).toEqual(stored[f.name]);
+      await t.app.personalReadLog.flush(); // written within a second; the test does not wait for it
       const logged = await t.app.database.db
         .selectFrom('sys_log')
         .select(['username', 'description'])
@@ -247,6 +248,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     const fullRow = (await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(full) })).json<Page>()
       .content[0];
     expect([fullRow.phone, fullRow.email]).toEqual(['13912340001', 'zhangsan@example.com']);
+    await t.app.personalReadLog.flush();
     const logged = await t.app.database.db
       .selectFrom('sys_log')
       .select(['username', 'description'])

@@ -329,6 +329,26 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => delete s['x-entity'].title, '/x-entity/title', /Chinese title/);
     expectBad((s: Partial<TestSchema>) => delete s['x-entity'], '/x-entity', /x-entity is required/);
   });
+  it('indexes lists 2-4 properties with an eq or in filter; each becomes (columns..., id)', async () => {
+    const { resourceIndexes } = await import('../../src/shared/column-types.ts');
+    const ok = tmpThingSchema();
+    ok.properties.phone['x-filter'] = 'eq';
+    ok['x-entity'].indexes = [['kind', 'phone']];
+    const spec = specFromSchema(FILE, ok);
+    expect(spec.indexes).toEqual([['kind', 'phone']]);
+    expect(resourceIndexes(spec)).toContainEqual(['kind', 'phone_no', 'id']);
+    expect(specFromSchema(FILE, tmpThingSchema()).indexes).toBeUndefined();
+    expectBad((s) => (s['x-entity'].indexes = []), '/x-entity/indexes', /non-empty array/);
+    expectBad((s) => (s['x-entity'].indexes = [['kind']]), '/x-entity/indexes/0', /2 to 4 different/);
+    expectBad((s) => (s['x-entity'].indexes = [['kind', 'kind']]), '/x-entity/indexes/0', /2 to 4 different/);
+    expectBad((s) => (s['x-entity'].indexes = [['kind', 'amount']]), '/x-entity/indexes/0/1', /"eq" or "in"/);
+    expectBad((s) => (s['x-entity'].indexes = [['kind', 'nope']]), '/x-entity/indexes/0/1', /"eq" or "in"/);
+  });
+  it('sysQuestion declares the (model, status) index its filtered list uses', async () => {
+    const { resourceIndexes } = await import('../../src/shared/column-types.ts');
+    const q = loadSpecs('schemas').find((s) => s.name === 'sysQuestion')!;
+    expect(resourceIndexes(q)).toContainEqual(['model', 'status', 'id']);
+  });
   it('ownedByApplicant must name a required integer owner with an eq filter; read names signedIn or keys', () => {
     const owned = (s: TestSchema) => {
       s.properties.staffunId = { type: 'integer', title: '应聘人员', minimum: 1, 'x-filter': 'eq' };

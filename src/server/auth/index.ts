@@ -23,6 +23,7 @@ import { loginThrottleFor } from './login-throttle.ts';
 import { loadOrCreateKeys } from './rsa.ts';
 import { registerAuthRoutes } from './routes.ts';
 import { ADMIN_USERNAME, seedAuth } from './seed.ts';
+import { writeWatchOf } from '../db/write-watch.ts';
 import { SessionStore } from './sessions.ts';
 import { AUTH_TABLES, ensureTables } from './tables.ts';
 import { markAuthenticated, markPermission, trackRoutes } from './route-catalogue.ts';
@@ -58,6 +59,8 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
   await prepareAuthStorage(app.database, config, options.resources ?? generatedResources);
   const keys = await loadOrCreateKeys(db);
   const sessions = new SessionStore(db, { idleMinutes: config.sessionIdleMinutes, rememberMeDays: config.rememberMeDays, now });
+  // any change to sessions or users, from any code, empties the session cache at once
+  writeWatchOf(db)?.on(['sys_session', 'sys_user'], (write) => sessions.changed(write));
   const captchas = new CaptchaStore(db, { now });
   const throttle = loginThrottleFor(app.database, 'staff');
 

@@ -10,6 +10,16 @@
  * written to sys_session as soon as space returns (tried every PENDING_RETRY_MS). Until then it
  * is known to this instance only, and a restart ends it. Sliding the expiry and sweeping
  * expired rows are skipped while the disk is full; they catch up afterwards.
+ *
+ * A looked-up session is answered from memory for SESSION_CACHE_MS (the look-up joined
+ * sys_session and sys_user on every request). What ends or changes a session still takes effect
+ * at once: any UPDATE or DELETE of sys_session or sys_user, from whatever code, is seen by the
+ * database's write watch (db/write-watch.ts) and empties the memory, which then stays unused for
+ * CHANGE_QUIET_MS (a transaction that deleted a session commits within it: a look-up meanwhile
+ * reads the database and keeps nothing); `changedElsewhere()` does the same for a change another
+ * instance announced over the instances' shared channel (realtime). The memory is used only while
+ * `useMemory()` says so: the realtime module allows it when the channel is up (in process, or
+ * PostgreSQL's LISTEN connection connected); until then every look-up reads the database.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
@@ -18,12 +28,26 @@ import { nowText } from '../db/index.ts';
 import { isStorageFull } from '../db/storage-full.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { flag } from './tables.ts';
+import type { WatchedWrite } from '../db/write-watch.ts';
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const TOUCH_EVERY_MS = 60_000;
 /** most sessions kept in memory while the disk is full; beyond them a sign-in answers 507 */
 export const PENDING_MAX = 1000;
 export const PENDING_RETRY_MS = 5000;
+/** How long a looked-up session is answered from memory. */
+export const SESSION_CACHE_MS = 5_000;
+/** After a change to sessions or users, how long nothing is kept in memory. */
+export const CHANGE_QUIET_MS = 2_000;
+const MAX_CACHED = 10_000;
+/**
+ * Writes that change nothing a look-up answers: the store's own sliding of the expiry, and the
+ * sign-in bookkeeping of failed passwords (the look-up never read the lock).
+ */
+const IGNORED_COLUMNS: Record<string, Set<string>> = {
+  sys_session: new Set(['last_seen', 'expires']),
+  sys_user: new Set(['login_fail_count', 'login_fail_since', 'locked_until']),
+};
 
 export interface SessionOptions {
   idleMinutes: number;
@@ -85,12 +109,43 @@ async function unlessFull(write: Promise<unknown>): Promise<void> {
   }
 }
 
+/** Whether a write cannot change what a look-up answers (so the memory stays). */
+function changesNoLookup(write: WatchedWrite): boolean {
+  if (write.kind === 'update') {
+    const ignored = IGNORED_COLUMNS[write.table];
+    return Boolean(ignored && write.columns.length && write.columns.every((c) => ignored.has(c)));
+  }
+  // the sweeps of expired sessions (`expires <= now`, maybe by kind): memory never answers an expired session
+  return (
+    write.table === 'sys_session' &&
+    Boolean(write.conditions?.some(([c, op]) => c === 'expires' && (op === '<' || op === '<='))) &&
+    Boolean(write.conditions?.every(([c, op]) => (c === 'expires' && (op === '<' || op === '<=')) || (c === 'kind' && op === '=')))
+  );
+}
+
+interface CachedSession {
+  record: SessionRecord;
+  expires: number;
+  lifetime: number;
+  /** answered from memory until then */
+  until: number;
+}
+
 export class SessionStore {
   private readonly now: () => number;
   /** sessions not yet stored for lack of space, by id */
   private readonly pending = new Map<string, PendingSession>();
   private retryTimer?: NodeJS.Timeout;
   private lastSweep = 0;
+  private readonly memory = new Map<string, CachedSession>();
+  /** bumped by every change: a look-up that began before one keeps nothing */
+  private generation = 0;
+  private quietUntil = 0;
+  private memoryAllowed: () => boolean = () => false;
+  /** told of every change to sessions or users seen on this instance (announced to the others) */
+  private readonly changeListeners: Array<() => Promise<unknown> | void> = [];
+  /** the latest announcement of a change to the other instances */
+  private announcing: Promise<unknown> = Promise.resolve();
   /** the session look-up, compiled once: each request only binds the token hash */
   private lookupQuery?: { compiled: CompiledQuery; idAt: number };
   /** told whenever this store ends sessions (open websockets of those sessions close) */
@@ -194,6 +249,16 @@ export class SessionStore {
   async lookup(token: string): Promise<SessionRecord | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const id = tokenHash(token);
+    const hit = this.memory.get(id);
+    if (hit) {
+      const now = this.now();
+      // past its time in memory, expired, or due for sliding: read the database
+      if (now < hit.until && hit.expires > now && now - (hit.expires - hit.lifetime) < TOUCH_EVERY_MS && this.memoryAllowed()) {
+        return hit.record;
+      }
+      this.memory.delete(id);
+    }
+    const generation = this.generation;
     const { compiled, idAt } = this.lookupQuery ?? this.compileLookup();
     const parameters = compiled.parameters.slice();
     parameters[idAt] = id;
@@ -209,17 +274,19 @@ export class SessionStore {
     }
     if (!row.enabled) return null;
     const lifetime = this.lifetimeMs(Boolean(row.remember));
+    let liveUntil = expires;
     if (now - (expires - lifetime) >= TOUCH_EVERY_MS) {
+      liveUntil = now + lifetime;
       // on a full disk the expiry slides later (the row keeps the last one it could store)
       await unlessFull(
         this.db
           .updateTable('sys_session')
-          .set({ last_seen: nowText(new Date(now)), expires: now + lifetime })
+          .set({ last_seen: nowText(new Date(now)), expires: liveUntil })
           .where('id', '=', id)
           .execute(),
       );
     }
-    return {
+    const record: SessionRecord = {
       sessionId: id,
       userId: Number(row.user_id),
       username: String(row.username),
@@ -227,6 +294,52 @@ export class SessionStore {
       deptId: optionalId(row.dept_id),
       orgId: optionalId(row.org_id),
     };
+    this.remember(id, record, liveUntil, lifetime, generation);
+    return record;
+  }
+
+  private remember(id: string, record: SessionRecord, expires: number, lifetime: number, generation: number): void {
+    const now = this.now();
+    if (generation !== this.generation || now < this.quietUntil || !this.memoryAllowed()) return;
+    if (this.memory.size >= MAX_CACHED) this.memory.clear();
+    this.memory.set(id, { record, expires, lifetime, until: now + SESSION_CACHE_MS });
+  }
+
+  /** Decides whether look-ups may be answered from memory (the realtime module sets it). */
+  useMemory(allowed: () => boolean): void {
+    this.memoryAllowed = allowed;
+  }
+
+  /** Forgets every session held in memory, and keeps nothing for CHANGE_QUIET_MS. */
+  private forgetAll(): void {
+    this.generation++;
+    this.quietUntil = this.now() + CHANGE_QUIET_MS;
+    this.memory.clear();
+  }
+
+  /** A change to sessions or users was seen on this instance (the write watch calls it): forget, and tell the others. */
+  changed(write?: WatchedWrite): void {
+    if (write && changesNoLookup(write)) return;
+    this.forgetAll();
+    const told: Array<Promise<unknown>> = [];
+    for (const listener of this.changeListeners) {
+      try {
+        told.push(Promise.resolve(listener()));
+      } catch {
+        // telling the other instances must not fail the change
+      }
+    }
+    this.announcing = Promise.allSettled(told);
+  }
+
+  /** Another instance changed sessions or users: forget here too. */
+  changedElsewhere(): void {
+    this.forgetAll();
+  }
+
+  /** Registers a listener told of every change to sessions or users on this instance (its promise is awaited by logout). */
+  onChanged(listener: () => Promise<unknown> | void): void {
+    this.changeListeners.push(listener);
   }
 
   private compileLookup(): { compiled: CompiledQuery; idAt: number } {
@@ -247,6 +360,8 @@ export class SessionStore {
     this.pending.delete(sessionId);
     await this.db.deleteFrom('sys_session').where('id', '=', sessionId).where('kind', '=', 'staff').execute();
     this.ended({ sessionIds: [sessionId] });
+    // the other instances have been told before the logout answers
+    await this.announcing;
   }
 
   /** Ends every session of a user (disabled user, password changed...). */
@@ -254,6 +369,7 @@ export class SessionStore {
     for (const row of this.pending.values()) if (row.user_id === userId) this.pending.delete(row.id);
     await this.db.deleteFrom('sys_session').where('user_id', '=', userId).where('kind', '=', 'staff').execute();
     this.ended({ userId });
+    await this.announcing;
   }
 
   /** Registers a listener told of every session this store ends. */
@@ -262,6 +378,7 @@ export class SessionStore {
   }
 
   private ended(end: SessionEnd): void {
+    this.forgetAll();
     for (const listener of this.endListeners) {
       try {
         listener(end);

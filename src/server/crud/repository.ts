@@ -51,32 +51,39 @@ function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams,
 }
 
 /**
- * One equality filter on an indexed column, ordered by the id. PostgreSQL walks the primary key
+ * Equality filters whose columns an index holds followed by the id (one filter's (column, id),
+ * or an `x-entity.indexes` composite for several), ordered by the id. PostgreSQL walks the primary key
  * and reads (and discards) every row that does not match up to the page; SQLite walks
  * (column, id) but still reads the table row of every entry it skips. The page's ids can come
  * from the (column, id) index alone, then only the page's rows are read by id. On SQLite this
  * pays off once the page starts SQLITE_IDS_FIRST_OFFSET rows or more into the result.
  */
 function idsFirst(database: Database, spec: ResourceSpec, params: ListParams): boolean {
-  if (params.conditions.length !== 1) return false;
+  if (!params.conditions.length) return false;
   if (database.dialect === 'sqlite' && params.page * params.size < SQLITE_IDS_FIRST_OFFSET) return false;
-  const c = params.conditions[0];
   const id = idField(spec);
   if (params.sort.length !== 1 || params.sort[0].field !== id) return false;
-  const field = c.kind === 'eq' || (c.kind === 'in' && c.values.length === 1) ? c.field : undefined;
-  if (!field || field === id) return false;
-  let keyed = byColumnAndId.get(spec);
-  if (!keyed) {
-    keyed = new Set(resourceIndexes(spec).flatMap((cols) => (cols.length === 2 && cols[1] === id.column ? [cols[0]] : [])));
-    byColumnAndId.set(spec, keyed);
+  const columns: string[] = [];
+  for (const c of params.conditions) {
+    const field = c.kind === 'eq' || (c.kind === 'in' && c.values.length === 1) ? c.field : undefined;
+    if (!field || field === id) return false;
+    columns.push(field.column);
   }
-  return keyed.has(field.column);
+  let keyed = byColumnsAndId.get(spec);
+  if (!keyed) {
+    // (column, id) per filter, and (columns..., id) per x-entity.indexes entry: by their columns, sorted
+    keyed = new Set(
+      resourceIndexes(spec).flatMap((cols) => (cols.length >= 2 && cols.at(-1) === id.column ? [cols.slice(0, -1).sort().join(',')] : [])),
+    );
+    byColumnsAndId.set(spec, keyed);
+  }
+  return keyed.has(columns.sort().join(','));
 }
 
 const SQLITE_IDS_FIRST_OFFSET = 1000;
 
-/** per spec: the columns with a (column, id) index */
-const byColumnAndId = new WeakMap<ResourceSpec, Set<string>>();
+/** per spec: the column sets (sorted, comma-joined) with an index of those columns and the id */
+const byColumnsAndId = new WeakMap<ResourceSpec, Set<string>>();
 
 /**
  * Compiled page queries, per database and spec, by everything that decides the SQL and its

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Tables } from '../types.ts';
+import { attachWriteWatch } from './write-watch.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -51,7 +52,8 @@ export function openDatabase(config: Config): Promise<Database> {
     pool.on('connect', (client) => {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    // the write watch: writeWatchOf(db) (write-watch.ts)
+    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }));
     return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -60,9 +62,9 @@ export function openDatabase(config: Config): Promise<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({
-    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
-  });
+  const db = attachWriteWatch(
+    (watch) => new Kysely<Tables>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [watch] }),
+  );
   const database: Database = { db, dialect: 'sqlite', close: () => db.destroy() };
   sqliteHandles.set(database, { sqlite, file: join(config.dataDir, 'console.db') });
   return Promise.resolve(database);

@@ -47,7 +47,10 @@ export interface Audience {
   users?: number[];
 }
 
-type Envelope = { k: 'push'; kind: SocketKind; users?: number[]; data: unknown } | { k: 'end'; sessions?: string[]; users?: number[] };
+type Envelope =
+  | { k: 'push'; kind: SocketKind; users?: number[]; data: unknown }
+  | { k: 'end'; sessions?: string[]; users?: number[] }
+  | { k: 'sessions' };
 
 export interface OnlineStaff {
   sid: string;
@@ -75,6 +78,7 @@ export interface HubOptions {
 export class Hub {
   readonly instance = randomUUID();
   private readonly connections = new Map<string, Connection>();
+  private readonly sessionListeners: Array<() => void> = [];
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
   private presenceTimer?: NodeJS.Timeout;
@@ -144,6 +148,16 @@ export class Hub {
   /** Closes the sockets of ended sessions (or of every session of some users) on every instance. */
   async endSessions(end: { sessions?: string[]; users?: number[] }): Promise<void> {
     await this.publish({ k: 'end', ...end });
+  }
+
+  /** Tells every instance that sessions or users changed (their session caches forget). */
+  async announceSessionsChanged(): Promise<void> {
+    await this.publish({ k: 'sessions' });
+  }
+
+  /** Registers a listener told when any instance ended sessions or changed sessions or users. */
+  onSessionsChanged(listener: () => void): void {
+    this.sessionListeners.push(listener);
   }
 
   /** Online staff across instances, one entry per user, technical accounts left out. */
@@ -247,11 +261,24 @@ export class Hub {
         if (delivery.late && c.openedAt > delivery.created) continue;
         this.sendText(c, text);
       }
+    } else if (envelope.k === 'sessions') {
+      this.tellSessionListeners();
     } else if (envelope.k === 'end') {
+      this.tellSessionListeners();
       const sessions = new Set(envelope.sessions ?? []);
       const users = new Set(envelope.users ?? []);
       for (const c of this.connections.values()) {
         if (sessions.has(c.sessionId) || users.has(c.userId)) c.socket.close(SESSION_ENDED_CODE, 'session ended');
+      }
+    }
+  }
+
+  private tellSessionListeners(): void {
+    for (const listener of this.sessionListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.opts.log.warn({ err }, 'session change not applied');
       }
     }
   }

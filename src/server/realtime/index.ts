@@ -61,6 +61,11 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     await Promise.race([longTasks.idle(), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
     await hub.close();
   });
+  // the session cache (auth/sessions.ts): changes seen here are announced to every instance, and
+  // memory is used only while the channel that carries those announcements is up
+  app.sessions.onChanged(() => hub.announceSessionsChanged().catch((err) => app.log.warn({ err }, 'session change not announced')));
+  hub.onSessionsChanged(() => app.sessions.changedElsewhere());
+  app.sessions.useMemory(() => !(pubsub instanceof PostgresPubSub) || pubsub.listening);
   app.sessions.onEnded((end) => {
     hub.endSessions({ sessions: end.sessionIds, users: end.userId === undefined ? undefined : [end.userId] }).catch((err) => {
       app.log.warn({ err }, 'session end not published');

@@ -14,6 +14,14 @@ import { logUserOf } from './identity.ts';
 import { addressOf, browserOf, maskedParams } from './request-info.ts';
 import { personalKeysOf } from './personal-keys.ts';
 import { maskPersonalText } from '../../../shared/masks.ts';
+import { PersonalReadLog } from './personal-read-log.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the audit of full personal-data reads, written in batches (personal-read-log.ts) */
+    personalReadLog: PersonalReadLog;
+  }
+}
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 /** GET routes that are logged too: sign-ins */
@@ -53,11 +61,32 @@ function username(request: FastifyRequest): { name: string | null; id: number | 
 export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[]): void {
   const generic = resourceDescriptions(specs);
   const personalKeys = personalKeysOf(specs);
+  const personalReads = new PersonalReadLog(app.database.db, app.log);
+  app.decorate('personalReadLog', personalReads);
+  // registered after the database's own onClose, so it runs before the database closes
+  app.addHook('onClose', () => personalReads.close());
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const url = request.routeOptions.url;
     if (!url) return payload; // no route matched: probes of unknown paths are not logged
     const method = request.method;
     const personal = method === 'GET' && reply.statusCode < 400 ? request.personalDataRead : undefined;
+    if (personal && !LOGGED_GETS.has(url)) {
+      // a full read of personal data: gathered and written within a second, off the request path
+      const who = username(request);
+      personalReads.add({
+        userId: who.id,
+        username: who.name,
+        resource: personal.resource,
+        ids: personal.ids,
+        method: `${method} ${url}`,
+        params: maskedParams({ params: request.params, query: request.query }),
+        ip: request.ip,
+        address: addressOf(request.ip),
+        browser: browserOf(request.headers['user-agent']),
+        time: Math.max(0, Math.round(reply.elapsedTime)),
+      });
+      return payload;
+    }
     if (!WRITE_METHODS.has(method) && !(method === 'GET' && LOGGED_GETS.has(url)) && !personal) return payload;
     const failed = reply.statusCode >= 400;
     const who = username(request);

@@ -1,0 +1,271 @@
+/**
+ * npm run bench:guard [-- --record]
+ *
+ * A check that the product keeps its speed, run by npm test. It measures ratios in one process,
+ * so a slow or busy machine moves both sides and the ratio stays put:
+ * - list: the product's list route (page 50 of 15 rows, model=销售 and status filters, with the
+ *   total) against a bare Fastify app of this process answering the same JSON body: CPU time per
+ *   request of `inject`ed requests, 8 at a time, in alternating half-second rounds, the least of each side (CPU time, not
+ *   wall time, so other work on a busy machine does not move it);
+ * - one row: the product's one-row read (`?id=N`) against a bare route answering its body;
+ * - export: CPU per row of the xlsx download (over 127.0.0.1) against CPU per row of the raw
+ *   query reading the same rows;
+ * - the gzipped JavaScript of the sign-in page and of the console's shell against their budgets
+ *   (read from the built dist/; skipped with the reason printed when there is no build).
+ * Each figure is compared with scripts/bench/baseline.json: it fails when it falls more than
+ * its margin below the recorded value. `--record` writes the measured figures as the baseline.
+ * BENCH_GUARD_SLOWDOWN_US=N adds N µs of busy work to every product request (to see it fail).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.ts';
+import { benchConfig, createTarget, fmt, heading, listenLoopback, printTable, signInAdmin, verdict } from './common.ts';
+import { judge, staticImportsOf, type Baseline, type GuardFigure } from './guard-compare.ts';
+import { QUESTION_TABLE, seedQuestions } from './seed.ts';
+
+const BASELINE_FILE = resolve(import.meta.dirname, 'baseline.json');
+const ROWS = 20_000;
+const CONNECTIONS = 8;
+const ROUNDS = 7;
+const ROUND_SECONDS = 0.5;
+const EXPORT_ROUNDS = 5;
+/** A ratio of HTTP rates may fall this much below its baseline before the guard fails. */
+const HTTP_MARGIN = 0.25;
+const EXPORT_MARGIN = 0.25;
+/** A bundle may grow this much over its recorded size (the ratio budget / size falls by about as much). */
+const BUNDLE_MARGIN = 0.05;
+/** The issue's targets, printed beside the sizes (the guard fails on growth, not on these). */
+const BUDGET_SIGN_IN_KB = 160;
+const BUDGET_SHELL_KB = 400;
+const SLOWDOWN_US = Number(process.env.BENCH_GUARD_SLOWDOWN_US) || 0;
+
+function busyWait(us: number): void {
+  const end = performance.now() + us / 1000;
+  while (performance.now() < end) {
+    // deliberately slow (BENCH_GUARD_SLOWDOWN_US)
+  }
+}
+
+/** A bare Fastify app answering a fixed JSON body per name: what any route costs at least. */
+async function bareApp(): Promise<{ app: FastifyInstance; bodies: Map<string, string> }> {
+  const bodies = new Map<string, string>();
+  const app = Fastify({ logger: false });
+  app.get('/bare/:name', (request, reply) => {
+    reply.header('content-type', 'application/json; charset=utf-8').send(bodies.get((request.params as { name: string }).name));
+  });
+  await app.ready();
+  return { app, bodies };
+}
+
+/**
+ * CPU time per request (µs) of `inject`ed requests, CONNECTIONS at a time for ROUND_SECONDS. CPU
+ * time of this process, not wall time: other work on the machine delays a request but does not
+ * make it use more CPU, so the figure holds on a busy machine.
+ */
+async function cpuPerRequest(app: FastifyInstance, url: string, headers: Record<string, string>): Promise<number> {
+  let count = 0;
+  let failed = 0;
+  const end = performance.now() + ROUND_SECONDS * 1000;
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < end) {
+        const res = await app.inject({ method: 'GET', url, headers });
+        if (res.statusCode !== 200) failed++;
+        count++;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  if (failed) throw new Error(`${url} answered ${failed} errors`);
+  return (cpu.user + cpu.system) / count;
+}
+
+/** Alternating rounds, product then bare: the ratio bare / product of the least CPU per request of each. */
+async function paired(product: FastifyInstance, url: string, bare: FastifyInstance, bareUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  await cpuPerRequest(product, url, headers);
+  await cpuPerRequest(bare, bareUrl, {});
+  const productUs: number[] = [];
+  const bareUs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    productUs.push(await cpuPerRequest(product, url, headers));
+    bareUs.push(await cpuPerRequest(bare, bareUrl, {}));
+  }
+  // the least CPU a request took over the rounds: other work on the machine only ever adds to it
+  const p = Math.min(...productUs);
+  const b = Math.min(...bareUs);
+  return { ratio: b / p, productUs: p, bareUs: b, overheadUs: p - b };
+}
+
+async function exportFigures(app: FastifyInstance, base: string, token: string) {
+  const exportUs: number[] = [];
+  const rawUs: number[] = [];
+  for (let i = 0; i < EXPORT_ROUNDS; i++) {
+    let cpu0 = process.cpuUsage();
+    const res = await fetch(`${base}/api/sysQuestion/download`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`the export answered ${res.status}`);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (bytes < 1000) throw new Error(`the export sent only ${bytes} bytes`);
+    let cpu = process.cpuUsage(cpu0);
+    exportUs.push((cpu.user + cpu.system) / ROWS);
+    cpu0 = process.cpuUsage();
+    let n = 0;
+    for await (const row of app.database.db.selectFrom(QUESTION_TABLE).selectAll().orderBy('id', 'desc').stream(1000)) {
+      if (row) n++;
+    }
+    cpu = process.cpuUsage(cpu0);
+    if (n !== ROWS) throw new Error(`the raw query read ${n} rows, expected ${ROWS}`);
+    rawUs.push((cpu.user + cpu.system) / n);
+  }
+  const e = Math.min(...exportUs);
+  const r = Math.min(...rawUs);
+  return { ratio: r / e, exportUs: e, rawUs: r };
+}
+
+/** Gzipped JS of the sign-in page and of the shell from a built dist/ (entry + static imports + the app chunk). */
+function bundleSizes(dist: string): { signIn: number; shell: number } | string {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return `no web build at ${dist} (npx vite build makes one)`;
+  const entry = /<script[^>]*type="module"[^>]*src="\/?(assets\/[^"]+\.js)"/.exec(readFileSync(index, 'utf8'))?.[1];
+  if (!entry) return 'the built index.html names no module script';
+  const assets = join(dist, 'assets');
+  const closure = (file: string, into: Set<string>) => {
+    if (into.has(file)) return into;
+    into.add(file);
+    for (const imp of staticImportsOf(readFileSync(join(dist, file), 'utf8'))) closure(`assets/${imp}`, into);
+    return into;
+  };
+  const chunk = (name: string) => {
+    const files = readdirSync(assets);
+    const f = files.find((x) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(x));
+    if (!f) throw new Error(`no ${name} chunk in ${assets}`);
+    return `assets/${f}`;
+  };
+  const gzKb = (files: Set<string>) =>
+    [...files].reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length / 1024, 0);
+  const base = closure(`${entry}`, new Set());
+  return {
+    signIn: gzKb(closure(chunk('LoginApp'), new Set(base))),
+    shell: gzKb(closure(chunk('StaffApp'), new Set(base))),
+  };
+}
+
+function commitOf(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const record = process.argv.includes('--record');
+  const started = performance.now();
+  console.log(`bench:guard: node ${process.version}, ${cpus().length} cores, ${fmt(ROWS)} rows on SQLite, ${CONNECTIONS} connections`);
+  if (SLOWDOWN_US) console.log(`BENCH_GUARD_SLOWDOWN_US=${SLOWDOWN_US}: every product request busy-waits ${SLOWDOWN_US} µs`);
+  const figures: GuardFigure[] = [];
+  const target = await createTarget('sqlite');
+  const bare = await bareApp();
+  let app: FastifyInstance | undefined;
+  try {
+    app = await buildApp(benchConfig(target));
+    if (SLOWDOWN_US)
+      app.addHook('onRequest', (_request, _reply, done) => {
+        busyWait(SLOWDOWN_US);
+        done();
+      });
+    await app.ready();
+    await seedQuestions(app.database, ROWS);
+    const base = await listenLoopback(app);
+    const token = await signInAdmin(app);
+    const one = await app.database.db
+      .selectFrom(QUESTION_TABLE)
+      .select('id')
+      .orderBy('id')
+      .offset(Math.floor(ROWS * 0.37))
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const scenarios = [
+      {
+        key: 'list',
+        label: 'list page (page 50, model and status, with total) / bare route',
+        path: `/api/sysQuestion?page=50&size=15&sort=id,desc&model=${encodeURIComponent('销售')}&status=true`,
+      },
+      { key: 'oneRow', label: 'one-row read (?id=N) / bare route', path: `/api/sysQuestion?id=${one.id}` },
+    ];
+    const rows: string[][] = [
+      ['scenario', 'product µs CPU/request', 'bare µs CPU/request', 'ratio bare/product', 'stack adds per request'],
+    ];
+    for (const sc of scenarios) {
+      const res = await app.inject({ method: 'GET', url: sc.path, headers: { authorization: `Bearer ${token}` } });
+      if (res.statusCode !== 200) throw new Error(`${sc.path} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      bare.bodies.set(sc.key, res.body);
+      const r = await paired(app, sc.path, bare.app, `/bare/${sc.key}`, token);
+      rows.push([sc.key, fmt(r.productUs), fmt(r.bareUs), fmt(r.ratio, 3), `${fmt(r.overheadUs)} µs`]);
+      figures.push({ key: sc.key, label: sc.label, value: r.ratio, margin: HTTP_MARGIN });
+    }
+    heading('the product against a bare Fastify route answering the same body (inject, least CPU µs per request over alternating rounds)');
+    printTable(rows);
+    console.log('(target of the one-row read: the stack adds at most 100 µs per request)');
+
+    const ex = await exportFigures(app, base, token);
+    heading(`export of ${fmt(ROWS)} rows against the raw query`);
+    console.log(
+      `xlsx download ${fmt(ex.exportUs, 1)} µs CPU per row (${fmt(1e6 / ex.exportUs)} rows per CPU second), ` +
+        `raw query ${fmt(ex.rawUs, 1)} µs (${fmt(1e6 / ex.rawUs)}), ratio ${fmt(ex.ratio, 3)}`,
+    );
+    figures.push({
+      key: 'export',
+      label: 'export rows per CPU second / raw query rows per CPU second',
+      value: ex.ratio,
+      margin: EXPORT_MARGIN,
+    });
+  } finally {
+    await app?.close();
+    await bare.app.close();
+    await target.cleanup();
+  }
+
+  heading('web bundles (gzip -9, JavaScript a page loads before it runs)');
+  const sizes = bundleSizes(resolve('dist'));
+  if (typeof sizes === 'string') console.log(`skipped: ${sizes}`);
+  else {
+    printTable([
+      ['page', 'KB gz', 'budget', ''],
+      ['sign-in JS', fmt(sizes.signIn, 1), `${BUDGET_SIGN_IN_KB} KB`, verdict(sizes.signIn <= BUDGET_SIGN_IN_KB)],
+      ['shell JS', fmt(sizes.shell, 1), `${BUDGET_SHELL_KB} KB`, verdict(sizes.shell <= BUDGET_SHELL_KB)],
+    ]);
+    figures.push(
+      { key: 'signInBudget', label: 'sign-in JS budget / size', value: BUDGET_SIGN_IN_KB / sizes.signIn, margin: BUNDLE_MARGIN },
+      { key: 'shellBudget', label: 'shell JS budget / size', value: BUDGET_SHELL_KB / sizes.shell, margin: BUNDLE_MARGIN },
+    );
+  }
+
+  const baseline = existsSync(BASELINE_FILE) ? (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Baseline) : undefined;
+  if (record) {
+    const next: Baseline = {
+      recorded: new Date().toISOString(),
+      commit: commitOf(),
+      note: 'npm run bench:guard -- --record; see scripts/bench/README.md before re-recording',
+      figures: { ...(baseline?.figures ?? {}), ...Object.fromEntries(figures.map((f) => [f.key, Number(f.value.toFixed(4))])) },
+    };
+    writeFileSync(BASELINE_FILE, JSON.stringify(next, null, 2) + '\n');
+    console.log(`\nrecorded ${figures.length} figures in ${BASELINE_FILE} (${fmt((performance.now() - started) / 1000, 1)} s)`);
+    return;
+  }
+  heading(`against the baseline recorded ${baseline?.recorded ?? '(none)'} at ${baseline?.commit ?? '-'}`);
+  const verdicts = judge(figures, baseline);
+  for (const v of verdicts) console.log(`${v.ok ? 'ok  ' : 'FAIL'} ${v.message}`);
+  const failed = verdicts.filter((v) => !v.ok);
+  console.log(
+    `\n${failed.length ? `bench:guard failed: ${failed.length} figure(s) fell below their baseline` : 'bench:guard passed'} (${fmt((performance.now() - started) / 1000, 1)} s)`,
+  );
+  if (failed.length) process.exitCode = 1;
+}
+
+await main();
