@@ -14,10 +14,8 @@ import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
 import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
 import { request } from '../../common/http.ts';
 import { PickerInput } from './PickerInput.tsx';
-import { lazyPart } from '../lazyPart.tsx';
-
-// the searchable picker (MUI Autocomplete) comes with the first form that has one, not with the console
-const PinyinSelectInput = lazyPart(() => import('./PinyinSelectInput.tsx'), 'PinyinSelectInput');
+// with the form itself: a picker loaded later would miss the form's validation until it arrived
+import { PinyinSelectInput } from './PinyinSelectInput.tsx';
 
 export interface FieldInputProps {
   spec: ResourceSpec;
