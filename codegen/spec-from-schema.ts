@@ -391,6 +391,23 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-mask`, MASKS.includes(mask), `must be one of ${MASKS.join(', ')}`, null);
     need(file, `${path}/x-mask`, type === 'string', 'a mask needs a string property', null);
   }
+  const pinyin = p['x-pinyin'] as FieldSpec['pinyin'] | undefined;
+  if (pinyin !== undefined) {
+    need(
+      file,
+      `${path}/x-pinyin`,
+      pinyin === 'name' || pinyin === 'text',
+      'must be "name" (people\'s names) or "text" (other names and titles)',
+      null,
+    );
+    need(
+      file,
+      `${path}/x-pinyin`,
+      type === 'string' && format === undefined,
+      'pinyin search needs a string property that is not a date',
+      null,
+    );
+  }
   let ocr: FieldSpec['ocr'];
   if (p['x-ocr'] !== undefined) {
     const o = p['x-ocr'];
@@ -517,6 +534,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     list,
     filter,
     mask,
+    ...(pinyin ? { pinyin } : {}),
     ...(ocr ? { ocr } : {}),
     scope,
     ...(p['x-money'] === true ? { money: true as const } : {}),
@@ -668,8 +686,11 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
       null,
     );
   });
-  const search = (ent.search as string[] | undefined) ?? [];
-  need(file, '/x-entity/search', Array.isArray(search), 'must be an array of property names', null);
+  const listed = (ent.search as string[] | undefined) ?? [];
+  need(file, '/x-entity/search', Array.isArray(listed), 'must be an array of property names', null);
+  const search = [...listed];
+  // a field marked x-pinyin is searched by `blurry` whether or not the schema lists it
+  for (const f of fields) if (f.pinyin && !search.includes(f.name)) search.push(f.name);
   search.forEach((s, i) =>
     need(
       file,

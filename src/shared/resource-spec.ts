@@ -55,6 +55,11 @@ export interface FieldSpec {
   mask?: MaskKind;
   /** x-ocr: a 识别 button beside the input that fills properties from a recognised picture */
   ocr?: OcrFill;
+  /**
+   * `x-pinyin`: the text is searchable by pinyin (shared/pinyin.ts); `name` for people's names
+   * (surname readings), `text` for other names and titles. The field is in `search`.
+   */
+  pinyin?: 'name' | 'text';
   /** `x-money`: an amount in yuan with at most two decimals, stored as integer cents */
   money?: true;
   /** shown in the dialog (false for auto fields and `x-form: false`) */

@@ -28,6 +28,7 @@ export const PROPERTY_KEYWORDS = [
   'x-ocr',
   'x-money',
   'x-options',
+  'x-pinyin',
   'x-placeholder',
   'x-ref',
   'x-scope',

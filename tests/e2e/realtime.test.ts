@@ -80,6 +80,15 @@ describe('staff chat', () => {
     expect(width).toBeGreaterThan(0.45);
     expect(width).toBeLessThan(0.47);
     await drawerA.getByRole('list', { name: '在线用户列表' }).getByText('李四').waitFor();
+    // the online staff are found by name or pinyin, the matched characters marked
+    const findOnline = drawerA.getByRole('textbox', { name: '查找在线用户' });
+    await findOnline.fill('lis');
+    await expect.poll(() => drawerA.getByRole('list', { name: '在线用户列表' }).getByTestId('match').allTextContents()).toEqual(['李四']);
+    await shot(a, 'realtime-chat-find-online', { fullPage: false });
+    await findOnline.fill('qq');
+    await drawerA.getByText('没有匹配的用户').waitFor();
+    await findOnline.fill('');
+    await drawerA.getByRole('list', { name: '在线用户列表' }).getByText('李四').waitFor();
     await drawerA.getByText('暂无聊天记录，发一条消息打个招呼吧').waitFor();
 
     await drawerA.getByRole('textbox', { name: '消息内容' }).fill('李四你好，今天的周报记得提交');

@@ -46,6 +46,7 @@ export {
 } from './scope.ts';
 export { sheetFields, exportFileName } from './spreadsheet.ts';
 export { rowToRecord, recordToRow } from './values.ts';
+export { writePinyinKeys, rewritePinyinKeys } from './pinyin-search.ts';
 export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 
 /** Routes for every spec. */

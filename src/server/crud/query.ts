@@ -25,6 +25,7 @@ import { badRequest } from '../errors.ts';
 import type { Dialect, Tables } from '../types.ts';
 import { isDateText, isDateTimeText, normalizeDateTime, toColumnValue } from './values.ts';
 import { assertQueryable, type FieldAccess } from './field-access.ts';
+import { pinyinCondition } from './pinyin-search.ts';
 
 /** the spec's full-list calls ask for page 0, size 99999 */
 export const MAX_PAGE_SIZE = 99999;
@@ -37,7 +38,7 @@ export type Condition =
   | { kind: 'like'; field: FieldSpec; text: string }
   | { kind: 'between'; field: FieldSpec; from: unknown; to: unknown }
   | { kind: 'in'; field: FieldSpec; values: unknown[] }
-  | { kind: 'blurry'; fields: SearchField[]; text: string };
+  | { kind: 'blurry'; spec: ResourceSpec; fields: SearchField[]; text: string };
 
 /** A blurry search field; `choices` lists its possible values when the schema closes them (enum). */
 export interface SearchField {
@@ -221,7 +222,7 @@ export function parseListQuery(spec: ResourceSpec, query: Query, access: FieldAc
       .map((n) => spec.fields.find((f) => f.name === n))
       .filter((f): f is FieldSpec => !!f && !access.masked.has(f.name))
       .map((field) => ({ field, choices: closedChoices(spec, field) }));
-    conditions.push({ kind: 'blurry', fields, text: checkText(blurry) });
+    conditions.push({ kind: 'blurry', spec, fields, text: checkText(blurry) });
   }
   return { page, size, sort, conditions, filterKey: filterKey(conditions) };
 }
@@ -287,7 +288,7 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
           // a closed set of values: the ones the text finds become an indexed IN list
           const hits = matchingChoices(choices, c.text, isInt).map((v) => toColumnValue(f, v, dialect));
           if (hits.length) parts.push(eb(sql.ref(f.column), 'in', hits));
-        } else if (f.type === 'string') parts.push(containsExpr(f, c.text, dialect));
+        } else if (f.type === 'string') parts.push(pinyinCondition(c.spec, f, c.text) ?? containsExpr(f, c.text, dialect));
         else if ((f.type === 'integer' || f.type === 'number') && isInt)
           parts.push(eb(sql.ref(f.column), '=', toColumnValue(f, Number(c.text), dialect)));
       }

@@ -12,6 +12,7 @@ import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord } from './values.ts';
+import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
 
 export interface Page {
   content: Record<string, unknown>[];
@@ -239,6 +240,7 @@ async function insertRows(
   for (let i = 0; i < rows.length; i += perBatch) {
     const batch = rows.slice(i, i + perBatch);
     const result = await db.insertInto(spec.table).values(batch).returning(columnsOf(spec)).execute();
+    await writePinyinKeys(db, spec, result);
     inserted.push(...result);
   }
   return inserted.map((r) => rowToRecord(spec, r));
@@ -270,15 +272,22 @@ export async function insertAll(
 ): Promise<number> {
   if (records.length === 0) return 0;
   const perBatch = Math.max(1, Math.floor(5000 / Math.max(1, spec.fields.length)));
+  const marked = pinyinFields(spec);
+  const pinyinColumns = marked.length ? [idField(spec).column, ...marked.map((f) => f.column)] : [];
   const inserted = await database.db.transaction().execute(async (trx) => {
     let done = 0;
     for (let i = 0; i < records.length; i += 1000) {
       const rows = records.slice(i, i + 1000).map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
       for (let j = 0; j < rows.length; j += perBatch) {
-        const result = await trx
-          .insertInto(spec.table)
-          .values(rows.slice(j, j + perBatch))
-          .executeTakeFirst();
+        const batch = rows.slice(j, j + perBatch);
+        if (pinyinColumns.length) {
+          // the new ids and marked texts come back for their pinyin keys
+          const back = await trx.insertInto(spec.table).values(batch).returning(pinyinColumns).execute();
+          await writePinyinKeys(trx, spec, back);
+          done += back.length;
+          continue;
+        }
+        const result = await trx.insertInto(spec.table).values(batch).executeTakeFirst();
         done += Number(result.numInsertedOrUpdatedRows ?? 0);
       }
       onProgress?.(done, records.length);
@@ -309,7 +318,9 @@ export async function updateRecord(
       return !!found;
     }
     const result = await trx.updateTable(spec.table).set(row).where(idCol, '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const found = Number(result.numUpdatedRows) > 0;
+    if (found) await rewritePinyinKeys(trx, spec, id, row);
+    return found;
   });
   if (changed) tableChanged(database, spec.table);
   return changed;
@@ -346,12 +357,14 @@ export async function deleteRecords(database: Database, spec: ResourceSpec, ids:
             .executeTakeFirst();
           if (used) throw badRequest(`所选数据在「${d.spec.title}」中仍被使用，请先删除或修改相关数据`);
         } else {
+          await deletePinyinKeysWhere(trx, d.spec, d.field.column, chunk);
           await trx.deleteFrom(d.spec.table).where(d.field.column, 'in', chunk).execute();
         }
       }
     }
     let n = 0;
     for (let i = 0; i < ids.length; i += 500) {
+      await deletePinyinKeys(trx, spec, ids.slice(i, i + 500));
       const result = await trx
         .deleteFrom(spec.table)
         .where(idCol, 'in', ids.slice(i, i + 500))

@@ -28,6 +28,7 @@ import {
   type ColumnSource,
 } from '../../shared/column-types.ts';
 import type { Database, Dialect, Db } from '../types.ts';
+import { ensurePinyinTables } from '../crud/pinyin-search.ts';
 
 const columnType = (field: ColumnSource, dialect: Dialect) => sql.raw(typeSql(field, dialect));
 function columnDefault(field: ColumnSource, dialect: Dialect) {
@@ -137,6 +138,8 @@ async function ensureOne(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<
   for (const cols of resourceIndexes(spec)) {
     await db.schema.createIndex(indexName(spec.table, cols)).ifNotExists().on(spec.table).columns(cols).execute();
   }
+  // the pinyin keys of x-pinyin fields, filled in for rows stored before (crud/pinyin-search.ts)
+  await ensurePinyinTables(db, dialect, spec);
 }
 
 /** Arbitrary constant for the advisory lock that serialises schema changes across instances. */

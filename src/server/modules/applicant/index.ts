@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
-import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged } from '../../crud/index.ts';
+import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged, writePinyinKeys } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { sql } from 'kysely';
@@ -78,6 +78,7 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
       if (await applicantByCard(trx, applicantSpec.table, card)) throw new ApiError(409, RESUME_MESSAGES.registered, { resume: true });
       const inserted = await trx.insertInto(applicantSpec.table).values(row).returning('id').executeTakeFirstOrThrow();
       const newId = Number(inserted.id);
+      await writePinyinKeys(trx, applicantSpec, [{ ...row, id: newId }]);
       return { id: newId, token: await tokens.issue(trx, newId) };
     });
     tableChanged(database, applicantSpec.table);

@@ -11,7 +11,16 @@ import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { regionText } from '../../../shared/regions.ts';
-import { assertRecordsInScope, checkRecord, findById, positiveId, recordToRow, rowToRecord, tableChanged } from '../../crud/index.ts';
+import {
+  assertRecordsInScope,
+  checkRecord,
+  findById,
+  positiveId,
+  recordToRow,
+  rowToRecord,
+  tableChanged,
+  writePinyinKeys,
+} from '../../crud/index.ts';
 import { dateText } from '../../crud/values.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -78,11 +87,13 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
         .where('status', '<>', 3)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) throw badRequest(ALREADY_JOINED);
-      return trx
+      const inserted = await trx
         .insertInto(staffSpec.table)
         .values(row)
         .returning(staffSpec.fields.map((f) => f.column))
         .executeTakeFirstOrThrow();
+      await writePinyinKeys(trx, staffSpec, [inserted]);
+      return inserted;
     });
     tableChanged(database, staffSpec.table);
     tableChanged(database, applicantSpec.table);

@@ -3,7 +3,7 @@
  * records, by JSON property names, inside the caller's transaction.
  */
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
-import { recordToRow, rowToRecord } from '../../crud/index.ts';
+import { recordToRow, rewritePinyinKeys, rowToRecord, writePinyinKeys } from '../../crud/index.ts';
 import type { Database, Db } from '../../types.ts';
 
 /** 跟进状态 */
@@ -69,11 +69,9 @@ export async function updateLeads(
   values: Record<string, unknown>,
 ): Promise<number> {
   if (!ids.length) return 0;
-  const result = await db
-    .updateTable(spec.table)
-    .set(recordToRow(spec, values, dialect))
-    .where(col(spec, 'id'), 'in', ids)
-    .executeTakeFirst();
+  const row = recordToRow(spec, values, dialect);
+  const result = await db.updateTable(spec.table).set(row).where(col(spec, 'id'), 'in', ids).executeTakeFirst();
+  for (const id of ids) await rewritePinyinKeys(db, spec, id, row);
   return Number(result.numUpdatedRows);
 }
 
@@ -88,5 +86,6 @@ export async function insertRecord(
     .values(recordToRow(spec, values, dialect))
     .returning(columns(spec))
     .executeTakeFirstOrThrow();
+  await writePinyinKeys(db, spec, [row]);
   return rowToRecord(spec, row) as Lead;
 }

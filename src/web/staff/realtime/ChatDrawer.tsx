@@ -15,6 +15,8 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { useGetIdentity } from 'react-admin';
 import { useRealtime } from './RealtimeContext.tsx';
+import { Highlight } from '../../components/pinyin/Highlight.tsx';
+import { usePinyinMatcher } from '../../components/pinyin/usePinyin.ts';
 
 export const CHAT_MAX_LENGTH = 500;
 export const CHAT_DRAWER_WIDTH = '46%';
@@ -69,25 +71,7 @@ export function ChatDrawer() {
           </IconButton>
         </Box>
         <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-          <Box
-            component="ul"
-            aria-label="在线用户列表"
-            sx={{ width: 160, m: 0, p: 1, overflow: 'auto', borderRight: 1, borderColor: 'divider' }}
-          >
-            {chat.online.length === 0 ? (
-              <Typography component="li" variant="body2" color="text.secondary" sx={{ listStyle: 'none', p: 1 }}>
-                暂无其他在线用户
-              </Typography>
-            ) : null}
-            {chat.online.map((u) => (
-              <Box component="li" key={u.sid} sx={{ listStyle: 'none', display: 'flex', alignItems: 'center', gap: 1, p: 0.5 }}>
-                <Box sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'success.main' }} />
-                <Typography variant="body2" noWrap title={u.sid}>
-                  {u.name}
-                </Typography>
-              </Box>
-            ))}
-          </Box>
+          <OnlineList online={chat.online} />
           <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', minWidth: 0 }}>
             <Box aria-label="聊天记录" role="log" sx={{ flex: 1, overflow: 'auto', p: 2, bgcolor: '#f5f7fa' }}>
               {chat.loading ? (
@@ -156,5 +140,48 @@ export function ChatDrawer() {
         </Box>
       </Box>
     </Drawer>
+  );
+}
+
+/**
+ * The online staff, with a box that finds them by name or pinyin (张伟 by zw or zhangwei), the
+ * matched characters marked. Rendered only while the drawer is open, so the pinyin rule loads
+ * with the chat, not with the console.
+ */
+function OnlineList({ online }: { online: Array<{ sid: string; name: string }> }) {
+  const [query, setQuery] = useState('');
+  const match = usePinyinMatcher('name');
+  const shown = online.map((u) => ({ u, range: match(u.name, query) })).filter((x) => x.range);
+  return (
+    <Box sx={{ width: 160, display: 'flex', flexDirection: 'column', borderRight: 1, borderColor: 'divider' }}>
+      <TextField
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder="姓名或拼音"
+        size="small"
+        sx={{ m: 1, mb: 0 }}
+        slotProps={{ htmlInput: { 'aria-label': '查找在线用户' } }}
+      />
+      <Box component="ul" aria-label="在线用户列表" sx={{ flex: 1, m: 0, p: 1, overflow: 'auto' }}>
+        {online.length === 0 ? (
+          <Typography component="li" variant="body2" color="text.secondary" sx={{ listStyle: 'none', p: 1 }}>
+            暂无其他在线用户
+          </Typography>
+        ) : null}
+        {online.length > 0 && shown.length === 0 ? (
+          <Typography component="li" variant="body2" color="text.secondary" sx={{ listStyle: 'none', p: 1 }}>
+            没有匹配的用户
+          </Typography>
+        ) : null}
+        {shown.map(({ u, range }) => (
+          <Box component="li" key={u.sid} sx={{ listStyle: 'none', display: 'flex', alignItems: 'center', gap: 1, p: 0.5 }}>
+            <Box sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'success.main' }} />
+            <Typography variant="body2" noWrap title={u.sid}>
+              <Highlight text={u.name} range={range} />
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </Box>
   );
 }

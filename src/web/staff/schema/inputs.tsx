@@ -14,6 +14,8 @@ import { OCR_LABELS, type OcrFill } from '../../../shared/ocr.ts';
 import { OcrButton, type OcrRecognise } from '../../components/OcrButton.tsx';
 import { request } from '../../common/http.ts';
 import { PickerInput } from './PickerInput.tsx';
+// with the form itself: a picker loaded later would miss the form's validation until it arrived
+import { PinyinSelectInput } from './PinyinSelectInput.tsx';
 
 export interface FieldInputProps {
   spec: ResourceSpec;
@@ -61,6 +63,9 @@ function FormOcrButton({ ocr }: { ocr: OcrFill }) {
 export const staffRecognise: OcrRecognise = async (call, form) =>
   (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
 
+/** referenced resources whose labels are people's names */
+const PEOPLE = new Set(['user', 'users', 'staff']);
+
 function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
   // personal data that came masked is shown, never edited (the mask is not the value)
   const masked = useIsMasked(field.name);
@@ -84,7 +89,16 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
         sort={{ field: 'id', order: 'ASC' }}
         offline={<Offline variant="inline" />}
       >
-        <SelectInput {...common} optionText={field.ref.label} disabled={readOnly} />
+        <PinyinSelectInput
+          source={common.source}
+          label={common.label}
+          optionText={field.ref.label}
+          kind={PEOPLE.has(field.ref.resource) ? 'name' : 'text'}
+          validate={common.validate}
+          readOnly={readOnly}
+          disabled={readOnly}
+          helperText={common.helperText}
+        />
       </ReferenceInputBase>
     );
   }

@@ -1,16 +1,22 @@
-/** The open 查找菜单 box (fuse.js search over the menu entries); loaded when the search icon is first clicked. */
+/**
+ * The open 查找菜单 box: menu titles by the pinyin rule and fuzzy search (menuSearch.ts), the
+ * matched characters highlighted; loaded when the search icon is first clicked.
+ */
 import { useMemo, useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { useNavigate } from 'react-router-dom';
 import { searchMenus } from './menuSearch.ts';
 import { menuEntries, type MenuEntry } from './titles.ts';
+import { usePinyinMatcher } from '../../components/pinyin/usePinyin.ts';
+import { Highlight } from '../../components/pinyin/Highlight.tsx';
 
 export function MenuSearchBox({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [input, setInput] = useState('');
   const entries = useMemo(() => menuEntries(), []);
-  const options = useMemo(() => searchMenus(entries, input), [entries, input]);
+  const match = usePinyinMatcher('text');
+  const options = useMemo(() => searchMenus(entries, input, 10, match), [entries, input, match]);
   return (
     <Autocomplete<MenuEntry>
       openOnFocus
@@ -30,7 +36,7 @@ export function MenuSearchBox({ onClose }: { onClose: () => void }) {
       onBlur={onClose}
       renderOption={(props, o) => (
         <li {...props} key={o.path}>
-          {o.title}
+          <Highlight text={o.title} range={match(o.title, input)} />
         </li>
       )}
       sx={{ width: 220, mx: 1, '& .MuiOutlinedInput-root': { bgcolor: 'background.paper' } }}

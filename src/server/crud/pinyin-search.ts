@@ -1,0 +1,198 @@
+/**
+ * Pinyin search of the fields a schema marks `x-pinyin` (the rule: shared/pinyin.ts).
+ *
+ * Each marked field has a side table `<table>_<column>_py (key, row_id)` holding one row per key
+ * of the row's text (张三: zhangsan, zsan), primary key (key, row_id). A pinyin query is then an
+ * index range over the keys, `key >= 'zs' and key < 'zt'`, and the list's condition is
+ * `id IN (that range)`: no scan of the table on SQLite or PostgreSQL. On PostgreSQL the key
+ * column uses the "C" collation so that the range is a byte range whatever the database's locale.
+ *
+ * The keys are written in the same transaction as the row (create, update, import, delete: see
+ * repository.ts). At start the migrator creates the side tables and computes the keys of rows
+ * stored before the field was marked (or before the rule's version changed), a batch at a time,
+ * remembering how far it got in `schema_pinyin` so that an interrupted start resumes.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
+import { PINYIN_RULE_VERSION, pinyinKeys, pinyinQuery, prefixEnd } from '../../shared/pinyin.ts';
+import type { Db, Dialect } from '../types.ts';
+import { idField } from './values.ts';
+
+export const PINYIN_MARKER_TABLE = 'schema_pinyin';
+const FILL_BATCH = 2000;
+/** side-table rows per INSERT (two parameters each) */
+const KEYS_PER_INSERT = 2000;
+
+export function pinyinFields(spec: ResourceSpec): FieldSpec[] {
+  return spec.fields.filter((f) => f.pinyin);
+}
+
+/** The side table of a marked field. */
+export function pinyinTable(spec: Pick<ResourceSpec, 'table'>, field: Pick<FieldSpec, 'column'>): string {
+  return `${spec.table}_${field.column}_py`;
+}
+
+/**
+ * The blurry condition of a marked field when `text` is a pinyin query (Latin letters, digits,
+ * spaces), else null (then the field is matched as a substring, as any text field).
+ */
+export function pinyinCondition(spec: ResourceSpec, field: FieldSpec, text: string): Expression<SqlBool> | null {
+  if (!field.pinyin) return null;
+  const key = pinyinQuery(text);
+  if (!key) return null;
+  const side = sql.table(pinyinTable(spec, field));
+  return sql<SqlBool>`${sql.ref(idField(spec).column)} in (select row_id from ${side} where key >= ${key} and key < ${prefixEnd(key)})`;
+}
+
+interface KeyRow {
+  key: string;
+  row_id: number;
+}
+
+async function insertKeys(db: Db, table: string, rows: KeyRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += KEYS_PER_INSERT) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + KEYS_PER_INSERT))
+      .execute();
+  }
+}
+
+/** The keys of rows just inserted: `rows` carry the id and the marked columns. */
+export async function writePinyinKeys(db: Db, spec: ResourceSpec, rows: Record<string, unknown>[]): Promise<void> {
+  const id = idField(spec).column;
+  for (const f of pinyinFields(spec)) {
+    const keys: KeyRow[] = [];
+    for (const r of rows) {
+      const text = r[f.column];
+      if (typeof text !== 'string' || !text) continue;
+      for (const key of pinyinKeys(text, f.pinyin)) keys.push({ key, row_id: Number(r[id]) });
+    }
+    await insertKeys(db, pinyinTable(spec, f), keys);
+  }
+}
+
+/** After an update that wrote `row` (column -> new value, null when cleared) to the row `id`. */
+export async function rewritePinyinKeys(db: Db, spec: ResourceSpec, id: number, row: Record<string, unknown>): Promise<void> {
+  for (const f of pinyinFields(spec)) {
+    if (!(f.column in row)) continue;
+    const table = pinyinTable(spec, f);
+    await db.deleteFrom(table).where('row_id', '=', id).execute();
+    const text = row[f.column];
+    if (typeof text === 'string' && text)
+      await insertKeys(
+        db,
+        table,
+        pinyinKeys(text, f.pinyin).map((key) => ({ key, row_id: id })),
+      );
+  }
+}
+
+/** Before the rows `ids` of `spec` are deleted. */
+export async function deletePinyinKeys(db: Db, spec: ResourceSpec, ids: number[]): Promise<void> {
+  for (const f of pinyinFields(spec)) await db.deleteFrom(pinyinTable(spec, f)).where('row_id', 'in', ids).execute();
+}
+
+/** Before the rows of `spec` whose `column` is one of `values` are deleted (cascading deletes). */
+export async function deletePinyinKeysWhere(db: Db, spec: ResourceSpec, column: string, values: number[]): Promise<void> {
+  const id = idField(spec).column;
+  for (const f of pinyinFields(spec)) {
+    await db
+      .deleteFrom(pinyinTable(spec, f))
+      .where('row_id', 'in', db.selectFrom(spec.table).select(id).where(column, 'in', values))
+      .execute();
+  }
+}
+
+interface Marker {
+  version: number;
+  done_upto: number | string;
+  complete: boolean | number;
+}
+
+/**
+ * Creates the side tables of the marked fields and computes the keys of the rows that have none
+ * yet (part of the migration; runs inside its lock or transaction).
+ */
+export async function ensurePinyinTables(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<void> {
+  const fields = pinyinFields(spec);
+  if (!fields.length) return;
+  const bool = dialect === 'postgres' ? 'boolean' : 'integer';
+  await sql`create table if not exists ${sql.table(PINYIN_MARKER_TABLE)} (table_name text not null, column_name text not null,
+    version integer not null, done_upto bigint not null, complete ${sql.raw(bool)} not null, primary key (table_name, column_name))`.execute(
+    db,
+  );
+  for (const f of fields) {
+    const table = pinyinTable(spec, f);
+    if (dialect === 'postgres') {
+      await sql`create table if not exists ${sql.table(table)} (key text collate "C" not null, row_id bigint not null, primary key (key, row_id))`.execute(
+        db,
+      );
+    } else {
+      await sql`create table if not exists ${sql.table(table)} (key text not null, row_id integer not null, primary key (key, row_id)) without rowid`.execute(
+        db,
+      );
+    }
+    await db.schema.createIndex(`${table}_row`).ifNotExists().on(table).column('row_id').execute();
+    await fillPinyinKeys(db, dialect, spec, f);
+  }
+}
+
+async function fillPinyinKeys(db: Db, dialect: Dialect, spec: ResourceSpec, field: FieldSpec): Promise<void> {
+  const marker = db.selectFrom(PINYIN_MARKER_TABLE).where('table_name', '=', spec.table).where('column_name', '=', field.column);
+  let m = await marker.select(['version', 'done_upto', 'complete']).$castTo<Marker>().executeTakeFirst();
+  if (m && Number(m.version) === PINYIN_RULE_VERSION && (m.complete === true || m.complete === 1)) return;
+  if (!m || Number(m.version) !== PINYIN_RULE_VERSION) {
+    // new field, or keys of another version of the rule: every row again, from the start
+    await db.deleteFrom(PINYIN_MARKER_TABLE).where('table_name', '=', spec.table).where('column_name', '=', field.column).execute();
+    await db
+      .insertInto(PINYIN_MARKER_TABLE)
+      .values({
+        table_name: spec.table,
+        column_name: field.column,
+        version: PINYIN_RULE_VERSION,
+        done_upto: 0,
+        complete: dialect === 'postgres' ? false : 0,
+      })
+      .execute();
+    m = { version: PINYIN_RULE_VERSION, done_upto: 0, complete: false };
+  }
+  const id = idField(spec).column;
+  const side = pinyinTable(spec, field);
+  let upto = Number(m.done_upto);
+  for (;;) {
+    const rows = await db.selectFrom(spec.table).select([id, field.column]).where(id, '>', upto).orderBy(id).limit(FILL_BATCH).execute();
+    const last = rows.length ? Number(rows[rows.length - 1][id]) : upto;
+    await inBatch(db, dialect, async () => {
+      if (rows.length) {
+        await db.deleteFrom(side).where('row_id', '>', upto).where('row_id', '<=', last).execute();
+        await writePinyinKeys(db, spec, rows);
+      }
+      await db
+        .updateTable(PINYIN_MARKER_TABLE)
+        .set({ done_upto: last, ...(rows.length < FILL_BATCH ? { complete: dialect === 'postgres' ? true : 1 } : {}) })
+        .where('table_name', '=', spec.table)
+        .where('column_name', '=', field.column)
+        .execute();
+    });
+    if (rows.length < FILL_BATCH) return;
+    upto = last;
+  }
+}
+
+/**
+ * One batch of the fill: its own transaction on PostgreSQL (the migration holds a connection,
+ * not a transaction), so the marker never runs ahead of the keys; on SQLite the migration is
+ * one transaction already.
+ */
+async function inBatch(db: Db, dialect: Dialect, work: () => Promise<void>): Promise<void> {
+  if (dialect !== 'postgres') return work();
+  await sql`begin`.execute(db);
+  try {
+    await work();
+    await sql`commit`.execute(db);
+  } catch (e) {
+    await sql`rollback`.execute(db);
+    throw e;
+  }
+}
