@@ -43,6 +43,7 @@ import { registerHealth } from './health.ts';
 import { acquireStartLock, type StartLock } from './db/start-lock.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
+import { registerHomeRoutes } from './modules/home/summary.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
@@ -82,6 +83,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'staff', register: (app, specs) => registerStaffArea(app, specs) },
   { name: 'kf', register: (app) => registerKfRoutes(app) },
   { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
+  { name: 'home', register: (app, specs) => registerHomeRoutes(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
