@@ -17,7 +17,7 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { FieldSpec, ResourceSpec } from '../shared/resource-spec.ts';
 import { routeCatalogue, type RouteEntry } from './auth/route-catalogue.ts';
 import { MAX_PAGE_SIZE } from './crud/query.ts';
@@ -27,6 +27,8 @@ import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-ta
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
+import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
+import { getPublicSettings } from './modules/system/public-settings.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
@@ -462,7 +464,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
       openapi: '3.1.0',
       servers: [{ url: '/', description: '提供本文档的服务器（接口与文档同源）' }],
       info: {
-        title: '经销商集团管理系统 API',
+        title: `${DEFAULT_PRODUCT_NAME} API`,
         version: opts.version,
         description:
           '由服务器注册的路由、路由权限目录和实体 JSON Schema 生成。所有错误都以 `{status, message, timestamp}` 返回，status 等于 HTTP 状态码，message 为中文提示。写操作可带 `submit_id` 请求头防重复提交。',
@@ -482,14 +484,35 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
   });
 }
 
+/** The document's title: the product's name (系统设置's 系统名称, else the default) and "API". */
+async function documentTitle(app: FastifyInstance): Promise<string> {
+  try {
+    return `${productName((await getPublicSettings(app.database.db, app.config)).title)} API`;
+  } catch {
+    return `${DEFAULT_PRODUCT_NAME} API`;
+  }
+}
+
+function withTitle<T extends { info?: object }>(doc: T, title: string): T {
+  return { ...doc, info: { ...doc.info, title } };
+}
+
 /** The document and the interactive page; called after every other route is registered. */
 export async function registerApiDocsRoutes(app: FastifyInstance): Promise<void> {
   app.get(OPENAPI_PATH, { schema: { summary: '本文档（OpenAPI 3.1）', tags: ['api/docs'] } }, async (_request, reply) => {
-    return reply.header('cache-control', 'no-cache').send(app.swagger());
+    return reply.header('cache-control', 'no-cache').send(withTitle(app.swagger(), await documentTitle(app)));
   });
-  await app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
-    uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: 0, persistAuthorization: false },
-    theme: { title: '经销商集团管理系统 API' },
+  // the page's own copies of the document carry the same title, read as each is asked for
+  const titles = new WeakMap<FastifyRequest, string>();
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      if (/\/(json|yaml)$/.test(request.url.split('?')[0])) titles.set(request, await documentTitle(app));
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: 0, persistAuthorization: false },
+      theme: { title: `${DEFAULT_PRODUCT_NAME} API` },
+      transformSpecification: (doc, request) => withTitle(doc as { info?: object }, titles.get(request) ?? `${DEFAULT_PRODUCT_NAME} API`),
+    });
   });
 }

@@ -45,6 +45,7 @@ import { registerDiskSpaceWatch } from './disk/space-watch.ts';
 import { acquireStartLock, type StartLock } from './db/start-lock.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerSystemMessageRoutes } from './modules/messages/system-messages.ts';
+import { registerHomeRoutes } from './modules/home/summary.ts';
 import { registerChatRoutes } from './modules/messages/chat.ts';
 import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
@@ -87,6 +88,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'tms', register: (app, specs) => registerTmsRoutes(app, specs) },
   { name: 'disk-space', register: (app) => registerDiskSpaceWatch(app) },
   { name: 'backup', register: (app) => registerBackups(app) },
+  { name: 'home', register: (app, specs) => registerHomeRoutes(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { fetchPublicSettings, type SysSettings } from './common/session.ts';
+import { productName } from '../shared/product.ts';
 
 /** Public system settings (title, logo, filing number...) for pages shown before sign-in. */
 export function usePublicSettings(): SysSettings {
@@ -20,7 +21,7 @@ export function usePublicSettings(): SysSettings {
 
 /** Sets the page title and favicon from system settings. */
 export function applyDocumentSettings(pageTitle: string, sys: SysSettings): void {
-  const appTitle = sys.title || '后台管理系统';
+  const appTitle = productName(sys.title);
   document.title = pageTitle ? `${pageTitle} - ${appTitle}` : appTitle;
   let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
   if (!link) {

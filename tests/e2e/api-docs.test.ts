@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, shot, shotOnFailure, startProduct, type Product } from './support.ts';
+import { DEFAULT_PRODUCT_NAME } from '../../src/shared/product.ts';
 
 describe('API documentation page', () => {
   let product: Product;
@@ -41,7 +42,7 @@ describe('API documentation page', () => {
       const res = await page.goto(`${product.url}/api/docs`);
       expect(res?.status()).toBe(200);
       await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 });
-      expect(await page.locator('.info .title').innerText()).toContain('经销商集团管理系统 API');
+      expect(await page.locator('.info .title').innerText()).toContain(`${DEFAULT_PRODUCT_NAME} API`);
 
       // an entity's list: paging, sort and its x-filter parameters, the staff token with its key
       const tag = page.locator('.opblock-tag', { hasText: '问题反馈 (api/sysQuestion)' });

@@ -7,9 +7,9 @@ export function dataRows(page: Page): Locator {
   return page.getByRole('table').locator('tbody').getByRole('row');
 }
 
-/** The pagination's "a-b，共 n 条". */
+/** The pagination's "第 a-b 条，共 n 条". */
 export function totalText(page: Page, total: number): Locator {
-  return page.getByText(new RegExp(`^\\d+-\\d+，共 ${total} 条$`));
+  return page.getByText(new RegExp(`^第 \\d+-\\d+ 条，共 ${total} 条$`));
 }
 
 /** A notice (snackbar) with this text; it must stay in the accessibility tree while a dialog is open. */

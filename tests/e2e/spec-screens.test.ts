@@ -88,6 +88,7 @@ describe('系统设置', () => {
     const form = page.getByRole('form', { name: '系统设置' });
     await form.waitFor();
     await form.getByLabel('公司名称').fill('顺达汽车集团');
+    await form.getByLabel('系统名称').fill('顺达车商管理系统');
     await form.getByLabel('备案号').fill('沪ICP备12345678号-1');
     for (const [label, file] of [
       ['网站图标', FAVICON],
@@ -107,9 +108,9 @@ describe('系统设置', () => {
     expect((await save).status()).toBe(204);
     await page.getByText('保存成功').waitFor();
 
-    // the sidebar shows the new logo and company name at once, the footer the filing number
+    // the sidebar shows the new logo and the product's name at once, the footer the company and filing number
     const brand = page.getByTestId('sidebar-brand');
-    await expect.poll(() => brand.innerText()).toBe('顺达汽车集团');
+    await expect.poll(() => brand.innerText()).toBe('顺达车商管理系统');
     await expect.poll(() => brand.getByRole('img', { name: 'Logo' }).getAttribute('src')).toMatch(/^\/api\/files\/[0-9a-f]{32}$/);
     await expect.poll(() => page.getByTestId('record-number').innerText()).toContain('沪ICP备12345678号-1');
     // the page's icon is /favicon.ico, versioned by the upload, and it serves the uploaded picture
@@ -126,7 +127,7 @@ describe('系统设置', () => {
     const home = page.getByRole('img', { name: '首页' });
     await home.waitFor();
     await expect.poll(() => home.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
-    expect(await page.getByTestId('sidebar-brand').innerText()).toBe('顺达汽车集团');
+    expect(await page.getByTestId('sidebar-brand').innerText()).toBe('顺达车商管理系统');
     expect(await page.getByTestId('record-number').innerText()).toContain('沪ICP备12345678号-1');
     await shot(page, 'settings-03-dashboard');
   });
@@ -140,6 +141,10 @@ describe('系统设置', () => {
     const footer = other.getByTestId('record-number');
     await footer.waitFor();
     expect(await footer.innerText()).toBe('Copyright © 顺达汽车集团 | 沪ICP备12345678号-1');
+    // the same product name as the sidebar, the page title and the API document
+    await other.getByText('顺达车商管理系统', { exact: true }).first().waitFor();
+    const doc = await other.request.get(`${product.url}/api/docs/openapi.json`);
+    expect(((await doc.json()) as { info: { title: string } }).info.title).toBe('顺达车商管理系统 API');
     await expect.poll(() => other.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^\/favicon\.ico\?v=[0-9a-f]{12}$/);
     const href = await other.locator('link[rel="icon"]').getAttribute('href');
     const icon = await other.request.get(`${product.url}${href}`);

@@ -5,6 +5,7 @@ import { setPublicSetting } from '../../src/server/modules/system/index.ts';
 import { authTestApp, createStaff, encryptPassword, loginAs, publicKeyOf, testDialects, type AuthTestApp } from './auth-helpers.ts';
 import { submitId, testApps, type TestApp } from './helpers.ts';
 import type { ErrorBody, Page, Row } from '../support/answers.ts';
+import { DEFAULT_PRODUCT_NAME } from '../../src/shared/product.ts';
 
 const ADMIN_PASSWORD = 'Admin@123456';
 
@@ -80,7 +81,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
       expect(user.lastPasswordResetDate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(user.roles).toEqual([expect.objectContaining({ name: 'admin', dataScope: '全部', level: 1 })]);
       expect(permissions).toEqual(['admin']);
-      expect(sys).toMatchObject({ compName: '车商集团', title: '后台管理系统' });
+      expect(sys).toMatchObject({ compName: '车商集团', title: DEFAULT_PRODUCT_NAME });
       const depts = await app.database.db.selectFrom('sys_dept').select('name').orderBy('id').execute();
       expect(depts.map((d) => d.name as string)).toEqual(['总公司', '人事部', '销售部', '售后服务部', '信息数据部']);
     });
@@ -280,7 +281,7 @@ describe.each(testApps())('staff sign-in on %s', (_dialect, start) => {
         compName: '车商集团',
         recordNumber: t.config.recordNumber,
         sysHomeImg: '',
-        title: '后台管理系统',
+        title: DEFAULT_PRODUCT_NAME,
       });
       await setPublicSetting(app.database.db, 'compName', '中原车商集团');
       await setPublicSetting(app.database.db, 'compName', '豫车集团');

@@ -127,6 +127,8 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'POST /api/public/getYhk': 'recognition of a picture the caller sends',
   'POST /api/public/uploadFileApi': 'uploads of any form',
   'GET /api/kf/phoneToAddress': 'where a mobile the caller types was issued (public numbering-plan data)',
+  'GET /api/home/summary':
+    "首页: the caller's own unread count, and each list count only for the list keys the caller holds (data scope applied)",
 };
 
 /** Routes that refuse admin on purpose. */

@@ -127,7 +127,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
       const logged = await t.app.database.db
         .selectFrom('sys_log')
         .select(['username', 'description'])
-        .where('description', 'like', `查看完整个人信息：${spec.name}%`)
+        .where('description', 'like', `查看完整个人信息：${spec.title}，%`)
         .execute();
       expect(logged.some((l) => l.username === `${name}_full`.slice(0, 30) && String(l.description).includes(String(id)))).toBe(true);
     },
@@ -252,7 +252,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     const logged = await t.app.database.db
       .selectFrom('sys_log')
       .select(['username', 'description'])
-      .where('description', 'like', '查看完整个人信息：user%')
+      .where('description', 'like', '查看完整个人信息：用户，%')
       .execute();
     expect(logged.some((l) => l.username === 'users_full' && String(l.description).includes(String(id)))).toBe(true);
     expect(

@@ -1,6 +1,7 @@
 /** The page's icon is always /favicon.ico, versioned by the uploaded favicon so a new one is fetched at once. */
 import { describe, expect, it } from 'vitest';
 import { applyDocumentSettings, faviconHref } from '../../src/web/settings.ts';
+import { DEFAULT_PRODUCT_NAME } from '../../src/shared/product.ts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 
@@ -19,6 +20,6 @@ describe('favicon link', () => {
     const links = document.querySelectorAll('link[rel="icon"]');
     expect(links.length).toBe(1);
     expect(links[0].getAttribute('href')).toBe('/favicon.ico');
-    expect(document.title).toBe('后台管理系统');
+    expect(document.title).toBe(DEFAULT_PRODUCT_NAME);
   });
 });

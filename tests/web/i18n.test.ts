@@ -34,7 +34,7 @@ describe('zh-CN catalogue', () => {
   it('is served by the polyglot provider in Chinese', () => {
     expect(i18nProvider.getLocale()).toBe('zh-CN');
     expect(i18nProvider.translate('ra.action.delete')).toBe('删除');
-    expect(i18nProvider.translate('ra.navigation.page_rows_per_page')).toBe('每页条数：');
+    expect(i18nProvider.translate('ra.navigation.page_rows_per_page')).toBe('每页条数');
     expect(i18nProvider.translate('app.confirm.logout')).toBe('确定注销并退出系统吗？');
     expect(i18nProvider.translate('服务器的消息')).toBe('服务器的消息');
     expect(i18nProvider.translate('ra.message.bulk_delete_content', { smart_count: 3, name: '问题反馈' })).toBe('确认删除选中的3条数据?');

@@ -68,6 +68,12 @@ describe('tags view rules', () => {
     expect(all.goTo?.path).toBe('/dashboard');
   });
 
+  it('/ (which leads to 首页) is no tab of its own, also not from a saved list', () => {
+    expect(open(['/', '/a']).map((t) => t.path)).toEqual(['/dashboard', '/a']);
+    sessionStorage.setItem(TAGS_STORAGE_KEY, JSON.stringify([HOME_TAG, { path: '/', title: '首页' }]));
+    expect(loadTags(sessionStorage)).toEqual([HOME_TAG]);
+  });
+
   it('refresh keeps the query through /redirect', () => {
     expect(refreshPath({ path: '/sysQuestion', search: '?page=2' })).toBe('/redirect/sysQuestion?page=2');
   });

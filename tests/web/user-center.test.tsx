@@ -276,7 +276,7 @@ describe('personal centre page', { timeout: 60000 }, () => {
         .getAllByText(/\d+ms$/)
         .map((chip) => chip.closest('[data-colour]')!.getAttribute('data-colour')),
     ).toEqual(['success', 'default', 'warning', 'error', 'info']);
-    expect(screen.getByText('1-10 共 23 条')).toBeTruthy();
+    expect(screen.getByText('第 1-10 条，共 23 条')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.find((c) => c.url.pathname === '/api/logs/user')!.url.search).toBe('?page=0&size=10&sort=id%2Cdesc');
   });

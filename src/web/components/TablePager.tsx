@@ -1,8 +1,10 @@
 /**
- * The pager under a hand-written table: page sizes, 每页条数 and "1-15 共 N 条". Changing the page
+ * The pager under a hand-written table: page sizes, 每页条数 and "第 1-15 条，共 N 条" (the words
+ * of every pager, pagerLabels.ts). Changing the page
  * size goes back to the first page. Without onSizeChange the size is fixed and not offered.
  */
 import TablePagination from '@mui/material/TablePagination';
+import { rangeLabel, ROWS_PER_PAGE_LABEL } from './pagerLabels.ts';
 
 export interface TablePagerProps {
   count: number;
@@ -27,8 +29,8 @@ export function TablePager({ count, page, size, sizes, onPageChange, onSizeChang
         onSizeChange?.(Number(e.target.value));
         onPageChange(0);
       }}
-      labelRowsPerPage="每页条数"
-      labelDisplayedRows={({ from, to, count: total }) => `${from}-${to} 共 ${total} 条`}
+      labelRowsPerPage={ROWS_PER_PAGE_LABEL}
+      labelDisplayedRows={rangeLabel}
     />
   );
 }

@@ -34,6 +34,7 @@ import CustomerList from './CustomerList.tsx';
 import RequestList from './RequestList.tsx';
 import { PasswordDialog, PhoneDialog } from './AccountDialogs.tsx';
 import { DealerIdleLock, DealerLockTimeDialog } from './DealerIdleLock.tsx';
+import { productName } from '../../shared/product.ts';
 
 export const SIDEBAR_OPEN_PX = 205;
 export const SIDEBAR_CLOSED_PX = 50;
@@ -130,7 +131,7 @@ export default function DealerLayout({ path }: { path: string }) {
             <MenuIcon />
           </IconButton>
           <Typography noWrap sx={{ ml: 1, fontWeight: 600, display: { xs: 'none', sm: 'block' } }}>
-            {sys.title || '车商集团后台管理系统'}
+            {productName(sys.title)}
           </Typography>
           <Typography noWrap sx={{ ml: 1, minWidth: 0, color: 'text.secondary' }} data-testid="dealer-label">
             [{label}]

@@ -18,6 +18,7 @@ import { RecordFooter } from '../components/RecordFooter.tsx';
 import { suppressButtonKeys } from '../common/inputFilters.ts';
 import { dealerFetch } from './http.ts';
 import { setDealerSession, type DealerSession } from './session.ts';
+import { productName } from '../../shared/product.ts';
 
 export const DEALER_HOME = '/comp/jxs_comp';
 
@@ -40,7 +41,7 @@ export default function DealerLogin() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
-  const title = sys.title || '车商集团后台管理系统';
+  const title = productName(sys.title);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

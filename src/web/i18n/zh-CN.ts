@@ -4,6 +4,8 @@
  * form (polyglot's zh rule always picks the first), so no entry uses `||||`.
  */
 import type { TranslationMessages } from 'react-admin';
+import { DEFAULT_PRODUCT_NAME } from '../../shared/product.ts';
+import { RANGE_MESSAGE, ROWS_PER_PAGE_LABEL } from '../components/pagerLabels.ts';
 
 export const raZhCN = {
   ra: {
@@ -120,7 +122,7 @@ export const raZhCN = {
       page_out_of_boundaries: '页码 %{page} 超出范围',
       page_out_from_end: '已是最后一页',
       page_out_from_begin: '已是第一页',
-      page_range_info: '%{offsetBegin}-%{offsetEnd}，共 %{total} 条',
+      page_range_info: RANGE_MESSAGE,
       partial_page_range_info: '%{offsetBegin}-%{offsetEnd}，超过 %{offsetEnd} 条',
       current_page: '第 %{page} 页',
       page: '转到第 %{page} 页',
@@ -128,7 +130,7 @@ export const raZhCN = {
       last: '转到最后一页',
       next: '下一页',
       previous: '上一页',
-      page_rows_per_page: '每页条数：',
+      page_rows_per_page: ROWS_PER_PAGE_LABEL,
       skip_nav: '跳到正文',
     },
     sort: {
@@ -221,7 +223,7 @@ export const raZhCN = {
 /** The product's own messages (spec text verbatim). */
 export const appZhCN = {
   app: {
-    title: '后台管理系统',
+    title: DEFAULT_PRODUCT_NAME,
     action: {
       add: '新增',
       edit: '修改',

@@ -36,6 +36,7 @@ import { getRemembered } from '../common/token.ts';
 import { captchaChars, stripNonWord, suppressButtonKeys } from '../common/inputFilters.ts';
 import QrPanel from './QrPanel.tsx';
 import { messages } from '../../shared/messages.ts';
+import { productName } from '../../shared/product.ts';
 
 export const RETRY_BLOCK_SECONDS = 5;
 
@@ -210,7 +211,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1, mb: 1 }}>
           {sys.logo ? <img src={sys.logo} alt="" style={{ height: 32 }} /> : null}
           <Typography variant="h6" component="h1">
-            {sys.title || '后台管理系统'}
+            {productName(sys.title)}
           </Typography>
         </Box>
         <Tabs value={tab} onChange={(_, value: number) => setTab(value)} variant="fullWidth" sx={{ mb: 2 }}>

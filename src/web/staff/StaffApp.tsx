@@ -28,6 +28,7 @@ import { RedirectPage } from './shell/RedirectPage.tsx';
 import { SYSTEM_SCREENS } from './pages/system/index.ts';
 import { lazyPage } from './lazyPart.tsx';
 import { storeAppKey } from '../common/token.ts';
+import { DEFAULT_PRODUCT_NAME } from '../../shared/product.ts';
 
 // screens most visits never open: their code comes when first shown
 const DecisionCenterPage = lazyPage(() => import('./pages/DecisionCenter.tsx'), 'DecisionCenterPage');
@@ -110,7 +111,7 @@ function StaffAdmin() {
       catchAll={NotFoundPage}
       loginPage={false}
       requireAuth
-      title="后台管理系统"
+      title={DEFAULT_PRODUCT_NAME}
       disableTelemetry
     >
       <CustomRoutes>

@@ -55,6 +55,14 @@ export function resourceDescriptions(specs: ResourceSpec[]): Map<string, string>
   return map;
 }
 
+/** Resources whose personal data is read in full, by the name a read records (request.personalDataRead). */
+const READ_RESOURCE_TITLES: Record<string, string> = { user: '用户' };
+
+/** The Chinese title of a resource a read names (its schema title; 用户 for the users), the name itself when unknown. */
+export function resourceTitle(name: string, specs: ResourceSpec[]): string {
+  return specs.find((s) => s.name === name)?.title ?? READ_RESOURCE_TITLES[name] ?? name;
+}
+
 export function describeRoute(method: string, url: string, own: unknown, generic: Map<string, string>): string {
   if (typeof own === 'string' && own) return own;
   const key = `${method} ${url}`;

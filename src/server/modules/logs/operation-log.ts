@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import '../../decorations.ts';
 import { nowText } from '../../db/index.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
-import { describeRoute, resourceDescriptions } from './descriptions.ts';
+import { describeRoute, resourceDescriptions, resourceTitle } from './descriptions.ts';
 import { logUserOf } from './identity.ts';
 import { addressOf, browserOf, maskedParams } from './request-info.ts';
 import { personalKeysOf } from './personal-keys.ts';
@@ -41,11 +41,11 @@ function errorMessageOf(payload: unknown): string {
 }
 
 /** The log line of a read that showed personal data in full: the resource and the ids (an export: all matching). */
-function personalReadText(read: { resource: string; ids: number[] }): string {
+function personalReadText(read: { resource: string; ids: number[] }, specs: ResourceSpec[]): string {
   const ids = read.ids.length
     ? `，记录ID: ${read.ids.slice(0, 30).join(',')}${read.ids.length > 30 ? ` 等${read.ids.length}条` : ''}`
     : '（导出）';
-  return `查看完整个人信息：${read.resource}${ids}`;
+  return `查看完整个人信息：${resourceTitle(read.resource, specs)}${ids}`;
 }
 
 function username(request: FastifyRequest): { name: string | null; id: number | null } {
@@ -98,7 +98,7 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
         .values({
           user_id: who.id,
           username: who.name,
-          description: (personal ? personalReadText(personal) : describeRoute(method, url, own, generic)).slice(0, 255),
+          description: (personal ? personalReadText(personal, specs) : describeRoute(method, url, own, generic)).slice(0, 255),
           method: `${method} ${url}`.slice(0, 255),
           params: maskedParams(
             { params: request.params, query: request.query, body: isMultipart ? undefined : request.body },

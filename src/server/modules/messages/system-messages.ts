@@ -16,6 +16,7 @@ import { positiveId } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { sanitizeRichText } from '../../html.ts';
+import type { Database } from '../../types.ts';
 import { onlyKeys, pageParams, sortParam } from './paging.ts';
 
 export const NOTICE_PAGE_SIZE = 9999;
@@ -32,12 +33,29 @@ export interface Notice {
   createTime: string;
 }
 
+/** Enabled messages with one user's read state joined (`r.user_id` is null while unread). */
+function enabledNotices(database: Database, userId: number) {
+  const isTrue = database.dialect === 'postgres' ? sql<boolean>`true` : sql<number>`1`;
+  return database.db
+    .selectFrom('sys_socket as s')
+    .leftJoin('sys_socket_read as r', (join) => join.onRef('r.socket_id', '=', 's.id').on('r.user_id', '=', userId))
+    .where('s.enabled', '=', isTrue);
+}
+
+/** How many enabled messages the user has not read: the badge number, and totalElements of getNotRead. */
+export async function countUnreadNotices(database: Database, userId: number): Promise<number> {
+  const row = await enabledNotices(database, userId)
+    .where('r.user_id', 'is', null)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export function registerSystemMessageRoutes(app: FastifyInstance): void {
   const spec = resourceByName.sysSocket;
   if (!spec) return;
   const base = `/${spec.path}`;
   const { db } = app.database;
-  const isTrue = app.database.dialect === 'postgres' ? sql<boolean>`true` : sql<number>`1`;
 
   const isWrite = (request: FastifyRequest) =>
     request.routeOptions.url === base && (request.method === 'POST' || request.method === 'PUT' || request.method === 'DELETE');
@@ -69,11 +87,7 @@ export function registerSystemMessageRoutes(app: FastifyInstance): void {
   });
 
   /** Enabled messages with this user's read status, newest first. */
-  const notices = (userId: number) =>
-    db
-      .selectFrom('sys_socket as s')
-      .leftJoin('sys_socket_read as r', (join) => join.onRef('r.socket_id', '=', 's.id').on('r.user_id', '=', userId))
-      .where('s.enabled', '=', isTrue);
+  const notices = (userId: number) => enabledNotices(app.database, userId);
 
   /** A message with this user's read time (null while unread). */
   interface NoticeRow {
@@ -164,11 +178,7 @@ export function registerSystemMessageRoutes(app: FastifyInstance): void {
         .onConflict((oc) => oc.columns(['socket_id', 'user_id']).doNothing())
         .execute();
     }
-    const unread = await notices(userId)
-      .where('r.user_id', 'is', null)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
-    return { unread: Number(unread?.n ?? 0) };
+    return { unread: await countUnreadNotices(app.database, userId) };
   });
 
   app.get(`${base}/getReadUser`, { preHandler: app.requirePermission(`${spec.permission}:edit`) }, async (request) => {

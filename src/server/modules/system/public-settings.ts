@@ -7,6 +7,7 @@
 import type { Db } from '../../types.ts';
 import type { Config } from '../../config.ts';
 import { nowText } from '../../db/index.ts';
+import { DEFAULT_PRODUCT_NAME } from '../../../shared/product.ts';
 
 export interface PublicSettings {
   favicon: string;
@@ -26,7 +27,7 @@ export function defaultPublicSettings(config: Pick<Config, 'recordNumber'>): Pub
     compName: '车商集团',
     recordNumber: config.recordNumber,
     sysHomeImg: '',
-    title: '后台管理系统',
+    title: DEFAULT_PRODUCT_NAME,
   };
 }
 

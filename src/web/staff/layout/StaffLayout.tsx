@@ -35,6 +35,7 @@ import { ExcelProgressDialog } from '../realtime/ExcelProgressDialog.tsx';
 import { HelpButton } from '../shell/HelpButton.tsx';
 import { PasswordReminder } from '../shell/PasswordReminder.tsx';
 import { useConsoleStarted } from '../shell/startup.ts';
+import { productName } from '../../../shared/product.ts';
 
 /** The system name from the system settings (its own component: settings arriving re-render only this); the logo is in the sidebar. */
 function AppTitle() {
@@ -43,11 +44,11 @@ function AppTitle() {
     <Box
       component={RouterLink}
       to="/"
-      aria-label={sys.title || '后台管理系统'}
+      aria-label={productName(sys.title)}
       sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', mr: 2 }}
     >
       <Typography variant="h6" sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }}>
-        {sys.title || '后台管理系统'}
+        {productName(sys.title)}
       </Typography>
     </Box>
   );

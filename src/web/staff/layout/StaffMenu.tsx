@@ -22,6 +22,7 @@ import { useSessionSettings } from './useSessionSettings.ts';
 import { menuIcon } from '../shell/menuIcons.tsx';
 import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
 import { usePreferences } from '../shell/preferences.ts';
+import { productName } from '../../../shared/product.ts';
 
 function contains(entry: SidebarEntry, path: string): boolean {
   return entry.route === path || entry.children.some((c) => contains(c, path));
@@ -113,7 +114,7 @@ function SidebarBrand() {
   const prefs = usePreferences();
   const [open] = useSidebarState();
   if (!prefs.sidebarLogo) return null;
-  const name = sys.compName || sys.title || '后台管理系统';
+  const name = productName(sys.title);
   return (
     <Box
       component={RouterLink}

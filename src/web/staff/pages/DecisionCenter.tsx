@@ -16,7 +16,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
+import { TablePager } from '../../components/TablePager.tsx';
 import TableRow from '@mui/material/TableRow';
 import { useCan } from './system/common.tsx';
 import { Title, useGetIdentity } from 'react-admin';
@@ -87,15 +87,7 @@ export function SsoLinkRecords() {
           ) : null}
         </TableBody>
       </Table>
-      <TablePagination
-        component="div"
-        count={rows?.totalElements ?? 0}
-        page={page}
-        rowsPerPage={10}
-        rowsPerPageOptions={[10]}
-        onPageChange={(_e, p) => setPage(p)}
-        labelDisplayedRows={({ from, to, count }) => `第 ${from}-${to} 条，共 ${count} 条`}
-      />
+      <TablePager count={rows?.totalElements ?? 0} page={page} size={10} onPageChange={setPage} />
     </Paper>
   );
 }

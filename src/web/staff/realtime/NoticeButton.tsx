@@ -1,11 +1,12 @@
 /** The header's system-messages bell with the unread count; its drawer (NoticeDrawer) is loaded when first opened. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { lazyPart } from '../lazyPart.tsx';
 import { useRealtime } from './RealtimeContext.tsx';
+import { OPEN_NOTICES_EVENT } from '../pages/home/summary.ts';
 
 const NoticeDrawer = lazyPart(() => import('./NoticeDrawer.tsx'), 'NoticeDrawer');
 
@@ -14,6 +15,15 @@ export function NoticeButton() {
   const [open, setOpen] = useState(false);
   // mounted from the first opening on (it keeps its list between openings)
   const [used, setUsed] = useState(false);
+  // 首页's 未读消息 opens the same drawer
+  useEffect(() => {
+    const onOpen = () => {
+      setUsed(true);
+      setOpen(true);
+    };
+    window.addEventListener(OPEN_NOTICES_EVENT, onOpen);
+    return () => window.removeEventListener(OPEN_NOTICES_EVENT, onOpen);
+  }, []);
   return (
     <>
       <Tooltip title="系统消息">

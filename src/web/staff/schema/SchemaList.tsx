@@ -23,6 +23,7 @@ import { exportResource } from './exportFile.ts';
 import { TransferDialog } from '../../components/TransferProgress.tsx';
 import type { TransferProgress } from '../../common/http.ts';
 import { filterInputs } from './filters.tsx';
+import { FilterToggleButton, foldedFilterSx, useFilterFold, type FilterFold } from './FilterToggle.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
@@ -168,7 +169,17 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
   );
 }
 
-function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: ResourceOverrides; fixed?: Record<string, unknown> }) {
+function Toolbar({
+  spec,
+  overrides,
+  fixed,
+  fold,
+}: {
+  spec: ResourceSpec;
+  overrides: ResourceOverrides;
+  fixed?: Record<string, unknown>;
+  fold: FilterFold;
+}) {
   const { can } = useResourceAccess(spec);
   const list = useListContext();
   const notify = useNotify();
@@ -200,7 +211,12 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
         viewOnly={!!overrides.readOnlyExisting}
         exporting={exporting}
         onExport={() => void exportList()}
-        extra={<ColumnPicker spec={spec} />}
+        extra={
+          <>
+            <FilterToggleButton fold={fold} />
+            <ColumnPicker spec={spec} />
+          </>
+        }
       />
       <TransferDialog
         open={exporting}
@@ -233,6 +249,7 @@ export const SchemaList = memo(function SchemaList(props: SchemaListProps) {
 function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps) {
   const fixed = useMemo(() => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined), [routeParam, overrides]);
   const filters = useMemo(() => filterInputs(spec, Object.keys(fixed ?? {})), [spec, fixed]);
+  const fold = useFilterFold(filters.length - (spec.search.length ? 1 : 0));
   const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
   const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
   const [importing, setImporting] = useState(false);
@@ -255,13 +272,13 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
         filters={filters}
         filter={fixed}
         storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
-        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
+        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} fold={fold} />}
         pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
         empty={false}
         exporter={false}
         queryOptions={{ onError: () => undefined }}
         // a table wider than the window scrolls inside its card; the filters wrap to the window
-        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' }, ...foldedFilterSx(fold) }}
       >
         <ListBody spec={spec} overrides={overrides} />
         <TotalLine spec={spec} fixed={fixed} />

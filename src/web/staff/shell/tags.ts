@@ -20,9 +20,12 @@ export interface Tag {
 
 export const HOME_TAG: Tag = { path: HOME_PATH, search: '', title: '首页', affix: true };
 
-/** Paths that are never tabs: the refresh detour, the error pages. */
+/**
+ * Paths that are never tabs: the refresh detour, the error pages, and `/` (it only leads to
+ * 首页, whose tab is the pinned one: a tab of its own would be a second 首页).
+ */
 export function isTaggable(path: string): boolean {
-  return !path.startsWith('/redirect') && !['/401', '/403', '/404', '/login'].includes(path);
+  return !path.startsWith('/redirect') && !['', '/', '/401', '/403', '/404', '/login'].includes(path);
 }
 
 /** Sent by the 404 page for the path it stands in for: that address is no screen, so no tab. */
@@ -99,6 +102,7 @@ export function loadTags(storage: Storage = sessionStorage): Tag[] {
       );
       return addTag(
         valid
+          .filter((t) => isTaggable(t.path))
           .map((t) => ({ path: t.path, search: t.search ?? '', title: t.title, affix: t.path === HOME_PATH || undefined }))
           .slice(0, MAX_TAGS),
         HOME_TAG,

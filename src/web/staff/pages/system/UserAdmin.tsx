@@ -10,6 +10,7 @@
  */
 import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
+import type { Theme } from '@mui/material/styles';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
@@ -91,6 +92,21 @@ interface Form {
 }
 
 const PAGE_SIZES = [10, 15, 30, 45, 60, 100];
+
+/**
+ * The table is wider than its pane beside the department tree (at 1280 px too): the 操作 column
+ * stays pinned at the right edge while the other columns scroll under it.
+ */
+const ACTIONS_PINNED = {
+  '& th': { whiteSpace: 'nowrap' },
+  '& tr > th:last-of-type:not(:first-of-type), & tr > td:last-of-type:not(:first-of-type)': {
+    position: 'sticky',
+    right: 0,
+    zIndex: 1,
+    bgcolor: 'background.paper',
+    boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
+  },
+} as const;
 
 export function UserAdmin() {
   const can = useCan();
@@ -299,7 +315,7 @@ export function UserAdmin() {
             ) : null}
           </Box>
           <ScrollX>
-            <Table size="small" aria-label="用户列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+            <Table size="small" aria-label="用户列表" sx={ACTIONS_PINNED}>
               <TableHead>
                 <TableRow>
                   {['用户名', '昵称', '性别', '电话', '部门', '岗位', '状态', '创建日期', '操作'].map((h) => (
