@@ -2,10 +2,12 @@
  * The sidebar: 首页, then the user's menus from api/menus/build (directories fold open and
  * closed, one at a time with the unique-opened preference). While the menus load, a short
  * placeholder; if they fail, the screens of the resources the user can list.
+ *
+ * It is one ARIA menu (react-admin's): every entry is a menuitem, a directory one with
+ * aria-expanded whose entries form a group; the logo link and the placeholder sit outside it.
  */
 import { useState } from 'react';
 import Collapse from '@mui/material/Collapse';
-import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -43,7 +45,7 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
   return (
     <>
       <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
-        <ListItemButton onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
+        <ListItemButton role="menuitem" onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
           <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(entry.icon, undefined, true)}</ListItemIcon>
           {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
           <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
@@ -51,7 +53,9 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
         </ListItemButton>
       </Tooltip>
       <Collapse in={open} timeout="auto" unmountOnExit>
-        <Entries entries={entry.children} depth={depth + 1} />
+        <Box component="ul" role="group" aria-label={entry.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+          <Entries entries={entry.children} depth={depth + 1} />
+        </Box>
       </Collapse>
     </>
   );
@@ -74,7 +78,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
   const toggle = (title: string) =>
     setOpenDirs((o) => (o.includes(title) ? o.filter((t) => t !== title) : prefs.uniqueOpened ? [title] : [...o, title]));
   return (
-    <List disablePadding>
+    <>
       {entries.map((e) =>
         e.kind === 'directory' ? (
           <Directory key={`d:${e.title}`} entry={e} depth={depth} open={openDirs.includes(e.title)} onToggle={() => toggle(e.title)} />
@@ -82,6 +86,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
           <ListItemButton
             key={`x:${e.route}`}
             component="a"
+            role="menuitem"
             href={e.route}
             target="_blank"
             rel="noopener"
@@ -100,7 +105,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
           />
         ),
       )}
-    </List>
+    </>
   );
 }
 
@@ -154,20 +159,19 @@ function SidebarBrand() {
 export function StaffMenu() {
   const { tree, error } = useMenus();
   return (
-    <Menu>
+    <>
       <SidebarBrand />
-      <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
-      {tree ? (
-        <Entries entries={sidebarEntries(tree)} depth={0} />
-      ) : error ? (
-        <Menu.ResourceItems />
-      ) : (
-        <List dense aria-busy="true" aria-label="正在加载菜单">
+      <Menu aria-label="导航菜单">
+        <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
+        {tree ? <Entries entries={sidebarEntries(tree)} depth={0} /> : error ? <Menu.ResourceItems /> : null}
+      </Menu>
+      {!tree && !error ? (
+        <Box role="status" aria-busy="true" aria-label="正在加载菜单">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} variant="text" sx={{ mx: 2, my: 1 }} />
           ))}
-        </List>
-      )}
-    </Menu>
+        </Box>
+      ) : null}
+    </>
   );
 }
