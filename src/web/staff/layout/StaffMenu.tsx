@@ -24,6 +24,7 @@ import { useSessionSettings } from './useSessionSettings.ts';
 import { menuIcon } from '../shell/menuIcons.tsx';
 import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
 import { usePreferences } from '../shell/preferences.ts';
+import { staffTheme } from '../theme.ts';
 
 function contains(entry: SidebarEntry, path: string): boolean {
   return entry.route === path || entry.children.some((c) => contains(c, path));
@@ -129,7 +130,11 @@ function SidebarBrand() {
         display: 'flex',
         alignItems: 'center',
         gap: 1,
-        px: open ? 2 : 1.5,
+        // outside the menu, so held to the sidebar's own width (open or folded) here
+        boxSizing: 'border-box',
+        width: open ? (staffTheme.sidebar?.width ?? 205) : (staffTheme.sidebar?.closedWidth ?? 50),
+        justifyContent: open ? 'flex-start' : 'center',
+        px: open ? 2 : 0,
         py: 1.5,
         color: 'inherit',
         textDecoration: 'none',
