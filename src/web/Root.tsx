@@ -84,7 +84,7 @@ export function routeGuard(location: HashLocation, signedIn: boolean): string | 
 }
 
 function Loading() {
-  return <div style={{ padding: 24, color: '#909399', fontFamily: 'sans-serif' }}>正在加载...</div>;
+  return <div style={{ padding: 24, color: '#6b6e72', fontFamily: 'sans-serif' }}>正在加载...</div>;
 }
 
 export default function Root() {

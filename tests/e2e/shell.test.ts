@@ -125,7 +125,7 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       await page.getByRole('menuitem', { name: '布局设置' }).click();
       const drawer = page.locator('.MuiDrawer-paper').filter({ hasText: '系统布局设置' });
       await drawer.waitFor();
-      await drawer.getByRole('radio', { name: '#409EFF' }).click();
+      await drawer.getByRole('radio', { name: '#1f6fc5' }).click();
       await drawer.getByLabel('开启 Tags-Views').click();
       await shot(page, `shell-settings${suffix}`, { fullPage: false });
       await expect.poll(() => page.getByTestId('tags-view').count()).toBe(0);
@@ -134,7 +134,7 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       await page.getByRole('navigation', { name: '面包屑' }).waitFor();
       expect(await page.getByTestId('tags-view').count()).toBe(0);
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('shell.preferences') || '{}') as Record<string, unknown>);
-      expect(stored).toMatchObject({ theme: '#409EFF', tagsView: false });
+      expect(stored).toMatchObject({ theme: '#1f6fc5', tagsView: false });
       // the primary colour follows the theme
       const color = await page
         .locator('header')

@@ -13,6 +13,7 @@ import {
   type Tag,
 } from '../../src/web/staff/shell/tags.ts';
 import { DEFAULT_PREFERENCES, PREFERENCES_KEY, readPreferences, SIDEBAR_KEY } from '../../src/web/staff/shell/preferences.ts';
+import { BRAND_BLUE } from '../../src/web/common/palette.ts';
 import { titleOf } from '../../src/web/staff/shell/titles.ts';
 
 const tag = (path: string, search = ''): Tag => ({ path, search, title: path.slice(1) });
@@ -104,7 +105,7 @@ describe('tags view rules', () => {
 });
 
 describe('layout preferences', () => {
-  it('defaults: #1890ff, tags, fixed header, logo, unique-opened, small, sidebar open', () => {
+  it('defaults: the product blue, tags, fixed header, logo, unique-opened, small, sidebar open', () => {
     localStorage.clear();
     expect(readPreferences(localStorage)).toEqual(DEFAULT_PREFERENCES);
   });
@@ -113,13 +114,14 @@ describe('layout preferences', () => {
     localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ theme: '#409EFF', tagsView: false, size: 'huge', fixedHeader: 'yes' }));
     localStorage.setItem(SIDEBAR_KEY, '0');
     const prefs = readPreferences(localStorage);
-    expect(prefs.theme).toBe('#409EFF');
+    // a former choice that fails contrast comes back as its darker replacement
+    expect(prefs.theme).toBe('#1f6fc5');
     expect(prefs.tagsView).toBe(false);
     expect(prefs.size).toBe('small');
     expect(prefs.fixedHeader).toBe(true);
     expect(prefs.sidebarOpen).toBe(false);
     localStorage.setItem(PREFERENCES_KEY, 'not json');
-    expect(readPreferences(localStorage).theme).toBe('#1890ff');
+    expect(readPreferences(localStorage).theme).toBe(BRAND_BLUE);
     localStorage.clear();
   });
 });

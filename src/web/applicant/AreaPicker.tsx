@@ -2,14 +2,16 @@
  * Area picker: province / city / district wheels in a bottom sheet with 取消 and 完成.
  * Defaults to 河南省 / 郑州市 / 中原区; mode 3 fixes the province to 河南省 (its wheel shows
  * only Henan and does not move). A wheel selects the row that stops in its middle after a
- * scroll, or the row tapped.
+ * scroll, or the row tapped; from the keyboard, a focused wheel moves by the arrow keys
+ * (Home and End to its ends).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import Typography from '@mui/material/Typography';
 import { citiesOf, countiesOf, DEFAULT_REGION, provinces, type Region } from '../../shared/regions.ts';
+import { MUTED_TEXT } from '../common/palette.ts';
 
 export interface AreaValue {
   province: string;
@@ -50,6 +52,23 @@ function Wheel({
     if (el && Math.abs(el.scrollTop - index * ITEM) > 2) el.scrollTop = index * ITEM;
   }, [index, items]);
   useEffect(() => () => clearTimeout(timer.current), []);
+  const idBase = useId();
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (fixed || items.length === 0) return;
+    const step: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: VISIBLE,
+      PageUp: -VISIBLE,
+      Home: -items.length,
+      End: items.length,
+    };
+    const by = step[event.key];
+    if (by === undefined) return;
+    event.preventDefault();
+    const next = items[Math.min(items.length - 1, Math.max(0, index + by))];
+    if (next && next.code !== value) onChange(next.code);
+  };
   const onScroll = () => {
     if (fixed || Date.now() - touched.current > 1500) return;
     clearTimeout(timer.current);
@@ -80,6 +99,9 @@ function Wheel({
         role="listbox"
         aria-label={label}
         aria-disabled={fixed || undefined}
+        aria-activedescendant={items[index] ? `${idBase}-${items[index].code}` : undefined}
+        tabIndex={fixed ? undefined : 0}
+        onKeyDown={onKeyDown}
         onScroll={onScroll}
         onWheel={byUser}
         onTouchMove={byUser}
@@ -90,6 +112,7 @@ function Wheel({
           scrollSnapType: 'y mandatory',
           scrollbarWidth: 'none',
           '&::-webkit-scrollbar': { display: 'none' },
+          '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
         }}
       >
         <Box sx={{ height: ITEM * 2 }} />
@@ -98,6 +121,7 @@ function Wheel({
           return (
             <Box
               key={r.code}
+              id={`${idBase}-${r.code}`}
               role="option"
               aria-selected={selected}
               onClick={() => !fixed && onChange(r.code)}
@@ -112,7 +136,7 @@ function Wheel({
                 whiteSpace: 'nowrap',
                 overflow: 'hidden',
                 textOverflow: 'ellipsis',
-                color: selected ? '#323233' : '#969799',
+                color: selected ? '#323233' : MUTED_TEXT,
                 fontWeight: selected ? 600 : 400,
                 cursor: fixed ? 'default' : 'pointer',
               }}
@@ -180,7 +204,7 @@ export function AreaPicker({ open, title = '请选择地区', value, mode, onCon
     >
       <Box role="dialog" aria-label={title} sx={{ pb: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 1, height: 48 }}>
-          <Button onClick={onCancel} sx={{ color: '#969799' }}>
+          <Button onClick={onCancel} sx={{ color: MUTED_TEXT }}>
             取消
           </Button>
           <Typography sx={{ fontWeight: 600, fontSize: 16 }}>{title}</Typography>

@@ -32,6 +32,7 @@ import { api } from './api.ts';
 import { formProblems, specOf, toBody, type Errors, type Values } from './formCheck.ts';
 import { CHECK_NOTICE_MS, type Notice } from './notice.tsx';
 import { textOf } from '../common/text.ts';
+import { MUTED_TEXT } from '../common/palette.ts';
 
 export interface EntryField {
   name: string;
@@ -220,9 +221,9 @@ export function EntrySection(props: EntrySectionProps) {
         </Typography>
       </AccordionSummary>
       <AccordionDetails sx={{ pt: 0 }}>
-        {entries === null ? <Typography sx={{ color: '#909399', fontSize: 13 }}>正在加载...</Typography> : null}
+        {entries === null ? <Typography sx={{ color: MUTED_TEXT, fontSize: 13 }}>正在加载...</Typography> : null}
         {entries && entries.length === 0 ? (
-          <Typography sx={{ color: '#909399', fontSize: 13, mb: 1 }}>暂无{title}，请在下方添加</Typography>
+          <Typography sx={{ color: MUTED_TEXT, fontSize: 13, mb: 1 }}>暂无{title}，请在下方添加</Typography>
         ) : null}
         {(entries ?? []).map((r) => {
           const c = props.card(r);
@@ -252,7 +253,7 @@ export function EntrySection(props: EntrySectionProps) {
           );
         })}
         <Box sx={{ borderTop: '1px dashed #dcdfe6', mt: 1, pt: 1 }}>
-          <Typography sx={{ fontSize: 14, color: '#1890ff' }}>添加{title}</Typography>
+          <Typography sx={{ fontSize: 14, color: 'primary.main' }}>添加{title}</Typography>
           {fields.map(input)}
           <Button variant="outlined" fullWidth sx={{ mt: 1 }} onClick={() => void save()} disabled={saving}>
             {saving ? '保存中...' : props.saveLabel}

@@ -12,7 +12,7 @@ export function PageFrame({ title, children }: { title: string; children: ReactN
     <Box sx={{ minHeight: '100vh', bgcolor: '#f5f7fa' }}>
       <Box
         component="header"
-        sx={{ bgcolor: '#1890ff', color: '#fff', py: 1.5, textAlign: 'center', position: 'sticky', top: 0, zIndex: 10 }}
+        sx={{ bgcolor: 'primary.main', color: '#fff', py: 1.5, textAlign: 'center', position: 'sticky', top: 0, zIndex: 10 }}
       >
         <Typography component="h1" sx={{ fontSize: 18, fontWeight: 600 }}>
           {title}

@@ -11,6 +11,7 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { api, type Posting } from './api.ts';
 import { PageFrame } from './PageFrame.tsx';
+import { MUTED_TEXT, EMPHASIS_RED } from '../common/palette.ts';
 
 export function PostingListPage() {
   const [postings, setPostings] = useState<Posting[] | null>(null);
@@ -23,9 +24,9 @@ export function PostingListPage() {
   return (
     <PageFrame title="招聘信息">
       {problem ? <Typography color="error">{problem}</Typography> : null}
-      {!postings && !problem ? <Typography sx={{ color: '#909399' }}>正在加载...</Typography> : null}
+      {!postings && !problem ? <Typography sx={{ color: MUTED_TEXT }}>正在加载...</Typography> : null}
       {postings && postings.length === 0 ? (
-        <Typography sx={{ color: '#909399', textAlign: 'center', py: 4 }}>暂无招聘中的岗位</Typography>
+        <Typography sx={{ color: MUTED_TEXT, textAlign: 'center', py: 4 }}>暂无招聘中的岗位</Typography>
       ) : null}
       {(postings ?? []).map((p) => (
         <Card key={p.id} variant="outlined" sx={{ mb: 1 }}>
@@ -33,9 +34,9 @@ export function PostingListPage() {
             <CardContent>
               <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
                 <Typography sx={{ fontWeight: 600 }}>{p.job}</Typography>
-                <Typography sx={{ color: '#f56c6c' }}>{p.money}</Typography>
+                <Typography sx={{ color: EMPHASIS_RED }}>{p.money}</Typography>
               </Box>
-              <Typography sx={{ fontSize: 13, color: '#909399' }}>
+              <Typography sx={{ fontSize: 13, color: MUTED_TEXT }}>
                 {p.address} · 招聘{p.jobNum}人
               </Typography>
             </CardContent>
@@ -64,7 +65,7 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
   }, [id]);
   const section = (title: string, text: string) => (
     <Box sx={{ mt: 2 }}>
-      <Typography sx={{ fontWeight: 600, borderLeft: '3px solid #1890ff', pl: 1 }}>{title}</Typography>
+      <Typography sx={{ fontWeight: 600, borderLeft: '3px solid', borderColor: 'primary.main', pl: 1 }}>{title}</Typography>
       <Typography sx={{ whiteSpace: 'pre-wrap', fontSize: 14, color: '#606266', mt: 0.5 }}>{text}</Typography>
     </Box>
   );
@@ -78,14 +79,14 @@ export function PostingViewPage({ query }: { query: URLSearchParams }) {
           </Button>
         </Box>
       ) : null}
-      {!posting && !problem ? <Typography sx={{ color: '#909399' }}>正在加载...</Typography> : null}
+      {!posting && !problem ? <Typography sx={{ color: MUTED_TEXT }}>正在加载...</Typography> : null}
       {posting ? (
         <>
           <Typography component="h2" sx={{ fontSize: 20, fontWeight: 600 }}>
             {posting.job}
           </Typography>
-          <Typography sx={{ color: '#f56c6c', mt: 0.5 }}>{posting.money}</Typography>
-          <Typography sx={{ fontSize: 13, color: '#909399', mt: 0.5 }}>
+          <Typography sx={{ color: EMPHASIS_RED, mt: 0.5 }}>{posting.money}</Typography>
+          <Typography sx={{ fontSize: 13, color: MUTED_TEXT, mt: 0.5 }}>
             工作区域：{posting.address}
             {'\u3000'}招聘人数：{posting.jobNum}
           </Typography>

@@ -29,6 +29,7 @@ import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
 import { ResumeForm } from './ResumeForm.tsx';
 import { textOf } from '../common/text.ts';
+import { MUTED_TEXT } from '../common/palette.ts';
 
 /** the posting page's own words for a posting that is missing or closed */
 export const POSTING_GONE = '招聘信息不存在或已停止招聘';
@@ -286,7 +287,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       )}
       {postings && postings.length === 0 ? <FormHelperText>暂无招聘中的岗位</FormHelperText> : null}
       {chosenPosting ? (
-        <Box sx={{ fontSize: 12, color: '#909399', mb: 0.5 }}>
+        <Box sx={{ fontSize: 12, color: MUTED_TEXT, mb: 0.5 }}>
           工作区域：{chosenPosting.address}
           {'\u3000'}
           <a href={`#/staffun/view?id=${chosenPosting.id}`}>查看招聘信息</a>

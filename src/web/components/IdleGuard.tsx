@@ -18,6 +18,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { idlePhase, type IdlePhase } from '../common/idle.ts';
 import type { Captcha } from '../common/session.ts';
+import { CaptchaButton } from './CaptchaButton.tsx';
 
 const ACTIVITY_EVENTS = ['click', 'keydown'] as const;
 
@@ -206,16 +207,7 @@ function LockDialog({ titleId, options, onUnlocked }: { titleId: string; options
                 required
                 sx={{ flex: 1 }}
               />
-              {captcha.img && (
-                <Box
-                  component="img"
-                  src={captcha.img}
-                  alt="验证码"
-                  title="看不清？换一张"
-                  onClick={refreshCaptcha}
-                  sx={{ height: 38, cursor: 'pointer' }}
-                />
-              )}
+              {captcha.img && <CaptchaButton img={captcha.img} onRefresh={refreshCaptcha} height={38} />}
             </Box>
           )}
         </DialogContent>

@@ -19,6 +19,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
 import { phoneLayoutOptions } from '../phoneLayout.ts';
 import { motionOptions, rippleOptions } from '../motion.ts';
+import { ACCESSIBLE_COMPONENTS, BRAND_BLUE, STATUS_PALETTE } from '../common/palette.ts';
 import { replaceRoute } from '../route.ts';
 import { onDealerProblem } from './http.ts';
 import { DEALER_LOGIN, getDealerSession, signOutToLogin } from './session.ts';
@@ -29,10 +30,10 @@ import { onNotice, type Notice } from './notices.ts';
 export const SESSION_EXPIRED = '登录状态已过期，您可以继续留在该页面，或者重新登录';
 
 const theme = createTheme({
-  palette: { primary: { main: '#409EFF' } },
+  palette: { primary: { main: BRAND_BLUE }, ...STATUS_PALETTE },
   typography: { fontSize: 13 },
   ...motionOptions(),
-  components: { ...rippleOptions(), ...phoneLayoutOptions() },
+  components: { ...rippleOptions(), ...phoneLayoutOptions(), ...ACCESSIBLE_COMPONENTS },
 });
 
 function Notices() {

@@ -27,6 +27,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { usePublicSettings } from '../settings.ts';
+import { BRAND_BLUE_ON_DARK } from '../common/palette.ts';
 import { RecordFooter } from '../components/RecordFooter.tsx';
 import { dealerFetch } from './http.ts';
 import { DEALER_SIDEBAR_KEY, DEALER_VIEW_KEY, dealerLabel, getDealerSession, signOutToLogin } from './session.ts';
@@ -106,14 +107,16 @@ export default function DealerLayout({ path }: { path: string }) {
         >
           {open ? '经销商代步车平台' : '代'}
         </Box>
-        <List dense disablePadding>
+        {/* buttons in a plain group: a list may only hold list items */}
+        <List dense disablePadding component="div">
           {DEALER_MENU.map((m) => (
             <Tooltip key={m.index} title={open ? '' : m.title} placement="right">
               <ListItemButton
                 selected={view === m.index}
+                aria-current={view === m.index ? 'page' : undefined}
                 onClick={() => choose(m.index)}
                 data-index={m.index}
-                sx={{ height: 50, color: view === m.index ? '#409EFF' : 'inherit', '&.Mui-selected': { bgcolor: '#263445' } }}
+                sx={{ height: 50, color: view === m.index ? BRAND_BLUE_ON_DARK : 'inherit', '&.Mui-selected': { bgcolor: '#263445' } }}
               >
                 <ListItemIcon sx={{ color: 'inherit', minWidth: open ? 36 : 0 }}>{m.icon}</ListItemIcon>
                 {open ? <ListItemText primary={m.title} /> : null}

@@ -4,7 +4,7 @@
  * a POST body; a 200 stores {token, user} in session storage under `authorization` and opens
  * /comp/jxs_comp.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -41,21 +41,25 @@ export default function DealerLogin() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
+  /** set at once when a sign-in starts (the state above shows it only from the next render) */
+  const inFlight = useRef(false);
   const title = productName(sys.title);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (loading) return;
+    if (inFlight.current) return;
     if (!username.trim()) return setError('请输入账号');
     if (!password) return setError('请输入密码');
     setError('');
     setLoading(true);
+    inFlight.current = true;
     try {
       await dealerSignIn(username.trim(), password);
       replaceRoute(DEALER_HOME);
     } catch (err) {
       setError((err as Error).message);
     } finally {
+      inFlight.current = false;
       setLoading(false);
     }
   }
@@ -110,7 +114,14 @@ export default function DealerLogin() {
             {error}
           </Alert>
         ) : null}
-        <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={loading} onKeyDown={suppressButtonKeys}>
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          sx={{ mt: 2 }}
+          disabled={loading}
+          onKeyDown={(e) => suppressButtonKeys(e, inFlight.current)}
+        >
           {loading ? '登 录 中...' : '登 录'}
         </Button>
       </Paper>

@@ -35,6 +35,7 @@ import {
 import { getRemembered } from '../common/token.ts';
 import { captchaChars, stripNonWord, suppressButtonKeys } from '../common/inputFilters.ts';
 import QrPanel from './QrPanel.tsx';
+import { CaptchaButton } from '../components/CaptchaButton.tsx';
 import { messages } from '../../shared/messages.ts';
 import { productName } from '../../shared/product.ts';
 
@@ -102,6 +103,8 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const [loading, setLoading] = useState(wecomSignIn);
+  /** set at once when a sign-in starts (the state above shows it only from the next render) */
+  const inFlight = useRef(false);
   const [countdown, setCountdown] = useState(0);
   const [failure, setFailure] = useState('');
   const [ageDialog, setAgeDialog] = useState<SessionInfo | null>(null);
@@ -134,7 +137,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (loading || countdown > 0) return;
+    if (inFlight.current || loading || countdown > 0) return;
     const found: Partial<Record<FieldName, string>> = {};
     if (!username.trim()) found.username = LOGIN_MESSAGES.username;
     if (!password) found.password = LOGIN_MESSAGES.password;
@@ -146,6 +149,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
       return;
     }
     setLoading(true);
+    inFlight.current = true;
     setFailure('');
     let info: SessionInfo;
     try {
@@ -157,6 +161,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
         rememberMe,
       });
     } catch (error) {
+      inFlight.current = false;
       setLoading(false);
       setFailure(error instanceof Error && error.message ? error.message : '登录失败');
       setCountdown(RETRY_BLOCK_SECONDS);
@@ -264,14 +269,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
                   helperText={errors.code || ' '}
                   slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
                 />
-                <Box
-                  component="img"
-                  src={captcha?.img || undefined}
-                  alt="验证码"
-                  title="看不清？点击刷新"
-                  onClick={refreshCaptcha}
-                  sx={{ width: 120, height: 40, mt: 1, cursor: 'pointer', border: '1px solid #dcdfe6', borderRadius: 1 }}
-                />
+                <CaptchaButton img={captcha?.img} onRefresh={refreshCaptcha} mt={1} />
               </Box>
             ) : null}
             <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
@@ -288,7 +286,13 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
                 {failure}
               </Alert>
             ) : null}
-            <Button type="submit" variant="contained" fullWidth disabled={loading || countdown > 0} onKeyDown={suppressButtonKeys}>
+            <Button
+              type="submit"
+              variant="contained"
+              fullWidth
+              disabled={loading || countdown > 0}
+              onKeyDown={(e) => suppressButtonKeys(e, inFlight.current)}
+            >
               {buttonLabel}
             </Button>
           </form>

@@ -2,18 +2,20 @@ import { defaultTheme, type RaThemeOptions } from 'react-admin';
 import type { Preferences } from './shell/preferences.ts';
 import { motionOptions, rippleOptions } from '../motion.ts';
 import { phoneLayoutOptions } from '../phoneLayout.ts';
+import { ACCESSIBLE_COMPONENTS, BRAND_BLUE, STATUS_PALETTE } from '../common/palette.ts';
 
-/** Console theme: primary #1890ff, small controls by default (the spec's size preference). */
+/** Console theme: the product blue (see common/palette.ts), small controls by default (the spec's size preference). */
 export const staffTheme: RaThemeOptions = {
   ...defaultTheme,
   /** sidebar 205 px open, 50 px collapsed */
   sidebar: { width: 205, closedWidth: 50 },
-  palette: { primary: { main: '#1890ff' }, secondary: { main: '#304156' } },
+  palette: { primary: { main: BRAND_BLUE }, secondary: { main: '#304156' }, ...STATUS_PALETTE },
   ...motionOptions(),
   components: {
     ...defaultTheme.components,
     ...rippleOptions(),
     ...phoneLayoutOptions(),
+    ...ACCESSIBLE_COMPONENTS,
     MuiTextField: { defaultProps: { size: 'small', variant: 'outlined' } },
     MuiFormControl: { defaultProps: { size: 'small', variant: 'outlined' } },
   },

@@ -2,10 +2,12 @@
  * The sidebar: 首页, then the user's menus from api/menus/build (directories fold open and
  * closed, one at a time with the unique-opened preference). While the menus load, a short
  * placeholder; if they fail, the screens of the resources the user can list.
+ *
+ * It is one ARIA menu (react-admin's): every entry is a menuitem, a directory one with
+ * aria-expanded whose entries form a group; the logo link and the placeholder sit outside it.
  */
 import { useState } from 'react';
 import Collapse from '@mui/material/Collapse';
-import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -23,6 +25,7 @@ import { menuIcon } from '../shell/menuIcons.tsx';
 import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
 import { usePreferences } from '../shell/preferences.ts';
 import { productName } from '../../../shared/product.ts';
+import { staffTheme } from '../theme.ts';
 
 function contains(entry: SidebarEntry, path: string): boolean {
   return entry.route === path || entry.children.some((c) => contains(c, path));
@@ -44,7 +47,7 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
   return (
     <>
       <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
-        <ListItemButton onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
+        <ListItemButton role="menuitem" onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
           <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(entry.icon, undefined, true)}</ListItemIcon>
           {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
           <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
@@ -52,7 +55,9 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
         </ListItemButton>
       </Tooltip>
       <Collapse in={open} timeout="auto" unmountOnExit>
-        <Entries entries={entry.children} depth={depth + 1} />
+        <Box component="ul" role="group" aria-label={entry.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+          <Entries entries={entry.children} depth={depth + 1} />
+        </Box>
       </Collapse>
     </>
   );
@@ -75,7 +80,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
   const toggle = (title: string) =>
     setOpenDirs((o) => (o.includes(title) ? o.filter((t) => t !== title) : prefs.uniqueOpened ? [title] : [...o, title]));
   return (
-    <List disablePadding>
+    <>
       {entries.map((e) =>
         e.kind === 'directory' ? (
           <Directory key={`d:${e.title}`} entry={e} depth={depth} open={openDirs.includes(e.title)} onToggle={() => toggle(e.title)} />
@@ -83,6 +88,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
           <ListItemButton
             key={`x:${e.route}`}
             component="a"
+            role="menuitem"
             href={e.route}
             target="_blank"
             rel="noopener"
@@ -101,7 +107,7 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
           />
         ),
       )}
-    </List>
+    </>
   );
 }
 
@@ -125,7 +131,11 @@ function SidebarBrand() {
         display: 'flex',
         alignItems: 'center',
         gap: 1,
-        px: open ? 2 : 1.5,
+        // outside the menu, so held to the sidebar's own width (open or folded) here
+        boxSizing: 'border-box',
+        width: open ? (staffTheme.sidebar?.width ?? 205) : (staffTheme.sidebar?.closedWidth ?? 50),
+        justifyContent: open ? 'flex-start' : 'center',
+        px: open ? 2 : 0,
         py: 1.5,
         color: 'inherit',
         textDecoration: 'none',
@@ -155,20 +165,19 @@ function SidebarBrand() {
 export function StaffMenu() {
   const { tree, error } = useMenus();
   return (
-    <Menu>
+    <>
       <SidebarBrand />
-      <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
-      {tree ? (
-        <Entries entries={sidebarEntries(tree)} depth={0} />
-      ) : error ? (
-        <Menu.ResourceItems />
-      ) : (
-        <List dense aria-busy="true" aria-label="正在加载菜单">
+      <Menu aria-label="导航菜单">
+        <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
+        {tree ? <Entries entries={sidebarEntries(tree)} depth={0} /> : error ? <Menu.ResourceItems /> : null}
+      </Menu>
+      {!tree && !error ? (
+        <Box role="status" aria-busy="true" aria-label="正在加载菜单">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} variant="text" sx={{ mx: 2, my: 1 }} />
           ))}
-        </List>
-      )}
-    </Menu>
+        </Box>
+      ) : null}
+    </>
   );
 }

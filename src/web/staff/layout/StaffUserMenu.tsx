@@ -59,8 +59,10 @@ const SettingsMenuItem = forwardRef<HTMLLIElement>(function SettingsMenuItem(pro
 export function StaffUserMenu() {
   const { identity } = useGetIdentity();
   const roles = Array.isArray(identity?.roles) ? (identity.roles as Array<{ name: string }>).map((r) => r.name).join('、') : '';
+  // the header button shows the user's name: its accessible name starts with that text (WCAG label in name)
+  const label = identity?.fullName ? `${identity.fullName} 个人中心` : '个人中心';
   return (
-    <UserMenu>
+    <UserMenu label={label}>
       <Box sx={{ px: 2, py: 1, minWidth: 200 }}>
         <Typography variant="subtitle2">{identity?.fullName}</Typography>
         <Typography variant="caption" color="text.secondary" component="div">

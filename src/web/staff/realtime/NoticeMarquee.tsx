@@ -10,6 +10,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import { useRealtime } from './RealtimeContext.tsx';
 import { plainText } from '../../components/plainText.ts';
+import { WARNING_TEXT } from '../../common/palette.ts';
 
 const CLOSED_KEY = 'notice.marquee.closed';
 
@@ -37,7 +38,7 @@ export function NoticeMarquee() {
         py: 0.5,
         mb: 1,
         bgcolor: '#fdf6ec',
-        color: '#e6a23c',
+        color: WARNING_TEXT,
         border: '1px solid #faecd8',
         borderRadius: 1,
         fontSize: 14,

@@ -1,10 +1,11 @@
 /**
  * Visited screens as tabs under the app bar: the pinned 首页 tab first, at most 10 tabs
- * (最多支持10个菜单项!), a close control on each unpinned tab, and a right-click menu with
+ * (最多支持10个菜单项!), a close control on each unpinned tab (Delete or Backspace on a focused
+ * tab), and a right-click menu (from the keyboard: the context-menu key or Shift+F10) with
  * 刷新 / 关闭 / 关闭其他 / 关闭全部. Refresh goes through /redirect/<path> so the screen
  * remounts with its query kept. Tabs survive a reload (session storage).
  */
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Menu from '@mui/material/Menu';
@@ -84,6 +85,13 @@ export function TagsView() {
     e.preventDefault();
     setMenu({ x: e.clientX, y: e.clientY, tag });
   };
+  /** the same menu from the keyboard: the context-menu key or Shift+F10 on a focused tag */
+  const onContextKey = (e: KeyboardEvent<HTMLElement>, tag: Tag) => {
+    if (e.key !== 'ContextMenu' && !(e.shiftKey && e.key === 'F10')) return;
+    e.preventDefault();
+    const box = e.currentTarget.getBoundingClientRect();
+    setMenu({ x: box.left, y: box.bottom, tag });
+  };
   const act = (fn: (tag: Tag) => void) => () => {
     const tag = menu?.tag;
     setMenu(null);
@@ -119,6 +127,7 @@ export function TagsView() {
             aria-current={selected ? 'page' : undefined}
             onClick={() => void open(tag)}
             onContextMenu={(e) => onContext(e, tag)}
+            onKeyDown={(e) => onContextKey(e, tag)}
             onDelete={tag.affix ? undefined : () => apply(closeTag(tags, tag.path, active))}
             sx={{ borderRadius: 1, flexShrink: 0 }}
           />

@@ -1,12 +1,13 @@
 /**
  * Layout preferences of the staff console, remembered in the browser (localStorage):
- * theme colour (default #1890ff), tags view, fixed header, logo, unique-opened menu, component
+ * theme colour (default the product blue, see common/palette.ts), tags view, fixed header, logo, unique-opened menu, component
  * size (default small) and whether the sidebar is open (1 open, 0 closed).
  */
 import { useSyncExternalStore } from 'react';
 import { parseJsonRecord } from '../../common/json.ts';
+import { BRAND_BLUE, FORMER_THEME_COLORS, THEME_COLORS } from '../../common/palette.ts';
 
-export const THEME_COLORS = ['#1890ff', '#409EFF', '#304156', '#11a983', '#13c2c2', '#6959CD', '#f5222d'] as const;
+export { THEME_COLORS };
 
 export interface Preferences {
   theme: string;
@@ -19,7 +20,7 @@ export interface Preferences {
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
-  theme: '#1890ff',
+  theme: BRAND_BLUE,
   tagsView: true,
   fixedHeader: true,
   sidebarLogo: true,
@@ -39,7 +40,9 @@ export function readPreferences(storage: Storage = localStorage): Preferences {
   try {
     const saved = parseJsonRecord(storage.getItem(PREFERENCES_KEY) || '{}');
     if (saved) {
-      if (typeof saved.theme === 'string' && HEX.test(saved.theme)) out.theme = saved.theme;
+      // a former choice that fails contrast comes back as its darker replacement
+      if (typeof saved.theme === 'string' && HEX.test(saved.theme))
+        out.theme = FORMER_THEME_COLORS[saved.theme.toLowerCase()] ?? saved.theme;
       for (const key of ['tagsView', 'fixedHeader', 'sidebarLogo', 'uniqueOpened'] as const) {
         const value = saved[key];
         if (typeof value === 'boolean') out[key] = value;

@@ -304,7 +304,7 @@ export function BrandTreePage() {
               {found.length === 0 ? (
                 <Alert severity="info">没有名称包含“{search.trim()}”的节点</Alert>
               ) : (
-                <List dense>
+                <List dense component="div">
                   {found.map((n) => (
                     <ListItemButton key={n.id} onClick={() => setDialog(can('edit') ? { node: n, parent: null, kind: n.kind } : null)}>
                       <ListItemText

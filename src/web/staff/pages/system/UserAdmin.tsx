@@ -256,7 +256,8 @@ export function UserAdmin() {
           sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }}
           aria-label="部门"
         >
-          <List dense>
+          {/* buttons in a plain group: a list may only hold list items */}
+          <List dense component="div">
             <ListItemButton
               selected={deptId === null}
               onClick={() => {
