@@ -21,6 +21,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { pinyinKeys, pinyinQuery } from '../../src/shared/pinyin.ts';
 import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
 import { parseListQuery } from '../../src/server/crud/query.ts';
+import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
 import { compiledPageQuery, filteredQuery } from '../../src/server/crud/repository.ts';
 import type { Database, Dialect } from '../../src/server/types.ts';
 import {
@@ -199,7 +200,7 @@ async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>):
     const out: string[][] = [];
     for (const q of QUERIES) {
       const path = `${PATH}?page=0&size=10&sort=id,desc&blurry=${encodeURIComponent(q)}`;
-      const params = parseListQuery(spec, { page: '0', size: '10', sort: 'id,desc', blurry: q });
+      const params = parseListQuery(spec, { page: '0', size: '10', sort: 'id,desc', blurry: q }, FULL_ACCESS);
       const pageSql = await medianMs(5, () => database.db.executeQuery(compiledPageQuery(database, spec, params)));
       const countSql = await medianMs(5, () =>
         filteredQuery(database, spec, params.conditions)

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
-import { countMatching, filteredQuery, parseListQuery, scopedParams } from '../../crud/index.ts';
+import { countMatching, fieldAccess, filteredQuery, parseListQuery, scopedParams } from '../../crud/index.ts';
 import { whereExpr } from '../../crud/query.ts';
 import { countUnreadNotices } from '../messages/system-messages.ts';
 import { nowText } from '../../db/index.ts';
@@ -90,7 +90,7 @@ function asQuery(filter: TodoDefinition['filter']): Record<string, string> {
 
 async function todoCount(app: FastifyInstance, request: FastifyRequest, spec: ResourceSpec, item: TodoDefinition): Promise<number> {
   const database = app.database;
-  const params = await scopedParams(database, spec, request, parseListQuery(spec, asQuery(item.filter)));
+  const params = await scopedParams(database, spec, request, parseListQuery(spec, asQuery(item.filter), fieldAccess(request, spec)));
   return countMatching(database, spec.table, params.filterKey, () => filteredQuery(database, spec, params.conditions));
 }
 
@@ -104,7 +104,12 @@ async function chartDays(
   const database = app.database;
   const field = spec.fields.find((f) => f.name === chart.field);
   if (!field) throw new Error(`${spec.name} has no field ${chart.field}`);
-  const params = await scopedParams(database, spec, request, parseListQuery(spec, { [chart.field]: [days[0], days.at(-1)!] }));
+  const params = await scopedParams(
+    database,
+    spec,
+    request,
+    parseListQuery(spec, { [chart.field]: [days[0], days.at(-1)!] }, fieldAccess(request, spec)),
+  );
   const column = sql.ref(field.column);
   const day = database.dialect === 'postgres' ? sql<string>`to_char(${column}, 'YYYY-MM-DD')` : sql<string>`substr(${column}, 1, 10)`;
   const rows = await database.db
