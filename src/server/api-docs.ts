@@ -26,12 +26,13 @@ import { DUPLICATE_SUBMIT, SUBMIT_ID_HEADER } from './submit-id.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-tasks.ts';
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
+import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history-docs.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
-type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'toggle' | 'queryAll' | 'total';
+type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'toggle' | 'queryAll' | 'total' | HistoryKind;
 interface CrudRoute {
   spec: ResourceSpec;
   kind: CrudKind;
@@ -61,6 +62,7 @@ function crudRoutes(specs: ResourceSpec[]): Map<string, CrudRoute> {
     if (spec.enabledToggle) out.set(`PUT ${base}/updateEnabled/:id`, { spec, kind: 'toggle' });
     if (spec.queryAll) out.set(`GET ${base}/queryAll`, { spec, kind: 'queryAll' });
     if (spec.total?.length) out.set(`GET ${base}/total`, { spec, kind: 'total' });
+    for (const [route, kind] of historyRouteKinds(spec)) out.set(route, { spec, kind });
   }
   return out;
 }
@@ -184,6 +186,12 @@ function crudSchema(route: CrudRoute): Json {
   const { spec, kind } = route;
   const title = spec.title;
   switch (kind) {
+    case 'history':
+    case 'restore':
+    case 'binList':
+    case 'binRestore':
+    case 'binPurge':
+      return historySchema(spec, kind, ref(recordName(spec)), errorAnswer);
     case 'list':
       return {
         summary: `${title}：分页列表`,

@@ -28,7 +28,7 @@ import { ListToolbar } from './ListToolbar.tsx';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import type { ResourceOverrides } from './overrides.ts';
-import { useResourceAccess } from './permissions.ts';
+import { useCanReadHistory, useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
 import { TotalLine } from './TotalLine.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
@@ -36,6 +36,10 @@ import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
 import { markStartedAfterPaint } from '../shell/startup.ts';
 import { defaultSort } from './listDefaults.ts';
+import Button from '@mui/material/Button';
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
+import { HistoryDialog } from './HistoryDialog.tsx';
+import { RecycleBinDialog } from './RecycleBinDialog.tsx';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
@@ -58,6 +62,11 @@ interface EditorState {
   setPendingDelete: (value: { ids: Identifier[]; single: boolean } | null) => void;
   importing: boolean;
   setImporting: (value: boolean) => void;
+  /** the record whose 历史记录 is open */
+  historyOf: RaRecord | null;
+  setHistoryOf: (record: RaRecord | null) => void;
+  binOpen: boolean;
+  setBinOpen: (open: boolean) => void;
 }
 
 interface DialogsProps {
@@ -75,7 +84,9 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [deleting, setDeleting] = useState(false);
-  const { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting } = state;
+  const { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting, historyOf, setHistoryOf, binOpen, setBinOpen } =
+    state;
+  const { can } = useResourceAccess(spec);
 
   const runDelete = async () => {
     if (!pendingDelete) return;
@@ -125,6 +136,16 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
         onClose={() => setPendingDelete(null)}
       />
       {importing ? <ImportDialog spec={spec} open onClose={() => setImporting(false)} onImported={refresh} /> : null}
+      {historyOf ? (
+        <HistoryDialog
+          spec={spec}
+          recordId={historyOf.id}
+          canRestore={can('edit') && !overrides.readOnlyExisting}
+          onClose={() => setHistoryOf(null)}
+          onRestored={refresh}
+        />
+      ) : null}
+      {binOpen ? <RecycleBinDialog spec={spec} open onClose={() => setBinOpen(false)} onRestored={refresh} /> : null}
     </>
   );
 }
@@ -139,18 +160,20 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
   const [hidden] = useHiddenColumns(spec);
   const canEdit = can('edit');
   const canDelete = can('del');
+  const canHistory = useCanReadHistory(spec);
   // the same column elements while nothing they show changes: the grid's rows skip re-renders
   const columns = useMemo(
     () =>
       listColumns(spec, {
         canEdit,
         canDelete,
+        canHistory,
         viewOnly: !!overrides.readOnlyExisting,
-        showActions: canEdit || canDelete || !!overrides.RowButtons,
+        showActions: canEdit || canDelete || canHistory || !!overrides.RowButtons,
         extra: overrides.RowButtons,
         detailPath: overrides.detailPath,
       }).filter((c) => !hidden.includes(String(c.key))),
-    [spec, overrides, canEdit, canDelete, hidden],
+    [spec, overrides, canEdit, canDelete, canHistory, hidden],
   );
   const sx = useMemo(() => columnWidths(spec), [spec]);
   return (
@@ -168,7 +191,17 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
   );
 }
 
-function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: ResourceOverrides; fixed?: Record<string, unknown> }) {
+function Toolbar({
+  spec,
+  overrides,
+  fixed,
+  onRecycleBin,
+}: {
+  spec: ResourceSpec;
+  overrides: ResourceOverrides;
+  fixed?: Record<string, unknown>;
+  onRecycleBin: () => void;
+}) {
   const { can } = useResourceAccess(spec);
   const list = useListContext();
   const notify = useNotify();
@@ -200,7 +233,16 @@ function Toolbar({ spec, overrides, fixed }: { spec: ResourceSpec; overrides: Re
         viewOnly={!!overrides.readOnlyExisting}
         exporting={exporting}
         onExport={() => void exportList()}
-        extra={<ColumnPicker spec={spec} />}
+        extra={
+          <>
+            {can('del') ? (
+              <Button size="small" variant="outlined" startIcon={<RestoreFromTrashIcon />} onClick={onRecycleBin}>
+                回收站
+              </Button>
+            ) : null}
+            <ColumnPicker spec={spec} />
+          </>
+        }
       />
       <TransferDialog
         open={exporting}
@@ -236,7 +278,20 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
   const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
   const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
   const [importing, setImporting] = useState(false);
-  const state: EditorState = { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting };
+  const [historyOf, setHistoryOf] = useState<RaRecord | null>(null);
+  const [binOpen, setBinOpen] = useState(false);
+  const state: EditorState = {
+    dialog,
+    setDialog,
+    pendingDelete,
+    setPendingDelete,
+    importing,
+    setImporting,
+    historyOf,
+    setHistoryOf,
+    binOpen,
+    setBinOpen,
+  };
   const api: EditorApi = {
     openCreate: () => setDialog({ open: true }),
     openEdit: (record) => setDialog({ open: true, record }),
@@ -244,6 +299,7 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
       if (ids.length) setPendingDelete({ ids, single });
     },
     openImport: () => setImporting(true),
+    openHistory: (record) => setHistoryOf(record),
   };
   return (
     <EditorContext.Provider value={api}>
@@ -255,7 +311,7 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
         filters={filters}
         filter={fixed}
         storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
-        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} />}
+        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} onRecycleBin={() => setBinOpen(true)} />}
         pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
         empty={false}
         exporter={false}

@@ -1,0 +1,114 @@
+/**
+ * npm run bench:edit [-- --rows N --edits N --only sqlite|postgres]
+ *
+ * The answer time of a single edit: on a fresh production server (the bundle `npm start` runs)
+ * with N feedback records (default 10,000, made through the create route), PUT /api/sysQuestion changes one record's title and
+ * status, one request at a time (a user saving a dialog), `--edits` times (default 2,000) over
+ * records spread through the table, after 200 warm-up edits. Prints the median, mean and 95th
+ * percentile answer times. Record history (a revision written in the edit's transaction) may
+ * make an edit at most 10 % slower: run this on the build before and after and compare the
+ * medians. Figures only: exits non-zero only when an edit fails.
+ */
+import { cpus } from 'node:os';
+import { benchEnv, createTarget, fmt, heading, parseArgs, printTable, timed, usage, type BenchOptions } from './common.ts';
+import { withBenchServer } from './server-process.ts';
+import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
+import type { Dialect } from '../../src/server/types.ts';
+
+const WARM_UP = 200;
+const MODELS = ['销售', '售后', '人事', '系统'];
+
+interface EditRun {
+  dialect: Dialect;
+  median: number;
+  mean: number;
+  p95: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+async function seed(base: string, token: string, rows: number): Promise<number[]> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  // through the create route, 50 at a time
+  const ids: number[] = [];
+  for (let i = 0; i < rows; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, rows - i) }, async (_, j) => {
+        const n = i + j;
+        const res = await fetch(`${base}/api/sysQuestion`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ userType: '员工', model: MODELS[n % 4], title: `样本${n}`, content: `第${n}条问题：保养预约页面打不开` }),
+        });
+        if (res.status !== 201) throw new Error(`seed create failed: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { id: number }).id;
+      }),
+    );
+    ids.push(...batch);
+  }
+  return ids;
+}
+
+async function benchDialect(dialect: Dialect, entry: string, rows: number, edits: number): Promise<EditRun> {
+  heading(`${dialect}: ${fmt(edits)} single edits on ${fmt(rows)} rows`);
+  const target = await createTarget(dialect);
+  try {
+    return await withBenchServer(entry, SERVER_NODE_FLAGS, benchEnv(target), async ({ base, token }) => {
+      const ids = await timed(`create ${fmt(rows)} records`, () => seed(base, token, rows));
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const times: number[] = [];
+      for (let i = 0; i < WARM_UP + edits; i++) {
+        const id = ids[(i * 7919) % ids.length];
+        const t0 = performance.now();
+        const res = await fetch(`${base}/api/sysQuestion`, {
+          method: 'PUT',
+          headers,
+          body: JSON.stringify({ id, title: `修改${i}`, status: i % 2 === 0 }),
+        });
+        await res.arrayBuffer();
+        const ms = performance.now() - t0;
+        if (res.status !== 204) throw new Error(`edit failed: ${res.status}`);
+        if (i >= WARM_UP) times.push(ms);
+      }
+      times.sort((a, b) => a - b);
+      const run = {
+        dialect,
+        median: percentile(times, 0.5),
+        mean: times.reduce((a, b) => a + b, 0) / times.length,
+        p95: percentile(times, 0.95),
+      };
+      console.log(`median ${fmt(run.median, 2)} ms, mean ${fmt(run.mean, 2)} ms, p95 ${fmt(run.p95, 2)} ms`);
+      return run;
+    });
+  } finally {
+    await target.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  let opts: BenchOptions;
+  try {
+    opts = parseArgs(process.argv.slice(2), { rows: 10_000 });
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${usage('edit', ' [--edits N]')}`);
+    process.exit(2);
+  }
+  const edits = opts.edits === undefined ? 2000 : Number(opts.edits);
+  if (!Number.isInteger(edits) || edits < 10 || edits > 100_000) {
+    console.error('--edits must be an integer between 10 and 100000');
+    process.exit(2);
+  }
+  console.log(`edit benchmark: node ${process.version}, ${cpus().length} cores, dialects: ${opts.dialects.join(', ')}`);
+  const entry = await timed('bundle the server', () => buildServer());
+  const runs: EditRun[] = [];
+  for (const d of opts.dialects) runs.push(await benchDialect(d, entry, opts.rows, edits));
+  heading('summary');
+  const table = [['dialect', 'rows', 'edits', 'median ms', 'mean ms', 'p95 ms']];
+  for (const r of runs) table.push([r.dialect, fmt(opts.rows), fmt(edits), fmt(r.median, 2), fmt(r.mean, 2), fmt(r.p95, 2)]);
+  printTable(table);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
