@@ -10,7 +10,21 @@
  * medians. Figures only: exits non-zero only when an edit fails.
  */
 import { cpus } from 'node:os';
-import { benchEnv, createTarget, fmt, heading, parseArgs, printTable, timed, usage, type BenchOptions } from './common.ts';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  benchEnv,
+  createTarget,
+  fmt,
+  heading,
+  parseArgs,
+  printTable,
+  timed,
+  usage,
+  type BenchOptions,
+  type BenchTarget,
+} from './common.ts';
 import { withBenchServer } from './server-process.ts';
 import { SERVER_NODE_FLAGS, buildServer } from '../build-server.ts';
 import type { Dialect } from '../../src/server/types.ts';
@@ -23,6 +37,30 @@ interface EditRun {
   median: number;
   mean: number;
   p95: number;
+  /** bytes of sys_revision (table and indexes) per create and per edit revision; undefined without record history */
+  revisionBytes?: { perCreate: number; perEdit: number };
+}
+
+/** Bytes sys_revision takes (rows and indexes), undefined when there is no such table. */
+async function revisionStorage(target: BenchTarget): Promise<number | undefined> {
+  if (target.dialect === 'postgres') {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('vacuum analyze sys_revision').catch(() => undefined);
+      const r = await client.query<{ n: string | null }>("select pg_total_relation_size(to_regclass('sys_revision')) as n");
+      return r.rows[0].n === null ? undefined : Number(r.rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new SQLite(join(target.dataDir, 'console.db'), { readonly: true });
+  try {
+    const r = db.prepare("select sum(pgsize) as n from dbstat where name like 'sys_revision%'").get() as { n: number | null };
+    return r.n ?? undefined;
+  } finally {
+    db.close();
+  }
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -55,6 +93,7 @@ async function benchDialect(dialect: Dialect, entry: string, rows: number, edits
   try {
     return await withBenchServer(entry, SERVER_NODE_FLAGS, benchEnv(target), async ({ base, token }) => {
       const ids = await timed(`create ${fmt(rows)} records`, () => seed(base, token, rows));
+      const afterCreates = await revisionStorage(target);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const times: number[] = [];
       for (let i = 0; i < WARM_UP + edits; i++) {
@@ -71,13 +110,21 @@ async function benchDialect(dialect: Dialect, entry: string, rows: number, edits
         if (i >= WARM_UP) times.push(ms);
       }
       times.sort((a, b) => a - b);
-      const run = {
+      const afterEdits = await revisionStorage(target);
+      const run: EditRun = {
         dialect,
         median: percentile(times, 0.5),
         mean: times.reduce((a, b) => a + b, 0) / times.length,
         p95: percentile(times, 0.95),
+        ...(afterCreates !== undefined && afterEdits !== undefined
+          ? { revisionBytes: { perCreate: afterCreates / rows, perEdit: (afterEdits - afterCreates) / (WARM_UP + edits) } }
+          : {}),
       };
       console.log(`median ${fmt(run.median, 2)} ms, mean ${fmt(run.mean, 2)} ms, p95 ${fmt(run.p95, 2)} ms`);
+      if (run.revisionBytes)
+        console.log(
+          `revision storage: ${fmt(run.revisionBytes.perCreate)} bytes per create revision, ${fmt(run.revisionBytes.perEdit)} bytes per edit revision (rows and indexes)`,
+        );
       return run;
     });
   } finally {
@@ -103,8 +150,18 @@ async function main(): Promise<void> {
   const runs: EditRun[] = [];
   for (const d of opts.dialects) runs.push(await benchDialect(d, entry, opts.rows, edits));
   heading('summary');
-  const table = [['dialect', 'rows', 'edits', 'median ms', 'mean ms', 'p95 ms']];
-  for (const r of runs) table.push([r.dialect, fmt(opts.rows), fmt(edits), fmt(r.median, 2), fmt(r.mean, 2), fmt(r.p95, 2)]);
+  const table = [['dialect', 'rows', 'edits', 'median ms', 'mean ms', 'p95 ms', 'bytes/create rev.', 'bytes/edit rev.']];
+  for (const r of runs)
+    table.push([
+      r.dialect,
+      fmt(opts.rows),
+      fmt(edits),
+      fmt(r.median, 2),
+      fmt(r.mean, 2),
+      fmt(r.p95, 2),
+      r.revisionBytes ? fmt(r.revisionBytes.perCreate) : '-',
+      r.revisionBytes ? fmt(r.revisionBytes.perEdit) : '-',
+    ]);
   printTable(table);
 }
 

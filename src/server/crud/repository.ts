@@ -16,6 +16,7 @@ import {
   diffRecords,
   revisionActor,
   snapshotChanges,
+  updateReturningOld,
   writeImportRevisions,
   writeRevisions,
   type ActorKind,
@@ -327,20 +328,19 @@ export async function updateRecord(
   const idCol = idField(spec).column;
   delete row[idCol];
   const changed = await database.db.transaction().execute(async (trx) => {
+    if (Object.keys(row).length === 0) {
+      const found = await trx.selectFrom(spec.table).select(idCol).where(idCol, '=', id).executeTakeFirst();
+      return !!found;
+    }
     // the stored values of the written columns, for the revision
-    const before = await trx
-      .selectFrom(spec.table)
-      .select([idCol, ...Object.keys(row)])
-      .where(idCol, '=', id)
-      .executeTakeFirst();
-    if (!before || Object.keys(row).length === 0) return !!before;
-    const result = await trx.updateTable(spec.table).set(row).where(idCol, '=', id).executeTakeFirst();
+    const before = await updateReturningOld(trx, database.dialect, spec.table, idCol, id, row);
+    if (!before) return false;
     const changes = diffRecords(spec, rowToRecord(spec, before), rowToRecord(spec, row));
     if (Object.keys(changes).length)
       await writeRevisions(trx, database.dialect, spec, revisionActor(actor), [
         { recordId: id, action: actor?.revision ?? 'update', changes },
       ]);
-    return Number(result.numUpdatedRows) > 0;
+    return true;
   });
   if (changed) tableChanged(database, spec.table);
   return changed;

@@ -173,3 +173,37 @@ export async function deleteOldRevisions(db: Db, days: number, now: number): Pro
 export function revisionActor(actor: { username: string; kind?: ActorKind } | undefined): RevisionActor {
   return actor ? { kind: actor.kind ?? 'user', name: actor.username.slice(0, 64) } : { kind: 'system', name: null };
 }
+
+/**
+ * Updates one row and answers the values its written columns held before (undefined when there
+ * is no such row). PostgreSQL does it in one statement, the old row locked by the update's own
+ * subquery; SQLite (one connection, its transactions one at a time) reads, then writes.
+ */
+export async function updateReturningOld(
+  trx: Db,
+  dialect: Dialect,
+  table: string,
+  idCol: string,
+  id: number,
+  row: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  const columns = Object.keys(row);
+  if (dialect === 'postgres') {
+    const old = trx
+      .selectFrom(table)
+      .select([idCol, ...columns])
+      .where(idCol, '=', id)
+      .forUpdate()
+      .as('old');
+    return trx
+      .updateTable(table)
+      .set(row)
+      .from(old)
+      .whereRef(`${table}.${idCol}`, '=', `old.${idCol}`)
+      .returning(columns.map((c) => `old.${c}`))
+      .executeTakeFirst();
+  }
+  const before = await trx.selectFrom(table).select(columns).where(idCol, '=', id).executeTakeFirst();
+  if (before) await trx.updateTable(table).set(row).where(idCol, '=', id).execute();
+  return before;
+}

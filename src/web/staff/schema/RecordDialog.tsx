@@ -215,7 +215,7 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
         <HistoryDialog
           spec={spec}
           recordId={record.id}
-          canRestore={can('edit') && !readOnly}
+          canRestore={can('edit')}
           onClose={() => setHistoryOpen(false)}
           onRestored={() => {
             setHistoryOpen(false);

@@ -140,7 +140,7 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
         <HistoryDialog
           spec={spec}
           recordId={historyOf.id}
-          canRestore={can('edit') && !overrides.readOnlyExisting}
+          canRestore={can('edit')}
           onClose={() => setHistoryOf(null)}
           onRestored={refresh}
         />
