@@ -8,6 +8,11 @@
  * percentile answer times. Record history (a revision written in the edit's transaction) may
  * make an edit at most 10 % slower: run this on the build before and after and compare the
  * medians. Figures only: exits non-zero only when an edit fails.
+ *
+ * `--baseline <bundle>` (an earlier build's build/server/main.js, made by `node scripts/build-server.ts`
+ * in a checkout of that commit) compares the two builds in one run: both servers run side by side on
+ * databases of their own and the edits alternate between them (A, B, B, A, ...), so other work on
+ * the machine slows both alike; it prints each build's figures and the ratio of the medians.
  */
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +137,64 @@ async function benchDialect(dialect: Dialect, entry: string, rows: number, edits
   }
 }
 
+interface Side {
+  base: string;
+  token: string;
+  ids: number[];
+  times: number[];
+}
+
+async function editOnce(side: Side, i: number, record: boolean): Promise<void> {
+  const id = side.ids[(i * 7919) % side.ids.length];
+  const t0 = performance.now();
+  const res = await fetch(`${side.base}/api/sysQuestion`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${side.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id, title: `修改${i}`, status: i % 2 === 0 }),
+  });
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 204) throw new Error(`edit failed: ${res.status}`);
+  if (record) side.times.push(ms);
+}
+
+function summary(times: number[]): { median: number; mean: number; p95: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: percentile(sorted, 0.5), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, p95: percentile(sorted, 0.95) };
+}
+
+/** The baseline bundle and this build side by side, edits alternating between them. */
+async function compareDialect(dialect: Dialect, baseline: string, entry: string, rows: number, edits: number): Promise<string[][]> {
+  heading(`${dialect}: baseline and this build side by side, ${fmt(edits)} edits each on ${fmt(rows)} rows`);
+  const targets = [await createTarget(dialect), await createTarget(dialect)];
+  try {
+    return await withBenchServer(baseline, SERVER_NODE_FLAGS, benchEnv(targets[0]), (a) =>
+      withBenchServer(entry, SERVER_NODE_FLAGS, benchEnv(targets[1]), async (b) => {
+        const sides: Side[] = [
+          { base: a.base, token: a.token, ids: [], times: [] },
+          { base: b.base, token: b.token, ids: [], times: [] },
+        ];
+        for (const side of sides) side.ids = await timed(`create ${fmt(rows)} records`, () => seed(side.base, side.token, rows));
+        for (let i = 0; i < WARM_UP + edits; i++) {
+          const order = i % 2 === 0 ? sides : [sides[1], sides[0]];
+          for (const side of order) await editOnce(side, i, i >= WARM_UP);
+        }
+        const [before, after] = sides.map((side) => summary(side.times));
+        const ratio = after.median / before.median;
+        console.log(
+          `baseline median ${fmt(before.median, 2)} ms, this build ${fmt(after.median, 2)} ms: ${ratio >= 1 ? '+' : ''}${fmt((ratio - 1) * 100, 1)} %`,
+        );
+        return [
+          [dialect, 'baseline', fmt(before.median, 2), fmt(before.mean, 2), fmt(before.p95, 2), ''],
+          [dialect, 'this build', fmt(after.median, 2), fmt(after.mean, 2), fmt(after.p95, 2), `${fmt((ratio - 1) * 100, 1)} %`],
+        ];
+      }),
+    );
+  } finally {
+    for (const t of targets) await t.cleanup();
+  }
+}
+
 async function main(): Promise<void> {
   let opts: BenchOptions;
   try {
@@ -147,6 +210,13 @@ async function main(): Promise<void> {
   }
   console.log(`edit benchmark: node ${process.version}, ${cpus().length} cores, dialects: ${opts.dialects.join(', ')}`);
   const entry = await timed('bundle the server', () => buildServer());
+  if (typeof opts.baseline === 'string') {
+    const table = [['dialect', 'build', 'median ms', 'mean ms', 'p95 ms', 'median vs baseline']];
+    for (const d of opts.dialects) table.push(...(await compareDialect(d, opts.baseline, entry, opts.rows, edits)));
+    heading('summary');
+    printTable(table);
+    return;
+  }
   const runs: EditRun[] = [];
   for (const d of opts.dialects) runs.push(await benchDialect(d, entry, opts.rows, edits));
   heading('summary');
