@@ -239,6 +239,34 @@ describe.each(testApps())('record history and recycle bin on %s', (_name, start)
     expect(items.some((i) => i.id === id)).toBe(true);
   });
 
+  it('answers 404 for the history of a record outside the caller’s data scope', async () => {
+    const zjs = resourceByName.xsZjs;
+    const token = (admin.authorization ?? '').replace('Bearer ', '');
+    const res = await call('POST', `/${zjs.path}`, await sampleBody(app, token, resources, zjs, 1));
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<Created>().id;
+    const dept = await app.database.db
+      .insertInto('sys_dept')
+      .values({ name: '别的公司', pid: null, sort: 2, enabled: app.database.dialect === 'postgres' ? true : 1, create_time: nowText() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await createStaff(app, {
+      username: 'scoped',
+      password: 'Scoped@2024',
+      permissions: [`${zjs.permission}:list`, `${zjs.permission}:edit`, `${zjs.permission}:del`],
+      deptId: Number(dept.id),
+      dataScope: '本级',
+    });
+    const scoped = bearer(await loginAs(app, 'scoped', 'Scoped@2024'));
+    expect((await call('GET', `/${zjs.path}/${id}/history`, undefined, scoped)).statusCode).toBe(404);
+    expect((await call('GET', `/${zjs.path}/${id}/history`)).statusCode).toBe(200);
+    expect((await call('DELETE', `/${zjs.path}`, [id])).statusCode).toBe(200);
+    const items = (await call('GET', `/${zjs.path}/recycleBin`, undefined, scoped)).json<Page<BinItem>>().content;
+    expect(items.some((i) => i.id === id)).toBe(false);
+    expect((await call('POST', `/${zjs.path}/recycleBin/restore`, [id], scoped)).statusCode).toBe(403);
+    expect((await call('DELETE', `/${zjs.path}/recycleBin`, [id], scoped)).statusCode).toBe(403);
+  });
+
   it('removes revisions older than the days kept, recycle-bin records with them', async () => {
     const q = await create({ title: '很旧' });
     expect((await call('DELETE', Q, [q.id])).statusCode).toBe(200);
