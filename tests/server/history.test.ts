@@ -242,19 +242,19 @@ describe.each(testApps())('record history and recycle bin on %s', (_name, start)
   it('answers 404 for the history of a record outside the caller’s data scope', async () => {
     const zjs = resourceByName.xsZjs;
     const token = (admin.authorization ?? '').replace('Bearer ', '');
-    const res = await call('POST', `/${zjs.path}`, await sampleBody(app, token, resources, zjs, 1));
-    expect(res.statusCode, res.body).toBe(201);
-    const id = res.json<Created>().id;
+    // a record of another company; the user's scope is their own department and company
     const dept = await app.database.db
       .insertInto('sys_dept')
       .values({ name: '别的公司', pid: null, sort: 2, enabled: app.database.dialect === 'postgres' ? true : 1, create_time: nowText() })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const res = await call('POST', `/${zjs.path}`, { ...(await sampleBody(app, token, resources, zjs, 1)), orgId: Number(dept.id) });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<Created>().id;
     await createStaff(app, {
       username: 'scoped',
       password: 'Scoped@2024',
       permissions: [`${zjs.permission}:list`, `${zjs.permission}:edit`, `${zjs.permission}:del`],
-      deptId: Number(dept.id),
       dataScope: '本级',
     });
     const scoped = bearer(await loginAs(app, 'scoped', 'Scoped@2024'));

@@ -198,7 +198,7 @@ export function registerHistoryRoutes(
     let total: number;
     if (scoped && scope && !scope.all) {
       // filtered by the deleted record's scoped value, which only the snapshot holds
-      const all = (await q.selectAll().orderBy('id', 'desc').limit(SCOPED_BIN_MAX).execute()).map(toStoredRevision);
+      const all = (await q.selectAll().orderBy('id', 'desc').limit(SCOPED_BIN_MAX).execute()).map((r) => toStoredRevision(r, spec));
       const visible = all.filter((r) => inScope(scope, scoped.scope!, deletedRecord(spec, r)[scoped.name]));
       total = visible.length;
       rows = visible.slice(page * size, page * size + size);
@@ -212,7 +212,7 @@ export function registerHistoryRoutes(
           .limit(size)
           .offset(page * size)
           .execute()
-      ).map(toStoredRevision);
+      ).map((r) => toStoredRevision(r, spec));
     }
     const content = rows.map((r) => ({
       id: r.recordId,

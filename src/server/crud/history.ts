@@ -12,8 +12,8 @@
 import { mask } from '../../shared/masks.ts';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Database, Db } from '../types.ts';
-import { dateTimeText } from './values.ts';
-import { REVISION_TABLE, snapshotChanges, type ActorKind, type Changes, type RevisionAction } from './revisions.ts';
+import { dateTimeText, fromColumnValue } from './values.ts';
+import { COLUMN_CHANGES, REVISION_TABLE, snapshotChanges, type ActorKind, type Changes, type RevisionAction } from './revisions.ts';
 
 /** At most this many revisions of one record are read (newest first). */
 export const HISTORY_MAX = 1000;
@@ -48,17 +48,34 @@ export interface HistoryEntry {
 
 const timeText = (v: unknown) => (v instanceof Date ? dateTimeText(v) : typeof v === 'string' ? v : '');
 
-function parseChanges(text: unknown): Changes | null {
+/** A stored value (column form, as PostgreSQL's JSON writes it) as the API shows it. */
+function columnValue(field: FieldSpec, value: unknown): unknown {
+  if (field.format === 'date-time' && typeof value === 'string') return value.replace('T', ' ').slice(0, 19);
+  return fromColumnValue(field, value);
+}
+
+function parseChanges(text: unknown, spec: ResourceSpec | undefined): Changes | null {
   if (typeof text !== 'string' || !text) return null;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Changes) : null;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     return null;
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const changes = parsed as Record<string, unknown>;
+  if (!changes[COLUMN_CHANGES]) return changes as Changes;
+  // keyed by column with stored values: by property, as the API shows them
+  const out: Changes = {};
+  for (const [column, pair] of Object.entries(changes)) {
+    const field = spec?.fields.find((f) => f.column === column);
+    if (!field || !Array.isArray(pair)) continue;
+    out[field.name] = [columnValue(field, pair[0]), columnValue(field, pair[1])];
+  }
+  return out;
 }
 
-export function toStoredRevision(r: Record<string, unknown>): StoredRevision {
+export function toStoredRevision(r: Record<string, unknown>, spec?: ResourceSpec): StoredRevision {
   return {
     id: Number(r.id),
     recordId: Number(r.record_id),
@@ -66,7 +83,7 @@ export function toStoredRevision(r: Record<string, unknown>): StoredRevision {
     actorKind: String(r.actor_kind) as ActorKind,
     actorName: (r.actor_name as string | null) ?? null,
     time: timeText(r.create_time),
-    changes: parseChanges(r.changes),
+    changes: parseChanges(r.changes, spec),
     inBin: r.in_bin === true || r.in_bin === 1 || r.in_bin === '1',
   };
 }
@@ -81,7 +98,7 @@ export async function revisionsOf(db: Db, spec: ResourceSpec, recordId: number):
     .orderBy('id', 'desc')
     .limit(HISTORY_MAX)
     .execute();
-  return rows.map(toStoredRevision);
+  return rows.map((r) => toStoredRevision(r, spec));
 }
 
 /** The record a delete revision holds (its values before the delete, with its id). */
@@ -223,7 +240,7 @@ export async function binEntries(database: Database, spec: ResourceSpec, ids: nu
       .where('in_bin', '=', database.dialect === 'postgres' ? true : 1)
       .orderBy('id', 'desc')
       .execute();
-    for (const r of rows.map(toStoredRevision)) if (!out.has(r.recordId)) out.set(r.recordId, r);
+    for (const r of rows.map((row) => toStoredRevision(row, spec))) if (!out.has(r.recordId)) out.set(r.recordId, r);
   }
   return out;
 }

@@ -17,6 +17,7 @@ import {
   revisionActor,
   snapshotChanges,
   updateReturningOld,
+  updateWithRevisionPg,
   writeImportRevisions,
   writeRevisions,
   type ActorKind,
@@ -327,13 +328,19 @@ export async function updateRecord(
   const row = recordToRow(spec, all, database.dialect);
   const idCol = idField(spec).column;
   delete row[idCol];
+  if (database.dialect === 'postgres' && Object.keys(row).length) {
+    // the update and its revision in one statement
+    const found = await updateWithRevisionPg(database.db, spec, idCol, id, row, revisionActor(actor), actor?.revision ?? 'update');
+    if (found) tableChanged(database, spec.table);
+    return found;
+  }
   const changed = await database.db.transaction().execute(async (trx) => {
     if (Object.keys(row).length === 0) {
       const found = await trx.selectFrom(spec.table).select(idCol).where(idCol, '=', id).executeTakeFirst();
       return !!found;
     }
     // the stored values of the written columns, for the revision
-    const before = await updateReturningOld(trx, database.dialect, spec.table, idCol, id, row);
+    const before = await updateReturningOld(trx, spec.table, idCol, id, row);
     if (!before) return false;
     const changes = diffRecords(spec, rowToRecord(spec, before), rowToRecord(spec, row));
     if (Object.keys(changes).length)

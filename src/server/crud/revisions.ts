@@ -176,34 +176,69 @@ export function revisionActor(actor: { username: string; kind?: ActorKind } | un
 
 /**
  * Updates one row and answers the values its written columns held before (undefined when there
- * is no such row). PostgreSQL does it in one statement, the old row locked by the update's own
- * subquery; SQLite (one connection, its transactions one at a time) reads, then writes.
+ * is no such row): a read by primary key, then the write. For SQLite, whose transactions on the
+ * app's one connection run one at a time (PostgreSQL: updateWithRevisionPg).
  */
 export async function updateReturningOld(
   trx: Db,
-  dialect: Dialect,
   table: string,
   idCol: string,
   id: number,
   row: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
-  const columns = Object.keys(row);
-  if (dialect === 'postgres') {
-    const old = trx
-      .selectFrom(table)
-      .select([idCol, ...columns])
-      .where(idCol, '=', id)
-      .forUpdate()
-      .as('old');
-    return trx
-      .updateTable(table)
-      .set(row)
-      .from(old)
-      .whereRef(`${table}.${idCol}`, '=', `old.${idCol}`)
-      .returning(columns.map((c) => `old.${c}`))
-      .executeTakeFirst();
-  }
-  const before = await trx.selectFrom(table).select(columns).where(idCol, '=', id).executeTakeFirst();
+  const before = await trx.selectFrom(table).select(Object.keys(row)).where(idCol, '=', id).executeTakeFirst();
   if (before) await trx.updateTable(table).set(row).where(idCol, '=', id).execute();
   return before;
+}
+
+/** Marks a `changes` object keyed by column with stored values (written by PostgreSQL itself). */
+export const COLUMN_CHANGES = '$columns';
+
+/**
+ * PostgreSQL: an update of one row and its revision in a single statement (no transaction round
+ * trips): the old row is locked and read by the update's own CTE, the changed columns are
+ * compared in SQL, and the revision (`{column: [old, new]}` with stored values, marked
+ * COLUMN_CHANGES; read back through the spec by history.ts) is inserted only when a tracked
+ * column changed. Answers whether the row exists.
+ */
+export async function updateWithRevisionPg(
+  db: Db,
+  spec: ResourceSpec,
+  idCol: string,
+  id: number,
+  row: Record<string, unknown>,
+  actor: RevisionActor,
+  action: RevisionAction,
+): Promise<boolean> {
+  const columns = Object.keys(row);
+  const trackedColumns = new Set(tracked(spec).map((f) => f.column));
+  const compared = columns.filter((c) => trackedColumns.has(c));
+  const table = sql.table(spec.table);
+  const key = sql.ref(idCol);
+  const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${row[c]}`));
+  const returned = compared.length
+    ? sql.join(compared.map((c, i) => sql`old.${sql.ref(c)} as ${sql.ref(`o${i}`)}, t.${sql.ref(c)} as ${sql.ref(`n${i}`)}`))
+    : sql`t.${key}`;
+  const pairs = compared.length
+    ? sql.join(
+        compared.map(
+          (c, i) =>
+            sql`${c}::text, case when ${sql.ref(`o${i}`)} is distinct from ${sql.ref(`n${i}`)} then jsonb_build_array(${sql.ref(`o${i}`)}, ${sql.ref(`n${i}`)}) end`,
+        ),
+      )
+    : sql``;
+  const r = await sql<{ n: string }>`with old as (
+      select ${sql.join([key, ...compared.map((c) => sql.ref(c))])} from ${table} where ${key} = ${id} for update
+    ), upd as (
+      update ${table} as t set ${set} from old where t.${key} = old.${key} returning ${returned}
+    ), changed as (
+      select jsonb_strip_nulls(jsonb_build_object(${pairs})) as c from upd
+    ), rev as (
+      insert into ${sql.table(REVISION_TABLE)} (resource, record_id, action, actor_kind, actor_name, create_time, changes, in_bin)
+      select ${spec.name}, ${id}, ${action}, ${actor.kind}, ${actor.name}, ${nowText()}::timestamp,
+        (c || jsonb_build_object(${COLUMN_CHANGES}::text, true))::text, false
+      from changed where c <> '{}'::jsonb
+    )
+    select count(*) as n from upd`.execute(db);
+  return Number(r.rows[0]?.n ?? 0) > 0;
 }
