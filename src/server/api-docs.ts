@@ -29,12 +29,13 @@ import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
 import { getPublicSettings } from './modules/system/public-settings.ts';
+import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history-docs.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
-type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total';
+type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total' | HistoryKind;
 interface CrudRoute {
   spec: ResourceSpec;
   kind: CrudKind;
@@ -105,6 +106,7 @@ function crudRoutes(specs: ResourceSpec[]): Map<string, CrudRoute> {
     if (spec.enabledToggle) out.set(`PUT ${base}/updateEnabled/:id`, { spec, kind: 'toggle' });
     if (spec.queryAll) out.set(`GET ${base}/queryAll`, { spec, kind: 'queryAll' });
     if (spec.total?.length) out.set(`GET ${base}/total`, { spec, kind: 'total' });
+    for (const [route, kind] of historyRouteKinds(spec)) out.set(route, { spec, kind });
   }
   return out;
 }
@@ -228,6 +230,12 @@ function crudSchema(route: CrudRoute): Json {
   const { spec, kind } = route;
   const title = spec.title;
   switch (kind) {
+    case 'history':
+    case 'restore':
+    case 'binList':
+    case 'binRestore':
+    case 'binPurge':
+      return historySchema(spec, kind, ref(recordName(spec)), errorAnswer);
     case 'list':
       return {
         summary: `${title}：分页列表`,

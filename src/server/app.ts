@@ -17,6 +17,7 @@ import { resources } from '../generated/resources.ts';
 import type { ResourceSpec } from '../shared/resource-spec.ts';
 import { openDatabase } from './db/index.ts';
 import { ensureResourceTables } from './db/migrate.ts';
+import { ensureRevisionTables } from './crud/revisions.ts';
 import { describeError, errorBody, installErrorHandling } from './errors.ts';
 import { registerAuth } from './auth/index.ts';
 import { registerSystem } from './modules/system/index.ts';
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await registerAuth(app, { resources: specs });
     await registerSystem(app);
     await ensureResourceTables(database, specs);
+    await ensureRevisionTables(database);
 
     // 3. areas
     registerResources(app, specs);

@@ -76,6 +76,8 @@ export interface Config {
   wecomLoginUrl: string;
   /** operation logs older than this many days are deleted by the clean-up job */
   logRetentionDays: number;
+  /** record revisions (history, recycle bin) older than this many days are deleted by the clean-up job */
+  revisionRetentionDays: number;
   /** largest avatar image, bytes */
   avatarMaxBytes: number;
   /** an export of more rows than this runs in the background (299, progress over the socket) */
@@ -232,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wecomApiBase: env.WECOM_API_BASE || 'https://qyapi.weixin.qq.com',
     wecomLoginUrl: env.WECOM_LOGIN_URL || 'https://login.work.weixin.qq.com/wwlogin/sso/login',
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 1, 3650),
+    revisionRetentionDays: int(env, 'REVISION_RETENTION_DAYS', 365, 1, 36500),
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 2 * 1024 * 1024, 1024, 10 * 1024 * 1024),
     exportAsyncThreshold: int(env, 'EXPORT_ASYNC_THRESHOLD', 10_000, 0, 100_000_000),
     importAsyncThreshold: int(env, 'IMPORT_ASYNC_THRESHOLD', 2_000, 0, 100_000_000),

@@ -9,6 +9,7 @@ import { registerCapabilityRoutes } from './capabilities.ts';
 import { readAccess } from '../../shared/resource-spec.ts';
 import { dependentsOf } from './repository.ts';
 import { registerTemplateRoute } from './import-template.ts';
+import { registerHistoryRoutes } from './history-routes.ts';
 
 export { registerCrudRoutes, positiveId, crudWriteHandlers } from './routes.ts';
 export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
@@ -56,6 +57,7 @@ export function registerResources(app: FastifyInstance, specs: ResourceSpec[]): 
     registerCrudRoutes(app, spec, dependentsOf(spec, specs), read);
     registerCapabilityRoutes(app, spec, read);
     registerTemplateRoute(app, spec, specs);
+    registerHistoryRoutes(app, spec, specs, read);
   }
 }
 export { addRecordRule } from './record-rules.ts';

@@ -13,6 +13,17 @@ import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord } from './values.ts';
 import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
+import {
+  diffRecords,
+  revisionActor,
+  snapshotChanges,
+  updateReturningOld,
+  updateWithRevisionPg,
+  writeImportRevisions,
+  writeRevisions,
+  type ActorKind,
+  type RevisionAction,
+} from './revisions.ts';
 
 export interface Page {
   content: Record<string, unknown>[];
@@ -201,6 +212,10 @@ export async function findById(database: Database, spec: ResourceSpec, id: numbe
 
 export interface Actor {
   username: string;
+  /** who the user name is, for the revision (default: a staff user) */
+  kind?: ActorKind;
+  /** the revision's action when the write is not a plain update (a status move, a restore) */
+  revision?: RevisionAction;
 }
 
 /** Server-set values (times, user names) for a new record or an update. */
@@ -252,7 +267,14 @@ export async function createRecord(
   values: Record<string, unknown>,
   actor?: Actor,
 ): Promise<Record<string, unknown>> {
-  const [record] = await database.db.transaction().execute((trx) => insertRows(trx, database, spec, [values], actor));
+  const [record] = await database.db.transaction().execute(async (trx) => {
+    const created = await insertRows(trx, database, spec, [values], actor);
+    const changes = snapshotChanges(spec, created[0], 'new');
+    await writeRevisions(trx, database.dialect, spec, revisionActor(actor), [
+      { recordId: Number(created[0][idField(spec).name]), action: actor?.revision ?? 'create', changes },
+    ]);
+    return created;
+  });
   tableChanged(database, spec.table);
   return record;
 }
@@ -273,22 +295,29 @@ export async function insertAll(
   if (records.length === 0) return 0;
   const perBatch = Math.max(1, Math.floor(5000 / Math.max(1, spec.fields.length)));
   const marked = pinyinFields(spec);
-  const pinyinColumns = marked.length ? [idField(spec).column, ...marked.map((f) => f.column)] : [];
+  const idCol = idField(spec).column;
+  // the new ids come back for their revisions, with the marked texts for their pinyin keys
+  const returned = [idCol, ...marked.map((f) => f.column)];
+  const by = revisionActor(actor);
   const inserted = await database.db.transaction().execute(async (trx) => {
     let done = 0;
     for (let i = 0; i < records.length; i += 1000) {
       const rows = records.slice(i, i + 1000).map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
       for (let j = 0; j < rows.length; j += perBatch) {
-        const batch = rows.slice(j, j + perBatch);
-        if (pinyinColumns.length) {
-          // the new ids and marked texts come back for their pinyin keys
-          const back = await trx.insertInto(spec.table).values(batch).returning(pinyinColumns).execute();
-          await writePinyinKeys(trx, spec, back);
-          done += back.length;
-          continue;
-        }
-        const result = await trx.insertInto(spec.table).values(batch).executeTakeFirst();
-        done += Number(result.numInsertedOrUpdatedRows ?? 0);
+        const back = await trx
+          .insertInto(spec.table)
+          .values(rows.slice(j, j + perBatch))
+          .returning(returned)
+          .execute();
+        if (marked.length) await writePinyinKeys(trx, spec, back);
+        await writeImportRevisions(
+          trx,
+          database.dialect,
+          spec,
+          by,
+          back.map((r) => Number(r[idCol])),
+        );
+        done += back.length;
       }
       onProgress?.(done, records.length);
     }
@@ -312,15 +341,33 @@ export async function updateRecord(
   const row = recordToRow(spec, all, database.dialect);
   const idCol = idField(spec).column;
   delete row[idCol];
+  if (database.dialect === 'postgres' && Object.keys(row).length) {
+    // the update and its revision in one statement; the pinyin keys of marked texts in the same transaction
+    const found = pinyinFields(spec).length
+      ? await database.db.transaction().execute(async (trx) => {
+          const ok = await updateWithRevisionPg(trx, spec, idCol, id, row, revisionActor(actor), actor?.revision ?? 'update');
+          if (ok) await rewritePinyinKeys(trx, spec, id, row);
+          return ok;
+        })
+      : await updateWithRevisionPg(database.db, spec, idCol, id, row, revisionActor(actor), actor?.revision ?? 'update');
+    if (found) tableChanged(database, spec.table);
+    return found;
+  }
   const changed = await database.db.transaction().execute(async (trx) => {
     if (Object.keys(row).length === 0) {
       const found = await trx.selectFrom(spec.table).select(idCol).where(idCol, '=', id).executeTakeFirst();
       return !!found;
     }
-    const result = await trx.updateTable(spec.table).set(row).where(idCol, '=', id).executeTakeFirst();
-    const found = Number(result.numUpdatedRows) > 0;
-    if (found) await rewritePinyinKeys(trx, spec, id, row);
-    return found;
+    // the stored values of the written columns, for the revision
+    const before = await updateReturningOld(trx, spec.table, idCol, id, row);
+    if (!before) return false;
+    await rewritePinyinKeys(trx, spec, id, row);
+    const changes = diffRecords(spec, rowToRecord(spec, before), rowToRecord(spec, row));
+    if (Object.keys(changes).length)
+      await writeRevisions(trx, database.dialect, spec, revisionActor(actor), [
+        { recordId: id, action: actor?.revision ?? 'update', changes },
+      ]);
+    return true;
   });
   if (changed) tableChanged(database, spec.table);
   return changed;
@@ -342,8 +389,29 @@ export function dependentsOf(spec: ResourceSpec, specs: ResourceSpec[]): Depende
  * with `onDelete: restrict` refuse (400 naming them) while they reference a row; those with
  * `cascade` are deleted in the same transaction.
  */
-export async function deleteRecords(database: Database, spec: ResourceSpec, ids: number[], dependents: Dependent[] = []): Promise<number> {
+export async function deleteRecords(
+  database: Database,
+  spec: ResourceSpec,
+  ids: number[],
+  dependents: Dependent[] = [],
+  actor?: Actor,
+): Promise<number> {
   const idCol = idField(spec).column;
+  const by = revisionActor(actor);
+  // the rows as they were go to the recycle bin (a delete revision each)
+  const binned = async (trx: Db, target: ResourceSpec, rows: Record<string, unknown>[]) => {
+    const id = idField(target);
+    await writeRevisions(
+      trx,
+      database.dialect,
+      target,
+      by,
+      rows.map((r) => {
+        const record = rowToRecord(target, r);
+        return { recordId: Number(record[id.name]), action: 'delete', changes: snapshotChanges(target, record, 'old'), inBin: true };
+      }),
+    );
+  };
   const deleted = await database.db.transaction().execute(async (trx) => {
     for (const d of dependents) {
       for (let i = 0; i < ids.length; i += 500) {
@@ -358,18 +426,21 @@ export async function deleteRecords(database: Database, spec: ResourceSpec, ids:
           if (used) throw badRequest(`所选数据在「${d.spec.title}」中仍被使用，请先删除或修改相关数据`);
         } else {
           await deletePinyinKeysWhere(trx, d.spec, d.field.column, chunk);
-          await trx.deleteFrom(d.spec.table).where(d.field.column, 'in', chunk).execute();
+          const gone = await trx.deleteFrom(d.spec.table).where(d.field.column, 'in', chunk).returning(columnsOf(d.spec)).execute();
+          await binned(trx, d.spec, gone);
         }
       }
     }
     let n = 0;
     for (let i = 0; i < ids.length; i += 500) {
       await deletePinyinKeys(trx, spec, ids.slice(i, i + 500));
-      const result = await trx
+      const gone = await trx
         .deleteFrom(spec.table)
         .where(idCol, 'in', ids.slice(i, i + 500))
-        .executeTakeFirst();
-      n += Number(result.numDeletedRows);
+        .returning(columnsOf(spec))
+        .execute();
+      await binned(trx, spec, gone);
+      n += gone.length;
     }
     return n;
   });

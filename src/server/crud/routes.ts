@@ -42,9 +42,9 @@ export const IMPORT_UNREADABLE = '文件无法读取，请上传有效的xlsx文
 /** room an import needs beyond DISK_MIN_FREE_MB, per byte of its xlsx (rows and indexes take more than the compressed sheet) */
 const IMPORT_ROOM_FACTOR = 4;
 
-function actorOf(request: FastifyRequest): Actor | undefined {
+export function actorOf(request: FastifyRequest): Actor | undefined {
   if (request.user) return { username: request.user.username };
-  if (request.applicant) return { username: `应聘人员${request.applicant.staffunId}` };
+  if (request.applicant) return { username: `应聘人员${request.applicant.staffunId}`, kind: 'applicant' };
   return undefined;
 }
 
@@ -108,7 +108,7 @@ export function registerCrudRoutes(
       // a record of another applicant or outside the data scope is not there for the caller:
       // the same 404 as an id that does not exist, and nothing is deleted
       await assertAllVisible(database(), spec, request, callerOf(request), unique);
-      await deleteRecords(database(), spec, unique, dependents);
+      await deleteRecords(database(), spec, unique, dependents, actorOf(request));
       await recordHooks(spec.name)?.afterWrite?.({ app, mode: 'delete', ids: unique });
       return reply.status(200).send();
     });
@@ -244,41 +244,58 @@ export function crudWriteHandlers(app: FastifyInstance, spec: ResourceSpec): { c
     return reply.status(201).send(record);
   };
   const update: RouteHandlerMethod = async (request, reply) => {
-    const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
-    const id = positiveId((body as Record<string, unknown>).id);
-    if (id === undefined) throw badRequest('ID不能为空');
-    const caller = callerOf(request);
-    // another applicant's record or one outside the data scope answers as a missing one
-    await assertAllVisible(database(), spec, request, caller, [id]);
-    const existing = await findById(database(), spec, id);
-    if (!existing) throw notFound(RECORD_NOT_FOUND);
-    // a caller who saw the personal fields masked cannot write them (the mask is not the value)
-    const result = checkRecord(
-      spec,
-      scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)),
-      'update',
-      existing,
-    );
-    if (!result.ok) throw badRequest(result.error.message);
-    if (scoped) {
-      const stored = await storedScopeValues(database(), spec, [id]);
-      if (!stored.length) throw notFound('数据不存在');
-      const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
-      await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
-    }
-    const hooks = recordHooks(spec.name);
-    if (hooks?.beforeWrite) {
-      const record: Record<string, unknown> = { ...existing, ...result.values };
-      for (const name of result.cleared) record[name] = null;
-      await hooks.beforeWrite({ app, mode: 'update', record });
-      // a hook may rewrite the body's own fields (e.g. sanitise HTML)
-      for (const name of Object.keys(result.values)) result.values[name] = record[name];
-    }
-    const found = await updateRecord(database(), spec, id, result.values, result.cleared, actorOf(request));
-    if (!found) throw notFound('数据不存在');
-    await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
+    await updateFromBody(app, spec, request, request.body);
     return reply.status(204).send();
   };
   return { create, update };
+}
+
+/**
+ * An update as PUT <path> makes it: the body (with its id) validated, masked personal fields
+ * left as stored, data scope, the resource's hooks, then the write. `revision` names the
+ * revision's action when the update is a restore to an earlier version.
+ */
+export async function updateFromBody(
+  app: FastifyInstance,
+  spec: ResourceSpec,
+  request: FastifyRequest,
+  body: unknown,
+  revision?: 'restore',
+): Promise<void> {
+  const database = () => app.database;
+  const scoped = scopeField(spec);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BODY_NOT_OBJECT);
+  const id = positiveId((body as Record<string, unknown>).id);
+  if (id === undefined) throw badRequest('ID不能为空');
+  const caller = callerOf(request);
+  // another applicant's record or one outside the data scope answers as a missing one
+  await assertAllVisible(database(), spec, request, caller, [id]);
+  const existing = await findById(database(), spec, id);
+  if (!existing) throw notFound(RECORD_NOT_FOUND);
+  // a caller who saw the personal fields masked cannot write them (the mask is not the value)
+  const result = checkRecord(
+    spec,
+    scopeBody(spec, caller, withoutMaskedFields(request, spec, body as Record<string, unknown>)),
+    'update',
+    existing,
+  );
+  if (!result.ok) throw badRequest(result.error.message);
+  if (scoped) {
+    const stored = await storedScopeValues(database(), spec, [id]);
+    if (!stored.length) throw notFound('数据不存在');
+    const changes = scoped.name in result.values || result.cleared.includes(scoped.name) ? [result.values[scoped.name] ?? null] : [];
+    await assertRecordsInScope(database(), spec, request, [...stored, ...changes]);
+  }
+  const hooks = recordHooks(spec.name);
+  if (hooks?.beforeWrite) {
+    const record: Record<string, unknown> = { ...existing, ...result.values };
+    for (const name of result.cleared) record[name] = null;
+    await hooks.beforeWrite({ app, mode: 'update', record });
+    // a hook may rewrite the body's own fields (e.g. sanitise HTML)
+    for (const name of Object.keys(result.values)) result.values[name] = record[name];
+  }
+  const actor = actorOf(request);
+  const found = await updateRecord(database(), spec, id, result.values, result.cleared, actor && revision ? { ...actor, revision } : actor);
+  if (!found) throw notFound('数据不存在');
+  await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
 }

@@ -6,7 +6,8 @@
  * - authMaintenance.passwordAgeReminders: records one reminder per user whose password is 80 to 89
  *   days old (before the 90-day prompt and the 100-day refusal); the console shows the signed-in
  *   user their reminder (GET api/jobs/passwordReminder) until they change the password;
- * - jobMaintenance.purgeJobLogs: deletes run-log rows older than the days in params (default 30).
+ * - jobMaintenance.purgeJobLogs: deletes run-log rows older than the days in params (default 30);
+ * - revisionMaintenance.purgeOldRevisions: record history older than REVISION_RETENTION_DAYS (revision-retention.ts).
  */
 import { purgeExpiredCodes } from '../account/codes.ts';
 import { deleteOldLogs } from '../logs/retention.ts';
@@ -16,6 +17,7 @@ import { nowText } from '../../db/index.ts';
 import { registerJobFunction } from './registry.ts';
 import { JOB_LOG_TABLE } from './tables.ts';
 import { PASSWORD_REMINDER_TABLE } from './reminders.ts';
+import { registerRevisionRetentionJob } from './revision-retention.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REMINDER_FROM_DAYS = 80;
@@ -36,6 +38,7 @@ export function checkKeepDays(params: string): string | null {
 }
 
 export function registerMaintenanceJobs(): void {
+  registerRevisionRetentionJob();
   registerJobFunction(
     'authMaintenance',
     'purgeExpiredCaptchas',

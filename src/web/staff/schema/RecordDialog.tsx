@@ -21,6 +21,8 @@ import { defaultValues, requestBody } from './records.ts';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { exportElementToPdf } from '../../components/pdfExport.ts';
 import { messages } from '../../../shared/messages.ts';
+import { HistoryDialog } from './HistoryDialog.tsx';
+import { useCanReadHistory, useResourceAccess } from './permissions.ts';
 
 /** Editor states of the spec: normal, prepared (dialog open), processing (submitting). */
 export type EditorStatus = 'normal' | 'prepared' | 'processing';
@@ -110,6 +112,9 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
   const content = useRef<HTMLDivElement>(null);
   const readOnly = !!record && !!overrides.readOnlyExisting;
   const masked = useMaskedFields(spec, record);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const canHistory = useCanReadHistory(spec);
+  const { can } = useResourceAccess(spec);
 
   // opening prepares the form, closing sets it back
   const [openSeen, setOpenSeen] = useState(open);
@@ -180,6 +185,11 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
           </DialogContent>
           <FirstErrorNotice />
           <DialogActions>
+            {record && canHistory ? (
+              <Button onClick={() => setHistoryOpen(true)} sx={{ mr: 'auto' }}>
+                历史记录
+              </Button>
+            ) : null}
             {readOnly ? (
               <Button onClick={() => void exportPdf()} disabled={exporting}>
                 {exporting ? '正在导出...' : '导出PDF'}
@@ -200,6 +210,18 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
             )}
           </DialogActions>
         </Form>
+      ) : null}
+      {historyOpen && record ? (
+        <HistoryDialog
+          spec={spec}
+          recordId={record.id}
+          canRestore={can('edit')}
+          onClose={() => setHistoryOpen(false)}
+          onRestored={() => {
+            setHistoryOpen(false);
+            onSaved();
+          }}
+        />
       ) : null}
     </Dialog>
   );

@@ -29,7 +29,7 @@ import { ListToolbar } from './ListToolbar.tsx';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import type { ResourceOverrides } from './overrides.ts';
-import { useResourceAccess } from './permissions.ts';
+import { useCanReadHistory, useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
 import { TotalLine } from './TotalLine.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
@@ -37,6 +37,10 @@ import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
 import { markStartedAfterPaint } from '../shell/startup.ts';
 import { defaultSort } from './listDefaults.ts';
+import Button from '@mui/material/Button';
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
+import { HistoryDialog } from './HistoryDialog.tsx';
+import { RecycleBinDialog } from './RecycleBinDialog.tsx';
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 
@@ -59,6 +63,11 @@ interface EditorState {
   setPendingDelete: (value: { ids: Identifier[]; single: boolean } | null) => void;
   importing: boolean;
   setImporting: (value: boolean) => void;
+  /** the record whose 历史记录 is open */
+  historyOf: RaRecord | null;
+  setHistoryOf: (record: RaRecord | null) => void;
+  binOpen: boolean;
+  setBinOpen: (open: boolean) => void;
 }
 
 interface DialogsProps {
@@ -76,7 +85,9 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [deleting, setDeleting] = useState(false);
-  const { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting } = state;
+  const { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting, historyOf, setHistoryOf, binOpen, setBinOpen } =
+    state;
+  const { can } = useResourceAccess(spec);
 
   const runDelete = async () => {
     if (!pendingDelete) return;
@@ -126,6 +137,16 @@ function EditorDialogs({ spec, overrides, fixed, state }: DialogsProps) {
         onClose={() => setPendingDelete(null)}
       />
       {importing ? <ImportDialog spec={spec} open onClose={() => setImporting(false)} onImported={refresh} /> : null}
+      {historyOf ? (
+        <HistoryDialog
+          spec={spec}
+          recordId={historyOf.id}
+          canRestore={can('edit')}
+          onClose={() => setHistoryOf(null)}
+          onRestored={refresh}
+        />
+      ) : null}
+      {binOpen ? <RecycleBinDialog spec={spec} open onClose={() => setBinOpen(false)} onRestored={refresh} /> : null}
     </>
   );
 }
@@ -140,18 +161,20 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
   const [hidden] = useHiddenColumns(spec);
   const canEdit = can('edit');
   const canDelete = can('del');
+  const canHistory = useCanReadHistory(spec);
   // the same column elements while nothing they show changes: the grid's rows skip re-renders
   const columns = useMemo(
     () =>
       listColumns(spec, {
         canEdit,
         canDelete,
+        canHistory,
         viewOnly: !!overrides.readOnlyExisting,
-        showActions: canEdit || canDelete || !!overrides.RowButtons,
+        showActions: canEdit || canDelete || canHistory || !!overrides.RowButtons,
         extra: overrides.RowButtons,
         detailPath: overrides.detailPath,
       }).filter((c) => !hidden.includes(String(c.key))),
-    [spec, overrides, canEdit, canDelete, hidden],
+    [spec, overrides, canEdit, canDelete, canHistory, hidden],
   );
   const sx = useMemo(() => columnWidths(spec), [spec]);
   return (
@@ -174,11 +197,13 @@ function Toolbar({
   overrides,
   fixed,
   fold,
+  onRecycleBin,
 }: {
   spec: ResourceSpec;
   overrides: ResourceOverrides;
   fixed?: Record<string, unknown>;
   fold: FilterFold;
+  onRecycleBin: () => void;
 }) {
   const { can } = useResourceAccess(spec);
   const list = useListContext();
@@ -214,6 +239,11 @@ function Toolbar({
         extra={
           <>
             <FilterToggleButton fold={fold} />
+            {can('del') ? (
+              <Button size="small" variant="outlined" startIcon={<RestoreFromTrashIcon />} onClick={onRecycleBin}>
+                回收站
+              </Button>
+            ) : null}
             <ColumnPicker spec={spec} />
           </>
         }
@@ -253,7 +283,20 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
   const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
   const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
   const [importing, setImporting] = useState(false);
-  const state: EditorState = { dialog, setDialog, pendingDelete, setPendingDelete, importing, setImporting };
+  const [historyOf, setHistoryOf] = useState<RaRecord | null>(null);
+  const [binOpen, setBinOpen] = useState(false);
+  const state: EditorState = {
+    dialog,
+    setDialog,
+    pendingDelete,
+    setPendingDelete,
+    importing,
+    setImporting,
+    historyOf,
+    setHistoryOf,
+    binOpen,
+    setBinOpen,
+  };
   const api: EditorApi = {
     openCreate: () => setDialog({ open: true }),
     openEdit: (record) => setDialog({ open: true, record }),
@@ -261,6 +304,7 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
       if (ids.length) setPendingDelete({ ids, single });
     },
     openImport: () => setImporting(true),
+    openHistory: (record) => setHistoryOf(record),
   };
   return (
     <EditorContext.Provider value={api}>
@@ -272,7 +316,7 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
         filters={filters}
         filter={fixed}
         storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
-        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} fold={fold} />}
+        actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} fold={fold} onRecycleBin={() => setBinOpen(true)} />}
         pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions(spec.pageSize)} />}
         empty={false}
         exporter={false}

@@ -9,6 +9,7 @@ import MuiLink from '@mui/material/Link';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
+import HistoryIcon from '@mui/icons-material/History';
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -91,12 +92,15 @@ export function EditableRadioField({
 export function RowActions({
   canEdit,
   canDelete,
+  canHistory = false,
   viewOnly,
   spec,
   Extra,
 }: {
   canEdit: boolean;
   canDelete: boolean;
+  /** 历史记录 of the row */
+  canHistory?: boolean;
   viewOnly: boolean;
   spec?: ResourceSpec;
   Extra?: ComponentType<{ spec: ResourceSpec }>;
@@ -120,6 +124,13 @@ export function RowActions({
           </IconButton>
         </Tooltip>
       ) : null}
+      {canHistory && editor.openHistory ? (
+        <Tooltip title="历史记录">
+          <IconButton size="small" color="default" aria-label="历史记录" onClick={() => editor.openHistory?.(record)}>
+            <HistoryIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ) : null}
       {Extra && spec ? <Extra spec={spec} /> : null}
     </span>
   );
@@ -128,6 +139,8 @@ export function RowActions({
 export interface ColumnOptions {
   canEdit: boolean;
   canDelete: boolean;
+  /** 历史记录 per row */
+  canHistory?: boolean;
   /** existing records open read-only */
   viewOnly: boolean;
   /** show the action column */
@@ -259,6 +272,7 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
         label="操作"
         canEdit={options.canEdit}
         canDelete={options.canDelete}
+        canHistory={options.canHistory}
         viewOnly={options.viewOnly}
         spec={spec}
         Extra={options.extra}

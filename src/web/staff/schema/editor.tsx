@@ -11,6 +11,8 @@ export interface EditorApi {
   /** asks for confirmation (bulk or single wording), then deletes */
   requestDelete: (ids: Identifier[], single: boolean) => void;
   openImport: () => void;
+  /** 历史记录 of a record */
+  openHistory?: (record: RaRecord) => void;
 }
 
 export const EditorContext = createContext<EditorApi | null>(null);

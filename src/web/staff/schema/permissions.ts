@@ -17,3 +17,9 @@ export function useResourceAccess(spec: ResourceSpec) {
     can: (action: ResourceAction) => canUse(spec, permissions, action),
   };
 }
+
+/** 历史记录 is offered to the resource's own readers (the server answers the same). */
+export function useCanReadHistory(spec: ResourceSpec): boolean {
+  const { permissions } = usePermissions<string[]>();
+  return hasPermission(permissions, permissionKey(spec, 'list'), ...(spec.read ?? []).filter((r) => r !== 'signedIn'));
+}
