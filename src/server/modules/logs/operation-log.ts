@@ -76,10 +76,11 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
       personalReads.add({
         userId: who.id,
         username: who.name,
-        resource: personal.resource,
+        // the resource's Chinese title, as the log screen shows it
+        resource: resourceTitle(personal.resource, specs),
         ids: personal.ids,
         method: `${method} ${url}`,
-        params: maskedParams({ params: request.params, query: request.query }),
+        params: maskedParams({ params: request.params, query: request.query }, personalKeys.forRoute(url)),
         ip: request.ip,
         address: addressOf(request.ip),
         browser: browserOf(request.headers['user-agent']),
