@@ -12,6 +12,7 @@ import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.
 import { requestScope } from '../../auth/data-scope.ts';
 import { badRequest } from '../../errors.ts';
 import { escapeLike, onlyKeys, paging, queryValue } from './input.ts';
+import { readLimit } from '../../read-limits.ts';
 
 /** Every key that opens the user picker: user:list and the keys of the screens that pick users. */
 export function userPickerKeys(specs: ResourceSpec[]): string[] {
@@ -33,7 +34,7 @@ function idsOf(query: Record<string, unknown>): number[] {
 
 export function registerUserPicker(app: FastifyInstance, specs: ResourceSpec[]): void {
   const db = app.database.db;
-  app.get('/api/users/pick', { preHandler: app.requireAnyPermission(userPickerKeys(specs)) }, async (request) => {
+  app.get('/api/users/pick', { preHandler: [app.requireAnyPermission(userPickerKeys(specs)), ...readLimit(app)] }, async (request) => {
     const query = request.query as Record<string, unknown>;
     onlyKeys(query, ['id', 'blurry', 'enabled', 'page', 'size', 'sort']);
     const { page, size } = paging(query, 99999);
