@@ -81,7 +81,16 @@ export async function withBenchServer<T>(
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeFlags, entry], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      // the read limits run but never answer 429 (a benchmark reads far beyond what a person does)
+      READ_LIMIT_PER_MINUTE: '1000000000',
+      EXPORT_LIMIT_PER_MINUTE: '1000000000',
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let timer: NodeJS.Timeout | undefined;

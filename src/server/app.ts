@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { SharedCounters, databaseRateLimitStore, ensureLimitTables } from './db/shared-limits.ts';
+import { createReadLimits } from './read-limits.ts';
 import type { Config } from './config.ts';
 import { resources } from '../generated/resources.ts';
 import type { ResourceSpec } from '../shared/resource-spec.ts';
@@ -127,6 +128,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   let sharedCounters: SharedCounters | undefined;
   const counters = () => (sharedCounters ??= new SharedCounters(app.database.db));
   await app.register(rateLimit, { global: false, ...(config.databaseUrl ? { store: databaseRateLimitStore(counters) } : {}) });
+  // per-user budgets of list, look-up and export reads (read-limits.ts)
+  app.decorate(
+    'readLimits',
+    createReadLimits(app, { reads: config.readLimitPerMinute, exports: config.exportLimitPerMinute, windowMs: config.readLimitWindowMs }),
+  );
   installErrorHandling(app);
   // the OpenAPI document collects every route registered from here on
   if (config.apiDocsEnabled) await registerApiDocs(app, { specs, version: pkg.version });

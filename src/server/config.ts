@@ -84,6 +84,12 @@ export interface Config {
   exportAsyncThreshold: number;
   /** an import of more rows than this runs in the background (299, progress over the socket) */
   importAsyncThreshold: number;
+  /** list and look-up reads a minute per user (READ_LIMIT_PER_MINUTE; docs/read-limits.md) */
+  readLimitPerMinute: number;
+  /** exports a minute per user (EXPORT_LIMIT_PER_MINUTE) */
+  exportLimitPerMinute: number;
+  /** the window both read limits count in, ms (READ_LIMIT_WINDOW_SECONDS, 60: "a minute") */
+  readLimitWindowMs: number;
   /** how long a background export's file can be downloaded, minutes */
   downloadTtlMinutes: number;
   /** seconds between websocket pings; a socket silent for two of them is closed */
@@ -238,6 +244,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 2 * 1024 * 1024, 1024, 10 * 1024 * 1024),
     exportAsyncThreshold: int(env, 'EXPORT_ASYNC_THRESHOLD', 10_000, 0, 100_000_000),
     importAsyncThreshold: int(env, 'IMPORT_ASYNC_THRESHOLD', 2_000, 0, 100_000_000),
+    readLimitPerMinute: int(env, 'READ_LIMIT_PER_MINUTE', 600, 1, 1_000_000_000),
+    exportLimitPerMinute: int(env, 'EXPORT_LIMIT_PER_MINUTE', 30, 1, 1_000_000_000),
+    readLimitWindowMs: int(env, 'READ_LIMIT_WINDOW_SECONDS', 60, 1, 3600) * 1000,
     downloadTtlMinutes: int(env, 'DOWNLOAD_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     wsHeartbeatSeconds: int(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     storage: storageKind(env.STORAGE_PROVIDER),

@@ -20,6 +20,7 @@ import { filteredQuery, findById, pageQuery, updateRecord } from './repository.t
 import { rowToRecord } from './values.ts';
 import { positiveId } from './routes.ts';
 import { fromCents } from '../../shared/money.ts';
+import { readLimit } from '../read-limits.ts';
 
 export const ENABLED_NOT_BOOLEAN = '状态只能是启用(true)或禁用(false)';
 
@@ -74,7 +75,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
   }
 
   if (spec.queryAll) {
-    app.get(`${base}/queryAll`, { preHandler: reader }, async (request) => {
+    app.get(`${base}/queryAll`, { preHandler: [reader, ...readLimit(app)] }, async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       if (query.size === undefined || query.size === '') query.size = String(MAX_PAGE_SIZE);
       const params = await scopedParams(
@@ -95,7 +96,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, spec: ResourceSpe
 
   if (spec.total?.length) {
     const fields = spec.total.map((name) => fieldByName(spec, name)!);
-    app.get(`${base}/total`, { preHandler: reader }, async (request) => {
+    app.get(`${base}/total`, { preHandler: [reader, ...readLimit(app)] }, async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       // paging and order do not change a total; accept them so the list's own query can be sent
       delete query.page;

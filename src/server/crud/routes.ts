@@ -35,6 +35,7 @@ import { fieldAccess } from './field-access.ts';
 import { countMatching } from './count.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
 import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
+import { exportLimit, readLimit } from '../read-limits.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -77,7 +78,7 @@ export function registerCrudRoutes(
   const database = () => app.database;
   const scoped = scopeField(spec);
 
-  app.get(base, { preHandler: accessFor(app, spec, 'list', read) }, async (request) => {
+  app.get(base, { preHandler: [accessFor(app, spec, 'list', read), ...readLimit(app)] }, async (request) => {
     const query = scopeListQuery(spec, callerOf(request), request.query as Record<string, unknown>);
     const params = parseListQuery(spec, query, fieldAccess(request, spec));
     const page = await listPage(database(), spec, await scopedParams(database(), spec, request, params));
@@ -115,7 +116,7 @@ export function registerCrudRoutes(
   }
 
   if (can('download')) {
-    app.get(`${base}/download`, { preHandler: perm('download') }, async (request, reply) => {
+    app.get(`${base}/download`, { preHandler: [perm('download'), ...exportLimit(app)] }, async (request, reply) => {
       // an export (streamed, or a file kept for download) does not start on a disk that is nearly full
       await assertFreeSpace(app.config);
       const params = await scopedParams(

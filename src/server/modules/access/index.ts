@@ -12,6 +12,7 @@ import { ACCESS_TABLES } from './tables.ts';
 import { seedAccess } from './seed.ts';
 import { registerDepartmentAdmin } from './departments.ts';
 import { registerUserAdmin } from './users.ts';
+import { registerUserPicker } from './user-picker.ts';
 import { registerRoleAdmin } from './roles.ts';
 import { registerMenuAdmin } from './menus.ts';
 import { registerDictionaries } from './dictionaries.ts';
@@ -28,6 +29,7 @@ export async function registerAccessAdmin(app: FastifyInstance, specs: ResourceS
   });
   registerDepartmentAdmin(app);
   registerUserAdmin(app);
+  registerUserPicker(app, specs);
   registerRoleAdmin(app);
   registerMenuAdmin(app);
   registerDictionaries(app);

@@ -29,6 +29,7 @@ import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
 import { idList, idOf, mobileOf, objectBody, optionOf, orgIdOf, textOf } from './body.ts';
 import { insertRecord, LeadStage, LeadStatus, leadsByIds, openMainClue, OPEN_STATUSES, updateLeads, type Lead } from './lead-store.ts';
 import { plainText } from '../../../shared/text.ts';
+import { readLimit } from '../../read-limits.ts';
 
 export const CONSULTANT_KEY = 'xsSubmersibleFile:own';
 export const ALLOT_KEY = 'xsSubmersibleFile:allot';
@@ -55,7 +56,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   const database = () => app.database;
   const perm = (key: string) => app.requirePermission(key);
   // the consultant's own look-ups: the screen's key or the consultant key
-  const leadReader = app.requireAnyPermission([`${file.permission}:list`, CONSULTANT_KEY]);
+  const leadReader = [app.requireAnyPermission([`${file.permission}:list`, CONSULTANT_KEY]), ...readLimit(app)];
   const userOf = (request: FastifyRequest) => request.user!;
   const may = (request: FastifyRequest, key: string) => userOf(request).isAdmin || userOf(request).permissions.has(key);
 

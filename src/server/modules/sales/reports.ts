@@ -30,6 +30,7 @@ import { fieldByName } from '../../../shared/resource-spec.ts';
 import { idOf, objectBody } from './body.ts';
 import { col } from './lead-store.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
+import { readLimit } from '../../read-limits.ts';
 
 function listQueryOf(raw: unknown): Record<string, unknown> {
   const q = { ...(raw as Record<string, unknown>) };
@@ -41,7 +42,7 @@ function listQueryOf(raw: unknown): Record<string, unknown> {
 export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): void {
   const base = `/${spec.path}`;
   const db = () => app.database;
-  const reader = app.requirePermission(permissionKey(spec, 'list'));
+  const reader = [app.requirePermission(permissionKey(spec, 'list')), ...readLimit(app)];
 
   app.get(`${base}/getListAll`, { preHandler: reader }, async (request) => {
     const params = await scopedParams(
@@ -97,7 +98,7 @@ export function registerProfitRoutes(app: FastifyInstance, spec: ResourceSpec): 
 export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpec): void {
   const base = `/${spec.path}`;
   const db = () => app.database;
-  const reader = app.requirePermission(permissionKey(spec, 'list'));
+  const reader = [app.requirePermission(permissionKey(spec, 'list')), ...readLimit(app)];
 
   app.put(`${base}/updateCreateTime`, { preHandler: app.requirePermission(permissionKey(spec, 'edit')) }, async (request, reply) => {
     const body = objectBody(request.body);

@@ -22,6 +22,7 @@ import { allowedOrgIds, assertOrgInScope, StaffStatus } from './store.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
 import { assertQueryable, fieldAccess } from '../../crud/field-access.ts';
 import type { TableQuery } from '../../types.ts';
+import { readLimit } from '../../read-limits.ts';
 
 export const SEARCH_LIMIT = 20;
 
@@ -74,7 +75,7 @@ export function byDeptThenName(a: StaffBrief & { deptSort?: number | null }, b: 
 export function registerStaffLookups(app: FastifyInstance, spec: ResourceSpec, jpType: ResourceSpec | undefined): void {
   const base = `/${spec.path}`;
   const db = () => app.database.db;
-  const list = { preHandler: app.requirePermission(`${spec.permission}:list`) };
+  const list = { preHandler: [app.requirePermission(`${spec.permission}:list`), ...readLimit(app)] };
   const t = spec.table;
   const mobileField = fieldByName(spec, 'mobile')!;
 

@@ -13,10 +13,19 @@ export interface Page<T> {
   totalElements: number;
 }
 
-/** API base URL of a resource: its spec path, else `/api/{name}` (e.g. dept). */
+/**
+ * Paths of resources that are not generated, as the schemas' `x-ref.path` name them: a picker
+ * route the referring screen's keys open (e.g. users → api/users/pick).
+ */
+const refPaths: Record<string, string> = {};
+for (const spec of Object.values(resourceByName)) {
+  for (const field of spec.fields) if (field.ref && !resourceByName[field.ref.resource]) refPaths[field.ref.resource] ??= field.ref.path;
+}
+
+/** API base URL of a resource: its spec path, else the path its references name, else `/api/{name}` (e.g. dept). */
 export function resourceUrl(resource: string): string {
   const spec = resourceByName[resource];
-  return `/${spec ? spec.path : `api/${resource}`}`;
+  return `/${spec ? spec.path : (refPaths[resource] ?? `api/${resource}`)}`;
 }
 
 function filterValue(value: unknown): QueryValue {
