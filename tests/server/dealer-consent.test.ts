@@ -118,3 +118,35 @@ describe.each(testApps())('dealer consent and masks on %s', (_name, start) => {
     expect(other.statusCode).toBe(400);
   });
 });
+
+const postgres = testApps().filter(([name]) => name === 'postgres');
+const pgCases = postgres.length ? postgres : [['postgres', undefined as never] as (typeof postgres)[number]];
+
+describe.skipIf(postgres.length === 0).each(pgCases)('the per-dealer look-up limit on two instances of one %s database', (_name, start) => {
+  let t: TestApp;
+  let second: TestApp['app'];
+  beforeAll(async () => {
+    t = await start();
+    second = await t.reopen();
+  });
+  afterAll(async () => t?.close());
+
+  it('counts the look-ups made through both instances', async () => {
+    const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    await createCompany(t.app, admin, 'consenttwo');
+    const token = await dealerToken(t.app, 'consenttwo');
+    const codes: number[] = [];
+    for (let i = 0; i < MEMBER_LOOKUPS_PER_MINUTE + 2; i++) {
+      const app = i % 2 ? second : t.app;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/comp/dbcCompany/submitDbcUserInfo',
+        headers: bearer(token),
+        payload: { mobile: '13700000003' },
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes.slice(0, MEMBER_LOOKUPS_PER_MINUTE).every((c) => c === 400)).toBe(true);
+    expect(codes.slice(MEMBER_LOOKUPS_PER_MINUTE)).toEqual([429, 429]);
+  });
+});
