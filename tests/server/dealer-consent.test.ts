@@ -8,6 +8,7 @@ import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpe
 import { loginAs } from './auth-helpers.ts';
 import { addCustomer, addMember, consentCode, createCompany, dealerToken, submitDemand } from './dealer-helpers.ts';
 import { MEMBER_LOOKUPS_PER_MINUTE } from '../../src/server/modules/dealer/customers.ts';
+import { SEND_PER_MINUTE } from '../../src/server/modules/dealer/account.ts';
 
 const FULL_IDNO = '410102199003071230';
 const BIRTHDAY = '1990-03-07';
@@ -116,6 +117,17 @@ describe.each(testApps())('dealer consent and masks on %s', (_name, start) => {
     // another dealer from the same address is not held back
     const other = await inject('POST', '/comp/dbcCompany/submitDbcUserInfo', a, { mobile: '13700000002' }, '10.9.9.9');
     expect(other.statusCode).toBe(400);
+  });
+
+  it(`limits codes to ${SEND_PER_MINUTE} a minute per dealer, from any address`, async () => {
+    await createCompany(t.app, admin, 'consentsms');
+    const d = await dealerToken(t.app, 'consentsms');
+    const send = (i: number) =>
+      inject('POST', '/comp/dbcCompany/sendMessage', d, { mobile: `1370000${String(1000 + i)}`, type: 5 }, `10.7.${i}.1`);
+    for (let i = 0; i < SEND_PER_MINUTE; i++) expect((await send(i)).statusCode).toBe(200);
+    const over = await send(SEND_PER_MINUTE);
+    expect(over.statusCode).toBe(429);
+    expect(errorOf(over).message).toBe('请求过于频繁，请稍后再试');
   });
 });
 

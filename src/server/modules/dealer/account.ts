@@ -23,6 +23,8 @@ import type { DealerSessions } from './sessions.ts';
 
 export const SMS_TYPES = { password: 2, bindPhone: 3, changePhone: 4, customerConsent: 5 } as const;
 export type SmsType = 2 | 3 | 4 | 5;
+/** codes one dealer company may send per minute (all types together) */
+export const SEND_PER_MINUTE = 10;
 export const SMS_NOT_CONFIGURED = '短信服务未配置，暂时无法发送或校验验证码';
 
 /** Sends and checks verification codes (valid 5 minutes) through the SMS provider. */
@@ -107,7 +109,14 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
       .$castTo<{ id: number; password: string | null; mobile: string | null }>()
       .executeTakeFirstOrThrow();
 
-  app.post(`${DEALER_BASE}/sendMessage`, { ...pre, config: { rateLimit: { max: 10, timeWindow: 60_000 } } }, async (request) => {
+  // 10 a minute per dealer company, from any address (the route is for signed-in dealers only)
+  const perDealer = app.rateLimit({
+    max: SEND_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `dealer:${request.dealer?.compId ?? request.ip}`,
+  });
+  const sendLimits = { preHandler: [app.authenticateDealer, perDealer] };
+  app.post(`${DEALER_BASE}/sendMessage`, sendLimits, async (request) => {
     const body = await fieldsOf(request);
     const type = Number(body.type);
     if (type !== 2 && type !== 3 && type !== 4 && type !== 5) throw badRequest('验证码类型不正确');
