@@ -16,6 +16,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pending, startProduct, VIEWPORT, type Product } from '../tests/e2e/support.ts';
+import { latestOutbox } from '../src/server/providers/outbox.ts';
 
 const GUIDE_IMAGES = resolve('docs/用户手册/images');
 const README_IMAGES = resolve('docs/images');
@@ -245,7 +246,12 @@ const ROLES: Role[] = [
           await page.getByRole('button', { name: '新增', exact: true }).click();
           const dialog = page.getByRole('dialog');
           await dialog.getByLabel('手机号').fill('13800000001');
-          await dialog.getByRole('button', { name: '查询' }).click();
+          // the customer reads the 客户授权 code to the dealer: here from the development outbox
+          await dialog.getByRole('button', { name: '发送验证码' }).click();
+          await dialog.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+          const sms = await latestOutbox(product.app.database.db, '13800000001');
+          await dialog.getByLabel('验证码').fill(/(\d{6})/.exec(sms?.content ?? '')?.[1] ?? '');
+          await dialog.getByRole('button', { name: '确定' }).click();
           await page.waitForFunction(() => {
             const input = [...document.querySelectorAll('[role="dialog"] input')].find((i) =>
               i.closest('div')?.textContent?.includes('姓名'),
@@ -256,7 +262,7 @@ const ROLES: Role[] = [
         },
         windowOnly: true,
         after: async (page) => {
-          await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+          await page.getByRole('dialog').getByRole('button', { name: '关闭' }).click();
           await page.getByRole('dialog').waitFor({ state: 'detached' });
           await page.getByRole('cell', { name: '张伟' }).waitFor();
         },

@@ -832,9 +832,9 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'GET /comp/dbcCompany/auth/info': { summary: '当前经销商', response: { 200: json(ref('DealerUser'), '经销商信息') } },
   'GET /comp/dbcCompany/getMember': {
-    summary: '按手机号查询公众号会员',
-    querystring: object({ mobile: { type: 'string' } }),
-    response: { 200: json(ref('Member'), '会员（身份证号脱敏）') },
+    summary: '按手机号查询公众号会员（需客户收到的授权验证码）',
+    querystring: object({ mobile: { type: 'string' }, code: { type: 'string' } }),
+    response: { 200: json(ref('Member'), '会员（身份证号、生日脱敏）') },
   },
   'GET /comp/dbcCompany/getDbcUserInfos': {
     summary: '本公司的用车客户',
@@ -855,13 +855,13 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     response: { 200: json(ref('dbcUserInfo'), '客户'), 404: json(ref('Error'), '客户不存在') },
   },
   'POST /comp/dbcCompany/submitDbcUserInfo': {
-    summary: '新增用车客户（资料取自公众号会员）',
-    body: object({ mobile: { type: 'string' } }),
+    summary: '新增用车客户（资料取自公众号会员，需客户收到的授权验证码）',
+    body: object({ mobile: { type: 'string' }, code: { type: 'string' } }),
     response: { 201: json(ref('dbcUserInfo'), '新增的客户') },
   },
   'PUT /comp/dbcCompany/updateDbcUserInfo': {
     summary: '重新读取客户的会员资料',
-    body: object({ id: { type: 'integer', minimum: 1 }, mobile: { type: 'string' } }),
+    body: object({ id: { type: 'integer', minimum: 1 }, mobile: { type: 'string' }, code: { type: 'string' } }, ['id']),
     response: { 204: empty('已修改') },
   },
   'POST /comp/dbcCompany/submitDbcInfo': {
@@ -909,7 +909,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     summary: '发送短信验证码',
     body: object({
       mobile: { type: 'string' },
-      type: { type: 'integer', enum: [2, 3, 4], description: '2 修改密码，3 绑定手机，4 更换手机' },
+      type: { type: 'integer', enum: [2, 3, 4, 5], description: '2 修改密码，3 绑定手机，4 更换手机，5 客户授权' },
     }),
     response: { 200: json(object({ Code: { type: 'string', const: 'OK' } }), '已发送') },
   },

@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { loginAs } from '../server/auth-helpers.ts';
 import { ADMIN, api, launchBrowser, pending, shot, shotOnFailure, signInAs, startProduct, type Product } from './support.ts';
 import type { Created } from '../support/answers.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 
 let product: Product;
 let browser: Browser;
@@ -132,9 +133,13 @@ describe.each(['en-US', 'zh-CN'])('date pickers with the browser in %s', (locale
       await page.getByRole('button', { name: '新增' }).click();
       const add = page.getByRole('dialog');
       await add.getByLabel('手机号').fill('13800000001');
-      await add.getByRole('button', { name: '查询' }).click();
-      await expect.poll(() => add.getByLabel('姓名').inputValue()).toBe('张伟');
+      await add.getByRole('button', { name: '发送验证码' }).click();
+      await add.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+      const msg = await latestOutbox(product.app.database.db, '13800000001');
+      await add.getByLabel('验证码').fill(/(\d{6})/.exec(msg?.content ?? '')?.[1] ?? '');
       await add.getByRole('button', { name: '确定' }).click();
+      await expect.poll(() => add.getByLabel('姓名').inputValue()).toBe('张伟');
+      await add.getByRole('button', { name: '关闭' }).click();
       await page.getByRole('cell', { name: '张伟' }).waitFor();
     }
     await page.getByRole('button', { name: '提交用车需求' }).first().click();

@@ -1,7 +1,8 @@
 /**
  * The dealer portal in a real browser, on the demo data (dealer jxs001, members 13800000001...):
- * the portal refuses a visit without a dealer session, signs in, looks a member up (an unknown
- * mobile warns), adds a customer, submits a demand (the form's own messages first), sees it in
+ * the portal refuses a visit without a dealer session, signs in, adds a customer with the SMS code
+ * the customer received (an unknown mobile warns, a wrong code is refused, ID number and birthday
+ * show masked), submits a demand (the form's own messages first), sees it in
  * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view;
  * the personal centre sends SMS codes (read from the development outbox) and changes the phone.
  */
@@ -80,23 +81,40 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-02-customers-empty');
   });
 
-  it('looks members up and adds a customer', async () => {
+  it('adds a customer with the consent code the customer received, and shows the member data masked', async () => {
     await page.getByRole('button', { name: '新增' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('手机号').fill('13800000077');
-    await dialog.getByRole('button', { name: '查询' }).click();
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await dialog.getByText('请输入客户收到的验证码').waitFor();
+    await dialog.getByRole('button', { name: '发送验证码' }).click();
+    await dialog.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+    await dialog.getByLabel('验证码').fill(await codeFor('13800000077'));
+    await dialog.getByRole('button', { name: '确定' }).click();
     await page.getByText('您好您还未注册公众号账户请注册后再来').waitFor();
     expect(await dialog.getByLabel('姓名').inputValue()).toBe('');
     await dialog.getByLabel('手机号').fill('13800000001');
-    await dialog.getByRole('button', { name: '查询' }).click();
+    await dialog.getByRole('button', { name: '发送验证码' }).click();
+    await dialog.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+    const code = await codeFor('13800000001');
+    await dialog.getByLabel('验证码').fill(code === '000000' ? '111111' : '000000');
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await page.getByText('验证码错误或已过期').waitFor();
+    await dialog.getByLabel('验证码').fill(code);
+    await shot(page, 'dealer-03-consent-code', { fullPage: false });
+    const saved = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/submitDbcUserInfo'));
+    await dialog.getByRole('button', { name: '确定' }).click();
+    expect((await saved).status()).toBe(201);
     await expect.poll(() => dialog.getByLabel('姓名').inputValue()).toBe('张伟');
     expect(await dialog.getByLabel('性别').inputValue()).toBe('男');
     expect(await dialog.getByLabel('会员ID').inputValue()).toBe('M0001');
     expect(await dialog.getByLabel('状态').inputValue()).toBe('客户');
-    await shot(page, 'dealer-03-member-lookup', { fullPage: false });
-    const saved = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/submitDbcUserInfo'));
-    await dialog.getByRole('button', { name: '确定' }).click();
-    expect((await saved).status()).toBe(201);
+    // the dealer sees the ID number and birthday masked only
+    expect(await dialog.getByLabel('身份证号').inputValue()).toMatch(/^\d{4}\*+\d+$/);
+    expect(await dialog.getByLabel('身份证号').inputValue()).not.toBe('410102199003071230');
+    expect(await dialog.getByLabel('生日').inputValue()).not.toBe('1990-03-07');
+    await shot(page, 'dealer-03-member-added', { fullPage: false });
+    await dialog.getByRole('button', { name: '关闭' }).click();
     await page.getByRole('cell', { name: '张伟' }).waitFor();
     await expect(page.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);

@@ -22,6 +22,7 @@ import {
   type Product,
 } from './support.ts';
 import { dataRows } from './list-helpers.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 import { FAKE_API_KEY, FAKE_SECRET_KEY, fakeImage, startFakeBaiduOcr, type FakeBaiduOcr } from '../support/fake-baidu-ocr.ts';
 
 let fake: FakeBaiduOcr;
@@ -63,9 +64,13 @@ describe('recognised pictures fill the dealer demand form', () => {
     await page.getByRole('button', { name: '新增' }).click();
     const add = page.getByRole('dialog');
     await add.getByLabel('手机号').fill('13800000001');
-    await add.getByRole('button', { name: '查询' }).click();
-    await expect.poll(() => add.getByLabel('姓名').inputValue()).toBe('张伟');
+    await add.getByRole('button', { name: '发送验证码' }).click();
+    await add.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+    const sms = await latestOutbox(product.app.database.db, '13800000001');
+    await add.getByLabel('验证码').fill(/(\d{6})/.exec(sms?.content ?? '')?.[1] ?? '');
     await add.getByRole('button', { name: '确定' }).click();
+    await expect.poll(() => add.getByLabel('姓名').inputValue()).toBe('张伟');
+    await add.getByRole('button', { name: '关闭' }).click();
     await page.getByRole('cell', { name: '张伟' }).waitFor();
 
     await page.getByRole('button', { name: '提交用车需求' }).first().click();

@@ -2,6 +2,7 @@
  * Helpers for the dealer-area server tests: companies created through the staff API, members
  * written to the member table, dealer sign-in through the real route, a valid demand body.
  */
+import { codeFromOutbox } from './account-helpers.ts';
 import type { FastifyInstance } from 'fastify';
 import { bearer } from './helpers.ts';
 import type { Created } from '../support/answers.ts';
@@ -89,8 +90,28 @@ export async function addMember(
     .execute();
 }
 
+/** Sends the customer's consent code (sendMessage type 5) and reads it from the development outbox. */
+export async function consentCode(app: FastifyInstance, token: string, mobile: string): Promise<string> {
+  // the 60 s resend rule is tested on its own: let this code go now
+  await app.database.db.updateTable('sys_verify_code').set({ sent_at: 0 }).where('target', '=', mobile).execute();
+  const sent = await app.inject({
+    method: 'POST',
+    url: '/comp/dbcCompany/sendMessage',
+    headers: bearer(token),
+    payload: { mobile, type: 5 },
+  });
+  if (sent.statusCode !== 200) throw new Error(`consent code ${mobile}: ${sent.statusCode} ${sent.body}`);
+  return codeFromOutbox(app, mobile);
+}
+
 export async function addCustomer(app: FastifyInstance, token: string, mobile: string): Promise<number> {
-  const res = await app.inject({ method: 'POST', url: '/comp/dbcCompany/submitDbcUserInfo', headers: bearer(token), payload: { mobile } });
+  const code = await consentCode(app, token, mobile);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/comp/dbcCompany/submitDbcUserInfo',
+    headers: bearer(token),
+    payload: { mobile, code },
+  });
   if (res.statusCode !== 201) throw new Error(`customer ${mobile}: ${res.statusCode} ${res.body}`);
   return res.json<Created>().id;
 }

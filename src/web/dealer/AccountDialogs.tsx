@@ -30,7 +30,7 @@ function useCountdown(): [number, () => void] {
   return [left, () => setLeft(CODE_COUNTDOWN_S)];
 }
 
-function CodeButton({ send, sentOnce }: { send: () => Promise<boolean>; sentOnce: boolean }) {
+export function CodeButton({ send, sentOnce }: { send: () => Promise<boolean>; sentOnce: boolean }) {
   const [left, start] = useCountdown();
   const [busy, setBusy] = useState(false);
   const click = async () => {

@@ -1,10 +1,12 @@
 /**
  * 用车客户: the dealer's customers. Search by mobile; columns 姓名, 手机号 (138****5678),
  * 关注公众号, 创建时间; row actions 编辑 and 提交用车需求; double-click a row to view it.
- * Add/edit (700 px): the mobile is looked up first (getMember); a registered member fills
- * surname, sex, member id, ID number, birthday and status, an unknown mobile warns
- * 您好您还未注册公众号账户请注册后再来 and clears them. A demand needs subscribe 1, otherwise
- * 客户还未关注公众号，请先关注公众号.
+ * Add/edit (700 px): 手机号 + 发送验证码 (a 客户授权 code to the customer's phone, 60 s countdown)
+ * + 验证码. The membership is looked up only with the customer's code (their consent): 确定 submits
+ * {mobile, code}; a registered member becomes a customer and the dialog shows the member data as
+ * the dealer may see it (ID number and birthday masked); an unknown mobile answers
+ * 您好您还未注册公众号账户请注册后再来. Editing keeps the mobile without a code; a new mobile
+ * needs the new holder's code. A demand needs subscribe 1, otherwise 客户还未关注公众号，请先关注公众号.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
@@ -31,8 +33,11 @@ import { notify } from './notices.ts';
 import { label, MEMBER_STATUS_LABELS, SEX_LABELS, SUBSCRIBE_LABELS, type Page } from './labels.ts';
 import { DemandDialog, EMPTY_DEMAND } from './DemandForm.tsx';
 import { ScrollX } from '../components/ScrollX.tsx';
+import { CodeButton } from './AccountDialogs.tsx';
 
 export const NOT_REGISTERED = '您好您还未注册公众号账户请注册后再来';
+export const CONSENT_CODE_EMPTY = '请输入客户收到的验证码';
+export const CONSENT_CODE_INVALID = '请输入6位数字验证码';
 const PAGE_SIZE = 10;
 
 export interface Customer {
@@ -55,42 +60,57 @@ function mobileError(v: string): string | undefined {
   return isMobile(v.trim()) ? undefined : '请输入正确的11位手机号码';
 }
 
+function codeError(v: string): string | undefined {
+  if (!v.trim()) return CONSENT_CODE_EMPTY;
+  return /^\d{6}$/.test(v.trim()) ? undefined : CONSENT_CODE_INVALID;
+}
+
 function CustomerDialog({ record, onClose, onSaved }: { record: Customer | null; onClose: () => void; onSaved: () => void }) {
   const [mobile, setMobile] = useState(record?.mobile ?? '');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState(false);
   const [member, setMember] = useState<MemberFields | null>(record);
-  const [error, setError] = useState<string | undefined>();
+  const [added, setAdded] = useState(false);
+  const [errors, setErrors] = useState<{ mobile?: string; code?: string }>({});
   const [busy, setBusy] = useState(false);
+  // the customer's consent is needed for a new customer and for a changed mobile
+  const needsCode = !record || mobile.trim() !== record.mobile;
 
-  async function lookup(): Promise<MemberFields | null> {
+  async function sendCode(): Promise<boolean> {
     const problem = mobileError(mobile);
-    setError(problem);
-    if (problem) return null;
-    setBusy(true);
+    setErrors({ mobile: problem });
+    if (problem) return false;
     try {
-      const m = await dealerFetch<MemberFields>('comp/dbcCompany/getMember', { query: { mobile: mobile.trim() }, quiet: true });
-      setMember(m);
-      return m;
-    } catch (err) {
-      setMember(null);
-      if (err instanceof DealerHttpError && err.status === 404) notify('warning', NOT_REGISTERED);
-      else notify('error', (err as Error).message);
-      return null;
-    } finally {
-      setBusy(false);
+      await dealerFetch('comp/dbcCompany/sendMessage', { method: 'POST', body: { mobile: mobile.trim(), type: 5 } });
+      setSent(true);
+      notify('success', '验证码已发送到客户手机，有效期5分钟');
+      return true;
+    } catch {
+      return false; /* shown by the client */
     }
   }
 
   async function save() {
-    const m = member && member.surname ? member : await lookup();
-    if (!m) return;
+    const next = { mobile: mobileError(mobile), code: needsCode ? codeError(code) : undefined };
+    setErrors(next);
+    if (next.mobile || next.code) return;
     setBusy(true);
     try {
-      if (record) await dealerFetch('comp/dbcCompany/updateDbcUserInfo', { method: 'PUT', body: { id: record.id, mobile: mobile.trim() } });
-      else await dealerFetch('comp/dbcCompany/submitDbcUserInfo', { method: 'POST', body: { mobile: mobile.trim() } });
-      notify('success', record ? '编辑成功' : '新增成功');
-      onSaved();
-    } catch {
-      /* shown by the client */
+      const body = { mobile: mobile.trim(), ...(needsCode ? { code: code.trim() } : {}) };
+      if (record) {
+        await dealerFetch('comp/dbcCompany/updateDbcUserInfo', { method: 'PUT', body: { id: record.id, ...body } });
+        notify('success', '编辑成功');
+        onSaved();
+        return;
+      }
+      const created = await dealerFetch<Customer>('comp/dbcCompany/submitDbcUserInfo', { method: 'POST', body });
+      // the member data as the dealer may see it; 关闭 refreshes the list
+      setMember(created);
+      setAdded(true);
+      notify('success', '新增成功');
+    } catch (err) {
+      if (err instanceof DealerHttpError && err.message === NOT_REGISTERED) setMember(null);
+      /* the message is shown by the client */
     } finally {
       setBusy(false);
     }
@@ -98,7 +118,7 @@ function CustomerDialog({ record, onClose, onSaved }: { record: Customer | null;
 
   const ro = (name: string, value: string) => <TextField label={name} value={value} size="small" fullWidth disabled helperText=" " />;
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth={false} slotProps={{ paper: { sx: { width: 700 } } }}>
+    <Dialog open onClose={busy ? undefined : added ? onSaved : onClose} maxWidth={false} slotProps={{ paper: { sx: { width: 700 } } }}>
       <DialogTitle>{record ? '编辑客户' : '新增客户'}</DialogTitle>
       <DialogContent dividers>
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
@@ -109,22 +129,41 @@ function CustomerDialog({ record, onClose, onSaved }: { record: Customer | null;
             size="small"
             fullWidth
             value={mobile}
+            disabled={added}
             onChange={(e) => {
               setMobile(e.target.value.replace(/\D/g, '').slice(0, 11));
-              setMember(null);
-              setError(undefined);
+              setMember(record && e.target.value === record.mobile ? record : null);
+              setSent(false);
+              setCode('');
+              setErrors({});
             }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') void lookup();
-            }}
-            error={!!error}
-            helperText={error ?? '先输入手机号查询公众号会员'}
+            error={!!errors.mobile}
+            helperText={errors.mobile ?? '客户的手机号，会员资料在客户授权后读取'}
             slotProps={{ htmlInput: { maxLength: 11, inputMode: 'numeric' } }}
           />
-          <Button variant="outlined" onClick={() => void lookup()} disabled={busy} sx={{ whiteSpace: 'nowrap', height: 40 }}>
-            查询
-          </Button>
+          {needsCode && !added ? <CodeButton key={mobile.trim()} sentOnce={sent} send={sendCode} /> : null}
         </Box>
+        {needsCode && !added ? (
+          <TextField
+            label="验证码"
+            name="code"
+            required
+            size="small"
+            fullWidth
+            sx={{ mt: 1 }}
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value.replace(/\D/g, '').slice(0, 6));
+              setErrors((v) => ({ ...v, code: undefined }));
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void save();
+            }}
+            error={!!errors.code}
+            helperText={errors.code ?? '请客户告知收到的6位短信验证码，作为查询会员资料的授权'}
+            slotProps={{ htmlInput: { maxLength: 6, inputMode: 'numeric', autoComplete: 'one-time-code' } }}
+          />
+        ) : null}
         <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 2, mt: 1 }} data-testid="member-fields">
           {ro('姓名', member?.surname ?? '')}
           {ro('性别', label(SEX_LABELS, member?.sex))}
@@ -135,12 +174,20 @@ function CustomerDialog({ record, onClose, onSaved }: { record: Customer | null;
         </Box>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          取消
-        </Button>
-        <Button variant="contained" onClick={() => void save()} disabled={busy}>
-          确定
-        </Button>
+        {added ? (
+          <Button variant="contained" onClick={onSaved}>
+            关闭
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose} disabled={busy}>
+              取消
+            </Button>
+            <Button variant="contained" onClick={() => void save()} disabled={busy}>
+              确定
+            </Button>
+          </>
+        )}
       </DialogActions>
     </Dialog>
   );

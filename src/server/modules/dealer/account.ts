@@ -1,7 +1,8 @@
 /**
  * The dealer's own account: change the password, bind or change the phone, each confirmed by an
  * SMS verification code.
- *   POST comp/dbcCompany/sendMessage   form data or JSON {mobile, type}: 2 password, 3 bind phone, 4 change phone
+ *   POST comp/dbcCompany/sendMessage   form data or JSON {mobile, type}: 2 password, 3 bind phone, 4 change phone,
+ *                                      5 客户授权 (to a customer's mobile: consent to look up their membership)
  *                                      -> {Code: "OK"} once sent
  *   PUT  comp/dbcCompany/updatePass    {code, oldPass, newPass, confirmPass} (the code goes to the bound phone)
  *   PUT  comp/dbcCompany/updateDbcCompany  {mobile, code} bind (no phone yet) or change (code sent to the new phone)
@@ -20,8 +21,10 @@ import { lockTimeOf } from '../access/users.ts';
 import { MOBILE_EMPTY, MOBILE_INVALID } from './customers.ts';
 import type { DealerSessions } from './sessions.ts';
 
-export const SMS_TYPES = { password: 2, bindPhone: 3, changePhone: 4 } as const;
-export type SmsType = 2 | 3 | 4;
+export const SMS_TYPES = { password: 2, bindPhone: 3, changePhone: 4, customerConsent: 5 } as const;
+export type SmsType = 2 | 3 | 4 | 5;
+/** codes one dealer company may send per minute (all types together) */
+export const SEND_PER_MINUTE = 10;
 export const SMS_NOT_CONFIGURED = '短信服务未配置，暂时无法发送或校验验证码';
 
 /** Sends and checks verification codes (valid 5 minutes) through the SMS provider. */
@@ -106,10 +109,17 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
       .$castTo<{ id: number; password: string | null; mobile: string | null }>()
       .executeTakeFirstOrThrow();
 
-  app.post(`${DEALER_BASE}/sendMessage`, { ...pre, config: { rateLimit: { max: 10, timeWindow: 60_000 } } }, async (request) => {
+  // 10 a minute per dealer company, from any address (the route is for signed-in dealers only)
+  const perDealer = app.rateLimit({
+    max: SEND_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `dealer:${request.dealer?.compId ?? request.ip}`,
+  });
+  const sendLimits = { preHandler: [app.authenticateDealer, perDealer] };
+  app.post(`${DEALER_BASE}/sendMessage`, sendLimits, async (request) => {
     const body = await fieldsOf(request);
     const type = Number(body.type);
-    if (type !== 2 && type !== 3 && type !== 4) throw badRequest('验证码类型不正确');
+    if (type !== 2 && type !== 3 && type !== 4 && type !== 5) throw badRequest('验证码类型不正确');
     const own = await companyRow(request.dealer!.compId);
     // a password code goes to the bound phone only; a phone code to the number being bound
     let mobile: string;

@@ -1,13 +1,21 @@
 /**
  * Dealer customers (用车客户), every route limited to the signed-in dealer's company:
- *   GET  comp/dbcCompany/getMember?mobile=      official-account member by mobile, ID number masked, 60 a minute
+ *   GET  comp/dbcCompany/getMember?mobile=&code=  official-account member by mobile, after the customer's consent
  *                                               (or 您好您还未注册公众号账户请注册后再来)
  *   GET  comp/dbcCompany/getDbcUserInfos        own customers, paged; filter mobile (contains)
  *   GET  comp/dbcCompany/getDbcUserInfo?id=     one own customer
- *   POST comp/dbcCompany/submitDbcUserInfo      {mobile}: a registered member becomes a customer
- *   PUT  comp/dbcCompany/updateDbcUserInfo      {id, mobile}: re-reads the member data
+ *   POST comp/dbcCompany/submitDbcUserInfo      {mobile, code}: a registered member becomes a customer
+ *   PUT  comp/dbcCompany/updateDbcUserInfo      {id, mobile, code}: re-reads the member data (code when the mobile changes)
  * The member's data (name, sex, member id, ID number, birthday, status, subscribe) always comes
  * from the member look-up, never from the body; compId always from the token.
+ *
+ * Consent first: a membership look-up by mobile needs the SMS code (sendMessage type 5 客户授权)
+ * the customer received, and the code is checked BEFORE the member is looked up, so a missing or
+ * wrong code answers the same 400 for a member and a non-member. The three look-ups share one
+ * limit per dealer company (not per address), counted across instances on PostgreSQL.
+ * A dealer never reads a member's ID number or birthday in full: every answer passes through the
+ * dealer's field access (guardRecords); the stored customer keeps the full values for staff
+ * holding dbcUserInfo:sensitive.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
@@ -16,7 +24,7 @@ import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
-import { maskIdNumber } from '../../../shared/masks.ts';
+import { guardRecords } from '../../crud/personal-data.ts';
 import { DEALER_BASE } from './auth.ts';
 import { runPreHandler } from './take-over.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
@@ -26,6 +34,10 @@ export const MOBILE_EMPTY = '请输入电话号码';
 export const MOBILE_INVALID = '请输入正确的11位手机号码';
 export const CUSTOMER_EXISTS = '该手机号的客户已存在';
 export const CUSTOMER_NOT_FOUND = '客户不存在';
+export const CONSENT_CODE_EMPTY = '请输入客户收到的验证码';
+export const CONSENT_CODE_WRONG = '验证码错误或已过期';
+/** membership look-ups (getMember, submit, update) one dealer company may make per minute */
+export const MEMBER_LOOKUPS_PER_MINUTE = 30;
 
 export function mobileOf(v: unknown): string {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) throw badRequest(MOBILE_EMPTY);
@@ -66,7 +78,10 @@ export async function ownCustomer(app: FastifyInstance, compId: number, id: numb
 
 export const CUSTOMER_IN_USE = '该客户还有用车需求，不能删除';
 
-export function registerCustomerRoutes(app: FastifyInstance, members: MemberProvider): void {
+/** Checks (and uses up) the consent code (sendMessage type 5 客户授权) sent to a customer's mobile. */
+export type ConsentCheck = (mobile: string, code: string) => Promise<boolean>;
+
+export function registerCustomerRoutes(app: FastifyInstance, members: MemberProvider, consentGiven: ConsentCheck): void {
   const spec = resourceByName.dbcUserInfo;
   const database = app.database;
   const pre = { preHandler: app.authenticateDealer };
@@ -97,30 +112,50 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     return !!(await q.executeTakeFirst());
   };
 
-  // any mobile may be looked up before it is a customer: the ID number is masked and the calls
-  // are limited per address, so the member list cannot be harvested through this door
-  app.get(`${DEALER_BASE}/getMember`, { ...pre, config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, async (request) => {
-    const mobile = mobileOf(queryObject(request).mobile);
+  // one counter per dealer company for every membership look-up, shared by the three routes
+  const perDealer = app.rateLimit({
+    max: MEMBER_LOOKUPS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `dealer:${request.dealer?.compId ?? request.ip}`,
+  });
+  const limited = { preHandler: [app.authenticateDealer, perDealer] };
+  /** The customer's consent: the type 5 code sent to this mobile (used up), checked before any look-up. */
+  const consent = async (mobile: string, code: unknown) => {
+    const text = typeof code === 'string' ? code.trim() : typeof code === 'number' ? String(code) : '';
+    if (!text) throw badRequest(CONSENT_CODE_EMPTY);
+    if (!/^\d{6}$/.test(text) || !(await consentGiven(mobile, text))) throw badRequest(CONSENT_CODE_WRONG);
+  };
+  const dealerView = <T extends Record<string, unknown>>(request: FastifyRequest, record: T): T => guardRecords(request, spec, [record])[0];
+
+  app.get(`${DEALER_BASE}/getMember`, limited, async (request) => {
+    const query = queryObject(request);
+    const mobile = mobileOf(query.mobile);
+    await consent(mobile, query.code);
     const member = await members.findByMobile(mobile);
     if (!member) throw notFound(NOT_REGISTERED);
-    return { ...member, idno: member.idno ? maskIdNumber(member.idno) : null };
+    return dealerView(request, { ...member });
   });
 
   app.get(`${DEALER_BASE}/getDbcUserInfos`, pre, async (request) => {
     const query = queryObject(request);
     query.compId = String(request.dealer!.compId);
-    return listPage(database, spec, parseListQuery(spec, query, fieldAccess(request, spec)));
+    const page = await listPage(database, spec, parseListQuery(spec, query, fieldAccess(request, spec)));
+    guardRecords(request, spec, page.content);
+    return page;
   });
 
   app.get(`${DEALER_BASE}/getDbcUserInfo`, pre, async (request) => {
-    return ownCustomer(app, request.dealer!.compId, positiveId(queryObject(request).id));
+    return dealerView(request, await ownCustomer(app, request.dealer!.compId, positiveId(queryObject(request).id)));
   });
 
-  app.post(`${DEALER_BASE}/submitDbcUserInfo`, pre, async (request, reply) => {
+  app.post(`${DEALER_BASE}/submitDbcUserInfo`, limited, async (request, reply) => {
     const compId = request.dealer!.compId;
-    const mobile = mobileOf(bodyObject(request).mobile);
-    const member = await lookup(mobile);
+    const body = bodyObject(request);
+    const mobile = mobileOf(body.mobile);
+    // the dealer's own customers only: says nothing about membership
     if (await duplicate(compId, mobile)) throw badRequest(CUSTOMER_EXISTS);
+    await consent(mobile, body.code);
+    const member = await lookup(mobile);
     const now = nowText();
     const row = recordToRow(spec, { ...memberValues(member), compId, createTime: now, updateTime: now }, database.dialect);
     const inserted = await database.db
@@ -129,16 +164,18 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
       .returning(spec.fields.map((f) => f.column))
       .executeTakeFirstOrThrow();
     tableChanged(database, spec.table);
-    return reply.status(201).send(rowToRecord(spec, inserted));
+    return reply.status(201).send(dealerView(request, rowToRecord(spec, inserted)));
   });
 
-  app.put(`${DEALER_BASE}/updateDbcUserInfo`, pre, async (request, reply) => {
+  app.put(`${DEALER_BASE}/updateDbcUserInfo`, limited, async (request, reply) => {
     const compId = request.dealer!.compId;
     const body = bodyObject(request);
     const existing = await ownCustomer(app, compId, positiveId(body.id));
     const mobile = body.mobile === undefined ? String(existing.mobile) : mobileOf(body.mobile);
-    const member = await lookup(mobile);
     if (await duplicate(compId, mobile, Number(existing.id))) throw badRequest(CUSTOMER_EXISTS);
+    // the customer consented for the stored mobile; a new mobile needs the new holder's consent
+    if (mobile !== String(existing.mobile)) await consent(mobile, body.code);
+    const member = await lookup(mobile);
     const row = recordToRow(spec, { ...memberValues(member), updateTime: nowText() }, database.dialect);
     await database.db.updateTable(spec.table).set(row).where('id', '=', Number(existing.id)).where('comp_id', '=', compId).execute();
     tableChanged(database, spec.table);

@@ -17,7 +17,7 @@ import type { WecomApprovals } from '../../providers/wecom.ts';
 import { resourceByName } from '../../../generated/resources.ts';
 import { registerCarTypeRoutes } from './car-type.ts';
 import { registerContractRoutes, type ESignProvider } from './contracts.ts';
-import { notConfiguredSms, registerDealerAccountRoutes, type SmsCodeService } from './account.ts';
+import { notConfiguredSms, registerDealerAccountRoutes, SMS_TYPES, type SmsCodeService } from './account.ts';
 import { DealerSessions } from './sessions.ts';
 import { dealerSmsOn } from './sms-codes.ts';
 import { ensureDealerTables } from './tables.ts';
@@ -83,7 +83,7 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   const members = options.members ?? tableMemberProvider(app.database);
   await registerDealerAuth(app, sessions, now);
   registerCompanyWrites(app, sessions);
-  registerCustomerRoutes(app, members);
+  registerCustomerRoutes(app, members, (mobile, code) => app.dealerServices.sms.verify(mobile, SMS_TYPES.customerConsent, code));
   const requests = registerRequestRoutes(app, members);
   await registerApprovalSync(app, resourceByName.dbcInfo.table, requests.transition, options.approvals);
   registerCarTypeRoutes(app);
