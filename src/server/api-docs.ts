@@ -35,7 +35,8 @@ export const DOCS_PREFIX = '/api/docs';
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
-type CrudKind = 'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total' | HistoryKind;
+type CrudKind =
+  'list' | 'create' | 'update' | 'delete' | 'download' | 'import' | 'template' | 'toggle' | 'queryAll' | 'total' | HistoryKind;
 interface CrudRoute {
   spec: ResourceSpec;
   kind: CrudKind;
