@@ -165,6 +165,21 @@ describe.each(testApps())('the client address on %s', (_name, start) => {
     }
   }, 60_000);
 
+  it('with a hop count, the address the nearest proxy saw is the client, never what the client claims before it', async () => {
+    // one trusted hop: the last X-Forwarded-For entry (written by the proxy) is the client; the
+    // entries before it are the client's own claims. Taking one hop too many would count each
+    // spoofed first entry apart and never reach the limit.
+    const t = await start({ trustProxy: 1 });
+    try {
+      let res = await badLogin(t.app, '1.1.1.0, 10.0.0.9');
+      for (let i = 1; i < 61; i++) res = await badLogin(t.app, `1.1.1.${i}, 10.0.0.9`);
+      expect(res.statusCode).toBe(429);
+      expect((await badLogin(t.app, '1.1.1.1, 10.0.0.10')).statusCode).not.toBe(429);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
   it('HSTS only when configured', async () => {
     const t = await start({ hstsMaxAge: 31536000 });
     try {
