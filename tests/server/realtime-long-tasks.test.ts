@@ -114,6 +114,63 @@ describe.each(testApps())('long imports and exports on %s', (_name, start) => {
     strangerSocket.close();
   });
 
+  it('a background export is masked for a caller without the key; a full one and the fetch of its file are logged', async () => {
+    const spec = resourceByName.sysQuestion;
+    const mobileCol = spec.fields.find((f) => f.name === 'mobile')!.column;
+    const nameCol = spec.fields.find((f) => f.name === 'username')!.column;
+    await app.database.db
+      .updateTable(spec.table)
+      .set({ [mobileCol]: '13912345678', [nameCol]: '诸葛孔明' })
+      .where('title', 'like', '标题1%')
+      .execute();
+    const exportOf = async (token: string): Promise<{ url: string; text: string }> => {
+      const socket = await openSocket(`${base}/webSocket/${token}`);
+      const res = await app.inject({ method: 'GET', url: '/api/sysQuestion/download', headers: bearer(token) });
+      expect(res.statusCode).toBe(299);
+      const done: SocketMessage = await socket.next((m: SocketMessage) => m.msgType === 'EXCEL' && m.code !== 100, 20_000);
+      socket.close();
+      expect(done.code).toBe(200);
+      const file = await app.inject({ method: 'GET', url: done.url, headers: bearer(token) });
+      expect(file.statusCode).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+      const rows: string[] = [];
+      wb.worksheets[0].eachRow((row) => rows.push(JSON.stringify(row.values)));
+      return { url: String(done.url), text: rows.join('\n') };
+    };
+    const fullReads = async (username: string): Promise<Array<{ description: string; method: string }>> => {
+      await app.personalReadLog.flush();
+      return app.database.db
+        .selectFrom('sys_log')
+        .select(['description', 'method'])
+        .where('username', '=', username)
+        .where('description', 'like', '查看完整个人信息：%')
+        .$castTo<{ description: string; method: string }>()
+        .execute();
+    };
+
+    // without sysQuestion:sensitive: masked in the file, and no full read is logged
+    const masked = await exportOf(exporter);
+    expect(masked.text).toContain('139****5678');
+    expect(masked.text).toContain('诸**明');
+    expect(masked.text).not.toContain('13912345678');
+    expect(masked.text).not.toContain('诸葛孔明');
+    expect(await fullReads('exporter')).toEqual([]);
+
+    // admin: full values; the 299 answer and the fetch of the file are each a logged full read
+    const full = await exportOf(admin);
+    expect(full.text).toContain('13912345678');
+    expect(full.text).toContain('诸葛孔明');
+    const logged = await fullReads('admin');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.some((l) => l.description.includes('问题反馈') && l.description.includes('导出'))).toBe(true);
+    // the file fetched again, on its own: a row of its own
+    expect((await app.inject({ method: 'GET', url: full.url, headers: bearer(admin) })).statusCode).toBe(200);
+    const again = await fullReads('admin');
+    expect(again.length).toBe(logged.length + 1);
+    expect(again.some((l) => l.method === 'GET /api/downloadFile/:id')).toBe(true);
+  });
+
   it('a large import answers 299 and stores every row in the background; a failing one stores none and says why', async () => {
     const socket = await openSocket(`${base}/webSocket/${exporter}`);
     const before = (await app.inject({ method: 'GET', url: '/api/sysQuestion?size=1', headers: bearer(exporter) })).json<Page>()
