@@ -105,6 +105,10 @@ describe.each(testApps())('hidden and absent records answer alike on %s', (_name
     }
     if (spec.actions.includes('del')) await same(`DELETE /${spec.path}`, (id) => answer('DELETE', `/${spec.path}`, [id]));
 
+    // the phone-location look-up of a record's own mobile
+    if (spec.fields.some((f) => f.mask === 'phone'))
+      await same('GET /api/kf/phoneToAddress', (id) => answer('GET', `/api/kf/phoneToAddress?resource=${spec.name}&id=${id}`));
+
     // every other route under the resource's path that names an id
     for (const r of routeCatalogue(t.app)) {
       if (!r.url.startsWith(`/${spec.path}/`)) continue;
