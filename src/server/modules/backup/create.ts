@@ -4,11 +4,12 @@
  * is removed whatever happens; the archive appears under its name only when complete.
  * One backup or restore runs at a time in a process (a second one is refused with 409).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../types.ts';
-import { conflict } from '../../errors.ts';
+import { ApiError, conflict } from '../../errors.ts';
+import { MIN_SHARE, STORAGE_LOW, thresholdBytes, volumeSpace } from '../../disk/free-space.ts';
 import { nowText } from '../../db/index.ts';
 import pkg from '../../../../package.json' with { type: 'json' };
 import { writeArchive } from './archive.ts';
@@ -43,8 +44,21 @@ export interface BackupOptions {
 }
 
 /** Writes a backup of `database` into config.backupDir (without taking the one-at-a-time turn: callers do). */
+/**
+ * 507 when the backup folder's volume cannot hold a copy of the database and the uploads on
+ * disk beside the minimum free space (a backup that fills the disk would stop the product).
+ */
+export async function assertRoomForBackup(config: Config): Promise<void> {
+  const space = await volumeSpace(config.backupDir);
+  if (!space) return;
+  const sizeOf = async (path: string) => (await stat(path).catch(() => null))?.size ?? 0;
+  const need = (await sizeOf(join(config.dataDir, 'console.db'))) + (await sizeOf(join(config.dataDir, 'console.db-wal')));
+  if (space.free < thresholdBytes(config.diskMinFreeMb, space.total, MIN_SHARE) + need) throw new ApiError(507, STORAGE_LOW);
+}
+
 export async function writeBackup(database: Database, config: Config, opts: BackupOptions): Promise<BackupInfo> {
   await mkdir(config.backupDir, { recursive: true });
+  await assertRoomForBackup(config);
   const started = new Date();
   const name = backupName(opts.reason, started);
   const work = await mkdtemp(join(config.backupDir, '.work-'));

@@ -26,6 +26,7 @@ import type { Database } from '../../types.ts';
 import { registerJobFunction } from '../jobs/registry.ts';
 import { JOB_LOG_TABLE } from '../jobs/tables.ts';
 import { exclusively, writeBackup } from './create.ts';
+import { notifyAdmins } from '../messages/admin-notice.ts';
 import { restoreBackup, type RestoreResult } from './restore.ts';
 import { deleteBackup, isBackupName, keepNewest, listBackups, type BackupInfo } from './store.ts';
 import { announce, BACKUP_FAILED_TITLE, failedMessage, RESTORED_TITLE, restoredMessage } from './notices.ts';
@@ -101,9 +102,12 @@ function registerBackupJob(): void {
         return await scheduledBackup(database, config, keep);
       } catch (err) {
         const app = appOf(database);
-        await announce(app, database, BACKUP_FAILED_TITLE, failedMessage(nowText(now)), '/system/backup').catch((e: unknown) =>
-          app?.log.warn({ err: e }, 'backup failure notice not sent'),
-        );
+        // to the administrators (the admin and holders of sysSocket:list), not to every user
+        if (app) await notifyAdmins(app, BACKUP_FAILED_TITLE, failedMessage(nowText(now)));
+        else
+          await announce(app, database, BACKUP_FAILED_TITLE, failedMessage(nowText(now)), '/system/backup').catch((e: unknown) =>
+            console.warn('backup failure notice not sent', e),
+          );
         throw err;
       }
     },

@@ -31,7 +31,7 @@ import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { ArchiveError, readArchive } from './archive.ts';
 import { quoteId, rawTextClient, SQLITE_ENTRY, tableEntry, TRANSIENT_TABLES } from './dump.ts';
 import { checkEntries, checkManifest, type ColumnInfo, type Manifest } from './manifest.ts';
-import { writeBackup } from './create.ts';
+import { assertRoomForBackup, writeBackup } from './create.ts';
 import type { BackupInfo } from './store.ts';
 
 export interface RestoreResult {
@@ -62,6 +62,8 @@ export async function restoreBackup(
   stage: (text: string) => void = () => undefined,
 ): Promise<RestoreResult> {
   await mkdir(config.backupDir, { recursive: true });
+  // the pre-restore backup and the fresh database need room before anything is changed
+  await assertRoomForBackup(config);
   const work = await mkdtemp(join(config.backupDir, '.restore-'));
   const uploadsStage = join(config.dataDir, `.uploads-restore-${randomBytes(6).toString('hex')}`);
   try {
