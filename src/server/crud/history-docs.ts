@@ -72,7 +72,7 @@ export function historySchema(spec: ResourceSpec, kind: HistoryKind, record: Jso
       return {
         summary: `${title}：恢复到此版本（作为一次新的修改，校验同修改）`,
         response: {
-          204: { description: '已恢复' },
+          204: { type: 'null', description: '已恢复' },
           404: errorAnswer(404, '记录或历史版本不存在', REVISION_NOT_FOUND),
         },
         badRequest: NOTHING_TO_RESTORE,
