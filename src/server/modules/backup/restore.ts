@@ -299,7 +299,14 @@ async function swapPostgres(client: pg.Client, schema: string, manifest: Manifes
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and c.relkind in ('r', 'p')`,
   );
-  const live = liveTables.rows.map((r) => r.name).filter((n) => !TRANSIENT_TABLES.has(n));
+  // the tables every answer writes (the operation log, the duplicate-submit marks) are taken
+  // last: while the swap waits for a lock someone else holds, it holds none of them, so requests
+  // (its own 202 among them) are still answered
+  const last = new Set(['sys_log', 'sys_submit_id']);
+  const live = liveTables.rows
+    .map((r) => r.name)
+    .filter((n) => !TRANSIENT_TABLES.has(n))
+    .sort((a, b) => Number(last.has(a)) - Number(last.has(b)) || a.localeCompare(b));
   await client.query('begin');
   try {
     if (live.length) await client.query(`truncate table ${live.map(quoteId).join(', ')}`);
