@@ -22,7 +22,19 @@ export interface Product {
 
 export async function startProduct(overrides: Partial<Config> = {}): Promise<Product> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dealer-console-e2e-'));
-  const config = loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'warn', ...overrides });
+  // the walks over every screen read far more than a person does; the read limits have a server test of their own
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'warn',
+      readLimitPerMinute: 1_000_000_000,
+      exportLimitPerMinute: 1_000_000_000,
+      ...overrides,
+    },
+  );
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
