@@ -18,6 +18,7 @@ import { permissionKey, scopeField, type ResourceSpec } from '../../src/shared/r
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import { sampleBody } from './sample-records.ts';
+import { twoDepartments } from './scope-fixtures.ts';
 import type { Created, Page } from '../support/answers.ts';
 
 /** A property name or title that names an organisation or department. */
@@ -97,21 +98,7 @@ describe.each(testApps())('data scope on every scoped schema on %s', (_name, sta
   beforeAll(async () => {
     t = await start();
     admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    const root = Number(
-      (await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id,
-    );
-    const dept = async (name: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/dept',
-        headers: { ...bearer(admin), submit_id: submitId() },
-        payload: { name, pid: root, sort: 1, enabled: true },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return Number(res.json<Created>().id);
-    };
-    mine = await dept('本部门');
-    other = await dept('其他部门');
+    ({ mine, other } = await twoDepartments(t.app, admin));
   }, 60_000);
   afterAll(() => t?.close());
 
