@@ -15,7 +15,7 @@ const readRows = (app: FastifyInstance) =>
   app.database.db
     .selectFrom('sys_log')
     .select(['username', 'description', 'params', 'method'])
-    .where('description', 'like', '查看完整个人信息：sysQuestion%')
+    .where('description', 'like', '查看完整个人信息：问题反馈%')
     .execute();
 
 describe.each(testApps())('the log of full personal-data reads on %s', (_name, start) => {
