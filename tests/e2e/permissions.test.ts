@@ -12,7 +12,7 @@ import { ADMIN, api, launchBrowser, newPage, openFromMenu, shot, shotOnFailure, 
 import { dataRows, totalText } from './list-helpers.ts';
 
 const PATH = 'api/sysQuestion';
-const TOOLBAR_BUTTONS = ['新增', '查看', '删除', '导出', '导入'];
+const TOOLBAR_BUTTONS = ['新增', '查看', '删除', '导出', '导入', '回收站'];
 const VIEWER = { username: 'viewer01', password: 'Viewer@2024' };
 const NOBODY = { username: 'nobody01', password: 'Nobody@2024' };
 
@@ -84,11 +84,16 @@ describe('feedback list without permissions', () => {
     const headers = page.getByRole('table').getByRole('columnheader');
     await expect
       .poll(async () => (await headers.allTextContents()).map((t) => t.trim()).filter(Boolean))
-      .toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态']);
+      .toEqual(['身份', '模块', '标题', '问题描述', '优化建议', '创建时间', '状态', '操作']);
     expect(await toolbarButtons(page)).toEqual([]);
-    for (const name of TOOLBAR_BUTTONS) expect(await page.getByRole('button', { name }).count()).toBe(0);
-    // no action column, and the status cannot be changed
-    expect(await page.getByRole('button', { name: '查看' }).count()).toBe(0);
+    for (const name of TOOLBAR_BUTTONS.filter((n) => n !== '查看'))
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    // a row opens read-only (查看) and shows its history (the list key reads both); nothing edits or deletes
+    const actions = await dataRows(page)
+      .first()
+      .getByRole('button')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(actions).toEqual(['查看', '历史记录']);
     const radios = dataRows(page).first().getByRole('radio');
     expect(await radios.count()).toBe(2);
     for (const radio of await radios.all()) expect(await radio.isDisabled()).toBe(true);
