@@ -78,7 +78,8 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       expect(await tabTitles()).toEqual(['首页']);
     });
 
-    it('刷新 reloads the screen and keeps the query', async () => {
+    // retried: once, on a loaded machine, the tag's current mark was not seen within 15 s
+    it('刷新 reloads the screen and keeps the query', { retry: 2 }, async () => {
       await go('/sysQuestion');
       await page.getByRole('table').waitFor();
       const lists: string[] = [];
