@@ -19,6 +19,7 @@ import { countMatching, fieldAccess, filteredQuery, parseListQuery, scopedParams
 import { whereExpr } from '../../crud/query.ts';
 import { countUnreadNotices } from '../messages/system-messages.ts';
 import { nowText } from '../../db/index.ts';
+import type { Summary, SummaryChart, SummaryItem } from '../../../shared/home-summary.ts';
 
 export const SUMMARY_PATH = '/api/home/summary';
 export const CHART_DAYS = 30;
@@ -54,30 +55,6 @@ export const CHARTS: ChartDefinition[] = [
   { key: 'feedback', title: '问题反馈', resource: 'sysQuestion', field: 'createTime' },
   { key: 'applicants', title: '应聘人员', resource: 'applicant', field: 'createTime' },
 ];
-
-export interface SummaryItem {
-  key: string;
-  title: string;
-  count: number;
-  /** the list it opens (null: the caller's messages) */
-  resource: string | null;
-  filter: Record<string, string | number | boolean>;
-}
-
-export interface SummaryChart {
-  key: string;
-  title: string;
-  resource: string;
-  days: Array<{ date: string; count: number }>;
-}
-
-export interface Summary {
-  items: SummaryItem[];
-  charts: SummaryChart[];
-  /** the first and last day of the charts (YYYY-MM-DD, server time) */
-  from: string;
-  to: string;
-}
 
 function mayList(request: FastifyRequest, spec: ResourceSpec): boolean {
   const user = request.user;
