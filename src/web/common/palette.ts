@@ -46,9 +46,12 @@ type CheckboxState = { 'aria-label'?: string; inputProps?: Record<string, unknow
 /**
  * Component defaults every theme of the product shares. A checkbox given an `aria-label`
  * (react-admin's row checkboxes are) has it on the input, where it names the control, not
- * on the wrapping span (where ARIA does not allow it).
+ * on the wrapping span (where ARIA does not allow it). A progress spinner is named 加载中
+ * unless its place names it (react-admin's loading indicator in the app bar has no name of its
+ * own, and appears whenever a request is in flight).
  */
 export const ACCESSIBLE_COMPONENTS: Components<Theme> = {
+  MuiCircularProgress: { defaultProps: { 'aria-label': '加载中' } },
   MuiCheckbox: {
     defaultProps: {
       slotProps: {

@@ -203,7 +203,7 @@ export function RecordDialog({ spec, overrides = {}, open, record: given, defaul
                 type="submit"
                 variant="contained"
                 disabled={processing}
-                startIcon={processing ? <CircularProgress size={16} color="inherit" /> : undefined}
+                startIcon={processing ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
               >
                 确认
               </Button>

@@ -231,7 +231,7 @@ export function FormDialog(props: {
           variant="contained"
           onClick={props.onSubmit}
           disabled={props.busy}
-          startIcon={props.busy ? <CircularProgress size={14} /> : null}
+          startIcon={props.busy ? <CircularProgress size={14} aria-hidden /> : null}
         >
           {messages.confirm.ok}
         </Button>
