@@ -169,7 +169,7 @@ describe.each(testApps())('masked fields answer no questions on %s', (_name, sta
     const lookupId = await createStaff(t.app, {
       username: 'lookup_oracle',
       password: PASSWORD,
-      permissions: ['staff:list', 'user:list'],
+      permissions: ['staff:list', 'user:list', 'xsSubmersibleFile:list'],
       dataScope: '全部',
     });
     const token = await loginAs(t.app, 'lookup_oracle', PASSWORD);
@@ -182,9 +182,36 @@ describe.each(testApps())('masked fields answer no questions on %s', (_name, sta
     await same(token, 'roster by mobile', `/api/staff/findByMobile?mobile=${mobile}`, `/api/staff/findByMobile?mobile=${wrong}`);
     await same(token, 'roster search', `/api/staff/search?search=${mobile.slice(-5)}`, `/api/staff/search?search=${wrong.slice(-5)}`);
 
+    // sales leads: the open main clue of a number in a company
     const root = Number(
       (await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).orderBy('id').executeTakeFirstOrThrow()).id,
     );
+    const leads = '/api/xs/xsSubmersibleFile';
+    const clue = await t.app.inject({
+      method: 'POST',
+      url: `${leads}/passengerFlowTransform`,
+      headers: { ...bearer(admin), submit_id: submitId() },
+      payload: { customerName: '神谕客户', mobile: '13911112222', orgId: root },
+    });
+    expect(clue.statusCode, clue.body).toBe(201);
+    await same(
+      token,
+      'lead by mobile',
+      `${leads}/getValidMainClue?mobile=13911112222&orgId=${root}`,
+      `${leads}/getValidMainClue?mobile=13911112223&orgId=${root}`,
+    );
+    const isCreate = async (mobile: string) =>
+      seen(
+        await t.app.inject({
+          method: 'POST',
+          url: `${leads}/isCreate`,
+          headers: { ...bearer(token), submit_id: submitId() },
+          payload: { mobile, orgId: root },
+        }),
+      );
+    expect(await isCreate('13911112222'), 'lead isCreate').toBe(await isCreate('13911112223'));
+    count('lead isCreate');
+
     const role = Number(
       (await t.app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', lookupId).executeTakeFirstOrThrow())
         .role_id,

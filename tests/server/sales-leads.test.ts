@@ -17,6 +17,8 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   let gu: string; // consultant 1
   let wang: string; // consultant 2
   let clerk: string; // front desk: may add, no consultant key
+  let desk: string; // reads mobiles in full (xsSubmersibleFile:sensitive), every company
+  let localDesk: string; // the same key, own company only
   let guId: number;
   let plainId: number;
   let orgId: number;
@@ -43,6 +45,19 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     gu = await loginAs(t.app, 'gu_xs', 'Consult@2024');
     wang = await loginAs(t.app, 'wang_xs', 'Consult@2024');
     clerk = await loginAs(t.app, 'clerk_xs', 'Clerk@20240');
+    await createStaff(t.app, {
+      username: 'desk_xs',
+      password: 'Desk@202400',
+      permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:sensitive'],
+      dataScope: '全部',
+    });
+    await createStaff(t.app, {
+      username: 'desk_local',
+      password: 'Desk@202400',
+      permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:sensitive'],
+    });
+    desk = await loginAs(t.app, 'desk_xs', 'Desk@202400');
+    localDesk = await loginAs(t.app, 'desk_local', 'Desk@202400');
     const root = await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow();
     orgId = Number(root.id);
     const other = await t.app.database.db
@@ -106,20 +121,32 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   });
 
   it('isCreate and getValidMainClue see the open main clue of a number in a company', async () => {
-    const taken = await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId });
+    const taken = await call(desk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId });
     expect(taken.json()).toMatchObject({ create: false, fileId: leadId });
-    expect(
-      (await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).json<{ create: boolean }>().create,
-    ).toBe(true);
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json<{ create: boolean }>().create).toBe(true);
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13800000000' })).statusCode).toBe(400);
-    const main = await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${orgId}`);
-    // without xsSubmersibleFile:sensitive the clue's personal data comes masked
-    expect(main.json()).toMatchObject({ id: leadId, customerName: '张*', mobile: '139****5678' });
-    expect((await call(clerk, 'GET', `${F}/getValidMainClue?mobile=13800000000&orgId=${orgId}`)).json()).toBeNull();
-    // a 本级 consultant asks about a company outside the data scope: refused
-    expect((await call(gu, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).statusCode).toBe(403);
-    expect((await call(gu, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${otherOrg}`)).statusCode).toBe(403);
+    expect((await call(desk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).json<{ create: boolean }>().create).toBe(
+      true,
+    );
+    expect((await call(desk, 'POST', `${F}/isCreate`, { mobile: '13800000000', orgId })).json<{ create: boolean }>().create).toBe(true);
+    expect((await call(desk, 'POST', `${F}/isCreate`, { mobile: '13800000000' })).statusCode).toBe(400);
+    const main = await call(desk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${orgId}`);
+    expect(main.json()).toMatchObject({ id: leadId, customerName: '张三', mobile: '13912345678' });
+    expect((await call(desk, 'GET', `${F}/getValidMainClue?mobile=13800000000&orgId=${orgId}`)).json()).toBeNull();
+    // a 本级 user asks about a company outside the data scope: refused
+    expect((await call(localDesk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId: otherOrg })).statusCode).toBe(403);
+    expect((await call(localDesk, 'GET', `${F}/getValidMainClue?mobile=13912345678&orgId=${otherOrg}`)).statusCode).toBe(403);
+  });
+
+  it('a caller who sees mobiles masked may not look a lead up by mobile: one 403 for a stored number and a wrong guess', async () => {
+    for (const mobile of ['13912345678', '13912345679']) {
+      for (const res of [
+        await call(clerk, 'POST', `${F}/isCreate`, { mobile, orgId }),
+        await call(clerk, 'GET', `${F}/getValidMainClue?mobile=${mobile}&orgId=${orgId}`),
+        await call(gu, 'POST', `${F}/isCreate`, { mobile, orgId }),
+      ]) {
+        expect(res.statusCode).toBe(403);
+        expect(errorOf(res).message).toBe('无权按「手机号」查询或排序：该字段为个人信息，需要查看完整个人信息的权限');
+      }
+    }
   });
 
   it('clueConvertSubmersibleFile turns clues into files once', async () => {
@@ -199,7 +226,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const closed = await call(gu, 'PUT', `${F}/processClue`, { id: leadId, result: 'follow', content: '再次回访' });
     expect(errorOf(closed).message).toBe('只能处理待处理或跟进中的潜客');
     // a defeated lead is no longer the open main clue
-    expect((await call(clerk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId })).json<{ create: boolean }>().create).toBe(true);
+    expect((await call(desk, 'POST', `${F}/isCreate`, { mobile: '13912345678', orgId })).json<{ create: boolean }>().create).toBe(true);
   });
 
   it('activation brings a defeated lead back to its consultant; isTjgc follows a won lead', async () => {

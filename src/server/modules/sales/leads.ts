@@ -23,6 +23,7 @@ import {
   tableChanged,
 } from '../../crud/index.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
+import { assertQueryable } from '../../crud/field-access.ts';
 import type { Condition } from '../../crud/query.ts';
 import { nowText } from '../../db/index.ts';
 import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
@@ -59,6 +60,12 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   const leadReader = [app.requireAnyPermission([`${file.permission}:list`, CONSULTANT_KEY]), ...readLimit(app)];
   const userOf = (request: FastifyRequest) => request.user!;
   const may = (request: FastifyRequest, key: string) => userOf(request).isAdmin || userOf(request).permissions.has(key);
+  const mobileField = fieldByName(file, 'mobile')!;
+  /**
+   * A look-up by mobile tells a stored number from a wrong guess, so it is asked only by a caller
+   * who may read mobiles in full, as a filter on the field is (403 naming the field otherwise).
+   */
+  const mayAskByMobile = (request: FastifyRequest) => assertQueryable(fieldAccess(request, file), mobileField);
 
   /** One lead by id: a lead outside the caller's data scope is not there for them (404). */
   async function one(request: FastifyRequest, id: number): Promise<Lead> {
@@ -100,6 +107,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
 
   // POST isCreate {mobile, orgId}: may a new lead be created, or does an open main clue exist?
   app.post(`${base}/isCreate`, { preHandler: leadReader }, async (request) => {
+    mayAskByMobile(request);
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
     const orgId = orgIdOf(body.orgId);
@@ -112,6 +120,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
 
   // GET getValidMainClue?mobile=&orgId=: the open main clue of a number in a company, or null
   app.get(`${base}/getValidMainClue`, { preHandler: leadReader }, async (request) => {
+    mayAskByMobile(request);
     const q = request.query as Record<string, unknown>;
     const mobile = mobileOf(q.mobile);
     const orgId = orgIdOf(q.orgId);
