@@ -502,7 +502,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
     });
   });
 
-  describe('coming back: one record per ID number, resumed with ID number + mobile + SMS code', () => {
+  describe('coming back: resumed with ID number + mobile + SMS code; nothing says whether an ID number applied', () => {
     const count = async (card: string) =>
       Number(
         (
@@ -514,7 +514,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
         ).n,
       );
 
-    it('a second registration with the same ID number creates nothing and asks for the code (409 resume)', async () => {
+    it('a registration answers alike whether or not its ID number applied before: each is a new application', async () => {
       const me = await register({ mobile: '13300133000' });
       const again = await call(
         'POST',
@@ -522,21 +522,51 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
         {},
         registration(postingId, { card: me.card, mobile: '13300133000', name: '张三再来' }),
       );
-      expect(again.statusCode).toBe(409);
-      expect(again.json()).toMatchObject({ message: '该身份证号码已登记，请输入手机验证码继续填写', resume: true });
-      // lower-case x and spaces name the same ID number
+      const fresh = await call('POST', '/api/staffun', {}, registration(postingId, { card: freshCard(1), mobile: '13300133100' }));
+      expect([again.statusCode, fresh.statusCode]).toEqual([201, 201]);
+      const shape = (res: typeof again) => Object.keys(res.json<Record<string, unknown>>()).sort();
+      expect(shape(again)).toEqual(shape(fresh));
+      expect(again.json<{ id: number }>().id).not.toBe(me.id);
+      // lower-case x and spaces name the same ID number, and register as well
       const spaced = await call('POST', '/api/staffun', {}, registration(postingId, { card: ` ${me.card.toLowerCase()} ` }));
-      expect(spaced.statusCode).toBe(409);
-      expect(await count(me.card)).toBe(1);
+      expect(spaced.statusCode).toBe(201);
+      expect(await count(me.card)).toBe(3);
     });
 
-    it('two registrations of one new ID number at once make one record', async () => {
-      const card = freshCard(1);
-      const both = await Promise.all(
-        [0, 1].map((i) => call('POST', '/api/staffun', {}, registration(postingId, { card, mobile: `1330013310${i}` }))),
-      );
-      expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
-      expect(await count(card)).toBe(1);
+    it('resuming finds the application of the ID number and mobile: another mobile under the same ID number does not stand in the way', async () => {
+      const me = await register({ mobile: '13300133101' });
+      // someone else registers the same ID number with another mobile, later
+      const other = await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133102' }));
+      expect(other.statusCode).toBe(201);
+      expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133101' })).statusCode).toBe(200);
+      const code = await codeFromOutbox(app, '13300133101');
+      const ok = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133101', code });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ id: me.id });
+    });
+
+    it('sendCode answers and limits alike for a pair on file and one that is not', async () => {
+      const me = await register({ mobile: '13300133103' });
+      const pairs = [
+        { card: me.card, mobile: '13300133103' }, // on file
+        { card: me.card, mobile: '13300133104' }, // the ID number with a mobile not on file
+        { card: freshCard(0), mobile: '13300133105' }, // neither
+      ];
+      const first = await Promise.all(pairs.map((p) => call('POST', '/api/staffun/resume/sendCode', {}, p)));
+      expect(first.map((r) => [r.statusCode, r.body])).toEqual(pairs.map(() => [200, first[0].body]));
+      // the second ask within the minute: the same 429 for each
+      const second = await Promise.all(pairs.map((p) => call('POST', '/api/staffun/resume/sendCode', {}, p)));
+      expect(second.map((r) => r.statusCode)).toEqual([429, 429, 429]);
+      expect(new Set(second.map((r) => errorOf(r).message.replace(/\d+/, 'N'))).size).toBe(1);
+      // only the registered mobile got an SMS
+      expect(await latestOutbox(app.database.db, '13300133104')).toBeFalsy();
+      expect(await latestOutbox(app.database.db, '13300133105')).toBeFalsy();
+      // and a held code opens nothing, whatever is typed
+      for (const code of ['000000', '123456']) {
+        const res = await call('POST', '/api/staffun/resume', {}, { card: me.card, mobile: '13300133104', code });
+        expect(res.statusCode).toBe(400);
+        expect(errorOf(res).message).toBe('验证码错误');
+      }
     });
 
     it('the SMS code goes only to the registered mobile; the right code gives a new token for the same record', async () => {
@@ -585,10 +615,11 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe('您的应聘登记已提交，不能再修改');
       expect(res.json()).not.toHaveProperty('token');
+      // registering again is a new application, the submitted one stays as it is
       expect((await call('POST', '/api/staffun', {}, registration(postingId, { card: me.card, mobile: '13300133003' }))).statusCode).toBe(
-        409,
+        201,
       );
-      expect(await count(me.card)).toBe(1);
+      expect(await count(me.card)).toBe(2);
     });
   });
 

@@ -2,8 +2,9 @@
  * /staffun: 应聘人员信息登记表, the public registration (no sign-in, phone-sized first).
  * The ID number (15 or 18 digits, GB 11643 check digit) fills birthday, sex and the household
  * region. A valid submit creates the applicant (POST api/staffun -> id and the applicant token)
- * and opens /staffun/education?staffunId=&phoneNum=. An ID number already registered is not
- * registered twice: the server answers 409 and the page asks for the SMS code (ResumeForm).
+ * and opens /staffun/education?staffunId=&phoneNum=. Each registration is a new application (the
+ * server never says whether an ID number applied before); an applicant who stopped halfway
+ * continues through 已登记过？继续填写 (ResumeForm, ID number + mobile + SMS code).
  * A zpId naming no open posting says 招聘信息不存在或已停止招聘, as the posting page does.
  */
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
@@ -27,7 +28,6 @@ import { formProblems, specOf, toBody, type Errors, type Values } from './formCh
 import { go } from './nav.ts';
 import { CHECK_NOTICE_MS, useNotice } from './notice.tsx';
 import { PageFrame } from './PageFrame.tsx';
-import { ResumeForm } from './ResumeForm.tsx';
 import { textOf } from '../common/text.ts';
 import { MUTED_TEXT } from '../common/palette.ts';
 
@@ -86,7 +86,6 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
   const [postings, setPostings] = useState<Posting[] | null>(null);
   const [picker, setPicker] = useState<'card' | 'now' | null>(null);
   const [saving, setSaving] = useState(false);
-  const [resumeWith, setResumeWith] = useState<{ card: string; mobile: string; reason: string } | null>(null);
   const [postingGone, setPostingGone] = useState(false);
   const notice = useNotice();
 
@@ -167,11 +166,7 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       setApplicantToken(created.token);
       go(`/staffun/education?staffunId=${created.id}&phoneNum=${encodeURIComponent(String(values.mobile).trim())}`);
     } catch (err) {
-      // the ID number is registered already: continue that registration with an SMS code
-      if (err instanceof ApiProblem && err.status === 409) {
-        setResumeWith({ card: textOf(values.card), mobile: textOf(values.mobile).trim(), reason: err.message });
-        window.scrollTo(0, 0);
-      } else notice.show({ type: 'error', text: (err as Error).message });
+      notice.show({ type: 'error', text: (err as Error).message });
     } finally {
       setSaving(false);
     }
@@ -256,18 +251,6 @@ export default function RegisterPage({ query }: { query: URLSearchParams }) {
       size="small"
     />
   );
-
-  if (resumeWith) {
-    return (
-      <PageFrame title="应聘人员信息登记表">
-        {notice.element}
-        <ResumeForm initial={resumeWith} reason={resumeWith.reason} notify={notice.show} />
-        <Button fullWidth sx={{ mt: 1 }} onClick={() => setResumeWith(null)}>
-          返回登记表
-        </Button>
-      </PageFrame>
-    );
-  }
 
   return (
     <PageFrame title="应聘人员信息登记表">

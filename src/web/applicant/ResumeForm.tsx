@@ -2,7 +2,7 @@
  * 继续填写: an applicant who registered before (on this or another device) comes back with the
  * ID number and mobile of the registration and an SMS code (POST api/staffun/resume/sendCode,
  * then api/staffun/resume -> the applicant token) and continues at the education step. Shown
- * at /staffun/resume and by the registration when the ID number is already registered.
+ * at /staffun/resume (the registration links to it: 已登记过？继续填写).
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';

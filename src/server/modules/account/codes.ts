@@ -7,7 +7,7 @@
  * hash of each), so every instance sees the same codes; the resend rule and the single use
  * are single statements, so two instances cannot both pass them.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { ApiError, badRequest } from '../../errors.ts';
@@ -36,6 +36,12 @@ const PURPOSE = /^[A-Za-z0-9_:-]{1,32}$/;
 
 export interface CodeService {
   sendCode(target: string, purpose: string): Promise<void>;
+  /**
+   * Everything sendCode does except the sending: the same resend and daily limits, the same
+   * errors, and a stored code that no answer can match. A public route calls it where the
+   * target is not on file, so that its answers (and its limits) are the same as for one that is.
+   */
+  holdCode(target: string, purpose: string): Promise<void>;
   verifyCode(target: string, purpose: string, code: string): Promise<boolean>;
   /** like verifyCode, but throws the Chinese message (400) instead of answering false */
   requireCode(target: string, purpose: string, code: unknown): Promise<void>;
@@ -89,62 +95,68 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
     return Number(r.numUpdatedRows) === 1 ? 'ok' : 'missing';
   }
 
+  /** Takes the send slot of a target (resend and daily limits) and stores the code's hash; answers the time. */
+  async function reserve(target: string, purpose: string, codeHash: string): Promise<number> {
+    if (!PURPOSE.test(purpose)) throw new Error(`bad verification purpose: ${purpose}`);
+    const t = now();
+    const values = {
+      target,
+      purpose,
+      code_hash: codeHash,
+      sent_at: t,
+      expires: t + CODE_TTL_MS,
+      attempts: 0,
+      used: 0,
+      day_start: t,
+      day_count: 1,
+    };
+    const dayOver = sql<boolean>`${sql.ref('sys_verify_code.day_start')} <= ${t - DAY_MS}`;
+    const r = await db
+      .insertInto('sys_verify_code')
+      .values(values)
+      .onConflict((oc) =>
+        oc
+          .columns(['target', 'purpose'])
+          .doUpdateSet({
+            code_hash: values.code_hash,
+            sent_at: t,
+            expires: values.expires,
+            attempts: 0,
+            used: 0,
+            day_start: sql`case when ${dayOver} then ${t} else ${sql.ref('sys_verify_code.day_start')} end`,
+            day_count: sql`case when ${dayOver} then 1 else ${sql.ref('sys_verify_code.day_count')} + 1 end`,
+          })
+          .where('sys_verify_code.sent_at', '<=', t - RESEND_MS)
+          .where((eb) =>
+            eb.or([eb('sys_verify_code.day_start', '<=', t - DAY_MS), eb('sys_verify_code.day_count', '<', MAX_SENDS_PER_DAY)]),
+          ),
+      )
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
+      const row = await db
+        .selectFrom('sys_verify_code')
+        .select(['sent_at', 'day_start', 'day_count'])
+        .where('target', '=', target)
+        .where('purpose', '=', purpose)
+        .executeTakeFirst();
+      if (
+        row &&
+        Number(row.day_count) >= MAX_SENDS_PER_DAY &&
+        Number(row.day_start) > t - DAY_MS &&
+        Number(row.sent_at) <= t - RESEND_MS
+      ) {
+        throw new ApiError(429, CODE_MESSAGES.dailyLimit);
+      }
+      const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;
+      throw new ApiError(429, CODE_MESSAGES.tooSoon(wait));
+    }
+    return t;
+  }
+
   return {
     async sendCode(target, purpose) {
-      if (!PURPOSE.test(purpose)) throw new Error(`bad verification purpose: ${purpose}`);
-      const t = now();
       const code = newCode();
-      const values = {
-        target,
-        purpose,
-        code_hash: hashOf(target, purpose, code),
-        sent_at: t,
-        expires: t + CODE_TTL_MS,
-        attempts: 0,
-        used: 0,
-        day_start: t,
-        day_count: 1,
-      };
-      const dayOver = sql<boolean>`${sql.ref('sys_verify_code.day_start')} <= ${t - DAY_MS}`;
-      const r = await db
-        .insertInto('sys_verify_code')
-        .values(values)
-        .onConflict((oc) =>
-          oc
-            .columns(['target', 'purpose'])
-            .doUpdateSet({
-              code_hash: values.code_hash,
-              sent_at: t,
-              expires: values.expires,
-              attempts: 0,
-              used: 0,
-              day_start: sql`case when ${dayOver} then ${t} else ${sql.ref('sys_verify_code.day_start')} end`,
-              day_count: sql`case when ${dayOver} then 1 else ${sql.ref('sys_verify_code.day_count')} + 1 end`,
-            })
-            .where('sys_verify_code.sent_at', '<=', t - RESEND_MS)
-            .where((eb) =>
-              eb.or([eb('sys_verify_code.day_start', '<=', t - DAY_MS), eb('sys_verify_code.day_count', '<', MAX_SENDS_PER_DAY)]),
-            ),
-        )
-        .executeTakeFirst();
-      if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) {
-        const row = await db
-          .selectFrom('sys_verify_code')
-          .select(['sent_at', 'day_start', 'day_count'])
-          .where('target', '=', target)
-          .where('purpose', '=', purpose)
-          .executeTakeFirst();
-        if (
-          row &&
-          Number(row.day_count) >= MAX_SENDS_PER_DAY &&
-          Number(row.day_start) > t - DAY_MS &&
-          Number(row.sent_at) <= t - RESEND_MS
-        ) {
-          throw new ApiError(429, CODE_MESSAGES.dailyLimit);
-        }
-        const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;
-        throw new ApiError(429, CODE_MESSAGES.tooSoon(wait));
-      }
+      const t = await reserve(target, purpose, hashOf(target, purpose, code));
       try {
         if (target.includes('@')) {
           await providers.mail.send(target, '验证码', `您的验证码为：${code}，有效期5分钟，请勿泄露给他人。`);
@@ -164,6 +176,10 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
         failure.cause = err;
         throw failure;
       }
+    },
+    async holdCode(target, purpose) {
+      // random bytes in the shape of a hash: no code a caller can type matches them
+      await reserve(target, purpose, randomBytes(32).toString('hex'));
     },
     async verifyCode(target, purpose, code) {
       return (await check(target, purpose, code)) === 'ok';

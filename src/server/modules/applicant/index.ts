@@ -2,9 +2,11 @@
  * Public applicant onboarding (area `applicant`):
  *   POST /api/staffun                 public, rate-limited: registers an applicant (schema
  *                                     `applicant` + ID / region / posting rules) and answers
- *                                     201 {id, token}: the applicant token for the next steps
- *                                     (an ID number already registered: 409 {resume: true}, no
- *                                     second record; see resume.ts)
+ *                                     201 {id, token}: the applicant token for the next steps.
+ *                                     Every registration is a new application, whatever ID
+ *                                     number it carries: an answer that differed for a known
+ *                                     one would tell anyone whether that person applied.
+ *                                     Coming back to an unfinished one is 继续填写 (resume.ts)
  *   POST /api/staffun/resume/sendCode, POST /api/staffun/resume   public: come back with ID
  *                                     number + mobile + SMS code on any device (resume.ts)
  *   POST /api/staffun/staffJoin       applicant token: 确认填写完毕, status 已提交, token ended
@@ -21,9 +23,9 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged, writePinyinKeys } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
-import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { sql } from 'kysely';
-import { applicantByCard, lockCard, registerResumeRoutes, RESUME_MESSAGES } from './resume.ts';
+import { registerResumeRoutes } from './resume.ts';
 import { addEntryRules, registrationProblem } from './rules.ts';
 import { APPLICANT_TABLES, ApplicantTokens, bearerOf, isApplicantToken } from './tokens.ts';
 import { registerStaffJoin } from './staff-join.ts';
@@ -72,10 +74,6 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
     const values = { ...result.values, status: 1, createTime: now, updateTime: now };
     const row = recordToRow(applicantSpec, values, database.dialect);
     const { id, token } = await database.db.transaction().execute(async (trx) => {
-      // one record per ID number: a second registration resumes the first (SMS code) instead
-      const card = String(result.values.card);
-      await lockCard(trx, database.dialect, card);
-      if (await applicantByCard(trx, applicantSpec.table, card)) throw new ApiError(409, RESUME_MESSAGES.registered, { resume: true });
       const inserted = await trx.insertInto(applicantSpec.table).values(row).returning('id').executeTakeFirstOrThrow();
       const newId = Number(inserted.id);
       await writePinyinKeys(trx, applicantSpec, [{ ...row, id: newId }]);
