@@ -163,8 +163,11 @@ describe('personal centre, forgot password and the log screens', () => {
     await page.goto(`${product.url}/#/forgetpass`);
     await page.getByLabel('手机号').fill('13866667777');
     await page.getByRole('button', { name: '获取验证码' }).click();
-    await page.getByText('账号：a***n').waitFor();
+    await page.getByText('发送成功，验证码有效期5分钟').waitFor();
+    // the account is named only for the right code
+    expect(await page.getByText(/账号：/).count()).toBe(0);
     await page.getByLabel('验证码').fill(await codeFor('13866667777'));
+    await page.getByText('账号：a***n').waitFor();
     await page.getByLabel('新密码').fill('Admin#2027');
     await page.getByLabel('确认密码').fill('Admin#2027');
     await page.getByRole('button', { name: '重置密码' }).click();

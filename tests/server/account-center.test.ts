@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { nowText } from '../../src/server/db/index.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 import { codeFromOutbox, encrypted, lastLogs } from './account-helpers.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, errorOf, testApps, type TestApp } from './helpers.ts';
@@ -207,13 +208,14 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
 
   it('forgot password: phone on file, SMS code, new password by the rule; 密码重置成功，请重新登录', async () => {
     const phone = '13855556666';
-    const found = await app.inject({ method: 'GET', url: `/api/findByPhone?phone=${phone}` });
-    expect(found.statusCode).toBe(200);
-    expect(found.json()).toEqual({ phone, username: 'z***g' });
-    expect(errorOf(await app.inject({ method: 'GET', url: '/api/findByPhone?phone=13900001111' })).message).toBe('该手机号未绑定任何账号');
+    // the account is named only once the code sent to the number is given
+    expect(errorOf(await app.inject({ method: 'GET', url: `/api/findByPhone?phone=${phone}` })).message).toBe('验证码不能为空');
     const sent = await app.inject({ method: 'GET', url: `/api/sendMsg?phone=${phone}` });
     expect(sent.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
     const code = await codeFromOutbox(app, phone);
+    const found = await app.inject({ method: 'GET', url: `/api/findByPhone?phone=${phone}&code=${code}` });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json()).toEqual({ phone, username: 'z***g' });
     const reset = async (c: string, password: string) =>
       app.inject({ method: 'POST', url: '/api/resetPassword', payload: { phone, code: c, password: await encrypted(app, password) } });
     expect(errorOf(await reset(code, 'short')).message).toBe('只能输入6-20个以字母开头、可带数字的字串');
@@ -243,6 +245,39 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(resetLog.username).toBe('zhang');
     // the log keeps no personal data: the mobile is masked, secrets left out
     expect(JSON.parse(resetLog.params as string)).toEqual({ phone: '138****6666', code: '******', password: '******' });
+  });
+
+  it('forgot password never tells a number on file from one that is not, before the code', async () => {
+    const known = '13855556666';
+    const unknown = '13855556667';
+    const ask = (url: string, remoteAddress: string) => app.inject({ method: 'GET', url, remoteAddress });
+    const reset = async (phone: string, code: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/resetPassword',
+        payload: { phone, code, password: await encrypted(app, 'Zhang#2099') },
+        remoteAddress: '10.7.7.7',
+      });
+    const seen = (res: { statusCode: number; body: string }) =>
+      `${res.statusCode} ${res.body.replace(/\d+秒/, 'N秒').replace(/"timestamp":"[^"]*"/, '')}`;
+    // no code asked yet: the same refusal for both
+    expect(seen(await reset(known, '123456'))).toBe(seen(await reset(unknown, '123456')));
+    expect(seen(await ask(`/api/findByPhone?phone=${known}&code=123456`, '10.7.7.1'))).toBe(
+      seen(await ask(`/api/findByPhone?phone=${unknown}&code=123456`, '10.7.7.1')),
+    );
+    // sending: the same answer, then the same wait, from sendMsg and getMsg alike
+    const send = async (phone: string) => [
+      seen(await ask(`/api/sendMsg?phone=${phone}`, '10.7.7.2')),
+      seen(await app.inject({ method: 'POST', url: `/api/userWeb/getMsg?mobile=${phone}`, remoteAddress: '10.7.7.3' })),
+    ];
+    await app.database.db.deleteFrom('sys_verify_code').where('target', 'in', [known, unknown]).execute();
+    const [knownSend, unknownSend] = [await send(known), await send(unknown)];
+    expect(knownSend).toEqual(unknownSend);
+    expect(knownSend[0]).toMatch(/^200 /);
+    expect(knownSend[1]).toMatch(/^429 /);
+    // a wrong code after the send: the same refusal for both
+    expect(seen(await reset(known, '000000'))).toBe(seen(await reset(unknown, '000000')));
+    expect(await latestOutbox(app.database.db, unknown)).toBeFalsy();
   });
 
   it('hostile input to every account route is a 4xx with a Chinese message, never a 500', async () => {

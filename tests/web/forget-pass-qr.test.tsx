@@ -35,7 +35,7 @@ describe('forgot password page', { timeout: 60000 }, () => {
     });
   });
 
-  it('looks the phone up, sends the code, fixes the phone, resets and returns to sign-in 1 s after 密码重置成功，请重新登录', async () => {
+  it('sends the code, fixes the phone, names the account for the right code, resets and returns to sign-in 1 s after 密码重置成功，请重新登录', async () => {
     const { calls } = server({
       'GET /api/findByPhone': { body: { phone: '13855556666', username: 'z***g' } },
       'GET /api/sendMsg': { body: { message: '发送成功，验证码有效期5分钟' } },
@@ -48,10 +48,14 @@ describe('forgot password page', { timeout: 60000 }, () => {
     type('手机号', '13855556666');
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     expect(await screen.findByText('发送成功，验证码有效期5分钟')).toBeTruthy();
-    expect(screen.getByText('账号：z***g')).toBeTruthy();
+    // nothing says whose number it is before the code
+    expect(screen.queryByText(/账号：/)).toBeNull();
+    expect(calls.some((c) => c.url.pathname === '/api/findByPhone')).toBe(false);
     expect(screen.getByLabelText<HTMLInputElement>('手机号').readOnly).toBe(true);
     expect(screen.getByRole('button', { name: /秒后重新获取/ })).toBeTruthy();
     type('验证码', '123456');
+    expect(await screen.findByText('账号：z***g')).toBeTruthy();
+    expect(calls.find((c) => c.url.pathname === '/api/findByPhone')!.url.searchParams.get('code')).toBe('123456');
     type('新密码', 'Zhang#2026');
     type('确认密码', 'Zhang#2026');
     fireEvent.click(screen.getByRole('button', { name: '重置密码' }));
@@ -64,14 +68,20 @@ describe('forgot password page', { timeout: 60000 }, () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login'), { timeout: 3000 });
   });
 
-  it('an unknown phone says so and sends nothing', async () => {
-    const { calls } = server({ 'GET /api/findByPhone': { status: 400, body: { status: 400, message: '该手机号未绑定任何账号' } } });
+  it('a wrong code says so under 验证码, and typing again clears it', async () => {
+    server({
+      'GET /api/sendMsg': { body: { message: '发送成功，验证码有效期5分钟' } },
+      'GET /api/findByPhone': { status: 400, body: { status: 400, message: '验证码错误' } },
+    });
     render(<ForgetPassPage navigate={() => {}} />);
     type('手机号', '13900001111');
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
-    expect(await screen.findByText('该手机号未绑定任何账号')).toBeTruthy();
-    expect(calls.some((c) => c.url.pathname === '/api/sendMsg')).toBe(false);
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: '获取验证码' }).disabled).toBe(false);
+    expect(await screen.findByText('发送成功，验证码有效期5分钟')).toBeTruthy();
+    type('验证码', '000000');
+    expect(await screen.findByText('验证码错误')).toBeTruthy();
+    type('验证码', '00000');
+    await waitFor(() => expect(screen.queryByText('验证码错误')).toBeNull());
+    expect(screen.queryByText(/账号：/)).toBeNull();
   });
 });
 

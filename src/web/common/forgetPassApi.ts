@@ -3,8 +3,9 @@ import { request } from './http.ts';
 import { encryptPassword } from './rsa.ts';
 import { fetchPublicKey } from './session.ts';
 
-export async function findByPhone(phone: string): Promise<{ phone: string; username: string }> {
-  const { data } = await request<{ phone: string; username: string }>('/api/findByPhone', { query: { phone }, quiet: true });
+/** The masked account name of a number, once the code sent to it is given (the code is not used up). */
+export async function findByPhone(phone: string, code: string): Promise<{ phone: string; username: string }> {
+  const { data } = await request<{ phone: string; username: string }>('/api/findByPhone', { query: { phone, code }, quiet: true });
   return data;
 }
 

@@ -1,7 +1,9 @@
 /**
- * 忘记密码 (/forgetpass): reset by an SMS code sent to the phone on file. The number is looked
- * up first (the masked account name is shown), then fixed while the code is in use; the new
- * password follows the password rule. 密码重置成功，请重新登录, then back to sign-in after 1 s.
+ * 忘记密码 (/forgetpass): reset by an SMS code sent to the phone on file. The number is fixed
+ * while the code is in use; once the six digits are typed the masked account name is shown (the
+ * server names it only for the right code, so the page never tells whether a number is on file
+ * before); the new password follows the password rule. 密码重置成功，请重新登录, then back to
+ * sign-in after 1 s.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
@@ -52,19 +54,33 @@ export default function ForgetPassPage({
   const [submitting, setSubmitting] = useState(false);
   const [done, setDone] = useState(false);
 
-  const set = (name: Field, value: string) =>
+  const set = (name: Field, value: string) => {
     setValues((v) => ({ ...v, [name]: name === 'phone' || name === 'code' ? value.replace(/\D/g, '') : value }));
+    setErrors((prev) => (prev[name] ? { ...prev, [name]: undefined } : prev));
+  };
 
   const readyToSend = () => {
     const e = phoneError(values.phone);
     setErrors((prev) => ({ ...prev, phone: e }));
     return !e;
   };
+  // the six digits typed: the account of the number, or what is wrong with the code
+  useEffect(() => {
+    if (!phoneFixed || values.code.length !== 6) return;
+    let current = true;
+    findByPhone(values.phone, values.code).then(
+      (found) => current && setAccount(found.username),
+      (error: unknown) => current && setErrors((prev) => ({ ...prev, code: error instanceof Error ? error.message : '验证码错误' })),
+    );
+    return () => {
+      current = false;
+    };
+  }, [phoneFixed, values.phone, values.code]);
+
   const send = async () => {
     setNotice(null);
+    setAccount('');
     try {
-      const found = await findByPhone(values.phone);
-      setAccount(found.username);
       const message = await sendResetCode(values.phone);
       setPhoneFixed(true);
       setNotice({ type: 'success', text: message });

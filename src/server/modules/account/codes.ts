@@ -45,6 +45,11 @@ export interface CodeService {
   verifyCode(target: string, purpose: string, code: string): Promise<boolean>;
   /** like verifyCode, but throws the Chinese message (400) instead of answering false */
   requireCode(target: string, purpose: string, code: unknown): Promise<void>;
+  /**
+   * requireCode without using the code up (a wrong code still counts as a try): for checks that
+   * should come after the code but may still refuse, so that the same code can be sent again.
+   */
+  peekCode(target: string, purpose: string, code: unknown): Promise<void>;
 }
 
 const hashOf = (target: string, purpose: string, code: string) =>
@@ -57,7 +62,7 @@ export function newCode(): string {
 type Outcome = 'ok' | 'missing' | 'wrong' | 'tooManyAttempts';
 
 export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: MailProvider }, now: () => number = Date.now): CodeService {
-  async function check(target: string, purpose: string, code: string): Promise<Outcome> {
+  async function check(target: string, purpose: string, code: string, consume = true): Promise<Outcome> {
     if (!/^\d{6}$/.test(code) || !PURPOSE.test(purpose)) {
       // a malformed code is a wrong try as well (counts towards the attempts)
       code = '';
@@ -82,6 +87,7 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
         .execute();
       return Number(row.attempts) + 1 >= MAX_ATTEMPTS ? 'tooManyAttempts' : 'wrong';
     }
+    if (!consume) return 'ok';
     // single use: only one request can flip `used`
     const r = await db
       .updateTable('sys_verify_code')
@@ -153,6 +159,13 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
     return t;
   }
 
+  async function insist(target: string, purpose: string, code: unknown, consume: boolean): Promise<void> {
+    const text = typeof code === 'string' ? code.trim() : typeof code === 'number' ? String(code) : '';
+    if (!text) throw badRequest(CODE_MESSAGES.required);
+    const outcome = await check(target, purpose, text, consume);
+    if (outcome !== 'ok') throw badRequest(CODE_MESSAGES[outcome]);
+  }
+
   return {
     async sendCode(target, purpose) {
       const code = newCode();
@@ -185,10 +198,10 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
       return (await check(target, purpose, code)) === 'ok';
     },
     async requireCode(target, purpose, code) {
-      const text = typeof code === 'string' ? code.trim() : typeof code === 'number' ? String(code) : '';
-      if (!text) throw badRequest(CODE_MESSAGES.required);
-      const outcome = await check(target, purpose, text);
-      if (outcome !== 'ok') throw badRequest(CODE_MESSAGES[outcome]);
+      await insist(target, purpose, code, true);
+    },
+    async peekCode(target, purpose, code) {
+      await insist(target, purpose, code, false);
     },
   };
 }

@@ -107,10 +107,10 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
 
   // POST isCreate {mobile, orgId}: may a new lead be created, or does an open main clue exist?
   app.post(`${base}/isCreate`, { preHandler: leadReader }, async (request) => {
-    mayAskByMobile(request);
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
     const orgId = orgIdOf(body.orgId);
+    mayAskByMobile(request);
     await assertRecordsInScope(database(), file, request, [orgId]);
     const main = await openMainClue(database().db, file, database().dialect, mobile, orgId);
     return main
@@ -120,10 +120,10 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
 
   // GET getValidMainClue?mobile=&orgId=: the open main clue of a number in a company, or null
   app.get(`${base}/getValidMainClue`, { preHandler: leadReader }, async (request) => {
-    mayAskByMobile(request);
     const q = request.query as Record<string, unknown>;
     const mobile = mobileOf(q.mobile);
     const orgId = orgIdOf(q.orgId);
+    mayAskByMobile(request);
     await assertRecordsInScope(database(), file, request, [orgId]);
     const main = await openMainClue(database().db, file, database().dialect, mobile, orgId);
     return main ? guardRecords(request, file, [main])[0] : null;
