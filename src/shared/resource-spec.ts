@@ -129,9 +129,11 @@ export interface ReadAccess {
 }
 
 /**
- * The read access of `spec` among `all`: its own `:list` key, the keys its `read` names, and the
+ * The read access of `spec` among `all`: its own `:list` key, the keys its `read` names, the
  * `:list` key of every resource whose form picks one of its records (`x-ref`): the picker lists
- * them. Personal data in what a picker reads stays masked to callers without the key that shows it.
+ * them, and for a resource owned by applicants (`ownedByApplicant`) the `:list` key of the owner's
+ * screen, whose 详情 page shows an applicant's entries. Personal data in what these read stays
+ * masked to callers without the key that shows it.
  */
 export function readAccess(spec: ResourceSpec, all: ResourceSpec[]): ReadAccess {
   const keys = [permissionKey(spec, 'list'), ...(spec.read ?? []).filter((r) => r !== 'signedIn')];
@@ -139,6 +141,9 @@ export function readAccess(spec: ResourceSpec, all: ResourceSpec[]): ReadAccess 
     if (other === spec) continue;
     if (other.fields.some((f) => f.ref?.resource === spec.name)) keys.push(permissionKey(other, 'list'));
   }
+  const owner = spec.ownedByApplicant ? spec.fields.find((f) => f.name === spec.ownedByApplicant)?.ref?.resource : undefined;
+  const ownerSpec = owner ? all.find((s) => s.name === owner) : undefined;
+  if (ownerSpec) keys.push(permissionKey(ownerSpec, 'list'));
   return { signedIn: !!spec.read?.includes('signedIn'), keys: [...new Set(keys)] };
 }
 
