@@ -86,6 +86,11 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000001', code: '000000' })).message).toBe(
       '验证码错误或已过期',
     );
+    // another dealer's number: without its code, the same answer as any number; with it, 已被其他经销商绑定
+    expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000002', code: '123456' })).message).toBe(
+      '验证码错误或已过期',
+    );
+    expect((await inject('POST', '/comp/dbcCompany/sendMessage', a, { mobile: '13900000002', type: 3 })).statusCode).toBe(200);
     expect(errorOf(await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000002', code: '123456' })).message).toBe(
       '该手机号已被其他经销商绑定',
     );
@@ -100,6 +105,7 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     expect((await inject('PUT', '/comp/dbcCompany/updateDbcCompany', a, { mobile: '13900000003', code: '123456' })).statusCode).toBe(200);
     expect(sms.sent).toEqual([
       { mobile: '13900000001', type: 3 },
+      { mobile: '13900000002', type: 3 },
       { mobile: '13900000003', type: 4 },
     ]);
   });

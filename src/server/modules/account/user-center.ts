@@ -134,9 +134,10 @@ export function registerUserCenterRoutes(app: FastifyInstance, deps: { keys: Rsa
     checkPhone(phone);
     const row = await userRow(id);
     if (phone === row.phone) throw badRequest(CENTER_MESSAGES.samePhone);
+    // the code first: only the holder of the number learns whether another account uses it
+    await deps.codes.requireCode(phone, CODE_PURPOSE.phone, b.code);
     const taken = await db.selectFrom('sys_user').select('id').where('phone', '=', phone).where('id', '<>', id).executeTakeFirst();
     if (taken) throw badRequest(CENTER_MESSAGES.phoneTaken);
-    await deps.codes.requireCode(phone, CODE_PURPOSE.phone, b.code);
     try {
       await db.updateTable('sys_user').set({ phone, update_time: nowText() }).where('id', '=', id).execute();
     } catch {

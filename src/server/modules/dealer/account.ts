@@ -159,6 +159,9 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     const d = request.dealer!;
     const own = await companyRow(d.compId);
     if (own.mobile && own.mobile === mobile) throw badRequest(PASSWORD_MESSAGES.samePhone);
+    // the code first: only the holder of the number learns whether another dealer uses it
+    const type: SmsType = own.mobile ? 4 : 3;
+    if (!(await sms().verify(mobile, type, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);
     const taken = await db
       .selectFrom('dbc_company')
       .select('id')
@@ -166,8 +169,6 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
       .where('id', '<>', d.compId)
       .executeTakeFirst();
     if (taken) throw badRequest(PASSWORD_MESSAGES.phoneTaken);
-    const type: SmsType = own.mobile ? 4 : 3;
-    if (!(await sms().verify(mobile, type, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);
     await db.updateTable('dbc_company').set({ mobile }).where('id', '=', d.compId).execute();
     return dealerAnswer({ ...d, mobile });
   });
