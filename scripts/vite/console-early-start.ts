@@ -10,6 +10,9 @@
  * - asks for the user's info and menus (`api/info`, `api/menus/build`) with the token, and leaves
  *   the pending answers in `window.__consoleEarly` for the console to adopt
  *   (src/web/common/early.ts). Any answer it cannot use is asked for again the usual way.
+ *   These two are asked for before the preloads are added: the browser opens at most six
+ *   connections to the server, and behind some 60 script files the answers arrived hundreds of
+ *   milliseconds later than the scripts.
  * Build only: the dev server keeps its plain page.
  */
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
@@ -64,13 +67,13 @@ var m=document.cookie.match(/(?:^|;\\s*)${tokenCookie}=([^;]*)/);if(!m||!m[1])re
 var path=(location.hash.replace(/^#/,'')||'/').split('?')[0]||'/';if(path.charAt(0)!=='/')path='/'+path;
 if(${JSON.stringify(publicPaths)}.indexOf(path)>=0)return;
 var token=decodeURIComponent(m[1]);
-var f0=path.split('/')[1].split(':')[0];
-${JSON.stringify(files)}.concat(${JSON.stringify(lists.resources)}.indexOf(f0)>=0?${JSON.stringify(lists.files)}:[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
 var h={Accept:'application/json',Authorization:'Bearer '+token};var e={token:token};
 ${Object.entries(EARLY_REQUESTS)
   .map(([key, url]) => `e.${key}=fetch(${JSON.stringify(url)},{headers:h,credentials:'same-origin'});e.${key}.catch(function(){});`)
   .join('\n')}
 window.__consoleEarly=e;
+var f0=path.split('/')[1].split(':')[0];
+${JSON.stringify(files)}.concat(${JSON.stringify(lists.resources)}.indexOf(f0)>=0?${JSON.stringify(lists.files)}:[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
 }catch(x){}})();`;
 }
 
