@@ -4,15 +4,21 @@
  * first). index.html gets a small inline script that, when the staff token cookie is there and
  * the hash route is not a public page:
  * - adds `<link rel="modulepreload">` for the console chunk and the chunks it imports (the entry's
- *   own imports are preloaded by Vite already);
+ *   own imports are preloaded by Vite already), and, when the route opens a resource's list
+ *   (`#/sysQuestion`, `#/sysQuestion:销售`), for the list screens' chunks too (the console's
+ *   frame does not import them, so they would otherwise wait for it);
  * - asks for the user's info and menus (`api/info`, `api/menus/build`) with the token, and leaves
  *   the pending answers in `window.__consoleEarly` for the console to adopt
  *   (src/web/common/early.ts). Any answer it cannot use is asked for again the usual way.
+ *   These two are asked for before the preloads are added: the browser opens at most six
+ *   connections to the server, and behind some 60 script files the answers arrived hundreds of
+ *   milliseconds later than the scripts.
  * Build only: the dev server keeps its plain page.
  */
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
 import { DEALER_PATHS, PUBLIC_PATHS } from '../../src/web/route.ts';
 import { TOKEN_COOKIE } from '../../src/web/common/token.ts';
+import { resources } from '../../src/generated/resources.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type OutputChunk = NonNullable<IndexHtmlTransformContext['chunk']>;
@@ -24,6 +30,9 @@ const CONSOLE_MODULES = [
   'src/web/staff/shell/menus.ts',
   'src/web/staff/prefetchScreen.ts',
 ];
+
+/** The list screens: preloaded as well when the route's first segment names a resource. */
+const LIST_MODULES = ['src/web/staff/resourceScreens.tsx'];
 
 /** The early requests the console adopts (keys of window.__consoleEarly). */
 export const EARLY_REQUESTS = { info: '/api/info', menus: '/api/menus/build' } as const;
@@ -47,18 +56,24 @@ function staticFiles(bundle: OutputBundle, fileName: string, into: Set<string>):
 }
 
 /** The inline script (plain ES5-style code: it runs before anything else, in any browser the console supports). */
-export function earlyStartScript(files: string[], publicPaths: string[], tokenCookie: string): string {
+export function earlyStartScript(
+  files: string[],
+  publicPaths: string[],
+  tokenCookie: string,
+  lists: { files: string[]; resources: string[] } = { files: [], resources: [] },
+): string {
   return `(function(){try{
 var m=document.cookie.match(/(?:^|;\\s*)${tokenCookie}=([^;]*)/);if(!m||!m[1])return;
 var path=(location.hash.replace(/^#/,'')||'/').split('?')[0]||'/';if(path.charAt(0)!=='/')path='/'+path;
 if(${JSON.stringify(publicPaths)}.indexOf(path)>=0)return;
 var token=decodeURIComponent(m[1]);
-${JSON.stringify(files)}.forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
 var h={Accept:'application/json',Authorization:'Bearer '+token};var e={token:token};
 ${Object.entries(EARLY_REQUESTS)
   .map(([key, url]) => `e.${key}=fetch(${JSON.stringify(url)},{headers:h,credentials:'same-origin'});e.${key}.catch(function(){});`)
   .join('\n')}
 window.__consoleEarly=e;
+var f0=path.split('/')[1].split(':')[0];
+${JSON.stringify(files)}.concat(${JSON.stringify(lists.resources)}.indexOf(f0)>=0?${JSON.stringify(lists.files)}:[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
 }catch(x){}})();`;
 }
 
@@ -83,8 +98,18 @@ export function consoleEarlyStart(): Plugin {
           if (!chunk) throw new Error(`console-early-start: no chunk for ${module}`);
           staticFiles(bundle, chunk.fileName, files);
         }
+        const listFiles = new Set<string>();
+        for (const module of LIST_MODULES) {
+          const chunk = chunkOf(bundle, module);
+          if (!chunk) throw new Error(`console-early-start: no chunk for ${module}`);
+          staticFiles(bundle, chunk.fileName, listFiles);
+        }
         const preload = [...files].filter((f) => !already.has(f)).map((f) => `${config.base}${f}`);
-        const script = earlyStartScript(preload, [...PUBLIC_PATHS, ...DEALER_PATHS], TOKEN_COOKIE);
+        const listPreload = [...listFiles].filter((f) => !already.has(f) && !files.has(f)).map((f) => `${config.base}${f}`);
+        const script = earlyStartScript(preload, [...PUBLIC_PATHS, ...DEALER_PATHS], TOKEN_COOKIE, {
+          files: listPreload,
+          resources: resources.map((r) => r.name),
+        });
         return { html, tags: [{ tag: 'script', children: script, injectTo: 'head' }] };
       },
     },

@@ -12,6 +12,7 @@ import { getToken } from './common/token.ts';
 type AppProps = { path: string; query: URLSearchParams };
 
 const LoginApp = preloadable<AppProps>(() => import('./login/LoginApp.tsx'));
+const ForgetPassApp = preloadable<AppProps>(() => import('./login/ForgetPassApp.tsx'));
 const ApplicantApp = preloadable<AppProps>(() => import('./applicant/ApplicantApp.tsx'));
 const StaffApp = preloadable<AppProps>(() => import('./staff/StaffApp.tsx'));
 const DealerApp = preloadable<AppProps>(() => import('./dealer/DealerApp.tsx'));
@@ -20,6 +21,7 @@ const DealerApp = preloadable<AppProps>(() => import('./dealer/DealerApp.tsx'));
 function appOf(path: string) {
   if (isApplicantPath(path)) return ApplicantApp;
   if (isDealerPath(path)) return DealerApp;
+  if (path === '/forgetpass') return ForgetPassApp;
   if (isPublicPath(path)) return LoginApp;
   return StaffApp;
 }

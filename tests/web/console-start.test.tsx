@@ -64,17 +64,30 @@ describe('index.html early start', () => {
     vi.stubGlobal('fetch', fetchSpy);
     // run as the page runs its inline script: in the global scope (indirect eval)
     const runInline = eval;
-    runInline(earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token'));
+    runInline(
+      earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token', {
+        files: ['/assets/resourceScreens-z.js'],
+        resources: ['sysQuestion', 'applicant'],
+      }),
+    );
     return fetchSpy;
   };
+  const preloads = () => [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
 
   it('a signed-in console visit preloads the console chunks and asks for info and menus with the token', () => {
     const fetchSpy = run('#/sysQuestion');
-    const links = [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
-    expect(links).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js']);
+    expect(preloads()).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js', '/assets/resourceScreens-z.js']);
     expect(fetchSpy.mock.calls.map((c) => c[0])).toEqual(['/api/info', '/api/menus/build']);
     expect(fetchSpy.mock.calls[0][1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
     expect((window as { __consoleEarly?: { token: string } }).__consoleEarly?.token).toBe('tok-1');
+  });
+
+  it("preloads the list screens' chunks only for a resource's route", () => {
+    run('#/sysQuestion:销售');
+    expect(preloads()).toContain('/assets/resourceScreens-z.js');
+    document.head.querySelectorAll('link[rel="modulepreload"]').forEach((l) => l.remove());
+    run('#/dashboard');
+    expect(preloads()).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js']);
   });
 
   it('does nothing on a public page or without a token', () => {

@@ -1,15 +1,14 @@
-/** The public pages shown before sign-in: /login and /forgetpass. */
+/** The staff sign-in page (/login). 忘记密码 (/forgetpass) is its own application: ForgetPassApp. */
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
+import { PlainThemeProvider as ThemeProvider } from '../common/PlainThemeProvider.tsx';
 import { loginTheme } from '../common/loginTheme.ts';
 import LoginPage from './LoginPage.tsx';
-import ForgetPassPage from './ForgetPassPage.tsx';
 
-export default function LoginApp({ path, query }: { path: string; query: URLSearchParams }) {
+export default function LoginApp({ query }: { path: string; query: URLSearchParams }) {
   return (
     <ThemeProvider theme={loginTheme}>
       <CssBaseline />
-      {path === '/forgetpass' ? <ForgetPassPage /> : <LoginPage query={query} />}
+      <LoginPage query={query} />
     </ThemeProvider>
   );
 }

@@ -4,28 +4,22 @@
  * countdown and fetches a new captcha. The redirect query is honoured afterwards.
  */
 import { RecordFooter } from '../components/RecordFooter.tsx';
-import { useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
+import { PlainTextField } from '../components/PlainTextField.tsx';
+import { SignInTabs } from './SignInTabs.tsx';
 import Typography from '@mui/material/Typography';
 import { redirectTarget } from '../route.ts';
 import { applyDocumentSettings, usePublicSettings } from '../settings.ts';
 import {
   fetchCaptcha,
   passwordAgeDays,
-  PASSWORD_DISABLE_DAYS,
   PASSWORD_WARN_DAYS,
   signIn,
   signInWithWecom,
@@ -34,10 +28,15 @@ import {
 } from '../common/session.ts';
 import { getRemembered } from '../common/token.ts';
 import { captchaChars, stripNonWord, suppressButtonKeys } from '../common/inputFilters.ts';
-import QrPanel from './QrPanel.tsx';
 import { CaptchaButton } from '../components/CaptchaButton.tsx';
 import { messages } from '../../shared/messages.ts';
 import { productName } from '../../shared/product.ts';
+
+// the QR tab and the old-password notice come when shown, not with the sign-in page
+const QrPanel = lazy(() => import('./QrPanel.tsx'));
+const PasswordAgeDialog = lazy(() => import('./PasswordAgeDialog.tsx').then((m) => ({ default: m.PasswordAgeDialog })));
+
+const SIGN_IN_TABS = ['账号登录', '扫码登录'];
 
 export const RETRY_BLOCK_SECONDS = 5;
 
@@ -219,13 +218,10 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
             {productName(sys.title)}
           </Typography>
         </Box>
-        <Tabs value={tab} onChange={(_, value: number) => setTab(value)} variant="fullWidth" sx={{ mb: 2 }}>
-          <Tab label="账号登录" />
-          <Tab label="扫码登录" />
-        </Tabs>
+        <SignInTabs labels={SIGN_IN_TABS} value={tab} onChange={setTab} />
         {tab === 0 ? (
           <form onSubmit={(event) => void submit(event)} noValidate aria-label="账号登录">
-            <TextField
+            <PlainTextField
               inputRef={usernameInput}
               label="账号"
               placeholder="账号/手机号"
@@ -239,7 +235,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
               error={!!errors.username}
               helperText={errors.username || ' '}
             />
-            <TextField
+            <PlainTextField
               inputRef={passwordInput}
               label="密码"
               type="password"
@@ -255,7 +251,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
             />
             {captchaEnabled ? (
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-                <TextField
+                <PlainTextField
                   inputRef={codeInput}
                   label="验证码"
                   name="code"
@@ -267,7 +263,7 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
                   onChange={(e) => setCode(captchaChars(e.target.value))}
                   error={!!errors.code}
                   helperText={errors.code || ' '}
-                  slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+                  htmlInput={{ inputMode: 'numeric', maxLength: 6 }}
                 />
                 <CaptchaButton img={captcha?.img} onRefresh={refreshCaptcha} mt={1} />
               </Box>
@@ -303,25 +299,22 @@ export default function LoginPage({ query, navigate = goTo }: LoginPageProps) {
                 {failure}
               </Alert>
             ) : null}
-            {loading ? <Typography align="center">正在登录...</Typography> : <QrPanel />}
+            {loading ? (
+              <Typography align="center">正在登录...</Typography>
+            ) : (
+              <Suspense fallback={<Typography align="center">正在加载...</Typography>}>
+                <QrPanel />
+              </Suspense>
+            )}
           </>
         )}
       </Paper>
       <RecordFooter compName={sys.compName} recordNumber={sys.recordNumber} sx={{ color: 'rgba(255,255,255,0.85)', mt: 3 }} />
-      <Dialog open={!!ageDialog} aria-labelledby="password-age-title">
-        <DialogTitle id="password-age-title">系统提示</DialogTitle>
-        <DialogContent>
-          您的密码已经{PASSWORD_WARN_DAYS}天未修改，请修改密码，超过{PASSWORD_DISABLE_DAYS}天未修改将被禁用！
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => ageDialog && finish(ageDialog)} onKeyDown={suppressButtonKeys}>
-            暂不修改
-          </Button>
-          <Button variant="contained" onClick={() => navigate('/user/center')} onKeyDown={suppressButtonKeys}>
-            去修改
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {ageDialog ? (
+        <Suspense fallback={null}>
+          <PasswordAgeDialog onLater={() => finish(ageDialog)} onChange={() => navigate('/user/center')} />
+        </Suspense>
+      ) : null}
     </Box>
   );
 }

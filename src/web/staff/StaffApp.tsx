@@ -13,14 +13,13 @@ import { StaffLayout } from './layout/StaffLayout.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { DevelopingPage, ForbiddenPage, NotFoundPage, UnauthorizedPage } from './pages/ErrorPages.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
-import { ResourceParamRoute } from './pages/ResourceParamRoute.tsx';
 import { createAuthProvider } from './providers/authProvider.ts';
 import { createDataProvider } from './providers/dataProvider.ts';
 import { createConsoleQueryClient } from './providers/queryClient.ts';
 import { peekSession } from '../common/session.ts';
 import { takeListPrefetch } from './prefetchScreen.ts';
-import { resourceOverrides } from './resources/index.ts';
-import { SchemaList } from './schema/SchemaList.tsx';
+import { resourceShellParts } from './resources/shellParts.ts';
+import { ResourceListScreen, ResourceParamScreen } from './resourceScreensLoader.tsx';
 import { themeFor } from './theme.ts';
 import { MOBILE_QUERY } from './shell/SidebarState.tsx';
 import { usePreferences } from './shell/preferences.ts';
@@ -42,17 +41,16 @@ const HelpPage = lazyPage(() => import('./pages/HelpPage.tsx'), 'HelpPage');
 const JobDescriptionPage = lazyPage(() => import('./pages/JobDescriptionPage.tsx'), 'JobDescriptionPage');
 
 function listScreen(spec: ResourceSpec) {
-  const overrides = resourceOverrides[spec.name] ?? {};
   return function GeneratedList() {
-    return <SchemaList spec={spec} overrides={overrides} />;
+    return <ResourceListScreen name={spec.name} />;
   };
 }
 
 export const staffResources = resources.map((spec) => ({
   spec,
   list: listScreen(spec),
-  icon: resourceOverrides[spec.name]?.icon,
-  show: resourceOverrides[spec.name]?.Show,
+  icon: resourceShellParts[spec.name]?.icon,
+  show: resourceShellParts[spec.name]?.Show,
 }));
 
 /**
@@ -136,7 +134,7 @@ function StaffAdmin() {
         {SYSTEM_SCREENS.map(({ path, component: Screen }) => (
           <Route key={path} path={path} element={<Screen />} />
         ))}
-        <Route path="/:segment" element={<ResourceParamRoute />} />
+        <Route path="/:segment" element={<ResourceParamScreen />} />
       </CustomRoutes>
       {staffResources.map(({ spec, list, icon, show }) => (
         <Resource key={spec.name} name={spec.name} list={list} show={show} icon={icon} options={{ label: spec.title }} />

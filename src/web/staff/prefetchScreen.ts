@@ -15,6 +15,7 @@ import { request } from '../common/http.ts';
 import { storeAppKey } from '../common/token.ts';
 import { prefetchDictionaries } from './schema/dictionaries.ts';
 import { defaultSort } from './schema/listDefaults.ts';
+import { preloadResourceScreens } from './resourceScreensLoader.tsx';
 
 /** Where react-admin keeps a list's remembered parameters (localStorageStore with the app key 'staff'), before anyone signed in. */
 export const STORE_PREFIX = 'RaStorestaff.';
@@ -61,6 +62,7 @@ export function firstPageOf(name: string) {
 export function prefetchScreen(path: string, search = ''): void {
   const name = resourceOfPath(path);
   if (!name) return;
+  preloadResourceScreens();
   prefetchDictionaries(resourceByName[name]);
   if (path !== `/${name}` || search || rememberedListParams(name)) return;
   const { key, params } = firstPageOf(name);

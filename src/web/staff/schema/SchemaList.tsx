@@ -24,7 +24,6 @@ import { TransferDialog } from '../../components/TransferProgress.tsx';
 import type { TransferProgress } from '../../common/http.ts';
 import { filterInputs } from './filters.tsx';
 import { FilterToggleButton, foldedFilterSx, useFilterFold, type FilterFold } from './FilterToggle.tsx';
-import { ImportDialog } from './ImportDialog.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -40,7 +39,11 @@ import { defaultSort } from './listDefaults.ts';
 import Button from '@mui/material/Button';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { HistoryDialog } from './HistoryDialog.tsx';
-import { RecycleBinDialog } from './RecycleBinDialog.tsx';
+import { lazyPart } from '../lazyPart.tsx';
+
+// opened by a toolbar button: their code (the xlsx reader, the bin's own table) comes when first opened
+const ImportDialog = lazyPart(() => import('./ImportDialog.tsx'), 'ImportDialog');
+const RecycleBinDialog = lazyPart(() => import('./RecycleBinDialog.tsx'), 'RecycleBinDialog');
 
 export const ROWS_PER_PAGE_OPTIONS = [15, 30, 45, 60, 100];
 

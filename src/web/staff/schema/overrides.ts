@@ -29,11 +29,8 @@ export interface ResourceOverrides {
    * are the defaults of a new record.
    */
   routeParam?: (param: string) => Record<string, unknown>;
-  icon?: ComponentType;
   /** extra buttons in each row's action column (inside the row's record context) */
   RowButtons?: ComponentType<{ spec: ResourceSpec }>;
-  /** the record's own page at `#/{name}/{id}/show` */
-  Show?: ComponentType;
   /** a 详情 link in each row to the record's own page (a console route, e.g. `/applicant/7/show`) */
   detailPath?: (record: RaRecord) => string;
 }

@@ -18,7 +18,7 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import ForumIcon from '@mui/icons-material/Forum';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import BackupIcon from '@mui/icons-material/Backup';
-import { resourceOverrides } from '../resources/index.ts';
+import { resourceShellParts } from '../resources/shellParts.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
   peoples: PeopleIcon,
@@ -43,7 +43,7 @@ const BY_NAME: Record<string, SvgIconComponent> = {
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {
   if (name && BY_NAME[name]) return BY_NAME[name];
   const resource = route?.replace(/^\//, '').split(/[/:]/)[0];
-  const override = resource ? resourceOverrides[resource]?.icon : undefined;
+  const override = resource ? resourceShellParts[resource]?.icon : undefined;
   if (override) return override as SvgIconComponent;
   return directory ? FolderIcon : ArticleIcon;
 }

@@ -3,7 +3,6 @@
  * needs one (请输入密码, 长度在 6 到 20 个字符); when editing, an empty password keeps the old one
  * and a new one ends the company's open sessions. The server never answers the password.
  */
-import StoreIcon from '@mui/icons-material/Store';
 import Stack from '@mui/material/Stack';
 import { PasswordInput } from 'react-admin';
 import type { RecordFormProps, ResourceOverrides } from '../../schema/overrides.ts';
@@ -43,7 +42,6 @@ function CompanyForm(props: RecordFormProps) {
 }
 
 export const dbcCompanyOverrides: ResourceOverrides = {
-  icon: StoreIcon,
   Form: CompanyForm,
   toForm: (values) => ({ ...values, [PASSWORD_FIELD]: '' }),
   toRequest: (body, values) =>

@@ -6,7 +6,6 @@
  * answers an illegal step with its Chinese message. 企业微信审批 fetches a WeCom approval by its
  * number (api/qywxapp/approval/approvalBizSync/{spNo}?bizId=) and shows what it did to the demand.
  */
-import AssignmentIcon from '@mui/icons-material/Assignment';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -308,7 +307,6 @@ function ProcessForm({ spec, record, replaceRecord }: RecordFormProps) {
 }
 
 export const dbcInfoOverrides: ResourceOverrides = {
-  icon: AssignmentIcon,
   Form: ProcessForm,
   toForm: (values) => ({ ...values, [AUDIT_FIELD]: '', [REASON_FIELD]: '', [NEXT_FIELD]: '' }),
   toRequest: (_body, values, record) => {

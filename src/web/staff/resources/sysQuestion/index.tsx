@@ -1,5 +1,4 @@
 /** Feedback (问题反馈/投诉建议): the generated screen plus the identity choice, read-only records and the module route parameter. */
-import FeedbackIcon from '@mui/icons-material/Feedback';
 import { resourceByName } from '../../../../generated/resources.ts';
 import { fieldByName } from '../../../../shared/resource-spec.ts';
 import type { ResourceOverrides } from '../../schema/overrides.ts';
@@ -15,7 +14,6 @@ export function moduleFromParam(param: string): Record<string, unknown> {
 export const sysQuestionOverrides: ResourceOverrides = {
   Form: FeedbackForm,
   readOnlyExisting: true,
-  icon: FeedbackIcon,
   routeParam: moduleFromParam,
   toForm: (values, record) => ({
     ...values,
