@@ -260,6 +260,50 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     ).toBeDefined();
   });
 
+  it('a user:add holder without user:sensitive writes no phone or e-mail: a taken number and a free one answer alike', async () => {
+    const root = Number(
+      (await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow()).id,
+    );
+    const adderId = await createStaff(t.app, { username: 'users_adder', password: PASSWORD, permissions: ['user:add'], dataScope: '全部' });
+    const role = Number(
+      (await t.app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', adderId).executeTakeFirstOrThrow())
+        .role_id,
+    );
+    const adder = await loginAs(t.app, 'users_adder', PASSWORD);
+    const taken = String(
+      (await t.app.database.db.selectFrom('sys_user').select('phone').where('phone', 'is not', null).executeTakeFirstOrThrow()).phone,
+    );
+    const make = (username: string, phone: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { ...bearer(adder), submit_id: submitId() },
+        payload: {
+          username,
+          nickName: '新人',
+          phone,
+          email: 'x@example.com',
+          sex: 1,
+          enabled: true,
+          orgId: root,
+          deptId: root,
+          roles: [{ id: role }],
+        },
+      });
+    const a = await make('adder_new1', taken);
+    const b = await make('adder_new2', '13900007777');
+    expect([a.statusCode, b.statusCode], a.body).toEqual([201, 201]);
+    const stored = await t.app.database.db
+      .selectFrom('sys_user')
+      .select(['phone', 'email'])
+      .where('username', 'in', ['adder_new1', 'adder_new2'])
+      .execute();
+    expect(stored).toEqual([
+      { phone: null, email: null },
+      { phone: null, email: null },
+    ]);
+  });
+
   it('admin holds the key through its role, other roles do not', async () => {
     const row = await t.app.database.db
       .selectFrom('sys_menu')

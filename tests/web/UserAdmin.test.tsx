@@ -99,9 +99,18 @@ describe('用户管理', () => {
     expect(put?.body).toMatchObject({ id: 7, enabled: false, roles: [{ id: 3 }], deptId: 2, orgId: 1 });
   });
 
+  it("without user:sensitive the new user's phone and e-mail are left to its owner (the personal centre)", async () => {
+    routes();
+    renderUsers(['user:list', 'user:add']);
+    fireEvent.click(await screen.findByRole('button', { name: '新增' }));
+    const dialog = await screen.findByRole('dialog');
+    for (const label of [/电话/, /邮箱/]) expect(within(dialog).getByLabelText<HTMLInputElement>(label).disabled).toBe(true);
+    expect(within(dialog).getAllByText('无权填写个人信息，由用户本人在个人中心绑定')).toHaveLength(2);
+  });
+
   it('without 全部 the organisation is fixed; the dialog checks before sending', async () => {
     const { calls } = routes();
-    renderUsers(['user:list', 'user:add']);
+    renderUsers(['user:list', 'user:add', 'user:sensitive']);
     fireEvent.click(await screen.findByRole('button', { name: '新增' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('combobox', { name: /公司/ }).getAttribute('aria-disabled')).toBe('true');

@@ -34,6 +34,9 @@ import { formatMessage, messages } from '../../../../shared/messages.ts';
 import { maskPhone } from '../../../../shared/masks.ts';
 import { DateTextField } from '../../schema/DateTextField.tsx';
 import { MASKED_HELP } from '../../schema/maskedFields.tsx';
+
+/** The create dialog's note on the phone and e-mail for a caller without user:sensitive. */
+export const CONTACTS_BY_OWNER = '无权填写个人信息，由用户本人在个人中心绑定';
 import { USER_FORM } from '../../../../shared/admin-forms.ts';
 import {
   ConfirmDialog,
@@ -148,7 +151,9 @@ export function UserAdmin() {
   const reload = () => setVersion((v) => v + 1);
   // without the key the phone and e-mail of an existing user came masked: shown, never sent back
   const seesContacts = can('user:sensitive');
-  const contactsMasked = (f: Form | null) => !!f?.id && !seesContacts;
+  // without the key phones and e-mails are neither read nor written, on create as on edit
+  const contactsMasked = (f: Form | null) => !!f && !seesContacts;
+  const maskedHelp = (f: Form | null) => (f?.id ? MASKED_HELP : CONTACTS_BY_OWNER);
   const grantable = (roles.data ?? []).filter((r) => level.data?.level != null && r.level >= level.data.level);
 
   const orgList = orgs.data ?? [];
@@ -433,7 +438,7 @@ export function UserAdmin() {
               inputProps={{ maxLength: 11 }}
               {...check.field('phone')}
               disabled={contactsMasked(form)}
-              {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})}
+              {...(contactsMasked(form) ? { helperText: maskedHelp(form) } : {})}
             />
             <TextField
               label="邮箱"
@@ -442,7 +447,7 @@ export function UserAdmin() {
               inputProps={{ maxLength: 100 }}
               {...check.field('email')}
               disabled={contactsMasked(form)}
-              {...(contactsMasked(form) ? { helperText: MASKED_HELP } : {})}
+              {...(contactsMasked(form) ? { helperText: maskedHelp(form) } : {})}
             />
             <TextField
               label="企业微信账号"
