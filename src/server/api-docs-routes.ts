@@ -6,28 +6,8 @@
  * `METHOD /path` (OpenAPI form). `tests/server/api-docs-client.test.ts` checks the routes'
  * real answers against these schemas and type-checks a client generated from them.
  */
-type Json = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
-/** An answer without a body (204, or a 200 the server sends empty). */
-const empty = (description: string) => ({ type: 'null', description });
-const arrayOf = (schema: Json) => ({ type: 'array', items: schema });
-const nullable = (type: string, extra: Json = {}) => ({ type: [type, 'null'], ...extra });
-const object = (properties: Json, required: string[] = Object.keys(properties), extra: Json = {}) => ({
-  type: 'object',
-  required,
-  properties,
-  ...extra,
-});
-const pageOf = (item: Json) =>
-  object({ content: arrayOf(item), totalElements: { type: 'integer', minimum: 0 } }, ['content', 'totalElements']);
-const idsBody = (description: string) => ({
-  type: 'array',
-  items: { type: 'integer', minimum: 1 },
-  minItems: 1,
-  description,
-});
+import { AREA_COMPONENTS, AREA_ROUTES } from './openapi/areas.ts';
+import { arrayOf, empty, idsBody, json, MESSAGE, nullable, object, pageOf, ref, type Json } from './openapi/shapes.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -521,6 +501,7 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     },
     ['name', 'dataScope'],
   ),
+  ...AREA_COMPONENTS,
 };
 
 const deptQuery = object(
@@ -559,8 +540,6 @@ const pdf = (summary: string, disposition: string) => ({
     404: json(ref('Error'), '合同不存在（需求尚未审核通过）'),
   },
 });
-
-const MESSAGE = (description: string) => json(object({ message: { type: 'string' } }), description);
 
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
 export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
@@ -1418,4 +1397,5 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     body: { allOf: [ref('djBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
     response: { 204: empty('已修改') },
   },
+  ...AREA_ROUTES,
 };

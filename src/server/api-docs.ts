@@ -27,6 +27,9 @@ import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-ta
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
+import { errorAnswer } from './openapi/shapes.ts';
+import { STORAGE_FULL } from './db/storage-full.ts';
+import { STORAGE_LOW } from './disk/free-space.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
 import { getPublicSettings } from './modules/system/public-settings.ts';
 import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history-docs.ts';
@@ -197,14 +200,6 @@ const ERROR_SCHEMA: Json = {
   },
 };
 
-const EXAMPLE_TIME = '2026-01-01T08:00:00.000Z';
-function errorAnswer(status: number, description: string, message: string, schema: Json = ref('Error')): Json {
-  return {
-    description,
-    content: { 'application/json': { schema, example: { status, message, timestamp: EXAMPLE_TIME } } },
-  };
-}
-
 /** The errors any route may answer, with the server's own messages. */
 const COMMON_ERRORS = {
   unauthorized: errorAnswer(401, '未登录或登录已过期', '登录状态已过期，请重新登录'),
@@ -212,6 +207,8 @@ const COMMON_ERRORS = {
   duplicate: errorAnswer(409, '同一 submit_id 的重复提交', DUPLICATE_SUBMIT),
   tooMany: errorAnswer(429, '请求过于频繁', '请求过于频繁，请稍后再试'),
   unavailable: errorAnswer(503, '数据库暂不可用或请求处理超时', DATABASE_UNAVAILABLE),
+  storageFull: errorAnswer(507, '存储空间已满，写入未完成', STORAGE_FULL),
+  storageLow: errorAnswer(507, '数据目录剩余空间低于下限，导入导出不开始', STORAGE_LOW),
 };
 
 /** The first message the schema answers for a missing required field, as the 400 example. */
@@ -426,6 +423,8 @@ function routeSchema(
     if (who.keys.length) response['403'] ??= COMMON_ERRORS.forbidden;
   }
   if (WRITES.has(method)) response['409'] ??= COMMON_ERRORS.duplicate;
+  if (crud?.kind === 'download' || crud?.kind === 'import') response['507'] ??= COMMON_ERRORS.storageLow;
+  else if (WRITES.has(method)) response['507'] ??= COMMON_ERRORS.storageFull;
   response['429'] ??= COMMON_ERRORS.tooMany;
   response['503'] ??= COMMON_ERRORS.unavailable;
   schema.response = response;
