@@ -7,7 +7,7 @@
  * real answers against these schemas and type-checks a client generated from them.
  */
 import { AREA_COMPONENTS, AREA_ROUTES } from './openapi/areas.ts';
-import { arrayOf, empty, idsBody, json, MESSAGE, nullable, object, pageOf, ref, type Json } from './openapi/shapes.ts';
+import { arrayOf, empty, idsBody, json, MESSAGE, noBody, nullable, object, pageOf, ref, type Json } from './openapi/shapes.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -611,6 +611,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'POST /api/users/resetPass': {
     summary: '重置为初始密码',
+    ...noBody('用户由查询参数指定，不带请求体'),
     querystring: object({ userName: { type: 'string', description: '须与 userid 的用户名一致' }, userid: { type: 'integer', minimum: 1 } }),
     response: { 200: json(object({ message: { type: 'string' } }), '密码重置成功') },
   },
@@ -1177,6 +1178,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'PUT /api/jobs/{id}': {
     summary: '定时任务：暂停或恢复（切换）',
+    ...noBody('任务由路径指定，每次调用切换暂停与恢复，不带请求体'),
     response: {
       200: json(object({ id: { type: 'integer' }, isPause: { type: 'boolean' } }), '新的状态'),
       404: json(ref('Error'), '任务不存在'),
@@ -1184,6 +1186,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'PUT /api/jobs/exec/{id}': {
     summary: '定时任务：立即执行一次',
+    ...noBody('任务由路径指定，不带请求体'),
     response: {
       200: json(
         object({ logId: nullable('integer'), success: { type: 'boolean' }, time: { type: 'number' }, message: { type: 'string' } }),

@@ -2,11 +2,12 @@
  * The area tables of the hand-written routes, merged into HAND_WRITTEN_ROUTES and
  * HAND_WRITTEN_COMPONENTS (api-docs-routes.ts). One file per area, beside the module it describes.
  */
+import { ACCOUNT_COMPONENTS, ACCOUNT_ROUTES } from './account.ts';
 import { BACKUP_COMPONENTS, BACKUP_ROUTES } from './backups.ts';
 import { HOME_COMPONENTS, HOME_ROUTES } from './home.ts';
 import { json, object, type Json } from './shapes.ts';
 
-export const AREA_COMPONENTS: Record<string, Json> = { ...BACKUP_COMPONENTS, ...HOME_COMPONENTS };
+export const AREA_COMPONENTS: Record<string, Json> = { ...ACCOUNT_COMPONENTS, ...BACKUP_COMPONENTS, ...HOME_COMPONENTS };
 
 /** The document's own route. */
 const DOCS_ROUTES: Record<string, Json> = {
@@ -27,4 +28,4 @@ const DOCS_ROUTES: Record<string, Json> = {
   },
 };
 
-export const AREA_ROUTES: Record<string, Json> = { ...BACKUP_ROUTES, ...HOME_ROUTES, ...DOCS_ROUTES };
+export const AREA_ROUTES: Record<string, Json> = { ...ACCOUNT_ROUTES, ...BACKUP_ROUTES, ...HOME_ROUTES, ...DOCS_ROUTES };
