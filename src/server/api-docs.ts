@@ -27,7 +27,7 @@ import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-ta
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
-import { errorAnswer } from './openapi/shapes.ts';
+import { errorAnswer, LIST_QUERY_OF } from './openapi/shapes.ts';
 import { STORAGE_FULL } from './db/storage-full.ts';
 import { STORAGE_LOW } from './disk/free-space.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
@@ -379,6 +379,7 @@ function routeSchema(
   entry: RouteEntry | undefined,
   crud: CrudRoute | undefined,
   given: FastifySchema | undefined,
+  specs: ResourceSpec[] = [],
 ): Json {
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const generic = crud ? crudSchema(crud) : undefined;
@@ -386,8 +387,14 @@ function routeSchema(
   const applicantToo = !!crud?.spec.ownedByApplicant && ['list', 'create', 'update', 'delete'].includes(crud.kind);
   const who = access(entry, applicantToo);
   // hand-written routes: what they take and answer, from the docs table (never Fastify's own schema)
-  const written = crud ? undefined : HAND_WRITTEN_ROUTES[`${method} ${openapiPath(url)}`];
+  const writtenEntry = crud ? undefined : HAND_WRITTEN_ROUTES[`${method} ${openapiPath(url)}`];
+  const { [LIST_QUERY_OF]: listOf, ...written } = writtenEntry ?? {};
   const schema: Json = { ...(given as Json | undefined), ...genericSchema, ...written };
+  // a hand-written read taking an entity list's paging, sort and filters
+  const listOfEntry = listOf as { entity: string; paging: boolean } | undefined;
+  const listSpec = listOfEntry ? specs.find((s) => s.name === listOfEntry.entity) : undefined;
+  if (listOfEntry && !listSpec) throw new Error(`OpenAPI table: no entity ${listOfEntry.entity}`);
+  if (listSpec) schema.querystring = listQuery(listSpec, listOfEntry!.paging);
   const params = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   if (url.endsWith('*')) params.push('path');
   if (params.length && !schema.params) {
@@ -416,7 +423,7 @@ function routeSchema(
   if (who.keys.length) schema['x-permission'] = who.keys.length === 1 ? who.keys[0] : who.keys;
   const response: Json = { ...((schema.response as Json | undefined) ?? {}) };
   if (entry?.identity === 'socket') response['101'] ??= { description: '切换到 WebSocket 协议；消息为 JSON 文本' };
-  else if (!written && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
+  else if (!writtenEntry && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
   response['400'] ??= errorAnswer(400, '请求不正确（中文提示说明原因）', typeof badMessage === 'string' ? badMessage : '请求参数错误');
   if (who.security.length) {
     response['401'] ??= COMMON_ERRORS.unauthorized;
@@ -487,7 +494,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
       const { hide, ...given } = (schema ?? {}) as Json;
       if (hide && !socket) return { schema, url: docUrl };
       const entry = routeCatalogue(app).find((r) => r.method === method && r.url === url);
-      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given), url: docUrl };
+      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given, opts.specs), url: docUrl };
     },
   });
 }

@@ -4,10 +4,17 @@
  */
 import { ACCOUNT_COMPONENTS, ACCOUNT_ROUTES } from './account.ts';
 import { BACKUP_COMPONENTS, BACKUP_ROUTES } from './backups.ts';
+import { SALES_ROUTES } from './sales.ts';
+import { UPLOAD_COMPONENTS, UPLOAD_ROUTES } from './uploads.ts';
 import { HOME_COMPONENTS, HOME_ROUTES } from './home.ts';
 import { json, object, type Json } from './shapes.ts';
 
-export const AREA_COMPONENTS: Record<string, Json> = { ...ACCOUNT_COMPONENTS, ...BACKUP_COMPONENTS, ...HOME_COMPONENTS };
+export const AREA_COMPONENTS: Record<string, Json> = {
+  ...ACCOUNT_COMPONENTS,
+  ...BACKUP_COMPONENTS,
+  ...HOME_COMPONENTS,
+  ...UPLOAD_COMPONENTS,
+};
 
 /** The document's own route. */
 const DOCS_ROUTES: Record<string, Json> = {
@@ -28,4 +35,11 @@ const DOCS_ROUTES: Record<string, Json> = {
   },
 };
 
-export const AREA_ROUTES: Record<string, Json> = { ...ACCOUNT_ROUTES, ...BACKUP_ROUTES, ...HOME_ROUTES, ...DOCS_ROUTES };
+export const AREA_ROUTES: Record<string, Json> = {
+  ...ACCOUNT_ROUTES,
+  ...BACKUP_ROUTES,
+  ...HOME_ROUTES,
+  ...SALES_ROUTES,
+  ...UPLOAD_ROUTES,
+  ...DOCS_ROUTES,
+};

@@ -72,6 +72,13 @@ export const NO_BODY = 'x-no-body';
 export const noBody = (reason: string) => ({ [NO_BODY]: reason });
 
 /**
+ * A hand-written read that takes an entity list's paging, sort and filters (`x-filter`): the
+ * document gives it that list's query parameters, from the same schema as the list's own.
+ */
+export const LIST_QUERY_OF = 'listQueryOf';
+export const listQueryOf = (entity: string, paging = true) => ({ [LIST_QUERY_OF]: { entity, paging } });
+
+/**
  * A compile-time proof that a TypeBox schema and the code's own type describe the same value:
  * `same<Static<typeof Schema>, CodeType>(true)` fails to compile when either side changes alone.
  */
