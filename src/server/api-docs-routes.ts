@@ -1367,6 +1367,14 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'POST /api/staffun/staffJoin': {
     summary: '应聘人员确认填写完毕',
+    body: object(
+      {
+        id: { type: 'integer', minimum: 1, description: '须与令牌的应聘人员相同（也可用 staffunId）' },
+        staffunId: { type: 'integer', minimum: 1 },
+      },
+      [],
+      { description: '可选：应聘人员由令牌确定' },
+    ),
     response: { 200: json(object({ id: { type: 'integer' }, status: { type: 'integer', const: 2 } }), '已提交，令牌失效') },
   },
   'POST /api/staffun/resume/sendCode': {

@@ -27,7 +27,7 @@ import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-ta
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
-import { errorAnswer, LIST_QUERY_OF } from './openapi/shapes.ts';
+import { errorAnswer, LIST_QUERY_OF, NO_BODY } from './openapi/shapes.ts';
 import { STORAGE_FULL } from './db/storage-full.ts';
 import { STORAGE_LOW } from './disk/free-space.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
@@ -413,6 +413,8 @@ function routeSchema(
     };
   }
   if (consumes) schema.consumes = consumes;
+  // restoring a revision names it in the path
+  if (crud?.kind === 'restore' && !schema.body) schema[NO_BODY] = '要恢复的版本由路径指定，不带请求体';
   schema.tags = [crud ? `${crud.spec.title} (${crud.spec.path})` : tagOf(url)];
   schema.operationId = operationIdOf(method, url);
   schema.summary ??= `${method} ${url}`;

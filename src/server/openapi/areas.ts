@@ -5,6 +5,8 @@
 import { ACCOUNT_COMPONENTS, ACCOUNT_ROUTES } from './account.ts';
 import { BACKUP_COMPONENTS, BACKUP_ROUTES } from './backups.ts';
 import { SALES_ROUTES } from './sales.ts';
+import { STAFF_ROUTES } from './staff.ts';
+import { DEALER_STAFF_ROUTES } from './dealer.ts';
 import { UPLOAD_COMPONENTS, UPLOAD_ROUTES } from './uploads.ts';
 import { HOME_COMPONENTS, HOME_ROUTES } from './home.ts';
 import { json, object, type Json } from './shapes.ts';
@@ -41,5 +43,7 @@ export const AREA_ROUTES: Record<string, Json> = {
   ...HOME_ROUTES,
   ...SALES_ROUTES,
   ...UPLOAD_ROUTES,
+  ...STAFF_ROUTES,
+  ...DEALER_STAFF_ROUTES,
   ...DOCS_ROUTES,
 };
