@@ -7,7 +7,22 @@
  * real answers against these schemas and type-checks a client generated from them.
  */
 import { AREA_COMPONENTS, AREA_ROUTES } from './openapi/areas.ts';
-import { arrayOf, empty, idsBody, json, MESSAGE, noBody, nullable, object, pageOf, ref, type Json } from './openapi/shapes.ts';
+import { PASSWORD_EXPIRED } from './auth/account-policy.ts';
+import {
+  arrayOf,
+  empty,
+  errorAnswer,
+  idsBody,
+  json,
+  MESSAGE,
+  noBody,
+  nullable,
+  refusal,
+  object,
+  pageOf,
+  ref,
+  type Json,
+} from './openapi/shapes.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -537,7 +552,7 @@ const pdf = (summary: string, disposition: string) => ({
       description: `合同 PDF（Content-Disposition: ${disposition}）`,
       content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
     },
-    404: json(ref('Error'), '合同不存在（需求尚未审核通过）'),
+    404: refusal('合同不存在（需求尚未审核通过）'),
   },
 });
 
@@ -560,14 +575,8 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     body: ref('LoginBody'),
     response: {
       200: json(ref('LoginAnswer'), '令牌与登录用户信息'),
-      403: {
-        description: '密码超过100天未修改，账号已停用',
-        content: { 'application/json': { schema: ref('Error') } },
-      },
-      423: {
-        description: '连续输错密码，账号暂时锁定（提示锁定到何时）',
-        content: { 'application/json': { schema: ref('Error') } },
-      },
+      403: errorAnswer(403, '密码超过100天未修改，账号已停用', PASSWORD_EXPIRED),
+      423: refusal('连续输错密码，账号暂时锁定（提示锁定到何时）'),
     },
   },
   'GET /api/info': { summary: '当前登录用户信息', response: { 200: json(ref('SessionInfo'), '用户、权限与公开设置') } },
@@ -602,7 +611,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'PUT /api/users': {
     summary: '修改用户',
     body: { allOf: [ref('UserBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
-    response: { 204: empty('已修改'), 404: json(ref('Error'), '用户不存在') },
+    response: { 204: empty('已修改'), 404: refusal('用户不存在') },
   },
   'DELETE /api/users': {
     summary: '删除用户',
@@ -633,7 +642,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     summary: '当前用户的最高角色级别',
     response: { 200: json(object({ level: nullable('integer') }), '级别；没有角色为 null') },
   },
-  'GET /api/roles/{id}': { summary: '一个角色', response: { 200: json(ref('RoleView'), '角色'), 404: json(ref('Error'), '角色不存在') } },
+  'GET /api/roles/{id}': { summary: '一个角色', response: { 200: json(ref('RoleView'), '角色'), 404: refusal('角色不存在') } },
   'POST /api/roles': { summary: '新增角色', body: ref('RoleBody'), response: { 201: json(ref('RoleView'), '新增的角色') } },
   'PUT /api/roles': {
     summary: '修改角色',
@@ -672,7 +681,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     querystring: object({ menuId: { type: 'integer', minimum: 1 } }),
     response: {
       200: json(arrayOf(object({ id: { type: 'integer' }, username: { type: 'string' }, nickName: { type: 'string' } })), '用户'),
-      404: json(ref('Error'), '菜单不存在'),
+      404: refusal('菜单不存在'),
     },
   },
   'POST /api/menus': { summary: '新增菜单', body: ref('MenuBody'), response: { 201: json(ref('MenuView'), '新增的菜单') } },
@@ -799,12 +808,12 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     }),
     response: {
       200: json(object({ token: { type: 'string', description: '经销商令牌' }, user: ref('DealerUser') }), '令牌与经销商信息'),
-      423: json(ref('Error'), '连续输错密码，账号暂时锁定'),
+      423: refusal('连续输错密码，账号暂时锁定'),
     },
   },
   'GET /comp/dbcCompany/auth/login': {
     summary: '经销商登录不接受 GET（账号和密码不能放在地址中）',
-    response: { 405: json(ref('Error'), '请使用 POST') },
+    response: { 405: refusal('请使用 POST') },
   },
   'GET /comp/dbcCompany/auth/logout': {
     summary: '经销商退出登录',
@@ -832,7 +841,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /comp/dbcCompany/getDbcUserInfo': {
     summary: '本公司的一个用车客户',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(ref('dbcUserInfo'), '客户'), 404: json(ref('Error'), '客户不存在') },
+    response: { 200: json(ref('dbcUserInfo'), '客户'), 404: refusal('客户不存在') },
   },
   'POST /comp/dbcCompany/submitDbcUserInfo': {
     summary: '新增用车客户（资料取自公众号会员，需客户收到的授权验证码）',
@@ -868,7 +877,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /comp/dbcCompany/getDbcInfo': {
     summary: '本公司的一个用车需求',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(ref('dbcInfo'), '用车需求'), 404: json(ref('Error'), '用车需求不存在') },
+    response: { 200: json(ref('dbcInfo'), '用车需求'), 404: refusal('用车需求不存在') },
   },
   'GET /comp/dbcCompany/getDbcInfoHistory': {
     summary: '用车需求的状态变化',
@@ -926,8 +935,8 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
         description: '文件（通常为 xlsx）',
         content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
       },
-      403: json(ref('Error'), '不是本人的文件'),
-      404: json(ref('Error'), '文件不存在或已过期'),
+      403: refusal('不是本人的文件'),
+      404: refusal('文件不存在或已过期'),
     },
   },
 
@@ -1003,7 +1012,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/staff/jobHistory': {
     summary: '员工花名册：调岗记录',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: json(ref('Error'), '员工不存在或不在数据范围内') },
+    response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: refusal('员工不存在或不在数据范围内') },
   },
 
   'GET /api/system/sysConfigInit/anon/pc': {
@@ -1181,7 +1190,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     ...noBody('任务由路径指定，每次调用切换暂停与恢复，不带请求体'),
     response: {
       200: json(object({ id: { type: 'integer' }, isPause: { type: 'boolean' } }), '新的状态'),
-      404: json(ref('Error'), '任务不存在'),
+      404: refusal('任务不存在'),
     },
   },
   'PUT /api/jobs/exec/{id}': {
@@ -1192,7 +1201,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
         object({ logId: nullable('integer'), success: { type: 'boolean' }, time: { type: 'number' }, message: { type: 'string' } }),
         '执行结果',
       ),
-      404: json(ref('Error'), '任务不存在'),
+      404: refusal('任务不存在'),
     },
   },
   'GET /api/jobs/functions': {
@@ -1269,7 +1278,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/dept/getIdsByPid': {
     summary: '部门及其全部下级的 ID',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(arrayOf({ type: 'integer' }), 'ID 列表'), 404: json(ref('Error'), '部门不存在') },
+    response: { 200: json(arrayOf({ type: 'integer' }), 'ID 列表'), 404: refusal('部门不存在') },
   },
   'POST /api/dept': {
     summary: '新增部门',
@@ -1290,12 +1299,12 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'PUT /api/dept': {
     summary: '修改部门',
     body: { allOf: [ref('DeptBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
-    response: { 204: empty('已修改'), 404: json(ref('Error'), '部门不存在') },
+    response: { 204: empty('已修改'), 404: refusal('部门不存在') },
   },
   'DELETE /api/dept': {
     summary: '删除部门（有下级或有用户时拒绝）',
     body: idsBody('要删除的部门 ID'),
-    response: { 200: empty('已删除'), 404: json(ref('Error'), '部门不存在') },
+    response: { 200: empty('已删除'), 404: refusal('部门不存在') },
   },
 
   'GET /api/brandTree': {
@@ -1326,7 +1335,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/brandTree/getItem': {
     summary: '品牌车型：一个节点及其路径',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(ref('BrandNodeWithPath'), '节点'), 404: json(ref('Error'), '节点不存在') },
+    response: { 200: json(ref('BrandNodeWithPath'), '节点'), 404: refusal('节点不存在') },
   },
   'GET /api/brandTree/findTree': {
     summary: '品牌车型：按名称查找',
@@ -1396,7 +1405,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/staffunZp/public/getZpById': {
     summary: '一个正在招聘的岗位（公开）',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(ref('PublicPosting'), '招聘信息'), 404: json(ref('Error'), '岗位不存在或已停止招聘') },
+    response: { 200: json(ref('PublicPosting'), '招聘信息'), 404: refusal('岗位不存在或已停止招聘') },
   },
   'POST /api/code': {
     summary: '定时任务：新增（同 POST /api/dj）',

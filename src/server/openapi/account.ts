@@ -19,6 +19,7 @@ import {
   errorAnswer,
   idsBody,
   json,
+  refusal,
   MESSAGE,
   noBody,
   nullable,
@@ -208,7 +209,7 @@ export const ACCOUNT_ROUTES: Record<string, Json> = {
       200: json(ref('LoginAnswer'), '令牌、用户、权限与公开设置'),
       400: errorAnswer(400, '未配置、参数缺失、state 失效、授权失败或未绑定用户', WECOM_MESSAGES.stateInvalid),
       403: errorAnswer(403, '密码超过100天未修改，账号已停用', PASSWORD_EXPIRED),
-      423: json(ref('Error'), '连续输错密码，账号暂时锁定（提示锁定到何时）'),
+      423: refusal('连续输错密码，账号暂时锁定（提示锁定到何时）'),
     },
   },
 

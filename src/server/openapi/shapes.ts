@@ -41,6 +41,9 @@ export function errorAnswer(status: number, description: string, message: string
   };
 }
 
+/** An error answer whose message depends on the case (the description says when). */
+export const refusal = (description: string) => json(ref('Error'), description);
+
 /** A file answer of one media type (a PDF, an image, an archive). */
 export const fileAnswer = (mime: string, description: string) => ({
   description,
