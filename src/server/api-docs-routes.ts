@@ -6,28 +6,23 @@
  * `METHOD /path` (OpenAPI form). `tests/server/api-docs-client.test.ts` checks the routes'
  * real answers against these schemas and type-checks a client generated from them.
  */
-type Json = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
-/** An answer without a body (204, or a 200 the server sends empty). */
-const empty = (description: string) => ({ type: 'null', description });
-const arrayOf = (schema: Json) => ({ type: 'array', items: schema });
-const nullable = (type: string, extra: Json = {}) => ({ type: [type, 'null'], ...extra });
-const object = (properties: Json, required: string[] = Object.keys(properties), extra: Json = {}) => ({
-  type: 'object',
-  required,
-  properties,
-  ...extra,
-});
-const pageOf = (item: Json) =>
-  object({ content: arrayOf(item), totalElements: { type: 'integer', minimum: 0 } }, ['content', 'totalElements']);
-const idsBody = (description: string) => ({
-  type: 'array',
-  items: { type: 'integer', minimum: 1 },
-  minItems: 1,
-  description,
-});
+import { AREA_COMPONENTS, AREA_ROUTES } from './openapi/areas.ts';
+import { PASSWORD_EXPIRED } from './auth/account-policy.ts';
+import {
+  arrayOf,
+  empty,
+  errorAnswer,
+  idsBody,
+  json,
+  MESSAGE,
+  noBody,
+  nullable,
+  refusal,
+  object,
+  pageOf,
+  ref,
+  type Json,
+} from './openapi/shapes.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -521,6 +516,7 @@ export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
     },
     ['name', 'dataScope'],
   ),
+  ...AREA_COMPONENTS,
 };
 
 const deptQuery = object(
@@ -556,11 +552,9 @@ const pdf = (summary: string, disposition: string) => ({
       description: `合同 PDF（Content-Disposition: ${disposition}）`,
       content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
     },
-    404: json(ref('Error'), '合同不存在（需求尚未审核通过）'),
+    404: refusal('合同不存在（需求尚未审核通过）'),
   },
 });
-
-const MESSAGE = (description: string) => json(object({ message: { type: 'string' } }), description);
 
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
 export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
@@ -581,14 +575,8 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     body: ref('LoginBody'),
     response: {
       200: json(ref('LoginAnswer'), '令牌与登录用户信息'),
-      403: {
-        description: '密码超过100天未修改，账号已停用',
-        content: { 'application/json': { schema: ref('Error') } },
-      },
-      423: {
-        description: '连续输错密码，账号暂时锁定（提示锁定到何时）',
-        content: { 'application/json': { schema: ref('Error') } },
-      },
+      403: errorAnswer(403, '密码超过100天未修改，账号已停用', PASSWORD_EXPIRED),
+      423: refusal('连续输错密码，账号暂时锁定（提示锁定到何时）'),
     },
   },
   'GET /api/info': { summary: '当前登录用户信息', response: { 200: json(ref('SessionInfo'), '用户、权限与公开设置') } },
@@ -623,7 +611,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'PUT /api/users': {
     summary: '修改用户',
     body: { allOf: [ref('UserBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
-    response: { 204: empty('已修改'), 404: json(ref('Error'), '用户不存在') },
+    response: { 204: empty('已修改'), 404: refusal('用户不存在') },
   },
   'DELETE /api/users': {
     summary: '删除用户',
@@ -632,6 +620,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'POST /api/users/resetPass': {
     summary: '重置为初始密码',
+    ...noBody('用户由查询参数指定，不带请求体'),
     querystring: object({ userName: { type: 'string', description: '须与 userid 的用户名一致' }, userid: { type: 'integer', minimum: 1 } }),
     response: { 200: json(object({ message: { type: 'string' } }), '密码重置成功') },
   },
@@ -653,7 +642,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     summary: '当前用户的最高角色级别',
     response: { 200: json(object({ level: nullable('integer') }), '级别；没有角色为 null') },
   },
-  'GET /api/roles/{id}': { summary: '一个角色', response: { 200: json(ref('RoleView'), '角色'), 404: json(ref('Error'), '角色不存在') } },
+  'GET /api/roles/{id}': { summary: '一个角色', response: { 200: json(ref('RoleView'), '角色'), 404: refusal('角色不存在') } },
   'POST /api/roles': { summary: '新增角色', body: ref('RoleBody'), response: { 201: json(ref('RoleView'), '新增的角色') } },
   'PUT /api/roles': {
     summary: '修改角色',
@@ -692,7 +681,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     querystring: object({ menuId: { type: 'integer', minimum: 1 } }),
     response: {
       200: json(arrayOf(object({ id: { type: 'integer' }, username: { type: 'string' }, nickName: { type: 'string' } })), '用户'),
-      404: json(ref('Error'), '菜单不存在'),
+      404: refusal('菜单不存在'),
     },
   },
   'POST /api/menus': { summary: '新增菜单', body: ref('MenuBody'), response: { 201: json(ref('MenuView'), '新增的菜单') } },
@@ -819,12 +808,12 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     }),
     response: {
       200: json(object({ token: { type: 'string', description: '经销商令牌' }, user: ref('DealerUser') }), '令牌与经销商信息'),
-      423: json(ref('Error'), '连续输错密码，账号暂时锁定'),
+      423: refusal('连续输错密码，账号暂时锁定'),
     },
   },
   'GET /comp/dbcCompany/auth/login': {
     summary: '经销商登录不接受 GET（账号和密码不能放在地址中）',
-    response: { 405: json(ref('Error'), '请使用 POST') },
+    response: { 405: refusal('请使用 POST') },
   },
   'GET /comp/dbcCompany/auth/logout': {
     summary: '经销商退出登录',
@@ -852,7 +841,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /comp/dbcCompany/getDbcUserInfo': {
     summary: '本公司的一个用车客户',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(ref('dbcUserInfo'), '客户'), 404: json(ref('Error'), '客户不存在') },
+    response: { 200: json(ref('dbcUserInfo'), '客户'), 404: refusal('客户不存在') },
   },
   'POST /comp/dbcCompany/submitDbcUserInfo': {
     summary: '新增用车客户（资料取自公众号会员，需客户收到的授权验证码）',
@@ -888,7 +877,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /comp/dbcCompany/getDbcInfo': {
     summary: '本公司的一个用车需求',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(ref('dbcInfo'), '用车需求'), 404: json(ref('Error'), '用车需求不存在') },
+    response: { 200: json(ref('dbcInfo'), '用车需求'), 404: refusal('用车需求不存在') },
   },
   'GET /comp/dbcCompany/getDbcInfoHistory': {
     summary: '用车需求的状态变化',
@@ -946,8 +935,8 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
         description: '文件（通常为 xlsx）',
         content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
       },
-      403: json(ref('Error'), '不是本人的文件'),
-      404: json(ref('Error'), '文件不存在或已过期'),
+      403: refusal('不是本人的文件'),
+      404: refusal('文件不存在或已过期'),
     },
   },
 
@@ -1023,7 +1012,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/staff/jobHistory': {
     summary: '员工花名册：调岗记录',
     querystring: object({ id: { type: 'integer', minimum: 1 } }),
-    response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: json(ref('Error'), '员工不存在或不在数据范围内') },
+    response: { 200: json(arrayOf(ref('StaffChange')), '调岗与离职记录，新的在前'), 404: refusal('员工不存在或不在数据范围内') },
   },
 
   'GET /api/system/sysConfigInit/anon/pc': {
@@ -1198,19 +1187,21 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'PUT /api/jobs/{id}': {
     summary: '定时任务：暂停或恢复（切换）',
+    ...noBody('任务由路径指定，每次调用切换暂停与恢复，不带请求体'),
     response: {
       200: json(object({ id: { type: 'integer' }, isPause: { type: 'boolean' } }), '新的状态'),
-      404: json(ref('Error'), '任务不存在'),
+      404: refusal('任务不存在'),
     },
   },
   'PUT /api/jobs/exec/{id}': {
     summary: '定时任务：立即执行一次',
+    ...noBody('任务由路径指定，不带请求体'),
     response: {
       200: json(
         object({ logId: nullable('integer'), success: { type: 'boolean' }, time: { type: 'number' }, message: { type: 'string' } }),
         '执行结果',
       ),
-      404: json(ref('Error'), '任务不存在'),
+      404: refusal('任务不存在'),
     },
   },
   'GET /api/jobs/functions': {
@@ -1287,7 +1278,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/dept/getIdsByPid': {
     summary: '部门及其全部下级的 ID',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(arrayOf({ type: 'integer' }), 'ID 列表'), 404: json(ref('Error'), '部门不存在') },
+    response: { 200: json(arrayOf({ type: 'integer' }), 'ID 列表'), 404: refusal('部门不存在') },
   },
   'POST /api/dept': {
     summary: '新增部门',
@@ -1308,12 +1299,12 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'PUT /api/dept': {
     summary: '修改部门',
     body: { allOf: [ref('DeptBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
-    response: { 204: empty('已修改'), 404: json(ref('Error'), '部门不存在') },
+    response: { 204: empty('已修改'), 404: refusal('部门不存在') },
   },
   'DELETE /api/dept': {
     summary: '删除部门（有下级或有用户时拒绝）',
     body: idsBody('要删除的部门 ID'),
-    response: { 200: empty('已删除'), 404: json(ref('Error'), '部门不存在') },
+    response: { 200: empty('已删除'), 404: refusal('部门不存在') },
   },
 
   'GET /api/brandTree': {
@@ -1344,7 +1335,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/brandTree/getItem': {
     summary: '品牌车型：一个节点及其路径',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(ref('BrandNodeWithPath'), '节点'), 404: json(ref('Error'), '节点不存在') },
+    response: { 200: json(ref('BrandNodeWithPath'), '节点'), 404: refusal('节点不存在') },
   },
   'GET /api/brandTree/findTree': {
     summary: '品牌车型：按名称查找',
@@ -1385,6 +1376,14 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   },
   'POST /api/staffun/staffJoin': {
     summary: '应聘人员确认填写完毕',
+    body: object(
+      {
+        id: { type: 'integer', minimum: 1, description: '须与令牌的应聘人员相同（也可用 staffunId）' },
+        staffunId: { type: 'integer', minimum: 1 },
+      },
+      [],
+      { description: '可选：应聘人员由令牌确定' },
+    ),
     response: { 200: json(object({ id: { type: 'integer' }, status: { type: 'integer', const: 2 } }), '已提交，令牌失效') },
   },
   'POST /api/staffun/resume/sendCode': {
@@ -1406,7 +1405,7 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   'GET /api/staffunZp/public/getZpById': {
     summary: '一个正在招聘的岗位（公开）',
     querystring: object({ id: { type: 'integer', minimum: 1 } }, ['id']),
-    response: { 200: json(ref('PublicPosting'), '招聘信息'), 404: json(ref('Error'), '岗位不存在或已停止招聘') },
+    response: { 200: json(ref('PublicPosting'), '招聘信息'), 404: refusal('岗位不存在或已停止招聘') },
   },
   'POST /api/code': {
     summary: '定时任务：新增（同 POST /api/dj）',
@@ -1418,4 +1417,5 @@ export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
     body: { allOf: [ref('djBody'), object({ id: { type: 'integer', minimum: 1 } }, ['id'])] },
     response: { 204: empty('已修改') },
   },
+  ...AREA_ROUTES,
 };

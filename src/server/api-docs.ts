@@ -27,6 +27,9 @@ import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-ta
 import { XLSX_MIME } from './crud/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
+import { errorAnswer, LIST_QUERY_OF, NO_BODY } from './openapi/shapes.ts';
+import { STORAGE_FULL } from './db/storage-full.ts';
+import { STORAGE_LOW } from './disk/free-space.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
 import { getPublicSettings } from './modules/system/public-settings.ts';
 import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history-docs.ts';
@@ -197,14 +200,6 @@ const ERROR_SCHEMA: Json = {
   },
 };
 
-const EXAMPLE_TIME = '2026-01-01T08:00:00.000Z';
-function errorAnswer(status: number, description: string, message: string, schema: Json = ref('Error')): Json {
-  return {
-    description,
-    content: { 'application/json': { schema, example: { status, message, timestamp: EXAMPLE_TIME } } },
-  };
-}
-
 /** The errors any route may answer, with the server's own messages. */
 const COMMON_ERRORS = {
   unauthorized: errorAnswer(401, '未登录或登录已过期', '登录状态已过期，请重新登录'),
@@ -212,6 +207,8 @@ const COMMON_ERRORS = {
   duplicate: errorAnswer(409, '同一 submit_id 的重复提交', DUPLICATE_SUBMIT),
   tooMany: errorAnswer(429, '请求过于频繁', '请求过于频繁，请稍后再试'),
   unavailable: errorAnswer(503, '数据库暂不可用或请求处理超时', DATABASE_UNAVAILABLE),
+  storageFull: errorAnswer(507, '存储空间已满，写入未完成', STORAGE_FULL),
+  storageLow: errorAnswer(507, '数据目录剩余空间低于下限，导入导出不开始', STORAGE_LOW),
 };
 
 /** The first message the schema answers for a missing required field, as the 400 example. */
@@ -382,6 +379,7 @@ function routeSchema(
   entry: RouteEntry | undefined,
   crud: CrudRoute | undefined,
   given: FastifySchema | undefined,
+  specs: ResourceSpec[] = [],
 ): Json {
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const generic = crud ? crudSchema(crud) : undefined;
@@ -389,8 +387,14 @@ function routeSchema(
   const applicantToo = !!crud?.spec.ownedByApplicant && ['list', 'create', 'update', 'delete'].includes(crud.kind);
   const who = access(entry, applicantToo);
   // hand-written routes: what they take and answer, from the docs table (never Fastify's own schema)
-  const written = crud ? undefined : HAND_WRITTEN_ROUTES[`${method} ${openapiPath(url)}`];
+  const writtenEntry = crud ? undefined : HAND_WRITTEN_ROUTES[`${method} ${openapiPath(url)}`];
+  const { [LIST_QUERY_OF]: listOf, ...written } = writtenEntry ?? {};
   const schema: Json = { ...(given as Json | undefined), ...genericSchema, ...written };
+  // a hand-written read taking an entity list's paging, sort and filters
+  const listOfEntry = listOf as { entity: string; paging: boolean } | undefined;
+  const listSpec = listOfEntry ? specs.find((s) => s.name === listOfEntry.entity) : undefined;
+  if (listOfEntry && !listSpec) throw new Error(`OpenAPI table: no entity ${listOfEntry.entity}`);
+  if (listSpec) schema.querystring = listQuery(listSpec, listOfEntry!.paging);
   const params = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   if (url.endsWith('*')) params.push('path');
   if (params.length && !schema.params) {
@@ -409,6 +413,8 @@ function routeSchema(
     };
   }
   if (consumes) schema.consumes = consumes;
+  // restoring a revision names it in the path
+  if (crud?.kind === 'restore' && !schema.body) schema[NO_BODY] = '要恢复的版本由路径指定，不带请求体';
   schema.tags = [crud ? `${crud.spec.title} (${crud.spec.path})` : tagOf(url)];
   schema.operationId = operationIdOf(method, url);
   schema.summary ??= `${method} ${url}`;
@@ -419,13 +425,15 @@ function routeSchema(
   if (who.keys.length) schema['x-permission'] = who.keys.length === 1 ? who.keys[0] : who.keys;
   const response: Json = { ...((schema.response as Json | undefined) ?? {}) };
   if (entry?.identity === 'socket') response['101'] ??= { description: '切换到 WebSocket 协议；消息为 JSON 文本' };
-  else if (!written && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
+  else if (!writtenEntry && !Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: '成功' };
   response['400'] ??= errorAnswer(400, '请求不正确（中文提示说明原因）', typeof badMessage === 'string' ? badMessage : '请求参数错误');
   if (who.security.length) {
     response['401'] ??= COMMON_ERRORS.unauthorized;
     if (who.keys.length) response['403'] ??= COMMON_ERRORS.forbidden;
   }
   if (WRITES.has(method)) response['409'] ??= COMMON_ERRORS.duplicate;
+  if (crud?.kind === 'download' || crud?.kind === 'import') response['507'] ??= COMMON_ERRORS.storageLow;
+  else if (WRITES.has(method)) response['507'] ??= COMMON_ERRORS.storageFull;
   response['429'] ??= COMMON_ERRORS.tooMany;
   response['503'] ??= COMMON_ERRORS.unavailable;
   schema.response = response;
@@ -488,7 +496,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: ApiDocsOptions
       const { hide, ...given } = (schema ?? {}) as Json;
       if (hide && !socket) return { schema, url: docUrl };
       const entry = routeCatalogue(app).find((r) => r.method === method && r.url === url);
-      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given), url: docUrl };
+      return { schema: routeSchema(route, url, entry, crud.get(`${method} ${url}`), given, opts.specs), url: docUrl };
     },
   });
 }
