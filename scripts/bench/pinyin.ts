@@ -7,7 +7,9 @@
  * them as the app writes them, then for `blurry=zs` (initials), `blurry=zhang` (full pinyin),
  * `blurry=zhangw` (mixed) and the plain character search `blurry=张` prints:
  * - the total, checked against the rule applied in this process to every seeded name;
- * - the SQL of one uncached page and one uncached count (median of 5 each, ms);
+ * - the page plan (`set`: the key ranges as a set of ids; `walk`: the table in id order, each
+ *   row's keys probed, for a common prefix) and the SQL of one uncached page and one uncached
+ *   count (median of 5 each, ms);
  * - the first request (page and total counted), then the median of 30 requests one after the
  *   other (the count may come from the count cache, as it does in use);
  * - req/s and latency with C connections for S seconds (autocannon over HTTP on 127.0.0.1).
@@ -19,7 +21,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { pinyinKeys, pinyinQuery } from '../../src/shared/pinyin.ts';
-import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
+import { pinyinPagePlan, pinyinTable } from '../../src/server/crud/pinyin-search.ts';
 import { parseListQuery } from '../../src/server/crud/query.ts';
 import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
 import { compiledPageQuery, filteredQuery } from '../../src/server/crud/repository.ts';
@@ -201,7 +203,9 @@ async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>):
     for (const q of QUERIES) {
       const path = `${PATH}?page=0&size=10&sort=id,desc&blurry=${encodeURIComponent(q)}`;
       const params = parseListQuery(spec, { page: '0', size: '10', sort: 'id,desc', blurry: q }, FULL_ACCESS);
-      const pageSql = await medianMs(5, () => database.db.executeQuery(compiledPageQuery(database, spec, params)));
+      const planned = await pinyinPagePlan(database, spec, params);
+      const plan = planned === params ? 'set' : 'walk';
+      const pageSql = await medianMs(5, () => database.db.executeQuery(compiledPageQuery(database, spec, planned)));
       const countSql = await medianMs(5, () =>
         filteredQuery(database, spec, params.conditions)
           .clearSelect()
@@ -221,6 +225,7 @@ async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>):
       out.push([
         dialect,
         `blurry=${q}`,
+        plan,
         `${first.totalElements}${first.totalElements === want ? '' : ` (expected ${want})`}`,
         fmt(pageSql, 1),
         fmt(countSql, 1),
@@ -249,7 +254,7 @@ async function main(): Promise<void> {
   }
   heading(`pinyin search, ${opts.rows} rows of ${spec.title}, ${opts.connections} connections, ${opts.duration} s`);
   const rows: string[][] = [
-    ['db', 'query', 'total', 'page SQL ms', 'count SQL ms', 'first req ms', 'median ms', 'req/s', 'p50/p95 ms', 'failed', 'target'],
+    ['db', 'query', 'plan', 'total', 'page SQL ms', 'count SQL ms', 'first req ms', 'median ms', 'req/s', 'p50/p95 ms', 'failed', 'target'],
   ];
   for (const d of opts.dialects) rows.push(...(await runDialect(d, opts)));
   printTable(rows);

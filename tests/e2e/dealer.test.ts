@@ -142,6 +142,29 @@ describe('dealer portal', () => {
     await page.getByRole('cell', { name: '张伟' }).waitFor();
   });
 
+  it('finds a customer by name in pinyin (zw, zhangw) and says when no name matches', async () => {
+    const asks: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/comp/dbcCompany/getDbcUserInfos') asks.push(url.searchParams.get('surname') ?? '');
+    };
+    page.on('request', onRequest);
+    for (const q of ['zw', 'zhangw', 'ZHANG wei']) {
+      await page.getByLabel('姓名搜索').fill(q);
+      await page.getByLabel('姓名搜索').press('Enter');
+      await expect.poll(() => asks.at(-1)).toBe(q);
+      await page.getByRole('cell', { name: '张伟' }).waitFor();
+    }
+    await page.getByLabel('姓名搜索').fill('qqq');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByText('没有该姓名的用车客户，可修改姓名或拼音后再搜索').waitFor();
+    await shot(page, 'dealer-customer-name-search');
+    page.off('request', onRequest);
+    await page.getByLabel('姓名搜索').fill('');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('cell', { name: '张伟' }).waitFor();
+  });
+
   it('submits a demand after the form has shown its messages', async () => {
     await page.getByRole('button', { name: '提交用车需求' }).first().click();
     const dialog = page.getByRole('dialog');

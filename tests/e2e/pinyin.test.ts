@@ -1,17 +1,22 @@
 /**
- * Pinyin search in the browser: the 查找菜单 box and a reference picker of a generated form find
- * Chinese names by initials, full pinyin and mixed forms, with the matched characters marked.
+ * Pinyin search in the browser: the 查找菜单 box, a reference picker of a generated form, the
+ * model cascader, a dictionary select of a list's filters and the applicant's area picker find
+ * Chinese names by initials, full pinyin and mixed forms (polyphonic characters by every
+ * reading), with the matched characters marked.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
+import { api, openFromMenu, shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
+import { pushTree } from '../../src/server/modules/trees/writes.ts';
+import type { Created } from '../support/answers.ts';
 
 let product: Product;
 let browser: Browser;
 let page: Page;
+let token: string;
 
 beforeAll(async () => {
-  ({ product, browser, page } = await startSignedInAsAdmin());
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
 });
 
 beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
@@ -79,5 +84,107 @@ describe('pinyin search', () => {
     await picker.click();
     await expect.poll(() => listbox.getByRole('option').count()).toBe(all);
     await page.keyboard.press('Escape');
+  });
+
+  it('the model cascader narrows each column by pinyin: 长城 by cc and zc, 一汽解放 by yqjf and yqxf', async () => {
+    await pushTree(product.app.database, {
+      pid: 0,
+      nodes: [
+        { name: '长城', children: [{ name: '哈弗H6', children: [{ name: '2025款', children: [{ name: '1.5T 两驱' }] }] }] },
+        { name: '重汽', children: [{ name: '豪沃', children: [{ name: '2024款', children: [{ name: '牵引车' }] }] }] },
+        { name: '一汽解放', children: [{ name: '解放J6', children: [{ name: '2024款', children: [{ name: '标准版' }] }] }] },
+        { name: '红旗', children: [{ name: 'H9', children: [{ name: '2025款', children: [{ name: '旗韵版' }] }] }] },
+      ],
+    });
+    await page.evaluate(() => (window.location.hash = '/brandTree'));
+    await page.getByText('车型选择预览').waitFor();
+    await page.getByRole('textbox', { name: '车型', exact: true }).click();
+    const brands = page.getByRole('listbox', { name: '第1级' });
+    await brands.getByRole('option', { name: '长城' }).waitFor();
+    const find = page.getByRole('textbox', { name: '查找第1级' });
+    for (const [query, names, marks] of [
+      ['zc', ['长城'], ['长城']],
+      ['changc', ['长城'], ['长城']],
+      ['cq', ['重汽'], ['重汽']],
+      ['zhongq', ['重汽'], ['重汽']],
+      ['yqxf', ['一汽解放'], ['一汽解放']],
+      ['yiqijief', ['一汽解放'], ['一汽解放']],
+      ['hq', ['红旗'], ['红旗']],
+    ] as const) {
+      await find.fill(query);
+      await expect.poll(() => brands.getByRole('option').allTextContents(), { message: query }).toEqual(names);
+      await expect.poll(() => marked(brands.getByRole('option').first())).toEqual(marks);
+    }
+    await find.fill('yqj');
+    await expect.poll(() => marked(brands.getByRole('option').first())).toEqual(['一汽解']);
+    await shot(page, 'pinyin-model-cascader', { fullPage: false });
+    await find.press('Enter');
+    const series = page.getByRole('listbox', { name: '第2级' });
+    await series.getByRole('option', { name: '解放J6' }).waitFor();
+    await page.getByRole('textbox', { name: '查找第2级' }).fill('jfj');
+    await expect.poll(() => marked(series.getByRole('option').first())).toEqual(['解放J']);
+    await page.keyboard.press('Escape');
+  });
+
+  it('a dictionary select of the filters finds 行政 by hz and xingz, 售后 and 市场 by sh', async () => {
+    await openFromMenu(page, '问题反馈', 'api/sysQuestion');
+    const module = page.getByRole('combobox', { name: '模块' });
+    await module.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: '全部' }).waitFor();
+    await module.fill('sh');
+    await expect.poll(() => listbox.getByRole('option').allTextContents()).toEqual(['售后', '市场']);
+    await module.fill('xingz');
+    await expect.poll(() => listbox.getByRole('option').allTextContents()).toEqual(['行政']);
+    await module.fill('hz');
+    await expect.poll(() => listbox.getByRole('option').allTextContents()).toEqual(['行政']);
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['行政']);
+    await shot(page, 'pinyin-dictionary-filter', { fullPage: false });
+    const reload = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/sysQuestion' && new URL(r.url()).searchParams.get('model') === '行政',
+    );
+    await listbox.getByRole('option', { name: '行政' }).click();
+    await reload;
+    expect(await module.inputValue()).toBe('行政');
+  });
+
+  it('the area picker finds 重庆 by cq and zq, 厦门 by xm and sm, and turns the wheels to the choice', async () => {
+    const created = await api(product, token, 'POST', '/api/staffunZp', {
+      deptId: 1,
+      job: '拼音岗位',
+      money: '6000元/月',
+      address: '郑州市',
+      jobNum: 1,
+      jobZz: '测试',
+      jobYq: '测试',
+      enabled: true,
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${product.url}/#/staffun/view?id=${created.json<Created>().id}`);
+    await page.getByRole('link', { name: '我要应聘' }).click();
+    await page.getByRole('heading', { name: '应聘人员信息登记表' }).waitFor();
+    await page.getByRole('textbox', { name: '现居住地', exact: true }).click();
+    const picker = page.getByRole('dialog', { name: '现居住地' });
+    const find = picker.getByRole('textbox', { name: '查找地区' });
+    const results = picker.getByRole('listbox', { name: '查找结果' });
+    for (const [query, first, marks] of [
+      ['cq', '重庆市', '重庆'],
+      ['zq', '重庆市', '重庆'],
+      ['zhongqings', '重庆市', '重庆市'],
+      ['xiamen', '福建省 / 厦门市', '厦门'],
+      ['smen', '福建省 / 厦门市', '厦门'],
+    ] as const) {
+      await find.fill(query);
+      await results.getByRole('option', { name: first, exact: true }).waitFor();
+      await expect
+        .poll(() => results.getByRole('option', { name: first, exact: true }).getByTestId('match').allTextContents(), { message: query })
+        .toEqual([marks]);
+    }
+    await find.fill('simingq');
+    await results.getByRole('option', { name: '福建省 / 厦门市 / 思明区' }).waitFor();
+    await shot(page, 'pinyin-area-picker', { fullPage: false });
+    await results.getByRole('option', { name: '福建省 / 厦门市 / 思明区' }).click();
+    await picker.getByRole('button', { name: '完成' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: '现居住地', exact: true }).inputValue()).toBe('福建省/厦门市/思明区');
   });
 });

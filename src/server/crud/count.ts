@@ -19,6 +19,8 @@
  *    before a write is never shared with requests after it.
  * A cached entry is used directly (the capped count is skipped), so a hot big list costs one
  * page query per request.
+ * 5. A capped count that still took SLOW_CAPPED_MS or more (a pinyin prefix reads thousands of
+ *    keys to find a few thousand rows) is kept like an exact one, under the same rules.
  */
 import { sql, type CompiledQuery } from 'kysely';
 import type { Database, TableQuery } from '../types.ts';
@@ -29,6 +31,8 @@ export const SQLITE_COUNT_TTL_MS = 600_000;
 /** an entry older than this is recounted before it is used */
 export const MAX_STALE_MS = 15 * 60_000;
 const MAX_ENTRIES = 500;
+/** a capped count at least this slow is cached too (rule 5) */
+export const SLOW_CAPPED_MS = 5;
 
 interface Entry {
   count: number;
@@ -82,6 +86,12 @@ export function tableChanged(database: Database, table: string): void {
   s.cache.clear();
 }
 
+function remember(s: TableState, filterKey: string, entry: Entry): void {
+  s.cache.delete(filterKey);
+  if (s.cache.size >= MAX_ENTRIES) s.cache.delete(s.cache.keys().next().value!);
+  s.cache.set(filterKey, entry);
+}
+
 /** The exact count, shared by everyone asking for it at the same table version. */
 function exactCount<O>(s: TableState, filterKey: string, filtered: TableQuery<O>): Promise<number> {
   const running = s.pending.get(filterKey);
@@ -96,11 +106,7 @@ function exactCount<O>(s: TableState, filterKey: string, filtered: TableQuery<O>
         .select(sql<number | string>`count(*)`.as('n'))
         .executeTakeFirstOrThrow();
       const count = Number(row.n);
-      if (s.version === version) {
-        s.cache.delete(filterKey);
-        if (s.cache.size >= MAX_ENTRIES) s.cache.delete(s.cache.keys().next().value!);
-        s.cache.set(filterKey, { count, version, at: Date.now() });
-      }
+      if (s.version === version) remember(s, filterKey, { count, version, at: Date.now() });
       return count;
     } finally {
       if (s.pending.get(filterKey) === job) s.pending.delete(filterKey);
@@ -155,8 +161,13 @@ export async function countMatching<O>(
     if (s.capped.size >= MAX_ENTRIES) s.capped.delete(s.capped.keys().next().value!);
     s.capped.set(filterKey, compiled);
   }
+  const version = s.version;
+  const started = performance.now();
   const { rows } = await database.db.executeQuery<{ n: number | string }>(compiled);
   const n = Number(rows[0].n);
-  if (n <= COUNT_CAP) return n;
+  if (n <= COUNT_CAP) {
+    if (performance.now() - started >= SLOW_CAPPED_MS && s.version === version) remember(s, filterKey, { count: n, version, at: now });
+    return n;
+  }
   return exactCount(s, filterKey, filtered());
 }

@@ -15,8 +15,9 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { PINYIN_RULE_VERSION, pinyinKeys, pinyinQuery, prefixEnd } from '../../shared/pinyin.ts';
-import type { Db, Dialect } from '../types.ts';
+import type { Database, Db, Dialect } from '../types.ts';
 import { idField } from './values.ts';
+import type { ListParams } from './query.ts';
 
 export const PINYIN_MARKER_TABLE = 'schema_pinyin';
 const FILL_BATCH = 2000;
@@ -42,6 +43,100 @@ export function pinyinCondition(spec: ResourceSpec, field: FieldSpec, text: stri
   if (!key) return null;
   const side = sql.table(pinyinTable(spec, field));
   return sql<SqlBool>`${sql.ref(idField(spec).column)} in (select row_id from ${side} where key >= ${key} and key < ${prefixEnd(key)})`;
+}
+
+/** A marked field searched for a pinyin query: its side table and the key range. */
+interface KeyRange {
+  side: string;
+  key: string;
+  end: string;
+}
+
+function keyRange(spec: ResourceSpec, field: FieldSpec, key: string): KeyRange {
+  return { side: pinyinTable(spec, field), key, end: prefixEnd(key) };
+}
+
+/**
+ * The blurry condition of several marked fields at once, as one index-driven set of ids:
+ * `id IN (range of A UNION range of B)`. Both databases read the key ranges and then the rows by
+ * id (SQLite walks the set in id order, so an id-ordered page needs no sort); an `OR` of one
+ * `IN` per field made SQLite scan the whole table instead. Null when `text` is not pinyin.
+ */
+export function pinyinSetCondition(spec: ResourceSpec, fields: FieldSpec[], text: string): Expression<SqlBool> | null {
+  const key = pinyinQuery(text);
+  if (!key || !fields.length) return null;
+  const ranges = fields.map((f) => keyRange(spec, f, key));
+  const selects = ranges.map((r) => sql`select row_id from ${sql.table(r.side)} where key >= ${r.key} and key < ${r.end}`);
+  return sql<SqlBool>`${sql.ref(idField(spec).column)} in (${sql.join(selects, sql` union `)})`;
+}
+
+/**
+ * The same condition as a probe per row: `(select 1 from A where row_id = t.id and key in range
+ * limit 1) is not null or ...`, an index-only look-up on (row_id, key) for each row the page
+ * walks in id order. Chosen for the page of a common prefix (zhang: 8 % of the rows), where the
+ * set form would read every matching key to show ten rows; a scalar subquery, so that
+ * PostgreSQL does not hash the whole range instead.
+ */
+export function pinyinProbeCondition(spec: ResourceSpec, fields: FieldSpec[], text: string): Expression<SqlBool> | null {
+  const key = pinyinQuery(text);
+  if (!key || !fields.length) return null;
+  const outer = sql.ref(`${spec.table}.${idField(spec).column}`);
+  const probes = fields.map((f) => {
+    const r = keyRange(spec, f, key);
+    return sql`(select 1 from ${sql.table(r.side)} where row_id = ${outer} and key >= ${r.key} and key < ${r.end} limit 1) is not null`;
+  });
+  return sql<SqlBool>`(${sql.join(probes, sql` or `)})`;
+}
+
+/** keys in a page's ranges from which the page walks the table instead (see pinyinPagePlan) */
+export const PROBE_FROM_KEYS = 10_000;
+const PLAN_TTL_MS = 60_000;
+const PLAN_CACHE_MAX = 2000;
+const planCache = new Map<string, { walk: boolean; at: number }>();
+
+/** Whether the ranges of `key` over these fields hold at least PROBE_FROM_KEYS keys (counted up to that). */
+async function commonPrefix(database: Database, spec: ResourceSpec, fields: FieldSpec[], key: string, probeFrom: number): Promise<boolean> {
+  const cacheKey = `${spec.table}|${fields.map((f) => f.column).join(',')}|${key}|${probeFrom}`;
+  const now = Date.now();
+  const hit = planCache.get(cacheKey);
+  if (hit && now - hit.at < PLAN_TTL_MS) return hit.walk;
+  let seen = 0;
+  for (const f of fields) {
+    const r = keyRange(spec, f, key);
+    const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.table(r.side)}
+      where key >= ${r.key} and key < ${r.end} limit ${probeFrom - seen}) x`.execute(database.db);
+    seen += Number(row.rows[0]?.n ?? 0);
+    if (seen >= probeFrom) break;
+  }
+  const walk = seen >= probeFrom;
+  if (planCache.size >= PLAN_CACHE_MAX) planCache.delete(planCache.keys().next().value!);
+  planCache.set(cacheKey, { walk, at: now });
+  return walk;
+}
+
+/**
+ * The page plan of a list whose blurry is a pinyin query: a page ordered by id alone over a
+ * common prefix (at least PROBE_FROM_KEYS keys in its ranges, counted with a bounded index read
+ * and remembered for a minute) walks the table by id and probes each row's keys; any other page
+ * reads the ranges (pinyinSetCondition). The total is always counted with the set form.
+ */
+export async function pinyinPagePlan(
+  database: Database,
+  spec: ResourceSpec,
+  params: ListParams,
+  probeFrom = PROBE_FROM_KEYS,
+): Promise<ListParams> {
+  if (params.sort.length !== 1 || params.sort[0].field !== idField(spec)) return params;
+  const at = params.conditions.findIndex((c) => c.kind === 'blurry');
+  const blurry = params.conditions[at];
+  if (!blurry || blurry.kind !== 'blurry') return params;
+  const key = pinyinQuery(blurry.text);
+  if (!key) return params;
+  const fields = blurry.fields.filter((s) => !s.choices && s.field.pinyin && s.field.type === 'string').map((s) => s.field);
+  if (!fields.length || !(await commonPrefix(database, spec, fields, key, probeFrom))) return params;
+  const conditions = params.conditions.slice();
+  conditions[at] = { ...blurry, walk: true };
+  return { ...params, conditions, filterKey: `${params.filterKey}|walk` };
 }
 
 interface KeyRow {
@@ -133,7 +228,15 @@ export async function ensurePinyinTables(db: Db, dialect: Dialect, spec: Resourc
         db,
       );
     }
-    await db.schema.createIndex(`${table}_row`).ifNotExists().on(table).column('row_id').execute();
+    if (dialect === 'postgres') {
+      // (row_id, key): the per-row probe of a page walking the table (pinyinProbeCondition) reads
+      // the index alone; it also serves deleting a row's keys, which the former row_id index did
+      await db.schema.createIndex(`${table}_row_key`).ifNotExists().on(table).columns(['row_id', 'key']).execute();
+      await db.schema.dropIndex(`${table}_row`).ifExists().execute();
+    } else {
+      // in a WITHOUT ROWID table an index on row_id holds the key as well
+      await db.schema.createIndex(`${table}_row`).ifNotExists().on(table).column('row_id').execute();
+    }
     await fillPinyinKeys(db, dialect, spec, f);
   }
 }

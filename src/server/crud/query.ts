@@ -6,7 +6,8 @@
  *
  * Filter kinds (FieldSpec.filter):
  *   eq       `field=value`, typed (booleans 'true'/'false', integers, numbers, text)
- *   like     `field=text`: contains, with % and _ taken literally
+ *   like     `field=text`: contains, with % and _ taken literally; on a field marked `x-pinyin`
+ *            a query of Latin letters matches by pinyin instead (its keys hold its Latin text)
  *   between  `field=start&field=end`; for a date-time field a date-only end means the whole day;
  *            an empty start or end leaves that side open
  *   in       `field=a&field=b...`
@@ -25,7 +26,7 @@ import { badRequest } from '../errors.ts';
 import type { Dialect, Tables } from '../types.ts';
 import { isDateText, isDateTimeText, normalizeDateTime, toColumnValue } from './values.ts';
 import { assertQueryable, type FieldAccess } from './field-access.ts';
-import { pinyinCondition } from './pinyin-search.ts';
+import { pinyinCondition, pinyinProbeCondition, pinyinSetCondition } from './pinyin-search.ts';
 
 /** the spec's full-list calls ask for page 0, size 99999 */
 export const MAX_PAGE_SIZE = 99999;
@@ -35,10 +36,17 @@ const MAX_TEXT = 500;
 
 export type Condition =
   | { kind: 'eq'; field: FieldSpec; value: unknown }
-  | { kind: 'like'; field: FieldSpec; text: string }
+  | { kind: 'like'; spec: ResourceSpec; field: FieldSpec; text: string }
   | { kind: 'between'; field: FieldSpec; from: unknown; to: unknown }
   | { kind: 'in'; field: FieldSpec; values: unknown[] }
-  | { kind: 'blurry'; spec: ResourceSpec; fields: SearchField[]; text: string };
+  | {
+      kind: 'blurry';
+      spec: ResourceSpec;
+      fields: SearchField[];
+      text: string;
+      /** a page over a common pinyin prefix: probe each row's keys (pinyin-search.ts pinyinPagePlan) */
+      walk?: boolean;
+    };
 
 /** A blurry search field; `choices` lists its possible values when the schema closes them (enum). */
 export interface SearchField {
@@ -193,7 +201,7 @@ export function parseListQuery(spec: ResourceSpec, query: Query, access: FieldAc
       }
       case 'like': {
         if (list.length > 1) throw badRequest(`查询参数「${field.title}」只能有一个值`);
-        conditions.push({ kind: 'like', field, text: checkText(list[0]) });
+        conditions.push({ kind: 'like', spec, field, text: checkText(list[0]) });
         break;
       }
       case 'between': {
@@ -240,7 +248,9 @@ function filterKey(conditions: Condition[]): string {
         case 'in':
           return ['in', c.field.name, [...c.values].map(String).sort()];
         case 'blurry':
-          return ['blurry', c.text];
+          // the fields searched depend on the caller's masks: callers who see a name masked
+          // must not share the page SQL or the count of callers who search it
+          return ['blurry', c.text, c.fields.map((s) => s.field.name)];
       }
     }),
   );
@@ -266,7 +276,8 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
     case 'eq':
       return eb(sql.ref(c.field.column), '=', toColumnValue(c.field, c.value, dialect));
     case 'like':
-      return containsExpr(c.field, c.text, dialect);
+      // a field marked x-pinyin also finds its text by pinyin (姓名 filter zs -> 张三)
+      return pinyinCondition(c.spec, c.field, c.text) ?? containsExpr(c.field, c.text, dialect);
     case 'between': {
       const parts: Expression<SqlBool>[] = [];
       if (c.from !== undefined) parts.push(eb(sql.ref(c.field.column), '>=', toColumnValue(c.field, c.from, dialect)));
@@ -283,12 +294,17 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
     case 'blurry': {
       const parts: Expression<SqlBool>[] = [];
       const isInt = /^-?\d{1,16}$/.test(c.text) && Number.isSafeInteger(Number(c.text));
+      // the marked fields, for a pinyin query: one set of ids over their key ranges
+      const marked = c.fields.filter((s) => !s.choices && s.field.type === 'string' && s.field.pinyin).map((s) => s.field);
+      const byPinyin = (c.walk ? pinyinProbeCondition : pinyinSetCondition)(c.spec, marked, c.text);
+      if (byPinyin) parts.push(byPinyin);
       for (const { field: f, choices } of c.fields) {
+        if (byPinyin && marked.includes(f)) continue;
         if (choices) {
           // a closed set of values: the ones the text finds become an indexed IN list
           const hits = matchingChoices(choices, c.text, isInt).map((v) => toColumnValue(f, v, dialect));
           if (hits.length) parts.push(eb(sql.ref(f.column), 'in', hits));
-        } else if (f.type === 'string') parts.push(pinyinCondition(c.spec, f, c.text) ?? containsExpr(f, c.text, dialect));
+        } else if (f.type === 'string') parts.push(containsExpr(f, c.text, dialect));
         else if ((f.type === 'integer' || f.type === 'number') && isInt)
           parts.push(eb(sql.ref(f.column), '=', toColumnValue(f, Number(c.text), dialect)));
       }

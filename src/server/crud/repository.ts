@@ -12,7 +12,14 @@ import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord } from './values.ts';
-import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
+import {
+  deletePinyinKeys,
+  deletePinyinKeysWhere,
+  pinyinFields,
+  pinyinPagePlan,
+  rewritePinyinKeys,
+  writePinyinKeys,
+} from './pinyin-search.ts';
 import {
   diffRecords,
   revisionActor,
@@ -191,7 +198,8 @@ async function pageRows(database: Database, spec: ResourceSpec, params: ListPara
 }
 
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
-  const rows = await pageRows(database, spec, params);
+  // a pinyin blurry over a common prefix pages by walking the table (the total keeps `params`)
+  const rows = await pageRows(database, spec, await pinyinPagePlan(database, spec, params));
   const content = rows.map((r) => rowToRecord(spec, r));
   let totalElements: number;
   if (content.length > 0 && content.length < params.size) {

@@ -3,7 +3,8 @@
  * Defaults to 河南省 / 郑州市 / 中原区; mode 3 fixes the province to 河南省 (its wheel shows
  * only Henan and does not move). A wheel selects the row that stops in its middle after a
  * scroll, or the row tapped; from the keyboard, a focused wheel moves by the arrow keys
- * (Home and End to its ends).
+ * (Home and End to its ends). Above the wheels, 查找地区 finds a region by characters or pinyin
+ * (AreaSearch.tsx) and turns the wheels to it.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Box from '@mui/material/Box';
@@ -12,6 +13,7 @@ import Drawer from '@mui/material/Drawer';
 import Typography from '@mui/material/Typography';
 import { citiesOf, countiesOf, DEFAULT_REGION, provinces, type Region } from '../../shared/regions.ts';
 import { MUTED_TEXT } from '../common/palette.ts';
+import { AreaSearch } from './AreaSearch.tsx';
 
 export interface AreaValue {
   province: string;
@@ -212,6 +214,7 @@ export function AreaPicker({ open, title = '请选择地区', value, mode, onCon
             完成
           </Button>
         </Box>
+        <AreaSearch onlyProvince={mode === 3 ? HENAN : undefined} onPick={setDraft} />
         <Box sx={{ display: 'flex' }}>
           <Wheel label="省份" items={allProvinces} value={draft.province} onChange={pickProvince} fixed={mode === 3} />
           <Wheel label="城市" items={cities} value={draft.city} onChange={pickCity} />

@@ -5,6 +5,9 @@
  * above it, clears the selection and says so (请选择到车型配置（第4级）). The value carries the
  * ids and names of the path and `userCarType`, the brand/series/model names joined by '/'.
  * Used by the staff console and the dealer portal alike (each passes its own loader).
+ * Each column has a 查找 box above it: typing characters or pinyin (dz, dazhong, bmw's 宝马 by
+ * bm) narrows that column by the shared pinyin rule, the matched characters marked; Enter picks
+ * the first match.
  */
 import { useCallback, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
@@ -20,6 +23,11 @@ import Typography from '@mui/material/Typography';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ClearIcon from '@mui/icons-material/Clear';
 import { levelRequiredMessage, userCarType, type BrandNode } from '../../shared/brand-tree.ts';
+import { Highlight } from './pinyin/Highlight.tsx';
+import { usePinyinMatcher } from './pinyin/usePinyin.ts';
+
+/** what each column lists (levels 1-5) */
+const COLUMN_TITLES = ['品牌', '车系', '车型', '配置', '颜色'];
 
 export interface ModelValue {
   ids: number[];
@@ -80,6 +88,9 @@ export function ModelCascader({
   const [failed, setFailed] = useState(false);
   const [message, setMessage] = useState('');
   const cache = useRef(new Map<number, BrandNode[]>());
+  /** the 查找 text of each column */
+  const [queries, setQueries] = useState<string[]>([]);
+  const match = usePinyinMatcher('text');
 
   const load = useCallback(
     async (pid: number): Promise<BrandNode[] | null> => {
@@ -117,6 +128,8 @@ export function ModelCascader({
   const pick = async (column: number, node: BrandNode) => {
     const chosen = [...path.slice(0, column), node];
     setPath(chosen);
+    // the columns after this one list other nodes now: their 查找 texts start empty
+    setQueries((qs) => qs.slice(0, column + 1));
     const canGoDeeper = node.level < deepest && node.hasChildren !== false;
     if (!canGoDeeper) {
       if (node.level >= level) commit(chosen);
@@ -150,6 +163,7 @@ export function ModelCascader({
   const openPanel = () => {
     if (disabled) return;
     setPath([]);
+    setQueries([]);
     setColumns((cols) => cols.slice(0, 1));
     setOpen(true);
     // the brands (the first column), loaded once and then taken from the cache
@@ -209,32 +223,64 @@ export function ModelCascader({
         anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
         slotProps={{ paper: { sx: { display: 'flex', maxWidth: '95vw', overflowX: 'auto' } } }}
       >
-        {columns.map((nodes, i) => (
-          <List
-            key={i}
-            dense
-            role="listbox"
-            aria-label={`第${i + 1}级`}
-            sx={{ minWidth: 170, maxHeight: 320, overflowY: 'auto', borderRight: 1, borderColor: 'divider', py: 0 }}
-          >
-            {nodes.length === 0 ? (
-              <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
-                暂无数据
-              </Typography>
-            ) : (
-              nodes.map((node) => {
-                const active = path[i]?.id === node.id;
-                const more = node.level < deepest && node.hasChildren !== false;
-                return (
-                  <ListItemButton key={node.id} role="option" aria-selected={active} selected={active} onClick={() => void pick(i, node)}>
-                    <ListItemText primary={node.name} slotProps={{ primary: { noWrap: true } }} />
-                    {loading === node.id ? <CircularProgress size={14} /> : more ? <ChevronRightIcon fontSize="small" /> : null}
-                  </ListItemButton>
-                );
-              })
-            )}
-          </List>
-        ))}
+        {columns.map((nodes, i) => {
+          const query = queries[i] ?? '';
+          const shownNodes = query.trim() ? nodes.filter((n) => match(n.name, query)) : nodes;
+          const title = COLUMN_TITLES[(nodes[0]?.level ?? i + 1) - 1] ?? `第${i + 1}级`;
+          return (
+            <Box key={i} sx={{ display: 'flex', flexDirection: 'column', borderRight: 1, borderColor: 'divider', minWidth: 170 }}>
+              <TextField
+                size="small"
+                variant="standard"
+                value={query}
+                placeholder={`查找${title}`}
+                onChange={(e) => {
+                  const next = e.target.value;
+                  setQueries((qs) => {
+                    const out = [...qs];
+                    out[i] = next;
+                    return out;
+                  });
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && shownNodes[0]) {
+                    e.preventDefault();
+                    void pick(i, shownNodes[0]);
+                  }
+                }}
+                slotProps={{ htmlInput: { 'aria-label': `查找第${i + 1}级` } }}
+                sx={{ px: 1, pt: 0.5 }}
+              />
+              <List dense role="listbox" aria-label={`第${i + 1}级`} sx={{ maxHeight: 320, overflowY: 'auto', py: 0 }}>
+                {shownNodes.length === 0 ? (
+                  <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
+                    {nodes.length === 0 ? '暂无数据' : '没有匹配的选项'}
+                  </Typography>
+                ) : (
+                  shownNodes.map((node) => {
+                    const active = path[i]?.id === node.id;
+                    const more = node.level < deepest && node.hasChildren !== false;
+                    return (
+                      <ListItemButton
+                        key={node.id}
+                        role="option"
+                        aria-selected={active}
+                        selected={active}
+                        onClick={() => void pick(i, node)}
+                      >
+                        <ListItemText
+                          primary={<Highlight text={node.name} range={query.trim() ? match(node.name, query) : null} />}
+                          slotProps={{ primary: { noWrap: true } }}
+                        />
+                        {loading === node.id ? <CircularProgress size={14} /> : more ? <ChevronRightIcon fontSize="small" /> : null}
+                      </ListItemButton>
+                    );
+                  })
+                )}
+              </List>
+            </Box>
+          );
+        })}
         {columns.length === 0 ? (
           <Box sx={{ p: 2, minWidth: 170 }}>
             {failed ? <Typography color="error">加载失败，请重试</Typography> : <CircularProgress size={20} aria-label="正在加载" />}

@@ -228,7 +228,9 @@ function CustomerView({ record, onClose }: { record: Customer; onClose: () => vo
 
 export default function CustomerList() {
   const [mobile, setMobile] = useState('');
-  const [query, setQuery] = useState('');
+  const [name, setName] = useState('');
+  /** the searched mobile and name (the name by characters or pinyin: zw finds 张伟) */
+  const [query, setQuery] = useState({ mobile: '', name: '' });
   const [page, setPage] = useState(0);
   const [data, setData] = useState<Page<Customer>>({ content: [], totalElements: 0 });
   const [loading, setLoading] = useState(true);
@@ -244,7 +246,9 @@ export default function CustomerList() {
   }
   const load = useCallback(
     () =>
-      dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', { query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query } })
+      dealerFetch<Page<Customer>>('comp/dbcCompany/getDbcUserInfos', {
+        query: { page, size: PAGE_SIZE, sort: 'id,desc', mobile: query.mobile, ...(query.name ? { surname: query.name } : {}) },
+      })
         .then(setData, () => undefined /* shown by the client */)
         .finally(() => setLoading(false)),
     [page, query],
@@ -258,11 +262,12 @@ export default function CustomerList() {
   };
 
   const search = () => {
-    const next = mobile.trim();
+    const next = { mobile: mobile.trim(), name: name.trim() };
     // 搜索 always asks again: with the same text and page nothing would change state, so load now
-    if (next === query && page === 0) reload();
+    const same = next.mobile === query.mobile && next.name === query.name;
+    if (same && page === 0) reload();
     setPage(0);
-    setQuery(next);
+    if (!same) setQuery(next);
   };
   const openDemand = (c: Customer) => {
     if (Number(c.subscribe) !== 1) notify('warning', DEMAND_MESSAGES.notFollowing);
@@ -279,6 +284,14 @@ export default function CustomerList() {
           onChange={(e) => setMobile(e.target.value.replace(/\D/g, '').slice(0, 11))}
           onKeyDown={(e) => e.key === 'Enter' && search()}
           slotProps={{ htmlInput: { maxLength: 11, 'aria-label': '手机号搜索' } }}
+        />
+        <TextField
+          size="small"
+          placeholder="姓名（可输入拼音，如 zw）"
+          value={name}
+          onChange={(e) => setName(e.target.value.slice(0, 50))}
+          onKeyDown={(e) => e.key === 'Enter' && search()}
+          slotProps={{ htmlInput: { maxLength: 50, 'aria-label': '姓名搜索' } }}
         />
         <Button variant="contained" onClick={search}>
           搜索
@@ -326,7 +339,13 @@ export default function CustomerList() {
               failed={false}
               empty={!loading && data.content.length === 0}
               columns={5}
-              hint={query ? '没有该手机号的用车客户，可修改手机号后再搜索' : '还没有用车客户，可点击「新增」添加'}
+              hint={
+                query.name
+                  ? '没有该姓名的用车客户，可修改姓名或拼音后再搜索'
+                  : query.mobile
+                    ? '没有该手机号的用车客户，可修改手机号后再搜索'
+                    : '还没有用车客户，可点击「新增」添加'
+              }
             />
           </TableBody>
         </Table>

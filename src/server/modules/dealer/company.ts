@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
-import { checkRecord, findById, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import { checkRecord, findById, positiveId, recordToRow, rewritePinyinKeys, rowToRecord, writePinyinKeys } from '../../crud/index.ts';
 import { withoutMaskedFields } from '../../crud/personal-data.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -69,11 +69,17 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const now = nowText();
     const row = recordToRow(spec, { ...result.values, createTime: now }, database.dialect);
     try {
-      const inserted = await database.db
-        .insertInto('dbc_company')
-        .values({ ...row, password: await hashPassword(password), pwd_reset_time: now })
-        .returning(columns)
-        .executeTakeFirstOrThrow();
+      const hashed = await hashPassword(password);
+      // the company name's pinyin keys (pickers, blurry) are written with the row
+      const inserted = await database.db.transaction().execute(async (trx) => {
+        const back = await trx
+          .insertInto('dbc_company')
+          .values({ ...row, password: hashed, pwd_reset_time: now })
+          .returning(columns)
+          .executeTakeFirstOrThrow();
+        await writePinyinKeys(trx, spec, [back]);
+        return back;
+      });
       tableChanged(database, spec.table);
       return reply.status(201).send(rowToRecord(spec, inserted));
     } catch (err) {
@@ -112,7 +118,11 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
           ? (await database.db.selectFrom('dbc_company').select('id').where('id', '=', id).executeTakeFirst())
             ? 1
             : 0
-          : Number((await database.db.updateTable('dbc_company').set(row).where('id', '=', id).executeTakeFirst()).numUpdatedRows);
+          : await database.db.transaction().execute(async (trx) => {
+              const n = Number((await trx.updateTable('dbc_company').set(row).where('id', '=', id).executeTakeFirst()).numUpdatedRows);
+              if (n) await rewritePinyinKeys(trx, spec, id, row);
+              return n;
+            });
     } catch (err) {
       if (isUniqueViolation(err)) throw badRequest(USERNAME_TAKEN);
       throw err;

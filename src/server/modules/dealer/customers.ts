@@ -19,7 +19,17 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
-import { fieldAccess, findById, listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import {
+  fieldAccess,
+  findById,
+  listPage,
+  parseListQuery,
+  positiveId,
+  recordToRow,
+  rewritePinyinKeys,
+  rowToRecord,
+  writePinyinKeys,
+} from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
@@ -158,11 +168,16 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     const member = await lookup(mobile);
     const now = nowText();
     const row = recordToRow(spec, { ...memberValues(member), compId, createTime: now, updateTime: now }, database.dialect);
-    const inserted = await database.db
-      .insertInto(spec.table)
-      .values(row)
-      .returning(spec.fields.map((f) => f.column))
-      .executeTakeFirstOrThrow();
+    // the name's pinyin keys (the customer search) are written with the row
+    const inserted = await database.db.transaction().execute(async (trx) => {
+      const back = await trx
+        .insertInto(spec.table)
+        .values(row)
+        .returning(spec.fields.map((f) => f.column))
+        .executeTakeFirstOrThrow();
+      await writePinyinKeys(trx, spec, [back]);
+      return back;
+    });
     tableChanged(database, spec.table);
     return reply.status(201).send(dealerView(request, rowToRecord(spec, inserted)));
   });
@@ -177,7 +192,10 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     if (mobile !== String(existing.mobile)) await consent(mobile, body.code);
     const member = await lookup(mobile);
     const row = recordToRow(spec, { ...memberValues(member), updateTime: nowText() }, database.dialect);
-    await database.db.updateTable(spec.table).set(row).where('id', '=', Number(existing.id)).where('comp_id', '=', compId).execute();
+    await database.db.transaction().execute(async (trx) => {
+      await trx.updateTable(spec.table).set(row).where('id', '=', Number(existing.id)).where('comp_id', '=', compId).execute();
+      await rewritePinyinKeys(trx, spec, Number(existing.id), row);
+    });
     tableChanged(database, spec.table);
     return reply.status(204).send();
   });

@@ -5,6 +5,8 @@
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
+import { resourceByName } from '../../../generated/resources.ts';
+import { writePinyinKeys } from '../../crud/pinyin-search.ts';
 
 export const DEMO_DEALER_PASSWORD = 'Jxs@123456';
 export const DEMO_DEALERS = [
@@ -17,8 +19,11 @@ export async function seedDemoDealers(database: Database): Promise<void> {
   if (have) return;
   const now = nowText();
   const password = await hashPassword(DEMO_DEALER_PASSWORD);
-  await database.db
+  const rows = await database.db
     .insertInto('dbc_company')
     .values(DEMO_DEALERS.map((d) => ({ ...d, enabled: 1, password, pwd_reset_time: now, create_time: now })))
+    .returning(['id', 'comp_name'])
     .execute();
+  // seeded after the migration filled the keys: the names' pinyin keys come with the rows
+  await writePinyinKeys(database.db, resourceByName.dbcCompany, rows);
 }

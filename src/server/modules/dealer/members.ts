@@ -7,6 +7,8 @@
  */
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
+import { resourceByName } from '../../../generated/resources.ts';
+import { writePinyinKeys } from '../../crud/pinyin-search.ts';
 import { plainText } from '../../../shared/text.ts';
 
 export interface Member {
@@ -121,8 +123,11 @@ export async function seedDemoMembers(database: Database): Promise<void> {
   const have = await database.db.selectFrom('dbc_member').select('id').limit(1).executeTakeFirst();
   if (have) return;
   const now = nowText();
-  await database.db
+  const rows = await database.db
     .insertInto('dbc_member')
     .values(DEMO_MEMBERS.map((m) => ({ ...m, create_time: now })))
+    .returning(['id', 'surname'])
     .execute();
+  // seeded after the migration filled the keys: the names' pinyin keys come with the rows
+  await writePinyinKeys(database.db, resourceByName.dbcMember, rows);
 }

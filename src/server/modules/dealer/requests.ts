@@ -18,7 +18,16 @@
 import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
-import { fieldAccess, listPage, parseListQuery, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
+import {
+  fieldAccess,
+  listPage,
+  parseListQuery,
+  positiveId,
+  recordToRow,
+  rewritePinyinKeys,
+  rowToRecord,
+  writePinyinKeys,
+} from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
@@ -68,12 +77,12 @@ export function registerRequestRoutes(
     const customer = await ownCustomer(app, compId, positiveId(body.duId));
     const member = await members.findByMobile(String(customer.mobile));
     if (!member) throw badRequest(NOT_REGISTERED);
-    // the customer keeps the member's current data
-    await database.db
-      .updateTable('dbc_user_info')
-      .set(recordToRow(resourceByName.dbcUserInfo, { ...memberValues(member), updateTime: nowText() }, database.dialect))
-      .where('id', '=', Number(customer.id))
-      .execute();
+    // the customer keeps the member's current data (and the pinyin keys of its name)
+    const customerRow = recordToRow(resourceByName.dbcUserInfo, { ...memberValues(member), updateTime: nowText() }, database.dialect);
+    await database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('dbc_user_info').set(customerRow).where('id', '=', Number(customer.id)).execute();
+      await rewritePinyinKeys(trx, resourceByName.dbcUserInfo, Number(customer.id), customerRow);
+    });
     if (member.subscribe !== 1) throw badRequest(DEMAND_MESSAGES.notFollowing);
     return { values: checked.values, customer, member };
   }
@@ -106,6 +115,7 @@ export function registerRequestRoutes(
         .values(recordToRow(spec(), record, database.dialect))
         .returning(columns())
         .executeTakeFirstOrThrow();
+      await writePinyinKeys(trx, spec(), [row]);
       await history(trx, Number(row.id), null, 1, 'submit', null, actor, now);
       return row;
     });
@@ -162,11 +172,10 @@ export function registerRequestRoutes(
       const now = nowText();
       const values: Record<string, unknown> = { ...(opts.extra ?? {}), status: plan.to, ...STATUS_FLAGS[plan.to], updateTime: now };
       if (opts.reason !== undefined) values.auditReason = opts.reason;
-      await trx
-        .updateTable(spec().table)
-        .set(recordToRow(spec(), values, database.dialect))
-        .where('id', '=', id)
-        .execute();
+      const changed = recordToRow(spec(), values, database.dialect);
+      await trx.updateTable(spec().table).set(changed).where('id', '=', id).execute();
+      // an edit may change the customer's name: its pinyin keys follow (other fields leave them)
+      await rewritePinyinKeys(trx, spec(), id, changed);
       // a status record says where the request moved: an edit while 审核中 stays 审核中 and moves nowhere
       if (plan.to !== from) await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
     });

@@ -2,11 +2,14 @@
  * A reference picker of the generated forms (departments, organisations, dealer companies,
  * people...): a select that also takes typing, found by the shared pinyin rule (部门 总部 by
  * zb or zongbu, 张伟 by zw) with the matched characters highlighted. Choices come from the
- * surrounding ReferenceInputBase; the value is the chosen record's id.
+ * surrounding ReferenceInputBase; the value is the chosen record's id. With `choices` it serves
+ * a dictionary select of many values the same way (the choices given, `format`/`parse` between
+ * the stored value and the choice id); `emptyText` adds a choice that clears it (a filter's 全部).
  */
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { InputHelperText, useChoicesContext, useInput, useTranslate, type Validator } from 'react-admin';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { Highlight } from '../../components/pinyin/Highlight.tsx';
 import { usePinyinMatcher, type PinyinKind } from '../../components/pinyin/usePinyin.ts';
 
@@ -26,7 +29,19 @@ export interface PinyinSelectInputProps {
   readOnly?: boolean;
   disabled?: boolean;
   helperText?: string | false;
+  /** local choices (a dictionary's values) instead of the surrounding reference's */
+  choices?: Array<{ id: string | number }>;
+  /** read by a list's filter form (always shown) */
+  alwaysOn?: boolean;
+  format?: (value: unknown) => unknown;
+  parse?: (value: unknown) => unknown;
+  /** a first choice that clears the value (filters: 全部) */
+  emptyText?: string;
+  size?: 'small' | 'medium';
+  sx?: SxProps<Theme>;
 }
+
+const EMPTY_ID = '\u0000empty';
 
 const MAX_SHOWN = 200;
 
@@ -39,17 +54,31 @@ export function PinyinSelectInput({
   readOnly,
   disabled,
   helperText,
+  choices: localChoices,
+  format,
+  parse,
+  emptyText,
+  size,
+  sx,
 }: PinyinSelectInputProps) {
   const translate = useTranslate();
-  const { allChoices, isPending } = useChoicesContext<Choice>();
-  const { field, fieldState, isRequired } = useInput({ source, validate, readOnly });
+  const { allChoices, isPending } = useChoicesContext<Choice>(localChoices ? { choices: localChoices } : {});
+  const { field, fieldState, isRequired } = useInput({
+    source,
+    validate,
+    readOnly,
+    ...(format ? { format } : {}),
+    ...(parse ? { parse } : {}),
+  });
   const match = usePinyinMatcher(kind);
-  const choices = allChoices ?? [];
+  const listed = allChoices ?? [];
+  const choices = emptyText ? [{ id: EMPTY_ID, [optionText]: emptyText }, ...listed] : listed;
   const textOf = (c: Choice) => {
     const v = c[optionText];
     return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
   };
-  const selected = choices.find((c) => String(c.id) === String(field.value)) ?? null;
+  const empty = field.value === undefined || field.value === null || field.value === '';
+  const selected = (empty && emptyText ? choices[0] : choices.find((c) => String(c.id) === String(field.value))) ?? null;
   const invalid = !!fieldState.error && (fieldState.isTouched || !!fieldState.error.message);
   const shownLabel = translate(label, { _: label });
   return (
@@ -69,7 +98,7 @@ export function PinyinSelectInput({
         const q = selected && inputValue === textOf(selected) ? '' : inputValue;
         return options.filter((o) => match(textOf(o), q)).slice(0, MAX_SHOWN);
       }}
-      onChange={(_, v) => field.onChange(v ? v.id : null)}
+      onChange={(_, v) => field.onChange(v && v.id !== EMPTY_ID ? v.id : emptyText ? '' : null)}
       onBlur={field.onBlur}
       renderOption={(props, o, { inputValue }) => {
         const q = selected && inputValue === textOf(selected) ? '' : inputValue;
@@ -91,10 +120,12 @@ export function PinyinSelectInput({
           helperText={<InputHelperText error={invalid ? fieldState.error?.message : undefined} helperText={helperText} />}
           placeholder="输入名称或拼音查找"
           margin="dense"
+          size={size}
           slotProps={{ htmlInput: { ...params.inputProps, 'data-field': source } }}
         />
       )}
-      fullWidth
+      fullWidth={!sx}
+      sx={sx}
     />
   );
 }

@@ -10,6 +10,8 @@ import { Offline, ReferenceInputBase, SearchInput, SelectInput, TextInput, useIn
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
+import { PinyinSelectInput } from './PinyinSelectInput.tsx';
+import { MANY_CHOICES } from './inputs.tsx';
 import { DateTextField } from './DateTextField.tsx';
 import { DATE_SHORTCUTS, shortcutRange } from './dateShortcuts.ts';
 
@@ -117,6 +119,20 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
       );
     } else if (field.filter === 'between') {
       inputs.push(<DateRangeInput key={key} {...common} />);
+    } else if (field.options && field.options.length >= MANY_CHOICES) {
+      // many values (a dictionary): typing finds them by characters or pinyin
+      inputs.push(
+        <PinyinSelectInput
+          key={key}
+          {...common}
+          optionText="name"
+          choices={choicesOf(field)}
+          emptyText="全部"
+          size="small"
+          helperText={false}
+          sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+        />,
+      );
     } else if (field.options?.length) {
       inputs.push(<SelectInput key={key} {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />);
     } else {

@@ -63,6 +63,9 @@ function FormOcrButton({ ocr }: { ocr: OcrFill }) {
 export const staffRecognise: OcrRecognise = async (call, form) =>
   (await request<Record<string, string>>(`/api/public/${call}`, { method: 'POST', body: form })).data;
 
+/** from this many values a select takes typing and finds its values by pinyin (PinyinSelectInput) */
+export const MANY_CHOICES = 8;
+
 /** referenced resources whose labels are people's names */
 const PEOPLE = new Set(['user', 'users', 'staff']);
 
@@ -111,6 +114,22 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
       return kind ? <RestrictedNumberInput {...common} kind={kind} /> : <NumberInput {...common} />;
     }
     case 'select':
+      // a select of many values (a dictionary grows) takes typing, found by pinyin
+      if (choicesOf(field).length >= MANY_CHOICES)
+        return (
+          <PinyinSelectInput
+            source={common.source}
+            label={common.label}
+            optionText="name"
+            choices={choicesOf(field)}
+            format={toChoice}
+            parse={(v: unknown) => fromChoice(field, v)}
+            validate={common.validate}
+            readOnly={readOnly}
+            disabled={readOnly}
+            helperText={common.helperText}
+          />
+        );
       return (
         <SelectInput
           {...common}
