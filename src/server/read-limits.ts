@@ -52,6 +52,10 @@ export function createReadLimits(app: FastifyInstance, limits: { reads: number; 
       errorResponseBuilder: () => new ApiError(429, message),
       // on PostgreSQL counted in leases of the shared budget, not one upsert per read (db/leased-limits.ts)
       sharedLease: true,
+      // no x-ratelimit-* headers on every read (three more headers per answer, read by nothing);
+      // past the budget the answer still says when to come back (Retry-After)
+      addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+      addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     } as Parameters<FastifyInstance['rateLimit']>[0]);
   return { read: [guard(limits.reads, READ_LIMIT_MESSAGE)], export: [guard(limits.exports, EXPORT_LIMIT_MESSAGE)] };
 }
