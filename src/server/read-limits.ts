@@ -9,7 +9,8 @@
  * - READ_LIMIT_WINDOW_SECONDS (60) is the window both count in.
  *
  * The guards are @fastify/rate-limit ones (app.rateLimit), so on PostgreSQL they count in the
- * database store every instance shares (db/shared-limits.ts), on SQLite in memory. They run as
+ * database store every instance shares (db/shared-limits.ts), in leases of several reads per
+ * upsert (db/leased-limits.ts: never more than the budget over all instances), on SQLite in memory. They run as
  * pre-handlers AFTER the route's authentication: the key is the signed-in user (or applicant),
  * never an address that a whole office shares. Over the limit the answer is 429
  * 查询过于频繁，请稍后再试 in the product's error shape, with Retry-After.
@@ -49,7 +50,13 @@ export function createReadLimits(app: FastifyInstance, limits: { reads: number; 
       timeWindow: limits.windowMs,
       keyGenerator: readerKey,
       errorResponseBuilder: () => new ApiError(429, message),
-    });
+      // on PostgreSQL counted in leases of the shared budget, not one upsert per read (db/leased-limits.ts)
+      sharedLease: true,
+      // no x-ratelimit-* headers on every read (three more headers per answer, read by nothing);
+      // past the budget the answer still says when to come back (Retry-After)
+      addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+      addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+    } as Parameters<FastifyInstance['rateLimit']>[0]);
   return { read: [guard(limits.reads, READ_LIMIT_MESSAGE)], export: [guard(limits.exports, EXPORT_LIMIT_MESSAGE)] };
 }
 

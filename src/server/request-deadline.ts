@@ -19,7 +19,7 @@ export function registerRequestDeadline(app: FastifyInstance, timeoutMs: number)
       reply.code(503).header('content-type', 'application/json; charset=utf-8').send(errorBody(503, REQUEST_TIMED_OUT));
     }, timeoutMs);
     timer.unref();
+    // an answer's end (or the client leaving) emits 'close'; the timer does nothing once sent
     reply.raw.once('close', () => clearTimeout(timer));
-    reply.raw.once('finish', () => clearTimeout(timer));
   });
 }

@@ -96,13 +96,15 @@ export function registerSecurityHeaders(app: FastifyInstance, webRoot: string): 
   // The WeCom QR panel is a frame of the sign-in page; WeCom sends the scan's answer into that
   // frame (`/?code=&state=`), and the page there moves the top window on. That one page may be
   // framed by this origin itself, nothing else, and never by another site.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || request.url.split('?')[0] !== '/') return payload;
+  // (a callback hook that looks at the path without splitting it: it runs on every answer)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const url = request.url;
+    if (request.method !== 'GET' || url[0] !== '/' || (url.length > 1 && url[1] !== '?')) return done(null, payload);
     const q = request.query as Record<string, unknown>;
-    if (typeof q.code !== 'string' || typeof q.state !== 'string') return payload;
+    if (typeof q.code !== 'string' || typeof q.state !== 'string') return done(null, payload);
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
     reply.header('x-frame-options', 'SAMEORIGIN');
-    return payload;
+    done(null, payload);
   });
 }

@@ -16,6 +16,7 @@ import {
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
+import { recordToRow } from '../../src/server/crud/values.ts';
 
 const Q = '/api/sysQuestion';
 const spec = resourceByName.sysQuestion;
@@ -117,5 +118,56 @@ describe.each(testApps())('list totals beyond the count cap on %s', (_name, star
       .execute();
     expect(await count(now + 10)).toBe(before);
     expect(await count(now + MAX_STALE_MS + 1000)).toBe(before + 1);
+  });
+});
+
+describe.each(testApps())('small list totals stay exact without the write counter on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: Record<string, string>;
+  const total = async (model: string) =>
+    (await app.inject({ method: 'GET', url: `${Q}?page=3&size=15&model=${encodeURIComponent(model)}`, headers: admin })).json<Page>()
+      .totalElements;
+  /** rows written past the app (no write counter bumped): only a count that really runs sees them */
+  const insertBehind = async (n: number, model: string) => {
+    const rows = Array.from({ length: n }, (_, i) =>
+      recordToRow(spec, { userType: '员工', model, content: `behind ${i}`, status: true, enabled: true }, app.database.dialect),
+    );
+    for (let i = 0; i < rows.length; i += 500)
+      await app.database.db
+        .insertInto(spec.table)
+        .values(rows.slice(i, i + 500))
+        .execute();
+  };
+
+  beforeAll(async () => {
+    t = await start();
+    app = t.app;
+    admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+  });
+  afterAll(async () => t?.close());
+
+  it('a small result is counted on every request (the plain count after the first), across half the cap and back', async () => {
+    expect(await total('人事')).toBe(0);
+    await insertBehind(30, '人事');
+    expect(await total('人事')).toBe(30);
+    expect(await total('人事')).toBe(30);
+    // past half the cap: still exact, and counted by the capped count again
+    await insertBehind(COUNT_CAP / 2 + 100, '人事');
+    expect(await total('人事')).toBe(COUNT_CAP / 2 + 130);
+    expect(await total('人事')).toBe(COUNT_CAP / 2 + 130);
+    await app.database.db.deleteFrom(spec.table).where('content', 'like', 'behind 1%').execute();
+    const left = Number(
+      (
+        await app.database.db
+          .selectFrom(spec.table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('model', '=', '人事')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(left).toBeLessThan(COUNT_CAP / 2);
+    expect(await total('人事')).toBe(left);
+    expect(await total('人事')).toBe(left);
   });
 });

@@ -138,6 +138,8 @@ export class SessionStore {
   private retryTimer?: NodeJS.Timeout;
   private lastSweep = 0;
   private readonly memory = new Map<string, CachedSession>();
+  /** token -> its hash, for the tokens seen lately (a SHA-256 per request is a few µs) */
+  private readonly hashes = new Map<string, string>();
   /** bumped by every change: a look-up that began before one keeps nothing */
   private generation = 0;
   private quietUntil = 0;
@@ -248,7 +250,12 @@ export class SessionStore {
   /** The live session of a token with its (enabled) user, or null; slides the expiry. */
   async lookup(token: string): Promise<SessionRecord | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const id = tokenHash(token);
+    let id = this.hashes.get(token);
+    if (id === undefined) {
+      id = tokenHash(token);
+      if (this.hashes.size >= MAX_CACHED) this.hashes.clear();
+      this.hashes.set(token, id);
+    }
     const hit = this.memory.get(id);
     if (hit) {
       const now = this.now();

@@ -17,9 +17,11 @@
  *    (an entry older than MAX_STALE_MS is not served).
  * 4. Concurrent requests for the same missing entry share one counting query; a count started
  *    before a write is never shared with requests after it.
+ * 5. A filter whose last count was at most half the cap is counted next time by a plain
+ *    count(*), exact and cheaper than the capped one; past half the cap it goes back to step 1.
  * A cached entry is used directly (the capped count is skipped), so a hot big list costs one
  * page query per request.
- * 5. A capped count that still took SLOW_CAPPED_MS or more (a pinyin prefix reads thousands of
+ * 6. A capped count that still took SLOW_CAPPED_MS or more (a pinyin prefix reads thousands of
  *    keys to find a few thousand rows) is kept like an exact one, under the same rules.
  */
 import { sql, type CompiledQuery } from 'kysely';
@@ -31,8 +33,10 @@ export const SQLITE_COUNT_TTL_MS = 600_000;
 /** an entry older than this is recounted before it is used */
 export const MAX_STALE_MS = 15 * 60_000;
 const MAX_ENTRIES = 500;
-/** a capped count at least this slow is cached too (rule 5) */
+/** a capped count at least this slow is cached too (rule 6) */
 export const SLOW_CAPPED_MS = 5;
+/** a result up to this size is counted next time by a plain count(*) */
+const SMALL_COUNT = COUNT_CAP / 2;
 
 interface Entry {
   count: number;
@@ -51,6 +55,8 @@ interface TableState {
   pending: Map<string, Job>;
   /** the compiled capped count by filter key (its SQL and parameters depend on nothing else) */
   capped: Map<string, CompiledQuery>;
+  /** the compiled plain count by filter key, for filters whose last count was small (see countMatching) */
+  plain: Map<string, CompiledQuery>;
 }
 
 const states = new WeakMap<Database, Map<string, TableState>>();
@@ -63,7 +69,7 @@ function stateOf(database: Database, table: string): TableState {
   }
   let s = tables.get(table);
   if (!s) {
-    s = { version: 0, cache: new Map(), pending: new Map(), capped: new Map() };
+    s = { version: 0, cache: new Map(), pending: new Map(), capped: new Map(), plain: new Map() };
     tables.set(table, s);
   }
   return s;
@@ -148,6 +154,17 @@ export async function countMatching<O>(
     return hit.count;
   }
 
+  // a filter whose last count was well under the cap is counted by a plain count(*): as exact,
+  // and cheaper than the capped count's subquery (SQLite: 80 against 117 µs for 2,600 index
+  // entries); should the result have grown past the cap meanwhile, that count is the exact one
+  const plain = s.plain.get(filterKey);
+  if (plain) {
+    const { rows } = await database.db.executeQuery<{ n: number | string }>(plain);
+    const n = Number(rows[0].n);
+    if (n > SMALL_COUNT) s.plain.delete(filterKey);
+    return n;
+  }
+
   let compiled = s.capped.get(filterKey);
   if (!compiled) {
     const capped = filtered()
@@ -165,6 +182,16 @@ export async function countMatching<O>(
   const started = performance.now();
   const { rows } = await database.db.executeQuery<{ n: number | string }>(compiled);
   const n = Number(rows[0].n);
+  if (n <= SMALL_COUNT) {
+    if (s.plain.size >= MAX_ENTRIES) s.plain.delete(s.plain.keys().next().value!);
+    s.plain.set(
+      filterKey,
+      filtered()
+        .clearSelect()
+        .select(sql<number | string>`count(*)`.as('n'))
+        .compile(),
+    );
+  }
   if (n <= COUNT_CAP) {
     if (performance.now() - started >= SLOW_CAPPED_MS && s.version === version) remember(s, filterKey, { count: n, version, at: now });
     return n;

@@ -11,7 +11,7 @@ import type { Database, Db, TableQuery } from '../types.ts';
 import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
-import { idField, recordToRow, rowToRecord } from './values.ts';
+import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
 import {
   deletePinyinKeys,
   deletePinyinKeysWhere,
@@ -115,7 +115,7 @@ const OFFSET_MARK = -7_919_113;
 
 interface PageTemplate {
   compiled: CompiledQuery;
-  /** index of the offset among the parameters */
+  /** index of the offset (the id, for the one-id statement) among the parameters */
   offsetAt: number;
 }
 
@@ -175,7 +175,37 @@ function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListPara
   return paged(from);
 }
 
+const oneIdTemplates = new WeakMap<Database, WeakMap<ResourceSpec, PageTemplate>>();
+/** stands for the id while the one-id statement is compiled; never a real id */
+const ID_MARK = -7_919_117;
+
+/**
+ * The first page of a read by one id and nothing else (`?id=N`, the caller sees every record):
+ * the row by its primary key, without order, limit or offset (at most one row, so they change
+ * nothing; in SQLite they cost as much again as the look-up). One compiled statement per spec,
+ * whatever the id, where the page templates would compile one per id.
+ */
+function oneIdQuery(database: Database, spec: ResourceSpec, params: ListParams): CompiledQuery | undefined {
+  if (params.page !== 0 || params.conditions.length !== 1) return undefined;
+  const c = params.conditions[0];
+  const id = idField(spec);
+  if (c.kind !== 'in' || c.values.length !== 1 || c.field !== id) return undefined;
+  let bySpec = oneIdTemplates.get(database);
+  if (!bySpec) oneIdTemplates.set(database, (bySpec = new WeakMap()));
+  let template = bySpec.get(spec);
+  if (!template) {
+    const compiled = database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id.column, '=', ID_MARK).compile();
+    template = { compiled, offsetAt: compiled.parameters.indexOf(ID_MARK) };
+    bySpec.set(spec, template);
+  }
+  const parameters = template.compiled.parameters.slice();
+  parameters[template.offsetAt] = toColumnValue(id, c.values[0], database.dialect);
+  return { ...template.compiled, parameters };
+}
+
 async function pageRows(database: Database, spec: ResourceSpec, params: ListParams): Promise<Record<string, unknown>[]> {
+  const byId = oneIdQuery(database, spec, params);
+  if (byId) return (await database.db.executeQuery<Record<string, unknown>>(byId)).rows;
   const position = bookmarkable(spec, params) ? bookmarkPosition(params.page * params.size) : 0;
   if (position === 0) {
     return (await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params))).rows;

@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import type { Database, Db } from '../types.ts';
 import { ensureTables, type TableDef } from '../auth/tables.ts';
 import { plainText } from '../../shared/text.ts';
+import { LeasedCounters } from './leased-limits.ts';
 
 export const LIMIT_TABLE = 'sys_limit_counter';
 const PRUNE_EVERY_MS = 60_000;
@@ -75,18 +76,19 @@ export class SharedCounters {
     }
   }
 
-  /** Counts one hit of `key` in its window of `windowMs`; answers the hits so far and the ms left. */
-  hit(key: string, windowMs: number): Promise<{ hits: number; ttl: number }> {
-    return this.withTable(() => this.hitNow(key, windowMs));
+  /** Counts `n` hits (one by default) of `key` in its window of `windowMs`; answers the hits so far and the ms left. */
+  hit(key: string, windowMs: number, n = 1): Promise<{ hits: number; ttl: number }> {
+    return this.withTable(() => this.hitNow(key, windowMs, n));
   }
 
-  private async hitNow(key: string, windowMs: number): Promise<{ hits: number; ttl: number }> {
+  private async hitNow(key: string, windowMs: number, n: number): Promise<{ hits: number; ttl: number }> {
     const window = Math.max(1, Math.trunc(windowMs));
+    const count = Math.max(1, Math.trunc(n));
     const { rows } = await sql<{ hits: number; ttl: number }>`
       insert into ${sql.table(LIMIT_TABLE)} as c (counter_key, hits, reset_at)
-      values (${storedKey(key)}, 1, ${NOW_MS} + ${window})
+      values (${storedKey(key)}, ${count}, ${NOW_MS} + ${window})
       on conflict (counter_key) do update set
-        hits = case when c.reset_at <= ${NOW_MS} then 1 else c.hits + 1 end,
+        hits = case when c.reset_at <= ${NOW_MS} then ${count} else c.hits + ${count} end,
         reset_at = case when c.reset_at <= ${NOW_MS} then excluded.reset_at else c.reset_at end
       returning hits, reset_at - ${NOW_MS} as ttl`.execute(this.db);
     void this.prune();
@@ -116,6 +118,8 @@ export class SharedCounters {
 type Callback = (err: Error | null, res?: { current: number; ttl: number }) => void;
 interface RouteOptions {
   routeInfo?: { method?: unknown; url?: unknown };
+  /** a guard counting in leases (leased-limits.ts): the per-user read and export budgets */
+  sharedLease?: boolean;
 }
 
 /**
@@ -149,11 +153,31 @@ export function databaseRateLimitStore(counters: () => SharedCounters) {
     }
 
     /** Each route (or each `app.rateLimit` guard, in registration order: the same on every instance) counts apart. */
-    child(routeOptions: RouteOptions & object): DatabaseRateLimitStore {
+    child(routeOptions: RouteOptions & object): DatabaseRateLimitStore | LeasedRateLimitStore {
       const info = routeOptions.routeInfo;
       const method = Array.isArray(info?.method) ? info.method.join(',') : plainText(info?.method ?? '');
       const name = typeof info?.url === 'string' && info.url ? `${method} ${info.url}` : `guard${++unnamed}`;
+      if (routeOptions.sharedLease) return new LeasedRateLimitStore(new LeasedCounters(counters), `rl:${name}:`);
       return new DatabaseRateLimitStore(undefined, `rl:${name}:`);
     }
   };
+}
+
+/** The same counters taken in leases (leased-limits.ts): most hits are answered from memory. */
+class LeasedRateLimitStore {
+  constructor(
+    private readonly leases: LeasedCounters,
+    private readonly prefix: string,
+  ) {}
+
+  incr(key: string, cb: Callback, timeWindow: number, max: number): void {
+    this.leases.hit(`${this.prefix}${key}`, timeWindow, max).then(
+      (res) => cb(null, res),
+      (err: Error) => cb(err),
+    );
+  }
+
+  child(): LeasedRateLimitStore {
+    return this;
+  }
 }

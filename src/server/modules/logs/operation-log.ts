@@ -73,19 +73,23 @@ export function installOperationLog(app: FastifyInstance, specs: ResourceSpec[])
     if (personal && !LOGGED_GETS.has(url)) {
       // a full read of personal data: gathered and written within a second, off the request path
       const who = username(request);
-      personalReads.add({
-        userId: who.id,
-        username: who.name,
-        // the resource's Chinese title, as the log screen shows it
-        resource: resourceTitle(personal.resource, specs),
-        ids: personal.ids,
-        method: `${method} ${url}`,
-        params: maskedParams({ params: request.params, query: request.query }, personalKeys.forRoute(url)),
-        ip: request.ip,
-        address: addressOf(request.ip),
-        browser: browserOf(request.headers['user-agent']),
-        time: Math.max(0, Math.round(reply.elapsedTime)),
-      });
+      personalReads.add(
+        {
+          userId: who.id,
+          username: who.name,
+          // the resource's Chinese title, as the log screen shows it
+          resource: resourceTitle(personal.resource, specs),
+          ids: personal.ids,
+        },
+        () => ({
+          method: `${method} ${url}`,
+          params: maskedParams({ params: request.params, query: request.query }, personalKeys.forRoute(url)),
+          ip: request.ip,
+          address: addressOf(request.ip),
+          browser: browserOf(request.headers['user-agent']),
+          time: Math.max(0, Math.round(reply.elapsedTime)),
+        }),
+      );
       return payload;
     }
     if (!WRITE_METHODS.has(method) && !(method === 'GET' && LOGGED_GETS.has(url)) && !personal) return payload;

@@ -19,11 +19,16 @@ const MAX_PENDING = 10_000;
 /** ids kept per row in the parameters (the description lists the first 30) */
 const MAX_IDS = 5000;
 
-export interface PersonalRead {
+/** Who read which records of which resource. */
+export interface PersonalReadWho {
   userId: number | null;
   username: string | null;
   resource: string;
   ids: number[];
+}
+
+/** The request of a read, as the log row shows the window's first one. */
+export interface PersonalReadDetails {
   method: string;
   params: string;
   ip: string;
@@ -32,6 +37,8 @@ export interface PersonalRead {
   /** milliseconds the request took */
   time: number;
 }
+
+export type PersonalRead = PersonalReadWho & PersonalReadDetails;
 
 interface Window {
   first: PersonalRead;
@@ -60,13 +67,17 @@ export class PersonalReadLog {
     private readonly flushMs = FLUSH_MS,
   ) {}
 
-  /** Records a full read; written within flushMs. */
-  add(read: PersonalRead): void {
+  /**
+   * Records a full read; written within flushMs. `details` (route, masked parameters, address,
+   * browser) are kept of the first read of a user and resource only, so they are asked for only
+   * then: the reads after it in the window cost a map look-up and their ids.
+   */
+  add(read: PersonalReadWho, details: () => PersonalReadDetails): void {
     const key = `${read.userId ?? ''}\u0000${read.username ?? ''}\u0000${read.resource}`;
     let w = this.pending.get(key);
     if (!w) {
       if (this.pending.size >= MAX_PENDING) this.dropOldest();
-      w = { first: read, ids: new Set(), exports: 0, reads: 0, createTime: nowText() };
+      w = { first: { ...read, ...details() }, ids: new Set(), exports: 0, reads: 0, createTime: nowText() };
       this.pending.set(key, w);
     }
     w.reads++;
