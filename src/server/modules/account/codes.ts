@@ -145,12 +145,7 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
         .where('target', '=', target)
         .where('purpose', '=', purpose)
         .executeTakeFirst();
-      if (
-        row &&
-        Number(row.day_count) >= MAX_SENDS_PER_DAY &&
-        Number(row.day_start) > t - DAY_MS &&
-        Number(row.sent_at) <= t - RESEND_MS
-      ) {
+      if (row && Number(row.day_count) >= MAX_SENDS_PER_DAY && Number(row.day_start) > t - DAY_MS && Number(row.sent_at) <= t - RESEND_MS) {
         throw new ApiError(429, CODE_MESSAGES.dailyLimit);
       }
       const wait = row ? Math.max(1, Math.ceil((Number(row.sent_at) + RESEND_MS - t) / 1000)) : 60;
