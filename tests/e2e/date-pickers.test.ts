@@ -124,7 +124,7 @@ describe.each(['en-US', 'zh-CN'])('date pickers with the browser in %s', (locale
     await page.goto(`${product.url}/#/comp/jxs_comp`);
     await page.waitForURL((u) => u.hash === '#/jxsLogin');
     await page.getByLabel('账号').fill('jxs001');
-    await page.getByLabel('确认密码').fill('Jxs@123456');
+    await page.getByLabel('密码', { exact: true }).fill('Jxs@123456');
     await page.getByRole('button', { name: '登 录' }).click();
     // the list has loaded once it shows a customer's row or its empty message (the other locale's run may have added 张伟)
     const demandButtons = page.getByRole('button', { name: '提交用车需求' });

@@ -59,11 +59,13 @@ describe('dealer portal', () => {
     await page.waitForURL((u) => u.hash === '#/jxsLogin');
     await expect(page.getByText('经销商登录').isVisible()).resolves.toBe(true);
     await page.getByLabel('账号').fill('jxs001');
-    await page.getByLabel('确认密码').fill('wrong-password');
+    // the password field reads 密码, not 确认密码 (docs/decisions.md)
+    expect(await page.getByLabel('确认密码').count()).toBe(0);
+    await page.getByLabel('密码', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: '登 录' }).click();
     await page.getByText('账号或密码错误').waitFor();
     await shot(page, 'dealer-01-login-error');
-    await page.getByLabel('确认密码').fill('Jxs@123456');
+    await page.getByLabel('密码', { exact: true }).fill('Jxs@123456');
     const login = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/auth/login'));
     await page.getByRole('button', { name: '登 录' }).click();
     expect((await login).status()).toBe(200);

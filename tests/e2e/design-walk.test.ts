@@ -253,7 +253,7 @@ describe('design walk', () => {
       await page.getByLabel('账号').waitFor();
       await look(page, `dealer-login-${label}`, problems);
       await page.getByLabel('账号').fill('jxs001');
-      await page.getByLabel('确认密码').fill('Jxs@123456');
+      await page.getByLabel('密码', { exact: true }).fill('Jxs@123456');
       const login = pending(page.waitForResponse((r) => new URL(r.url()).pathname === '/comp/dbcCompany/auth/login'));
       await page.getByRole('button', { name: '登 录' }).click();
       expect((await login).status()).toBe(200);

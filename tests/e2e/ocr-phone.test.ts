@@ -57,7 +57,7 @@ describe('recognised pictures fill the dealer demand form', () => {
   it('fills 车牌号 from a plate, both fields from a vehicle licence, and shows a refusal', async () => {
     await page.goto(`${product.url}/#/jxsLogin`);
     await page.getByLabel('账号').fill('jxs001');
-    await page.getByLabel('确认密码').fill('Jxs@123456');
+    await page.getByLabel('密码', { exact: true }).fill('Jxs@123456');
     await page.getByRole('button', { name: '登 录' }).click();
     await page.getByTestId('customer-list').waitFor();
     // a customer to submit a demand for

