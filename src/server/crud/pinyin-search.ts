@@ -17,7 +17,6 @@ import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { PINYIN_RULE_VERSION, pinyinKeys, pinyinQuery, prefixEnd } from '../../shared/pinyin.ts';
 import type { Database, Db, Dialect } from '../types.ts';
 import { idField } from './values.ts';
-import type { ListParams } from './query.ts';
 
 export const PINYIN_MARKER_TABLE = 'schema_pinyin';
 const FILL_BATCH = 2000;
@@ -95,7 +94,13 @@ const PLAN_CACHE_MAX = 2000;
 const planCache = new Map<string, { walk: boolean; at: number }>();
 
 /** Whether the ranges of `key` over these fields hold at least PROBE_FROM_KEYS keys (counted up to that). */
-async function commonPrefix(database: Database, spec: ResourceSpec, fields: FieldSpec[], key: string, probeFrom: number): Promise<boolean> {
+export async function commonPrefix(
+  database: Database,
+  spec: ResourceSpec,
+  fields: FieldSpec[],
+  key: string,
+  probeFrom: number,
+): Promise<boolean> {
   const cacheKey = `${spec.table}|${fields.map((f) => f.column).join(',')}|${key}|${probeFrom}`;
   const now = Date.now();
   const hit = planCache.get(cacheKey);
@@ -112,31 +117,6 @@ async function commonPrefix(database: Database, spec: ResourceSpec, fields: Fiel
   if (planCache.size >= PLAN_CACHE_MAX) planCache.delete(planCache.keys().next().value!);
   planCache.set(cacheKey, { walk, at: now });
   return walk;
-}
-
-/**
- * The page plan of a list whose blurry is a pinyin query: a page ordered by id alone over a
- * common prefix (at least PROBE_FROM_KEYS keys in its ranges, counted with a bounded index read
- * and remembered for a minute) walks the table by id and probes each row's keys; any other page
- * reads the ranges (pinyinSetCondition). The total is always counted with the set form.
- */
-export async function pinyinPagePlan(
-  database: Database,
-  spec: ResourceSpec,
-  params: ListParams,
-  probeFrom = PROBE_FROM_KEYS,
-): Promise<ListParams> {
-  if (params.sort.length !== 1 || params.sort[0].field !== idField(spec)) return params;
-  const at = params.conditions.findIndex((c) => c.kind === 'blurry');
-  const blurry = params.conditions[at];
-  if (!blurry || blurry.kind !== 'blurry') return params;
-  const key = pinyinQuery(blurry.text);
-  if (!key) return params;
-  const fields = blurry.fields.filter((s) => !s.choices && s.field.pinyin && s.field.type === 'string').map((s) => s.field);
-  if (!fields.length || !(await commonPrefix(database, spec, fields, key, probeFrom))) return params;
-  const conditions = params.conditions.slice();
-  conditions[at] = { ...blurry, walk: true };
-  return { ...params, conditions, filterKey: `${params.filterKey}|walk` };
 }
 
 interface KeyRow {

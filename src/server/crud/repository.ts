@@ -12,14 +12,8 @@ import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
-import {
-  deletePinyinKeys,
-  deletePinyinKeysWhere,
-  pinyinFields,
-  pinyinPagePlan,
-  rewritePinyinKeys,
-  writePinyinKeys,
-} from './pinyin-search.ts';
+import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
+import { pinyinPagePlan } from './pinyin-plan.ts';
 import {
   diffRecords,
   revisionActor,

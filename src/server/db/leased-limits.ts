@@ -15,7 +15,10 @@
  * of 600 reads a minute takes one upsert per 30 reads, the export budget of 30 one per export (as
  * before), and a budget under 40 is counted read by read.
  */
-import type { SharedCounters } from './shared-limits.ts';
+/** What a lease needs of the shared counters (shared-limits.ts): one counted hit of a size. */
+export interface CounterStore {
+  hit(key: string, windowMs: number, size: number): Promise<{ hits: number; ttl: number }>;
+}
 
 /** hits reserved by one upsert, at most */
 export const LEASE_MAX = 50;
@@ -40,7 +43,7 @@ export class LeasedCounters {
   /** a lease being taken per key: concurrent reads of one user wait for it instead of taking more */
   private taking = new Map<string, Promise<void>>();
 
-  constructor(private readonly counters: () => SharedCounters) {}
+  constructor(private readonly counters: () => CounterStore) {}
 
   /**
    * Counts one hit of `key` against `max` hits per `windowMs`. Answers the hits counted so far

@@ -15,11 +15,9 @@ import { citiesOf, countiesOf, DEFAULT_REGION, provinces, type Region } from '..
 import { MUTED_TEXT } from '../common/palette.ts';
 import { AreaSearch } from './AreaSearch.tsx';
 
-export interface AreaValue {
-  province: string;
-  city: string;
-  county: string;
-}
+import type { AreaValue } from './areaValue.ts';
+
+export type { AreaValue };
 
 const ITEM = 40;
 const VISIBLE = 5;

@@ -10,7 +10,7 @@ import { citiesOf, countiesOf, provinces, type Region } from '../../shared/regio
 import { Highlight } from '../components/pinyin/Highlight.tsx';
 import { usePinyinMatcher, type TextMatcher } from '../components/pinyin/usePinyin.ts';
 import { MUTED_TEXT } from '../common/palette.ts';
-import type { AreaValue } from './AreaPicker.tsx';
+import type { AreaValue } from './areaValue.ts';
 
 /** A region with the names of the levels above it (a city under a same-named province has none shown). */
 export interface RegionEntry {
