@@ -52,6 +52,7 @@ import {
   useFormCheck,
 } from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface Role {
   id: number;
@@ -384,6 +385,7 @@ export function UserAdmin() {
                           删除
                         </Button>
                       ) : null}
+                      <HistoryButton table="user" id={u.id} name={u.username} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}
