@@ -79,15 +79,22 @@ export function idListsBy(owners: number[], rows: Array<[unknown, unknown]>, pro
  * `delete` for one absent after (not in a recycle bin: the hand-written tables have none),
  * otherwise `action` with the changed properties (none when nothing changed).
  */
+/** A whole record as [null, value] or [value, null] pairs, empty lists left out like empty values. */
+function snapshot(spec: ResourceSpec, state: TrackedState, side: 'old' | 'new') {
+  const changes = snapshotChanges(spec, state, side);
+  for (const [name, pair] of Object.entries(changes))
+    if (Array.isArray(pair[side === 'old' ? 0 : 1]) && !(pair[side === 'old' ? 0 : 1] as unknown[]).length) delete changes[name];
+  return changes;
+}
+
 export function tableRevisionRows(spec: ResourceSpec, action: RevisionAction, before: StateMap, after: StateMap): RevisionRow[] {
   const ids = [...new Set([...before.keys(), ...after.keys()])];
   const rows: RevisionRow[] = [];
   for (const id of ids) {
     const old = before.get(id);
     const now = after.get(id);
-    if (!old && now)
-      rows.push({ recordId: id, action: action === 'update' ? 'create' : action, changes: snapshotChanges(spec, now, 'new') });
-    else if (old && !now) rows.push({ recordId: id, action: 'delete', changes: snapshotChanges(spec, old, 'old') });
+    if (!old && now) rows.push({ recordId: id, action: action === 'update' ? 'create' : action, changes: snapshot(spec, now, 'new') });
+    else if (old && !now) rows.push({ recordId: id, action: 'delete', changes: snapshot(spec, old, 'old') });
     else if (old && now) {
       const changes = diffRecords(spec, old, now);
       if (Object.keys(changes).length) rows.push({ recordId: id, action, changes });
