@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, loginAs } from './auth-helpers.ts';
+import { createCompany } from './dealer-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import { REVISION_TABLE } from '../../src/server/crud/revisions.ts';
 import { trackChange } from '../../src/server/crud/table-revisions.ts';
@@ -228,6 +229,18 @@ describe.each(testApps())('record history of the hand-written tables on %s', (_n
     const gone = await history('api/roles', role);
     expect(gone[0].action).toBe('delete');
     expect(change(gone[0], 'name')).toMatchObject({ old: '历史岗位丙', new: null });
+  });
+
+  it('dealer companies: the hand-written create and edit record their revisions, never the password', async () => {
+    const id = await createCompany(t.app, admin, 'histdealer');
+    const edit = await api(admin, 'PUT', '/api/system/dbcCompany', { id, compName: '历史经销商', password: 'NewPass@1' });
+    expect(edit.statusCode, edit.body).toBe(204);
+    const entries = await history('api/system/dbcCompany', id);
+    expect(entries.map((e) => e.action)).toEqual(['update', 'create']);
+    expect(change(entries[0], 'compName')).toMatchObject({ old: 'histdealer公司', new: '历史经销商' });
+    expect(change(entries[1], 'username')).toMatchObject({ old: null, new: 'histdealer' });
+    expect(JSON.stringify(entries)).not.toContain('NewPass');
+    expect(JSON.stringify(entries)).not.toContain('Dealer@123');
   });
 
   it('menus, departments, dictionaries, their details and the settings record their changes and restore', async () => {

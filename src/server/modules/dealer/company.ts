@@ -12,6 +12,8 @@ import { permissionKey } from '../../../shared/resource-spec.ts';
 import { checkRecord, findById, positiveId, recordToRow, rowToRecord } from '../../crud/index.ts';
 import { withoutMaskedFields } from '../../crud/personal-data.ts';
 import { tableChanged } from '../../crud/count.ts';
+import { diffRecords, revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -69,11 +71,20 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const now = nowText();
     const row = recordToRow(spec, { ...result.values, createTime: now }, database.dialect);
     try {
-      const inserted = await database.db
-        .insertInto('dbc_company')
-        .values({ ...row, password: await hashPassword(password), pwd_reset_time: now })
-        .returning(columns)
-        .executeTakeFirstOrThrow();
+      const hash = await hashPassword(password);
+      // the company and its create revision (never the password) in one transaction
+      const inserted = await database.db.transaction().execute(async (trx) => {
+        const r = await trx
+          .insertInto('dbc_company')
+          .values({ ...row, password: hash, pwd_reset_time: now })
+          .returning(columns)
+          .executeTakeFirstOrThrow();
+        const record = rowToRecord(spec, r);
+        await writeRevisions(trx, database.dialect, spec, revisionActor(actorOf(request)), [
+          { recordId: Number(record.id), action: 'create', changes: snapshotChanges(spec, record, 'new') },
+        ]);
+        return r;
+      });
       tableChanged(database, spec.table);
       return reply.status(201).send(rowToRecord(spec, inserted));
     } catch (err) {
@@ -112,7 +123,18 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
           ? (await database.db.selectFrom('dbc_company').select('id').where('id', '=', id).executeTakeFirst())
             ? 1
             : 0
-          : Number((await database.db.updateTable('dbc_company').set(row).where('id', '=', id).executeTakeFirst()).numUpdatedRows);
+          : await database.db.transaction().execute(async (trx) => {
+              // the stored values before, for the revision of the changed fields (never the password)
+              const before = await trx.selectFrom('dbc_company').select(columns).where('id', '=', id).executeTakeFirst();
+              if (!before) return 0;
+              await trx.updateTable('dbc_company').set(row).where('id', '=', id).execute();
+              const changes = diffRecords(spec, rowToRecord(spec, before), rowToRecord(spec, row));
+              if (Object.keys(changes).length)
+                await writeRevisions(trx, database.dialect, spec, revisionActor(actorOf(request)), [
+                  { recordId: id, action: 'update', changes },
+                ]);
+              return 1;
+            });
     } catch (err) {
       if (isUniqueViolation(err)) throw badRequest(USERNAME_TAKEN);
       throw err;
