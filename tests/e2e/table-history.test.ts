@@ -68,7 +68,7 @@ describe('history of the hand-written administration screens', () => {
     expect(edited.status, edited.body).toBe(204);
 
     await openFromMenu(page, '用户管理', 'api/users');
-    await page.getByRole('button', { name: 'history_user的历史记录' }).click();
+    await page.getByRole('row').filter({ hasText: 'history_user' }).getByRole('button', { name: '历史记录' }).click();
     const dialog = page.getByRole('dialog', { name: /历史记录/ });
     const entries = dialog.getByTestId('history-entry');
     await entries.nth(1).waitFor();
@@ -114,7 +114,7 @@ describe('history of the hand-written administration screens', () => {
     });
     expect(edited.status, edited.body).toBe(204);
     await openFromMenu(page, '角色管理', 'api/roles');
-    await page.getByRole('button', { name: '历史角色的历史记录' }).click();
+    await page.getByRole('row').filter({ hasText: '历史角色' }).getByRole('button', { name: '历史记录' }).click();
     const dialog = page.getByRole('dialog', { name: /历史记录/ });
     const entries = dialog.getByTestId('history-entry');
     await entries.nth(1).waitFor();

@@ -157,7 +157,7 @@ export function DictAdmin() {
                           删除
                         </Button>
                       ) : null}
-                      <HistoryButton table="dict" id={d.id} name={d.name} onRestored={reload} />
+                      <HistoryButton table="dict" id={d.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}
@@ -217,7 +217,7 @@ export function DictAdmin() {
                             删除
                           </Button>
                         ) : null}
-                        <HistoryButton table="dictDetail" id={d.id} name={d.label} onRestored={reload} />
+                        <HistoryButton table="dictDetail" id={d.id} onRestored={reload} />
                       </TableCell>
                     </TableRow>
                   ))}

@@ -158,7 +158,7 @@ export function MenuAdmin() {
                       删除
                     </Button>
                   ) : null}
-                  <HistoryButton table="menu" id={m.id} name={m.title} onRestored={reload} />
+                  <HistoryButton table="menu" id={m.id} onRestored={reload} />
                 </Box>
               ),
             },

@@ -213,7 +213,7 @@ export function RoleAdmin() {
                           删除
                         </Button>
                       ) : null}
-                      <HistoryButton table="role" id={r.id} name={r.name} onRestored={reload} />
+                      <HistoryButton table="role" id={r.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}

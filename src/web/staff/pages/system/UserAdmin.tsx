@@ -385,7 +385,7 @@ export function UserAdmin() {
                           删除
                         </Button>
                       ) : null}
-                      <HistoryButton table="user" id={u.id} name={u.username} onRestored={reload} />
+                      <HistoryButton table="user" id={u.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}
