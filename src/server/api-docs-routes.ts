@@ -23,6 +23,7 @@ import {
   ref,
   type Json,
 } from './openapi/shapes.ts';
+import { TABLE_HISTORY } from '../shared/table-history.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -556,8 +557,50 @@ const pdf = (summary: string, disposition: string) => ({
   },
 });
 
+const HISTORY_ENTRY = object({
+  id: { type: 'integer', description: '历史版本ID' },
+  action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
+  actorKind: { type: 'string', enum: ['user', 'system'] },
+  actorName: nullable('string'),
+  time: { type: 'string', description: 'yyyy-MM-dd HH:mm:ss' },
+  changes: arrayOf(
+    object({
+      field: { type: 'string', description: '字段名' },
+      title: { type: 'string', description: '字段中文名' },
+      old: { description: '修改前的值（其他表的 ID 显示为“名称（ID n）”；无 :sensitive 权限时个人信息已脱敏）' },
+      new: { description: '修改后的值（同上）' },
+    }),
+  ),
+});
+
+/** 历史记录 and 恢复到此版本 of the hand-written tables (src/server/crud/table-history-routes.ts). */
+const TABLE_HISTORY_ROUTES: Record<string, Json> = Object.fromEntries(
+  Object.values(TABLE_HISTORY).flatMap((spec): Array<[string, Json]> => [
+    [
+      `GET /${spec.path}/{id}/history`,
+      {
+        summary: `${spec.title}：历史记录（新的在前，逐字段对比；${spec.permission}:list）`,
+        response: { 200: json(pageOf(HISTORY_ENTRY), '历史版本'), 404: json(ref('Error'), '数据不存在') },
+      },
+    ],
+    [
+      `POST /${spec.path}/{id}/restore/{revisionId}`,
+      {
+        summary: `${spec.title}：恢复到此版本（作为一次新的修改，校验与权限同修改；${spec.permission}:edit）`,
+        ...noBody('记录与版本由路径指定，不带请求体'),
+        response: {
+          204: empty('已恢复'),
+          400: json(ref('Error'), '当前数据与该版本一致，无需恢复；或该版本的值已被占用（如：用户名已存在）'),
+          404: json(ref('Error'), '历史版本不存在'),
+        },
+      },
+    ],
+  ]),
+);
+
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
 export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
+  ...TABLE_HISTORY_ROUTES,
   'GET /api/health': { summary: '存活检查', response: { 200: json(ref('Health'), '进程在运行') } },
   'GET /api/health/ready': {
     summary: '就绪检查：数据库 2 秒内应答',

@@ -81,6 +81,25 @@ describe.each(testApps())('car-use demand state machine on %s', (_name, start) =
     expect(history.every((h) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(h.createTime))).toBe(true);
     const dealerView = (await inject('GET', `/comp/dbcCompany/getDbcInfoHistory?id=${id}`, dealer)).json<HistoryEntry[]>();
     expect(dealerView).toHaveLength(6);
+    // record history: the dealer's submission and each move, field by field, written with the move
+    const revisions = (await inject('GET', `/api/dbc/dbcInfo/${id}/history`, staff)).json<{
+      content: Array<{
+        action: string;
+        actorKind: string;
+        actorName: string;
+        changes: Array<{ field: string; old: unknown; new: unknown }>;
+      }>;
+    }>().content;
+    expect(revisions.map((r) => [r.action, r.actorKind, r.actorName])).toEqual([
+      ['status', 'user', 'auditor'],
+      ['status', 'user', 'auditor'],
+      ['status', 'user', 'auditor'],
+      ['status', 'user', 'auditor'],
+      ['status', 'user', 'auditor'],
+      ['create', 'dealer', 'dealera'],
+    ]);
+    expect(revisions[0].changes.find((c) => c.field === 'status')).toMatchObject({ old: 6, new: 7 });
+    expect(revisions[4].changes.find((c) => c.field === 'auditReason')).toMatchObject({ old: null, new: '资料齐全' });
     // nothing follows 订单完结
     for (const to of [4, 5, 6, 7]) expect((await move(id, to)).statusCode).toBe(400);
     expect(errorOf(await audit(id, 2)).message).toBe('用车需求当前状态为「订单完结」，不能审核通过');

@@ -19,6 +19,7 @@ import {
   revisionActor,
   snapshotChanges,
   updateReturningOld,
+  updateWithKnownOldPg,
   updateWithRevisionPg,
   writeImportRevisions,
   writeRevisions,
@@ -367,6 +368,8 @@ export async function updateRecord(
   values: Record<string, unknown>,
   cleared: string[],
   actor?: Actor,
+  /** the record as the caller read it just before (record form): PostgreSQL then writes update and revision in one plain statement */
+  existing?: Record<string, unknown>,
 ): Promise<boolean> {
   const all: Record<string, unknown> = { ...values, ...autoValues(spec, actor, false) };
   for (const name of cleared) all[name] = null;
@@ -375,13 +378,24 @@ export async function updateRecord(
   delete row[idCol];
   if (database.dialect === 'postgres' && Object.keys(row).length) {
     // the update and its revision in one statement; the pinyin keys of marked texts in the same transaction
+    const by = revisionActor(actor);
+    const action = actor?.revision ?? 'update';
+    const write = async (db: Db) => {
+      if (existing) {
+        // the old values as read: one plain statement, unless the record changed since (then the locked read)
+        const changes = diffRecords(spec, existing, rowToRecord(spec, row));
+        const oldRow = recordToRow(spec, existing, database.dialect);
+        if (await updateWithKnownOldPg(db, spec, idCol, id, row, oldRow, changes, by, action)) return true;
+      }
+      return updateWithRevisionPg(db, spec, idCol, id, row, by, action);
+    };
     const found = pinyinFields(spec).length
       ? await database.db.transaction().execute(async (trx) => {
-          const ok = await updateWithRevisionPg(trx, spec, idCol, id, row, revisionActor(actor), actor?.revision ?? 'update');
+          const ok = await write(trx);
           if (ok) await rewritePinyinKeys(trx, spec, id, row);
           return ok;
         })
-      : await updateWithRevisionPg(database.db, spec, idCol, id, row, revisionActor(actor), actor?.revision ?? 'update');
+      : await write(database.db);
     if (found) tableChanged(database, spec.table);
     return found;
   }

@@ -296,7 +296,15 @@ export async function updateFromBody(
     for (const name of Object.keys(result.values)) result.values[name] = record[name];
   }
   const actor = actorOf(request);
-  const found = await updateRecord(database(), spec, id, result.values, result.cleared, actor && revision ? { ...actor, revision } : actor);
+  const found = await updateRecord(
+    database(),
+    spec,
+    id,
+    result.values,
+    result.cleared,
+    actor && revision ? { ...actor, revision } : actor,
+    existing,
+  );
   if (!found) throw notFound('数据不存在');
   await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
 }

@@ -13,10 +13,14 @@
  * the new parent) inside the scope. No cycles: a parent cannot be the department or below it.
  */
 import type { Db } from '../../types.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
+import { inScope, requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
+import { TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { assertForm, deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
 import { DEPT_FORM } from '../../../shared/admin-forms.ts';
 import type { StoredDept } from '../system/departments.ts';
@@ -148,8 +152,12 @@ function mustBeInScope(scope: DataScope, id: number | null): void {
   if (id === null || !scope.deptIds.includes(id)) throw forbidden(DEPT_NOT_IN_SCOPE);
 }
 
+/** sys_dept as record history tracks it (its columns). */
+export const DEPT_TABLE: TrackedTable = { spec: TABLE_HISTORY.dept };
+
 export function registerDepartmentAdmin(app: FastifyInstance): void {
   const db = app.database.db;
+  const dialect = app.database.dialect;
   const scopeOf = (request: Parameters<typeof requestScope>[1]) => requestScope(db, request);
 
   app.get('/api/dept/lazy', { preHandler: app.authenticate }, async (request) => {
@@ -208,17 +216,34 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
     mustBeInScope(scope, d.pid);
     await parentMustExist(d.pid);
     const now = nowText();
-    const row = await db
-      .insertInto('sys_dept')
-      .values({ pid: d.pid, name: d.name, sort: d.sort, enabled: d.enabled ? 1 : 0, create_time: now, update_time: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        DEPT_TABLE,
+        request,
+        'create',
+        [],
+        () =>
+          trx
+            .insertInto('sys_dept')
+            .values({ pid: d.pid, name: d.name, sort: d.sort, enabled: d.enabled ? 1 : 0, create_time: now, update_time: now })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        (r) => [Number(r.id)],
+      ),
+    );
     return reply.status(201).send({ id: Number(row.id), ...d, pid: d.pid ?? 0 });
   });
 
   app.put('/api/dept', { preHandler: app.requirePermission('dept:edit') }, async (request, reply) => {
     const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
+    await editDept(request, body, requiredId(body.id, 'ID不能为空'), 'update');
+    return reply.status(204).send();
+  });
+
+  /** The edit of a department: its checks (scope, parent, no cycle), then the write and its revision. */
+  const editDept = async (request: FastifyRequest, body: Record<string, unknown>, id: number, action: RevisionAction) => {
     const d = readDept(body);
     const scope = await scopeOf(request);
     const rows = await allRows(db);
@@ -228,12 +253,25 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
     if (d.pid !== current.pid) mustBeInScope(scope, d.pid);
     await parentMustExist(d.pid);
     if (d.pid !== null && (await withDescendants(db, [id])).includes(d.pid)) throw badRequest(DEPT_CYCLE);
-    await db
-      .updateTable('sys_dept')
-      .set({ pid: d.pid, name: d.name, sort: d.sort, enabled: d.enabled ? 1 : 0, update_time: nowText() })
-      .where('id', '=', id)
-      .execute();
-    return reply.status(204).send();
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, DEPT_TABLE, request, action, [id], () =>
+        trx
+          .updateTable('sys_dept')
+          .set({ pid: d.pid, name: d.name, sort: d.sort, enabled: d.enabled ? 1 : 0, update_time: nowText() })
+          .where('id', '=', id)
+          .execute(),
+      ),
+    );
+  };
+
+  registerTableHistory(app, {
+    key: 'dept',
+    table: DEPT_TABLE,
+    // a department outside the caller's data scope answers as an absent one
+    assertVisible: async (request, id) => {
+      if (!inScope(await scopeOf(request), 'dept', id)) throw notFound('部门不存在');
+    },
+    restore: (request, id, state) => editDept(request, { ...state, id, pid: state.pid ?? 0 }, id, 'restore'),
   });
 
   app.delete('/api/dept', { preHandler: app.requirePermission('dept:del') }, async (request, reply) => {
@@ -251,8 +289,10 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
         .where((eb) => eb.or([eb('dept_id', 'in', ids), eb('org_id', 'in', ids)]))
         .executeTakeFirst();
       if (user) throw badRequest(DEPT_HAS_USERS);
-      await trx.deleteFrom('sys_roles_depts').where('dept_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_dept').where('id', 'in', ids).execute();
+      await trackChange(trx, dialect, DEPT_TABLE, request, 'delete', ids, async () => {
+        await trx.deleteFrom('sys_roles_depts').where('dept_id', 'in', ids).execute();
+        await trx.deleteFrom('sys_dept').where('id', 'in', ids).execute();
+      });
     });
     return reply.status(200).send();
   });

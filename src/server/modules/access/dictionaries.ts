@@ -22,7 +22,11 @@
  *   POST   api/busidict/update       the same with id; no cycles (busidict:edit)
  *   DELETE api/busidict              [ids]; refused while an entry has children (busidict:del)
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
@@ -124,8 +128,13 @@ async function childCounts(db: Db, ids: number[]): Promise<Map<number, number>> 
   return new Map(rows.map((r) => [Number(r.pid), Number(r.n)]));
 }
 
+/** sys_dict and sys_dict_detail as record history tracks them (their columns). */
+export const DICT_TABLE: TrackedTable = { spec: TABLE_HISTORY.dict };
+export const DICT_DETAIL_TABLE: TrackedTable = { spec: TABLE_HISTORY.dictDetail };
+
 export function registerDictionaries(app: FastifyInstance): void {
   const db = app.database.db;
+  const dialect = app.database.dialect;
 
   // ---- dictionaries
   app.get('/api/dict', { preHandler: app.requirePermission('dict:list') }, async (request) => {
@@ -173,32 +182,58 @@ export function registerDictionaries(app: FastifyInstance): void {
   app.post('/api/dict', { preHandler: app.requirePermission('dict:add') }, async (request, reply) => {
     const d = await readDict(objectBody(request.body));
     const now = nowText();
-    const row = await db
-      .insertInto('sys_dict')
-      .values({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, create_time: now, update_time: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        DICT_TABLE,
+        request,
+        'create',
+        [],
+        () =>
+          trx
+            .insertInto('sys_dict')
+            .values({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, create_time: now, update_time: now })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        (r) => [Number(r.id)],
+      ),
+    );
     return reply.status(201).send({ id: Number(row.id), ...d });
   });
 
+  /** The edit of a dictionary: its checks (a name taken), then the write and its revision. */
+  const editDict = async (request: FastifyRequest, body: Body, id: number, action: RevisionAction) => {
+    const d = await readDict(body, id);
+    const res = await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, DICT_TABLE, request, action, [id], () =>
+        trx
+          .updateTable('sys_dict')
+          .set({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, update_time: nowText() })
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      ),
+    );
+    if (!Number(res.numUpdatedRows)) throw notFound(DICT_NOT_FOUND);
+  };
+
   app.put('/api/dict', { preHandler: app.requirePermission('dict:edit') }, async (request, reply) => {
     const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
-    const d = await readDict(body, id);
-    const res = await db
-      .updateTable('sys_dict')
-      .set({ name: d.name, description: d.description, is_public: d.isPublic ? 1 : 0, update_time: nowText() })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!Number(res.numUpdatedRows)) throw notFound(DICT_NOT_FOUND);
+    await editDict(request, body, requiredId(body.id, 'ID不能为空'), 'update');
     return reply.status(204).send();
   });
 
   app.delete('/api/dict', { preHandler: app.requirePermission('dict:del') }, async (request, reply) => {
     const ids = deleteIds(request.body);
     await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('sys_dict_detail').where('dict_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_dict').where('id', 'in', ids).execute();
+      // the details go with their dictionary, each with its delete revision
+      const details = (await trx.selectFrom('sys_dict_detail').select('id').where('dict_id', 'in', ids).execute()).map((r) => Number(r.id));
+      await trackChange(trx, dialect, DICT_DETAIL_TABLE, request, 'delete', details, () =>
+        trx.deleteFrom('sys_dict_detail').where('dict_id', 'in', ids).execute(),
+      );
+      await trackChange(trx, dialect, DICT_TABLE, request, 'delete', ids, () =>
+        trx.deleteFrom('sys_dict').where('id', 'in', ids).execute(),
+      );
     });
     return reply.status(200).send();
   });
@@ -264,39 +299,76 @@ export function registerDictionaries(app: FastifyInstance): void {
     const d = await readDetail(objectBody(request.body));
     await valueFree(d.dictId, d.value);
     const now = nowText();
-    const row = await db
-      .insertInto('sys_dict_detail')
-      .values({
-        dict_id: d.dictId,
-        label: d.label,
-        value: d.value,
-        sort: d.sort,
-        enabled: d.enabled ? 1 : 0,
-        create_time: now,
-        update_time: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        DICT_DETAIL_TABLE,
+        request,
+        'create',
+        [],
+        () =>
+          trx
+            .insertInto('sys_dict_detail')
+            .values({
+              dict_id: d.dictId,
+              label: d.label,
+              value: d.value,
+              sort: d.sort,
+              enabled: d.enabled ? 1 : 0,
+              create_time: now,
+              update_time: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        (r) => [Number(r.id)],
+      ),
+    );
     return reply.status(201).send({ id: Number(row.id), ...d });
   });
 
-  app.put('/api/dictDetail', { preHandler: app.requirePermission('dict:edit') }, async (request, reply) => {
-    const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
+  /** The edit of a dictionary's detail: its checks (a value taken in the dictionary), then the write and its revision. */
+  const editDetail = async (request: FastifyRequest, body: Body, id: number, action: RevisionAction) => {
     const d = await readDetail(body);
     await valueFree(d.dictId, d.value, id);
-    const res = await db
-      .updateTable('sys_dict_detail')
-      .set({ dict_id: d.dictId, label: d.label, value: d.value, sort: d.sort, enabled: d.enabled ? 1 : 0, update_time: nowText() })
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const res = await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, DICT_DETAIL_TABLE, request, action, [id], () =>
+        trx
+          .updateTable('sys_dict_detail')
+          .set({ dict_id: d.dictId, label: d.label, value: d.value, sort: d.sort, enabled: d.enabled ? 1 : 0, update_time: nowText() })
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      ),
+    );
     if (!Number(res.numUpdatedRows)) throw notFound('字典详情不存在');
+  };
+
+  app.put('/api/dictDetail', { preHandler: app.requirePermission('dict:edit') }, async (request, reply) => {
+    const body = objectBody(request.body);
+    await editDetail(request, body, requiredId(body.id, 'ID不能为空'), 'update');
     return reply.status(204).send();
+  });
+
+  registerTableHistory(app, {
+    key: 'dict',
+    table: DICT_TABLE,
+    restore: (request, id, state) => editDict(request, { ...state, id }, id, 'restore'),
+  });
+  registerTableHistory(app, {
+    key: 'dictDetail',
+    table: DICT_DETAIL_TABLE,
+    restore: (request, id, state) => editDetail(request, { ...state, id }, id, 'restore'),
   });
 
   app.delete('/api/dictDetail', { preHandler: app.requirePermission('dict:del') }, async (request, reply) => {
     const ids = deleteIds(request.body);
-    await db.deleteFrom('sys_dict_detail').where('id', 'in', ids).execute();
+    await db
+      .transaction()
+      .execute((trx) =>
+        trackChange(trx, dialect, DICT_DETAIL_TABLE, request, 'delete', ids, () =>
+          trx.deleteFrom('sys_dict_detail').where('id', 'in', ids).execute(),
+        ),
+      );
     return reply.status(200).send();
   });
 

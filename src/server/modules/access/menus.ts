@@ -11,7 +11,11 @@
  *                                       links (menu:del)
  * Every change clears the access cache so keys and sidebars follow at once.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
@@ -124,8 +128,12 @@ function parsePid(query: unknown): number | null {
   return Number(text) || null;
 }
 
+/** sys_menu as record history tracks it (its columns). */
+export const MENU_TABLE: TrackedTable = { spec: TABLE_HISTORY.menu };
+
 export function registerMenuAdmin(app: FastifyInstance): void {
   const db = app.database.db;
+  const dialect = app.database.dialect;
 
   app.get('/api/menus', { preHandler: app.requirePermission('menu:list') }, async (request) => {
     onlyKeys(request.query, ['pid', 'blurry', 'page', 'size', 'sort']);
@@ -246,11 +254,23 @@ export function registerMenuAdmin(app: FastifyInstance): void {
   app.post('/api/menus', { preHandler: app.requirePermission('menu:add') }, async (request, reply) => {
     const m = await readMenu(objectBody(request.body));
     const now = nowText();
-    const created = await db
-      .insertInto('sys_menu')
-      .values({ ...row(m), create_time: now, update_time: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const created = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        MENU_TABLE,
+        request,
+        'create',
+        [],
+        () =>
+          trx
+            .insertInto('sys_menu')
+            .values({ ...row(m), create_time: now, update_time: now })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        (r) => [Number(r.id)],
+      ),
+    );
     invalidateAccess();
     const stored = await db
       .selectFrom('sys_menu')
@@ -263,19 +283,33 @@ export function registerMenuAdmin(app: FastifyInstance): void {
 
   app.put('/api/menus', { preHandler: app.requirePermission('menu:edit') }, async (request, reply) => {
     const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
+    await editMenu(request, body, requiredId(body.id, 'ID不能为空'), 'update');
+    return reply.status(204).send();
+  });
+
+  /** The edit of a menu: its checks, then the write and its revision. */
+  const editMenu = async (request: FastifyRequest, body: Body, id: number, action: RevisionAction) => {
     const rows = await allMenus(db);
     if (!rows.some((r) => Number(r.id) === id)) throw notFound('菜单不存在');
     const m = await readMenu(body, id);
     if (m.pid !== null && descendants(rows, [id]).has(m.pid)) throw badRequest(MENU_CYCLE);
     if (m.type === 2 && rows.some((r) => r.pid !== null && Number(r.pid) === id)) throw badRequest('该菜单存在下级，不能改为按钮');
-    await db
-      .updateTable('sys_menu')
-      .set({ ...row(m), update_time: nowText() })
-      .where('id', '=', id)
-      .execute();
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, MENU_TABLE, request, action, [id], () =>
+        trx
+          .updateTable('sys_menu')
+          .set({ ...row(m), update_time: nowText() })
+          .where('id', '=', id)
+          .execute(),
+      ),
+    );
     invalidateAccess();
-    return reply.status(204).send();
+  };
+
+  registerTableHistory(app, {
+    key: 'menu',
+    table: MENU_TABLE,
+    restore: (request, id, state) => editMenu(request, { ...state, id, pid: state.pid ?? 0 }, id, 'restore'),
   });
 
   app.delete('/api/menus', { preHandler: app.requirePermission('menu:del') }, async (request, reply) => {
@@ -285,11 +319,14 @@ export function registerMenuAdmin(app: FastifyInstance): void {
       const known = new Set(rows.map((r) => Number(r.id)));
       if (ids.some((id) => !known.has(id))) throw notFound('菜单不存在');
       const all = [...descendants(rows, ids)];
-      for (let i = 0; i < all.length; i += 500) {
-        const chunk = all.slice(i, i + 500);
-        await trx.deleteFrom('sys_roles_menus').where('menu_id', 'in', chunk).execute();
-        await trx.deleteFrom('sys_menu').where('id', 'in', chunk).execute();
-      }
+      // every menu deleted (those below included) gets its delete revision
+      await trackChange(trx, dialect, MENU_TABLE, request, 'delete', all, async () => {
+        for (let i = 0; i < all.length; i += 500) {
+          const chunk = all.slice(i, i + 500);
+          await trx.deleteFrom('sys_roles_menus').where('menu_id', 'in', chunk).execute();
+          await trx.deleteFrom('sys_menu').where('id', 'in', chunk).execute();
+        }
+      });
     });
     invalidateAccess();
     return reply.status(200).send();

@@ -39,6 +39,10 @@ import {
   type Body,
 } from './input.ts';
 import { ROLE_FORM } from '../../../shared/admin-forms.ts';
+import { TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 
 export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
 
@@ -89,8 +93,29 @@ async function roleViews(db: Db, rows: RoleRow[]): Promise<RoleView[]> {
   }));
 }
 
+/** sys_role as record history tracks it: its columns, its departments (自定义 scope) and its menus. */
+export const ROLE_TABLE: TrackedTable = {
+  spec: TABLE_HISTORY.role,
+  extra: async (db, ids) => {
+    const depts = await db.selectFrom('sys_roles_depts').select(['role_id', 'dept_id']).where('role_id', 'in', ids).execute();
+    const menus = await db.selectFrom('sys_roles_menus').select(['role_id', 'menu_id']).where('role_id', 'in', ids).execute();
+    const d = idListsBy(
+      ids,
+      depts.map((r) => [r.role_id, r.dept_id]),
+      'depts',
+    );
+    const m = idListsBy(
+      ids,
+      menus.map((r) => [r.role_id, r.menu_id]),
+      'menus',
+    );
+    return new Map(ids.map((id) => [id, { ...d.get(id), ...m.get(id) }]));
+  },
+};
+
 export function registerRoleAdmin(app: FastifyInstance): void {
   const db = app.database.db;
+  const dialect = app.database.dialect;
 
   const readRole = async (request: FastifyRequest, body: Body) => {
     const dataScope = body.dataScope;
@@ -189,46 +214,77 @@ export function registerRoleAdmin(app: FastifyInstance): void {
     const r = await readRole(request, objectBody(request.body));
     await nameFree(r.name);
     const now = nowText();
-    const id = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('sys_role')
-        .values({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, create_time: now, update_time: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await writeDepts(trx, Number(row.id), r.depts);
-      return Number(row.id);
-    });
+    const id = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        ROLE_TABLE,
+        request,
+        'create',
+        [],
+        async () => {
+          const row = await trx
+            .insertInto('sys_role')
+            .values({
+              name: r.name,
+              level: r.level,
+              data_scope: r.dataScope,
+              description: r.description,
+              create_time: now,
+              update_time: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await writeDepts(trx, Number(row.id), r.depts);
+          return Number(row.id);
+        },
+        (roleId) => [roleId],
+      ),
+    );
     const [view] = await roleViews(db, [
       await db.selectFrom('sys_role').selectAll().where('id', '=', id).$castTo<RoleRow>().executeTakeFirstOrThrow(),
     ]);
     return reply.status(201).send(view);
   });
 
-  app.put('/api/roles', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
-    const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
+  /** The checks of a role's edit; answers its writes (run in the caller's transaction). */
+  const prepareRoleEdit = async (request: FastifyRequest, body: Body, id: number) => {
     const stored = await storedRole(request, id);
     const r = await readRole(request, body);
     if (stored.name === ADMIN_ROLE && (r.name !== ADMIN_ROLE || r.dataScope !== '全部' || r.level !== MIN_LEVEL))
       throw badRequest('不能修改超级管理员角色的名称、级别和数据范围');
     await nameFree(r.name, id);
-    await db.transaction().execute(async (trx) => {
+    return async (trx: Db) => {
       await trx
         .updateTable('sys_role')
         .set({ name: r.name, level: r.level, data_scope: r.dataScope, description: r.description, update_time: nowText() })
         .where('id', '=', id)
         .execute();
       await writeDepts(trx, id, r.depts);
-    });
+    };
+  };
+
+  /** Runs writes of one role as one change with its revision. */
+  const writeRole = async (request: FastifyRequest, id: number, action: RevisionAction, writes: Array<(trx: Db) => Promise<void>>) => {
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, ROLE_TABLE, request, action, [id], async () => {
+        for (const w of writes) await w(trx);
+      }),
+    );
     invalidateAccess();
+  };
+
+  app.put('/api/roles', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = requiredId(body.id, 'ID不能为空');
+    await writeRole(request, id, 'update', [await prepareRoleEdit(request, body, id)]);
     return reply.status(204).send();
   });
 
-  app.put('/api/roles/menu', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
-    const body = objectBody(request.body);
-    const id = requiredId(body.id, 'ID不能为空');
+  /** The checks of a change of a role's menus; answers its writes. */
+  const prepareMenus = async (request: FastifyRequest, id: number, given: unknown) => {
     await storedRole(request, id);
-    const menus = idList(body.menus, '菜单');
+    const menus = idList(given, '菜单');
     if (menus.length) {
       const found = await db.selectFrom('sys_menu').select('id').where('id', 'in', menus).execute();
       if (found.length !== menus.length) throw badRequest('菜单不存在');
@@ -249,12 +305,35 @@ export function registerRoleAdmin(app: FastifyInstance): void {
       const changed = [...menus.filter((m) => !current.includes(m)), ...current.filter((m) => !menus.includes(m))];
       if (changed.some((m) => !held.has(m))) throw forbidden('只能分配你自己拥有的菜单');
     }
-    await db.transaction().execute(async (trx) => {
+    return async (trx: Db) => {
       await trx.deleteFrom('sys_roles_menus').where('role_id', '=', id).execute();
       for (const m of menus) await trx.insertInto('sys_roles_menus').values({ role_id: id, menu_id: m }).execute();
-    });
-    invalidateAccess();
+    };
+  };
+
+  app.put('/api/roles/menu', { preHandler: app.requirePermission('roles:edit') }, async (request, reply) => {
+    const body = objectBody(request.body);
+    const id = requiredId(body.id, 'ID不能为空');
+    await writeRole(request, id, 'update', [await prepareMenus(request, id, body.menus)]);
     return reply.status(204).send();
+  });
+
+  registerTableHistory(app, {
+    key: 'role',
+    table: ROLE_TABLE,
+    // the role's fields and its menus back as they were, each through its own edit's checks, as one change
+    restore: async (request, id, state) => {
+      const body: Body = {
+        id,
+        name: state.name,
+        level: state.level,
+        dataScope: state.dataScope,
+        description: state.description,
+        depts: ((state.depts as number[] | null) ?? []).map((d) => ({ id: d })),
+      };
+      const menus = ((state.menus as number[] | null) ?? []).map((m) => ({ id: m }));
+      await writeRole(request, id, 'restore', [await prepareRoleEdit(request, body, id), await prepareMenus(request, id, menus)]);
+    },
   });
 
   app.delete('/api/roles', { preHandler: app.requirePermission('roles:del') }, async (request, reply) => {
@@ -263,13 +342,15 @@ export function registerRoleAdmin(app: FastifyInstance): void {
       const row = await storedRole(request, id);
       if (row.name === ADMIN_ROLE) throw badRequest('不能删除超级管理员角色');
     }
-    await db.transaction().execute(async (trx) => {
-      if (await trx.selectFrom('sys_users_roles').select('user_id').where('role_id', 'in', ids).executeTakeFirst())
-        throw badRequest(ROLE_IN_USE);
-      await trx.deleteFrom('sys_roles_menus').where('role_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_roles_depts').where('role_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_role').where('id', 'in', ids).execute();
-    });
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, ROLE_TABLE, request, 'delete', ids, async () => {
+        if (await trx.selectFrom('sys_users_roles').select('user_id').where('role_id', 'in', ids).executeTakeFirst())
+          throw badRequest(ROLE_IN_USE);
+        await trx.deleteFrom('sys_roles_menus').where('role_id', 'in', ids).execute();
+        await trx.deleteFrom('sys_roles_depts').where('role_id', 'in', ids).execute();
+        await trx.deleteFrom('sys_role').where('id', 'in', ids).execute();
+      }),
+    );
     invalidateAccess();
     return reply.status(200).send();
   });

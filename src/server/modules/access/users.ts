@@ -47,6 +47,10 @@ import {
   type Body,
 } from './input.ts';
 import { USER_FORM } from '../../../shared/admin-forms.ts';
+import { TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { idListsBy, trackChange, type TrackedState, type TrackedTable } from '../../crud/table-revisions.ts';
 
 /** Password of a new user and of a reset; the user must change it at the next sign-in. */
 export const DEFAULT_USER_PASSWORD = 'Abc123456';
@@ -175,6 +179,38 @@ export function guardUsers<T extends { id: number; phone: string | null; email: 
   return users;
 }
 
+/** sys_user as record history tracks it: its columns (never the password) and its roles. */
+export const USER_TABLE: TrackedTable = {
+  spec: TABLE_HISTORY.user,
+  extra: async (db, ids) =>
+    idListsBy(
+      ids,
+      (await db.selectFrom('sys_users_roles').select(['user_id', 'role_id']).where('user_id', 'in', ids).execute()).map((r) => [
+        r.user_id,
+        r.role_id,
+      ]),
+      'roleIds',
+    ),
+};
+
+/** The edit form's body of a user's tracked state (恢复到此版本 sends it through the edit). */
+function userBody(id: number, state: TrackedState): Body {
+  return {
+    id,
+    username: state.username,
+    nickName: state.nickName,
+    phone: state.phone,
+    email: state.email,
+    wecomUserId: state.wecomUserId,
+    sex: state.sex,
+    enabled: state.enabled,
+    deptId: state.deptId,
+    orgId: state.orgId,
+    lockTime: state.lockTime,
+    roles: ((state.roleIds as number[] | null) ?? []).map((r) => ({ id: r })),
+  };
+}
+
 const LOCK_TIME_KEYS = ['id', 'lockTime', 'orgId', 'deptId'];
 
 /** The body of the personal centre's lock dialog: exactly {id, lockTime, orgId, deptId}. */
@@ -189,6 +225,7 @@ export function lockTimeOf(body: Body): number {
 
 export function registerUserAdmin(app: FastifyInstance): void {
   const db = app.database.db;
+  const dialect = app.database.dialect;
 
   const readUser = (body: Body) => {
     // the form's fields, as the screen checks them
@@ -325,32 +362,43 @@ export function registerUserAdmin(app: FastifyInstance): void {
     await uniqueChecks(u);
     const now = nowText();
     const password = await hashPassword(DEFAULT_USER_PASSWORD);
-    const id = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('sys_user')
-        .values({
-          username: u.username,
-          nick_name: u.nickName,
-          password,
-          phone: u.phone,
-          email: u.email,
-          wecom_user_id: u.wecomUserId ?? null,
-          sex: u.sex,
-          dept_id: u.deptId,
-          org_id: u.orgId,
-          enabled: u.enabled ? 1 : 0,
-          lock_time: 0,
-          is_def_password: 1,
-          pwd_reset_time: now,
-          create_time: now,
-          update_time: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const userId = Number(row.id);
-      for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: userId, role_id: roleId }).execute();
-      return userId;
-    });
+    const id = await db.transaction().execute((trx) =>
+      trackChange(
+        trx,
+        dialect,
+        USER_TABLE,
+        request,
+        'create',
+        [],
+        async () => {
+          const row = await trx
+            .insertInto('sys_user')
+            .values({
+              username: u.username,
+              nick_name: u.nickName,
+              password,
+              phone: u.phone,
+              email: u.email,
+              wecom_user_id: u.wecomUserId ?? null,
+              sex: u.sex,
+              dept_id: u.deptId,
+              org_id: u.orgId,
+              enabled: u.enabled ? 1 : 0,
+              lock_time: 0,
+              is_def_password: 1,
+              pwd_reset_time: now,
+              create_time: now,
+              update_time: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const userId = Number(row.id);
+          for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: userId, role_id: roleId }).execute();
+          return userId;
+        },
+        (userId) => [userId],
+      ),
+    );
     const [created] = await withRoles(db, [await userSelect(db).where('u.id', '=', id).executeTakeFirstOrThrow()]);
     return reply.status(201).send(created);
   });
@@ -377,13 +425,22 @@ export function registerUserAdmin(app: FastifyInstance): void {
       const lockTime = lockTimeOf(body);
       const row = id === user.id ? { id } : await target(request, id);
       const res = await db
-        .updateTable('sys_user')
-        .set({ lock_time: lockTime, update_time: nowText() })
-        .where('id', '=', row.id)
-        .executeTakeFirst();
+        .transaction()
+        .execute((trx) =>
+          trackChange(trx, dialect, USER_TABLE, request, 'update', [Number(row.id)], () =>
+            trx.updateTable('sys_user').set({ lock_time: lockTime, update_time: nowText() }).where('id', '=', row.id).executeTakeFirst(),
+          ),
+        );
       if (!Number(res.numUpdatedRows)) throw notFound('用户不存在');
       return reply.status(204).send();
     }
+    await editUser(request, body, id, 'update');
+    return reply.status(204).send();
+  });
+
+  /** The edit of a user (the form's body): the checks of an edit, then the write and its revision. */
+  const editUser = async (request: FastifyRequest, body: Body, id: number, action: RevisionAction) => {
+    const user = request.user!;
     const stored = await target(request, id);
     // a caller who saw the phone and e-mail masked cannot write them: what their form holds is
     // the mask, never the value; the stored ones stay
@@ -414,33 +471,34 @@ export function registerUserAdmin(app: FastifyInstance): void {
     );
     await uniqueChecks(u, id);
     const lockTime = body.lockTime === undefined ? undefined : lockTimeOf(body);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sys_user')
-        .set({
-          username: u.username,
-          nick_name: u.nickName,
-          phone: u.phone,
-          email: u.email,
-          sex: u.sex,
-          dept_id: u.deptId,
-          org_id: u.orgId,
-          enabled: u.enabled ? 1 : 0,
-          ...(lockTime === undefined ? {} : { lock_time: lockTime }),
-          ...(u.wecomUserId === undefined ? {} : { wecom_user_id: u.wecomUserId }),
-          update_time: nowText(),
-        })
-        .where('id', '=', id)
-        .execute();
-      if (rolesChange) {
-        await trx.deleteFrom('sys_users_roles').where('user_id', '=', id).execute();
-        for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: id, role_id: roleId }).execute();
-      }
-      if (!u.enabled) await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
-    });
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, USER_TABLE, request, action, [id], async () => {
+        await trx
+          .updateTable('sys_user')
+          .set({
+            username: u.username,
+            nick_name: u.nickName,
+            phone: u.phone,
+            email: u.email,
+            sex: u.sex,
+            dept_id: u.deptId,
+            org_id: u.orgId,
+            enabled: u.enabled ? 1 : 0,
+            ...(lockTime === undefined ? {} : { lock_time: lockTime }),
+            ...(u.wecomUserId === undefined ? {} : { wecom_user_id: u.wecomUserId }),
+            update_time: nowText(),
+          })
+          .where('id', '=', id)
+          .execute();
+        if (rolesChange) {
+          await trx.deleteFrom('sys_users_roles').where('user_id', '=', id).execute();
+          for (const roleId of u.roleIds) await trx.insertInto('sys_users_roles').values({ user_id: id, role_id: roleId }).execute();
+        }
+        if (!u.enabled) await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
+      }),
+    );
     invalidateAccess(id);
-    return reply.status(204).send();
-  });
+  };
 
   app.delete('/api/users', { preHandler: app.requirePermission('user:del') }, async (request, reply) => {
     const ids = deleteIds(request.body);
@@ -450,11 +508,13 @@ export function registerUserAdmin(app: FastifyInstance): void {
       const row = await target(request, id);
       if (row.username === ADMIN_USERNAME) throw badRequest('不能删除超级管理员');
     }
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('sys_users_roles').where('user_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_session').where('user_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_user').where('id', 'in', ids).execute();
-    });
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, USER_TABLE, request, 'delete', ids, async () => {
+        await trx.deleteFrom('sys_users_roles').where('user_id', 'in', ids).execute();
+        await trx.deleteFrom('sys_session').where('user_id', 'in', ids).execute();
+        await trx.deleteFrom('sys_user').where('id', 'in', ids).execute();
+      }),
+    );
     for (const id of ids) invalidateAccess(id);
     return reply.status(200).send();
   });
@@ -466,23 +526,38 @@ export function registerUserAdmin(app: FastifyInstance): void {
     if (!userName) throw badRequest('用户名不能为空');
     const row = await target(request, id);
     if (row.username !== userName) throw badRequest('用户名与用户不一致');
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sys_user')
-        .set({
-          password: await hashPassword(DEFAULT_USER_PASSWORD),
-          is_def_password: 1,
-          pwd_reset_time: nowText(),
-          login_fail_count: 0,
-          login_fail_since: null,
-          locked_until: null,
-          update_time: nowText(),
-        })
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
-    });
+    const password = await hashPassword(DEFAULT_USER_PASSWORD);
+    await db.transaction().execute((trx) =>
+      trackChange(trx, dialect, USER_TABLE, request, 'update', [id], async () => {
+        await trx
+          .updateTable('sys_user')
+          .set({
+            password,
+            is_def_password: 1,
+            pwd_reset_time: nowText(),
+            login_fail_count: 0,
+            login_fail_since: null,
+            locked_until: null,
+            update_time: nowText(),
+          })
+          .where('id', '=', id)
+          .execute();
+        await trx.deleteFrom('sys_session').where('user_id', '=', id).execute();
+      }),
+    );
     return { message: '密码重置成功' };
+  });
+
+  registerTableHistory(app, {
+    key: 'user',
+    table: USER_TABLE,
+    sees: seesUserContacts,
+    personalResource: 'user',
+    // a user outside the caller's data scope answers as an absent one, as the list leaves them out
+    assertVisible: async (request, _id, state) => {
+      if (!inScope(await requestScope(db, request), 'dept', state.deptId)) throw notFound('用户不存在');
+    },
+    restore: (request, id, state) => editUser(request, userBody(id, state), id, 'restore'),
   });
 
   app.get('/api/users/option', { preHandler: app.authenticate }, async (request) => {

@@ -12,6 +12,8 @@ import { permissionKey } from '../../../shared/resource-spec.ts';
 import { checkRecord, findById, positiveId, recordToRow, rewritePinyinKeys, rowToRecord, writePinyinKeys } from '../../crud/index.ts';
 import { withoutMaskedFields } from '../../crud/personal-data.ts';
 import { tableChanged } from '../../crud/count.ts';
+import { diffRecords, revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -69,16 +71,21 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const now = nowText();
     const row = recordToRow(spec, { ...result.values, createTime: now }, database.dialect);
     try {
-      const hashed = await hashPassword(password);
-      // the company name's pinyin keys (pickers, blurry) are written with the row
+      const hash = await hashPassword(password);
+      // the company, its name's pinyin keys (pickers, blurry) and its create revision (never the
+      // password) in one transaction
       const inserted = await database.db.transaction().execute(async (trx) => {
-        const back = await trx
+        const r = await trx
           .insertInto('dbc_company')
-          .values({ ...row, password: hashed, pwd_reset_time: now })
+          .values({ ...row, password: hash, pwd_reset_time: now })
           .returning(columns)
           .executeTakeFirstOrThrow();
-        await writePinyinKeys(trx, spec, [back]);
-        return back;
+        await writePinyinKeys(trx, spec, [r]);
+        const record = rowToRecord(spec, r);
+        await writeRevisions(trx, database.dialect, spec, revisionActor(actorOf(request)), [
+          { recordId: Number(record.id), action: 'create', changes: snapshotChanges(spec, record, 'new') },
+        ]);
+        return r;
       });
       tableChanged(database, spec.table);
       return reply.status(201).send(rowToRecord(spec, inserted));
@@ -119,9 +126,17 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
             ? 1
             : 0
           : await database.db.transaction().execute(async (trx) => {
-              const n = Number((await trx.updateTable('dbc_company').set(row).where('id', '=', id).executeTakeFirst()).numUpdatedRows);
-              if (n) await rewritePinyinKeys(trx, spec, id, row);
-              return n;
+              // the stored values before, for the revision of the changed fields (never the password)
+              const before = await trx.selectFrom('dbc_company').select(columns).where('id', '=', id).executeTakeFirst();
+              if (!before) return 0;
+              await trx.updateTable('dbc_company').set(row).where('id', '=', id).execute();
+              await rewritePinyinKeys(trx, spec, id, row);
+              const changes = diffRecords(spec, rowToRecord(spec, before), rowToRecord(spec, row));
+              if (Object.keys(changes).length)
+                await writeRevisions(trx, database.dialect, spec, revisionActor(actorOf(request)), [
+                  { recordId: id, action: 'update', changes },
+                ]);
+              return 1;
             });
     } catch (err) {
       if (isUniqueViolation(err)) throw badRequest(USERNAME_TAKEN);

@@ -39,6 +39,7 @@ import { runPreHandler, takeOverRoute } from './take-over.ts';
 import { bodyObject, memberValues, ownCustomer, queryObject } from './customers.ts';
 import { NOT_REGISTERED, type MemberProvider } from './members.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
+import { diffRecords, snapshotChanges, writeRevisions, type RevisionActor } from '../../crud/revisions.ts';
 
 export const REQUEST_NOT_FOUND = '用车需求不存在';
 export const AUDIT_REASON_REQUIRED = '请填写审核意见';
@@ -49,6 +50,9 @@ interface Actor {
   kind: 'dealer' | 'staff';
   name: string;
 }
+
+/** The request's actor as record history names it (a dealer's login, or a staff user). */
+const revisionBy = (actor: Actor): RevisionActor => ({ kind: actor.kind === 'dealer' ? 'dealer' : 'user', name: actor.name.slice(0, 64) });
 
 const spec = () => resourceByName.dbcInfo;
 
@@ -117,6 +121,9 @@ export function registerRequestRoutes(
         .executeTakeFirstOrThrow();
       await writePinyinKeys(trx, spec(), [row]);
       await history(trx, Number(row.id), null, 1, 'submit', null, actor, now);
+      await writeRevisions(trx, database.dialect, spec(), revisionBy(actor), [
+        { recordId: Number(row.id), action: 'create', changes: snapshotChanges(spec(), rowToRecord(spec(), row), 'new') },
+      ]);
       return row;
     });
     tableChanged(database, spec().table);
@@ -161,7 +168,7 @@ export function registerRequestRoutes(
     await database.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom(spec().table)
-        .select(['id', 'comp_id', 'status'])
+        .select(columns())
         .where('id', '=', id)
         .$if(database.dialect === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
@@ -172,10 +179,16 @@ export function registerRequestRoutes(
       const now = nowText();
       const values: Record<string, unknown> = { ...(opts.extra ?? {}), status: plan.to, ...STATUS_FLAGS[plan.to], updateTime: now };
       if (opts.reason !== undefined) values.auditReason = opts.reason;
-      const changed = recordToRow(spec(), values, database.dialect);
-      await trx.updateTable(spec().table).set(changed).where('id', '=', id).execute();
+      const written = recordToRow(spec(), values, database.dialect);
+      await trx.updateTable(spec().table).set(written).where('id', '=', id).execute();
       // an edit may change the customer's name: its pinyin keys follow (other fields leave them)
-      await rewritePinyinKeys(trx, spec(), id, changed);
+      await rewritePinyinKeys(trx, spec(), id, written);
+      // the revision of the move (record history): the written fields that changed, in the same transaction
+      const changes = diffRecords(spec(), rowToRecord(spec(), row), rowToRecord(spec(), written));
+      if (Object.keys(changes).length)
+        await writeRevisions(trx, database.dialect, spec(), revisionBy(actor), [
+          { recordId: id, action: plan.to !== from ? 'status' : 'update', changes },
+        ]);
       // a status record says where the request moved: an edit while 审核中 stays 审核中 and moves nowhere
       if (plan.to !== from) await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
     });

@@ -8,7 +8,11 @@
  * (/api/files/<key>), which must name a stored picture. The values are answered in `sys` of
  * api/info and by the public api/system/sysConfigInit/anon/pc.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SETTINGS_RECORD_ID, TABLE_HISTORY } from '../../../shared/table-history.ts';
+import type { RevisionAction } from '../../crud/revisions.ts';
+import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { deflateSync } from 'node:zlib';
 import { badRequest } from '../../errors.ts';
 import { createStorage } from '../../providers/storage.ts';
@@ -37,13 +41,24 @@ export function fileKeyOf(url: string): string | null {
 export async function registerSystemSettings(app: FastifyInstance): Promise<void> {
   const storage = await createStorage(app.database, { kind: app.config.storage, dataDir: app.config.dataDir });
   const db = () => app.database.db;
+  /** the settings as one record (id 1) of record history: every key with its value, defaults filled in */
+  const SETTINGS_TABLE: TrackedTable = {
+    spec: TABLE_HISTORY.settings,
+    read: async (d, ids) =>
+      ids.includes(SETTINGS_RECORD_ID) ? new Map([[SETTINGS_RECORD_ID, { ...(await getPublicSettings(d, app.config)) }]]) : new Map(),
+  };
 
   app.get('/api/system/sysConfig', { preHandler: app.requirePermission('sysConfig:list') }, async () =>
     getPublicSettings(db(), app.config),
   );
 
   app.put('/api/system/sysConfig', { preHandler: app.requirePermission('sysConfig:edit') }, async (request, reply) => {
-    const body = request.body;
+    await editSettings(request, request.body, 'update');
+    return reply.status(204).send();
+  });
+
+  /** The edit of the settings: each value checked, then the writes and their revision. */
+  const editSettings = async (request: FastifyRequest, body: unknown, action: RevisionAction) => {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('请求内容不能为空');
     const changes: Array<[keyof PublicSettings, string]> = [];
     for (const [name, raw] of Object.entries(body as Record<string, unknown>)) {
@@ -70,10 +85,17 @@ export async function registerSystemSettings(app: FastifyInstance): Promise<void
       changes.push([key, value]);
     }
     if (!changes.length) throw badRequest('请求内容不能为空');
-    await app.database.db.transaction().execute(async (trx) => {
-      for (const [key, value] of changes) await setPublicSetting(trx, key, value);
-    });
-    return reply.status(204).send();
+    await app.database.db.transaction().execute((trx) =>
+      trackChange(trx, app.database.dialect, SETTINGS_TABLE, request, action, [SETTINGS_RECORD_ID], async () => {
+        for (const [key, value] of changes) await setPublicSetting(trx, key, value);
+      }),
+    );
+  };
+
+  registerTableHistory(app, {
+    key: 'settings',
+    table: SETTINGS_TABLE,
+    restore: (request, _id, state) => editSettings(request, state, 'restore'),
   });
 
   app.get('/favicon.ico', { config: { rateLimit: { max: 600, timeWindow: 60_000 } } }, async (_request, reply) => {

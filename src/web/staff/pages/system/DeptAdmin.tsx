@@ -43,6 +43,7 @@ import {
   useLoad,
   type DeptNode,
 } from './common.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface Form {
   id?: number;
@@ -270,6 +271,7 @@ export function DeptAdmin() {
                       删除
                     </Button>
                   ) : null}
+                  {!d.disabled ? <HistoryButton table="dept" id={d.id} onRestored={changed} /> : null}
                   {can('dept:remark') && !d.disabled ? (
                     <Button size="small" onClick={() => setRemark({ id: d.id, name: d.name, remark: d.remark ?? '' })}>
                       备注

@@ -34,6 +34,7 @@ import {
   useFormCheck,
 } from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface Dict {
   id: number;
@@ -156,6 +157,7 @@ export function DictAdmin() {
                           删除
                         </Button>
                       ) : null}
+                      <HistoryButton table="dict" id={d.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}
@@ -215,6 +217,7 @@ export function DictAdmin() {
                             删除
                           </Button>
                         ) : null}
+                        <HistoryButton table="dictDetail" id={d.id} onRestored={reload} />
                       </TableCell>
                     </TableRow>
                   ))}

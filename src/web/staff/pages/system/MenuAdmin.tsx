@@ -16,6 +16,7 @@ import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import { MENU_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad } from './common.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface MenuRow {
   id: number;
@@ -144,7 +145,7 @@ export function MenuAdmin() {
             { title: '可见', width: 50, render: (m) => (m.hidden ? '否' : '是') },
             {
               title: '操作',
-              width: 130,
+              width: 210,
               render: (m) => (
                 <Box sx={{ display: 'flex' }}>
                   {can('menu:edit') ? (
@@ -157,6 +158,7 @@ export function MenuAdmin() {
                       删除
                     </Button>
                   ) : null}
+                  <HistoryButton table="menu" id={m.id} onRestored={reload} />
                 </Box>
               ),
             },

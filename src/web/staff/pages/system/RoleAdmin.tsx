@@ -41,6 +41,7 @@ import {
 } from './common.tsx';
 import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface RoleRow {
   id: number;
@@ -212,6 +213,7 @@ export function RoleAdmin() {
                           删除
                         </Button>
                       ) : null}
+                      <HistoryButton table="role" id={r.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}

@@ -17,6 +17,8 @@ import { Title, useNotify } from 'react-admin';
 import { request } from '../../../common/http.ts';
 import { updateSessionSys, type SysSettings } from '../../../common/session.ts';
 import { getJson, useAction, useCan, useLoad } from './common.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
+import { SETTINGS_RECORD_ID } from '../../../../shared/table-history.ts';
 
 interface Settings {
   title: string;
@@ -190,13 +192,14 @@ export function SettingsAdmin() {
                   onChange={(url) => setForm({ ...form, [p.key]: url })}
                 />
               ))}
-              {editable && (
-                <Box>
+              <Box sx={{ display: 'flex', gap: 1 }}>
+                {editable ? (
                   <Button type="submit" variant="contained" disabled={busy}>
                     保存
                   </Button>
-                </Box>
-              )}
+                ) : null}
+                <HistoryButton table="settings" id={SETTINGS_RECORD_ID} variant="outlined" onRestored={reload} />
+              </Box>
             </Stack>
           )}
         </CardContent>

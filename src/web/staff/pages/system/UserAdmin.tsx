@@ -55,6 +55,7 @@ import {
   useFormCheck,
 } from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 interface Role {
   id: number;
@@ -389,6 +390,7 @@ export function UserAdmin() {
                           删除
                         </Button>
                       ) : null}
+                      <HistoryButton table="user" id={u.id} onRestored={reload} />
                     </TableCell>
                   </TableRow>
                 ))}
