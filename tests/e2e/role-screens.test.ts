@@ -49,7 +49,6 @@ const SCREEN_HINTS: Record<string, ScreenHint> = {
   '/logs': { rowClick: 'dialog' },
   '/usage': { none: 'a page of text' },
   '/DecisionCenter/index': { none: 'a page with a link to the data centre' },
-  '/system/settings': { none: 'the settings form is the screen itself' },
   '/system/backup': { none: 'its buttons run a backup, a download, a restore or a delete, never a dialog to fill' },
   '/outbox': { none: 'a read-only list of sent messages' },
 };
