@@ -96,7 +96,11 @@ describe('screens', () => {
       expect(await visibleFilters()).toBe(1);
       const table = page.locator('.RaList-content table:visible').first();
       await table.locator('tbody tr').first().waitFor();
-      expect((await table.boundingBox())!.y).toBeLessThan(400);
+      // the screen before may still be fading out, or the list re-rendering: ask until the
+      // roster's own table has settled in view
+      await expect
+        .poll(async () => (await table.boundingBox())?.y ?? Number.POSITIVE_INFINITY)
+        .toBeLessThan(400);
       await shot(page, 'fixes-roster-375-folded', { fullPage: false });
       await toggle.click();
       const fold = page.getByRole('button', { name: '收起筛选' });
