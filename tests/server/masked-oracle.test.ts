@@ -169,7 +169,7 @@ describe.each(testApps())('masked fields answer no questions on %s', (_name, sta
     const lookupId = await createStaff(t.app, {
       username: 'lookup_oracle',
       password: PASSWORD,
-      permissions: ['staff:list', 'user:list', 'xsSubmersibleFile:list'],
+      permissions: ['staff:list', 'user:list', 'xsSubmersibleFile:list', 'xsSubmersibleFile:add'],
       dataScope: '全部',
     });
     const token = await loginAs(t.app, 'lookup_oracle', PASSWORD);
@@ -211,6 +211,18 @@ describe.each(testApps())('masked fields answer no questions on %s', (_name, sta
       );
     expect(await isCreate('13911112222'), 'lead isCreate').toBe(await isCreate('13911112223'));
     count('lead isCreate');
+    // a showroom visit adds to the open main clue of a known number and makes a clue otherwise
+    const visit = async (mobile: string) =>
+      seen(
+        await t.app.inject({
+          method: 'POST',
+          url: `${leads}/passengerFlowTransform`,
+          headers: { ...bearer(token), submit_id: submitId() },
+          payload: { customerName: '神谕客户', mobile, orgId: root },
+        }),
+      );
+    expect(await visit('13911112222'), 'lead visit').toBe(await visit('13911112223'));
+    count('lead visit');
 
     const role = Number(
       (await t.app.database.db.selectFrom('sys_users_roles').select('role_id').where('user_id', '=', lookupId).executeTakeFirstOrThrow())

@@ -16,7 +16,9 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   let admin: string;
   let gu: string; // consultant 1
   let wang: string; // consultant 2
-  let clerk: string; // front desk: may add, no consultant key
+  let clerk: string; // may add, no consultant key, sees mobiles masked
+  let front: string; // front desk: may add and reads mobiles in full (registers showroom visits)
+  let localFront: string; // the same keys, own company only
   let desk: string; // reads mobiles in full (xsSubmersibleFile:sensitive), every company
   let localDesk: string; // the same key, own company only
   let guId: number;
@@ -56,6 +58,19 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
       password: 'Desk@202400',
       permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:sensitive'],
     });
+    await createStaff(t.app, {
+      username: 'front_xs',
+      password: 'Front@202400',
+      permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add', 'xsSubmersibleFile:sensitive'],
+      dataScope: '全部',
+    });
+    await createStaff(t.app, {
+      username: 'front_local',
+      password: 'Front@202400',
+      permissions: ['xsSubmersibleFile:list', 'xsSubmersibleFile:add', 'xsSubmersibleFile:sensitive'],
+    });
+    front = await loginAs(t.app, 'front_xs', 'Front@202400');
+    localFront = await loginAs(t.app, 'front_local', 'Front@202400');
     desk = await loginAs(t.app, 'desk_xs', 'Desk@202400');
     localDesk = await loginAs(t.app, 'desk_local', 'Desk@202400');
     const root = await t.app.database.db.selectFrom('sys_dept').select('id').where('pid', 'is', null).executeTakeFirstOrThrow();
@@ -90,13 +105,13 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
   it('passengerFlowTransform makes a clue, and a returning visitor a visit on the same clue', async () => {
     const denied = await call(gu, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
     expect(denied.statusCode).toBe(403);
-    const bad = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '1391234', orgId });
+    const bad = await call(front, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '1391234', orgId });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).message).toBe('请输入正确的11位手机号码');
-    const noName = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { mobile: '13912345678', orgId });
+    const noName = await call(front, 'POST', `${F}/passengerFlowTransform`, { mobile: '13912345678', orgId });
     expect(errorOf(noName).message).toBe('客户姓名不能为空');
 
-    const first = await call(clerk, 'POST', `${F}/passengerFlowTransform`, {
+    const first = await call(front, 'POST', `${F}/passengerFlowTransform`, {
       customerName: '张三',
       mobile: '13912345678',
       orgId,
@@ -112,12 +127,30 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
       channel: '展厅',
       isMain: true,
       consultantId: null,
-      createUser: 'clerk_xs',
+      createUser: 'front_xs',
     });
-    const again = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
+    const again = await call(front, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile: '13912345678', orgId });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ created: false, id: leadId });
     expect(await contacts(leadId)).toHaveLength(2);
+  });
+
+  it('a visit is a look-up by mobile: refused alike for a number on file and a new one without the full read, and outside the data scope', async () => {
+    const before = await contacts(leadId);
+    for (const mobile of ['13912345678', '13912345670']) {
+      const res = await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile, orgId });
+      expect(res.statusCode).toBe(403);
+      expect(errorOf(res).message).toBe('无权按「手机号」查询或排序：该字段为个人信息，需要查看完整个人信息的权限');
+    }
+    // a 本级 front desk registers visits in its own company only, whether the number is known there or not
+    for (const mobile of ['13912345678', '13912345670']) {
+      expect(
+        (await call(localFront, 'POST', `${F}/passengerFlowTransform`, { customerName: '张三', mobile, orgId: otherOrg })).statusCode,
+      ).toBe(403);
+    }
+    expect(await contacts(leadId)).toHaveLength(before.length);
+    const stored = await call(admin, 'GET', `${F}?mobile=13912345670`);
+    expect(stored.json<Page>().totalElements).toBe(0);
   });
 
   it('isCreate and getValidMainClue see the open main clue of a number in a company', async () => {
@@ -244,7 +277,7 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
 
   it('upChannel changes the channel of several leads; upBatchOrgId moves open leads to another company', async () => {
     const open = (
-      await call(clerk, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })
+      await call(front, 'POST', `${F}/passengerFlowTransform`, { customerName: '李四', mobile: '13700001111', orgId })
     ).json<Created>().id;
     await call(admin, 'POST', `${F}/allot`, { ids: [open], consultantId: guId });
     const badChannel = await call(admin, 'PUT', `${F}/upChannel`, { ids: [open], channel: '电视' });

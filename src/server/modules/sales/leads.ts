@@ -142,7 +142,10 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     return staff.map((s) => ({ id: s.id, username: s.username, nickName: s.nickName }));
   });
 
-  // POST passengerFlowTransform: a showroom visit becomes a clue; a returning visitor adds a visit to the open main clue
+  // POST passengerFlowTransform: a showroom visit becomes a clue; a returning visitor adds a visit to the open main clue.
+  // Whether the number already has an open main clue shows in the answer (201 or 200) and in the
+  // list afterwards, so the visit is a look-up by mobile like isCreate: it needs the full read of
+  // mobiles, and the company must be in the caller's data scope (decision in docs/decisions.md).
   app.post(`${base}/passengerFlowTransform`, { preHandler: perm(`${file.permission}:add`) }, async (request, reply) => {
     const body = objectBody(request.body);
     const mobile = mobileOf(body.mobile);
@@ -150,7 +153,9 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     const customerName = textOf(body.customerName, '客户姓名', 30, true)!;
     const intentModel = textOf(body.intentModel, '意向车型', 100);
     const remark = textOf(body.remark, '备注', 500);
+    mayAskByMobile(request);
     if (!(await deptExists(database().db, orgId))) throw badRequest('所选公司不存在');
+    await assertRecordsInScope(database(), file, request, [orgId]);
     const now = nowText();
     const user = userOf(request).username;
     const result = await database()
