@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 async function codeFor(target: string): Promise<string> {
+  await product.app.verificationCodes.settled();
   const msg = await latestOutbox(product.app.database.db, target);
   const m = msg && /(\d{6})/.exec(msg.content);
   if (!m) throw new Error(`no code for ${target}`);

@@ -81,6 +81,7 @@ async function codeFromSms(page: Page) {
   await page.getByRole('button', { name: '获取验证码' }).click();
   expect((await sent).status()).toBe(200);
   await expectNotice(page, '发送成功，验证码有效期5分钟');
+  await product.app.verificationCodes.settled();
   const message = await latestOutbox(product.app.database.db, MOBILE);
   const code = /(\d{6})/.exec(message?.content ?? '')?.[1];
   expect(code).toMatch(/^\d{6}$/);

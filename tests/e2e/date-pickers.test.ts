@@ -135,6 +135,7 @@ describe.each(['en-US', 'zh-CN'])('date pickers with the browser in %s', (locale
       await add.getByLabel('手机号').fill('13800000001');
       await add.getByRole('button', { name: '发送验证码' }).click();
       await add.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+      await product.app.verificationCodes.settled();
       const msg = await latestOutbox(product.app.database.db, '13800000001');
       await add.getByLabel('验证码').fill(/(\d{6})/.exec(msg?.content ?? '')?.[1] ?? '');
       await add.getByRole('button', { name: '确定' }).click();

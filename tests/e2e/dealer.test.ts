@@ -31,6 +31,7 @@ let page: Page;
 const VIN = 'LSVAU218XN2183294';
 
 async function codeFor(target: string): Promise<string> {
+  await product.app.verificationCodes.settled();
   const msg = await latestOutbox(product.app.database.db, target);
   const m = msg && /(\d{6})/.exec(msg.content);
   if (!m) throw new Error(`no code for ${target}`);

@@ -66,6 +66,7 @@ describe('recognised pictures fill the dealer demand form', () => {
     await add.getByLabel('手机号').fill('13800000001');
     await add.getByRole('button', { name: '发送验证码' }).click();
     await add.getByRole('button', { name: /^\d+s后重新发送$/ }).waitFor();
+    await product.app.verificationCodes.settled();
     const sms = await latestOutbox(product.app.database.db, '13800000001');
     await add.getByLabel('验证码').fill(/(\d{6})/.exec(sms?.content ?? '')?.[1] ?? '');
     await add.getByRole('button', { name: '确定' }).click();

@@ -98,9 +98,7 @@ describe('screens', () => {
       await table.locator('tbody tr').first().waitFor();
       // the screen before may still be fading out, or the list re-rendering: ask until the
       // roster's own table has settled in view
-      await expect
-        .poll(async () => (await table.boundingBox())?.y ?? Number.POSITIVE_INFINITY)
-        .toBeLessThan(400);
+      await expect.poll(async () => (await table.boundingBox())?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(400);
       await shot(page, 'fixes-roster-375-folded', { fullPage: false });
       await toggle.click();
       const fold = page.getByRole('button', { name: '收起筛选' });

@@ -281,6 +281,7 @@ describe.each(testApps())('personal centre on %s', (_name, start) => {
     expect(knownSend[1]).toMatch(/^429 /);
     // a wrong code after the send: the same refusal for both
     expect(seen(await reset(known, '000000'))).toBe(seen(await reset(unknown, '000000')));
+    await app.verificationCodes.settled();
     expect(await latestOutbox(app.database.db, unknown)).toBeFalsy();
   });
 

@@ -12,6 +12,7 @@ import {
   type CodeService,
 } from '../../src/server/modules/account/codes.ts';
 import { OutboxMail } from '../../src/server/providers/mail.ts';
+import { latestOutbox } from '../../src/server/providers/outbox.ts';
 import { OutboxSms, type SmsProvider } from '../../src/server/providers/sms.ts';
 import { codeFromOutbox } from './account-helpers.ts';
 import { errorOf, testApps, type TestApp } from './helpers.ts';
@@ -120,6 +121,47 @@ describe.each(testApps())('verification codes on %s', (_name, start) => {
     await expect(failing.sendCode('13800000009', 'x')).rejects.toMatchObject({ status: 502, message: CODE_MESSAGES.sendFailed });
     await codes.sendCode('13800000009', 'x');
     expect(await codes.verifyCode('13800000009', 'x', await codeFromOutbox(app, '13800000009'))).toBe(true);
+  });
+
+  it('sendCodeAside answers before the provider has sent, keeps the limits, and a failure frees the slot and is reported', async () => {
+    const db = app.database.db;
+    let release!: () => void;
+    let fail = false;
+    const held: SmsProvider = {
+      kind: 'outbox',
+      sendCode: async (phone, code) => {
+        await new Promise<void>((r) => (release = r));
+        if (fail) throw new Error('down');
+        await new OutboxSms(db).sendCode(phone, code);
+      },
+    };
+    const failures: unknown[] = [];
+    const slow = createCodeService(
+      db,
+      { sms: held, mail: new OutboxMail(db) },
+      () => clock,
+      (err) => failures.push(err),
+    );
+    // the answer comes while the provider still holds the message
+    await slow.sendCodeAside('13800000013', 'aside');
+    expect(await latestOutbox(db, '13800000013')).toBeFalsy();
+    await expect(slow.sendCodeAside('13800000013', 'aside')).rejects.toMatchObject({ status: 429 });
+    release();
+    await slow.settled();
+    expect(await slow.verifyCode('13800000013', 'aside', await codeFromOutbox(app, '13800000013'))).toBe(true);
+    // a provider that fails: nothing reaches the caller, the failure is reported, the number may ask again at once
+    fail = true;
+    await slow.sendCodeAside('13800000014', 'aside');
+    release();
+    await slow.settled();
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ status: 502 });
+    expect(await latestOutbox(db, '13800000014')).toBeFalsy();
+    fail = false;
+    await slow.sendCodeAside('13800000014', 'aside');
+    release();
+    await slow.settled();
+    expect(await slow.verifyCode('13800000014', 'aside', await codeFromOutbox(app, '13800000014'))).toBe(true);
   });
 
   it('codes are shared by every instance on the database', async () => {

@@ -8,6 +8,7 @@ import { encryptPassword, publicKeyOf } from './auth-helpers.ts';
 
 /** The 6-digit code of the newest outbox message to `target`. */
 export async function codeFromOutbox(app: FastifyInstance, target: string): Promise<string> {
+  await app.verificationCodes.settled();
   const msg = await latestOutbox(app.database.db, target);
   const m = msg ? /(\d{6})/.exec(msg.content) : null;
   if (!m) throw new Error(`no code in the outbox for ${target}`);

@@ -103,6 +103,25 @@ describe.each(testApps())('Aliyun SMS provider on %s', (_name, start) => {
     const again = await t.app.inject({ method: 'POST', url: '/api/code/resetPhone', headers: auth, payload: { value: '13800000099' } });
     expect(again.statusCode).toBe(502); // not 429: the failed send did not count
   });
+
+  it('忘记密码 answers alike for a number on file whose SMS fails and for a number not on file', async () => {
+    // the provider refuses 13800000099; an account holds that number
+    await t.app.database.db.updateTable('sys_user').set({ phone: '13800000099' }).where('username', '=', 'sun').execute();
+    const before = aliyun.received.length;
+    const answers: Array<{ status: number; body: unknown }> = [];
+    for (const phone of ['13800000099', '13800000098']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/sendMsg?phone=${phone}`, remoteAddress: `10.9.9.${answers.length + 1}` });
+      answers.push({ status: res.statusCode, body: res.json<Record<string, unknown>>().message });
+    }
+    expect(answers[0]).toEqual({ status: 200, body: '发送成功，验证码有效期5分钟' });
+    expect(answers[1]).toEqual(answers[0]);
+    await t.app.verificationCodes.settled();
+    // only the number on file reached the provider, after the answer; its failed send freed the slot
+    expect(aliyun.received.slice(before).map((p) => p.PhoneNumbers)).toEqual(['13800000099']);
+    const again = await t.app.inject({ method: 'GET', url: '/api/sendMsg?phone=13800000099', remoteAddress: '10.9.9.3' });
+    expect(again.statusCode).toBe(200);
+    await t.app.verificationCodes.settled();
+  });
 });
 
 /** A minimal SMTP server (no TLS, no auth) that keeps each message it receives. */

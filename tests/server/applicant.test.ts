@@ -559,7 +559,9 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       expect(second.map((r) => r.statusCode)).toEqual([429, 429, 429]);
       expect(new Set(second.map((r) => errorOf(r).message.replace(/\d+/, 'N'))).size).toBe(1);
       // only the registered mobile got an SMS
+      await app.verificationCodes.settled();
       expect(await latestOutbox(app.database.db, '13300133104')).toBeFalsy();
+      await app.verificationCodes.settled();
       expect(await latestOutbox(app.database.db, '13300133105')).toBeFalsy();
       // and a held code opens nothing, whatever is typed
       for (const code of ['000000', '123456']) {
@@ -576,6 +578,7 @@ describe.each(testApps())('applicant onboarding on %s', (_name, start) => {
       const wrong = await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '13300133999' });
       expect(wrong.statusCode).toBe(200);
       expect(wrong.json<ErrorBody>().message).toBe('发送成功，验证码有效期5分钟');
+      await app.verificationCodes.settled();
       expect(await latestOutbox(app.database.db, '13300133999')).toBeFalsy();
       expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: '123', mobile: '13300133002' })).statusCode).toBe(400);
       expect((await call('POST', '/api/staffun/resume/sendCode', {}, { card: me.card, mobile: '123' })).statusCode).toBe(400);

@@ -96,6 +96,7 @@ describe.each(testApps())('spec calls on %s', (_name, start) => {
     expect((await call('POST', '/api/userWeb/getMsg?mobile=13900009999')).json<{ message: string }>().message).toBe(
       '发送成功，验证码有效期5分钟',
     );
+    await app.verificationCodes.settled();
     expect(await latestOutbox(app.database.db, '13900009999')).toBeFalsy();
     expect(errorOf(await call('POST', '/api/userWeb/getMsg?mobile=123')).message).toBe('请输入正确的11位手机号码');
   });

@@ -42,6 +42,15 @@ export interface CodeService {
    * target is not on file, so that its answers (and its limits) are the same as for one that is.
    */
   holdCode(target: string, purpose: string): Promise<void>;
+  /**
+   * sendCode with the sending off the request path: the send slot is taken (the same limits and
+   * errors) and the answer does not wait for the provider. A public route that calls holdCode for
+   * a target not on file sends this way for one that is, so neither the provider's time nor its
+   * failure tells the two apart. A failed send frees the slot, as sendCode does, and is logged.
+   */
+  sendCodeAside(target: string, purpose: string): Promise<void>;
+  /** resolves once every send started by sendCodeAside has ended (shutdown; tests reading the outbox) */
+  settled(): Promise<void>;
   verifyCode(target: string, purpose: string, code: string): Promise<boolean>;
   /** like verifyCode, but throws the Chinese message (400) instead of answering false */
   requireCode(target: string, purpose: string, code: unknown): Promise<void>;
@@ -61,7 +70,13 @@ export function newCode(): string {
 
 type Outcome = 'ok' | 'missing' | 'wrong' | 'tooManyAttempts';
 
-export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: MailProvider }, now: () => number = Date.now): CodeService {
+export function createCodeService(
+  db: Db,
+  providers: { sms: SmsProvider; mail: MailProvider },
+  now: () => number = Date.now,
+  onAsideFailure: (err: unknown) => void = () => {},
+): CodeService {
+  const aside = new Set<Promise<void>>();
   async function check(target: string, purpose: string, code: string, consume = true): Promise<Outcome> {
     if (!/^\d{6}$/.test(code) || !PURPOSE.test(purpose)) {
       // a malformed code is a wrong try as well (counts towards the attempts)
@@ -161,29 +176,44 @@ export function createCodeService(db: Db, providers: { sms: SmsProvider; mail: M
     if (outcome !== 'ok') throw badRequest(CODE_MESSAGES[outcome]);
   }
 
+  /** Sends a reserved code; a failure frees the slot (the user may ask again at once; the try still counts towards the daily cap). */
+  async function deliver(target: string, purpose: string, code: string, t: number): Promise<void> {
+    try {
+      if (target.includes('@')) {
+        await providers.mail.send(target, '验证码', `您的验证码为：${code}，有效期5分钟，请勿泄露给他人。`);
+      } else {
+        await providers.sms.sendCode(target, code);
+      }
+    } catch (err) {
+      await db
+        .updateTable('sys_verify_code')
+        .set({ sent_at: 0, used: 1 })
+        .where('target', '=', target)
+        .where('purpose', '=', purpose)
+        .where('sent_at', '=', t)
+        .execute();
+      const failure = new ApiError(502, CODE_MESSAGES.sendFailed);
+      failure.cause = err;
+      throw failure;
+    }
+  }
+
   return {
     async sendCode(target, purpose) {
       const code = newCode();
       const t = await reserve(target, purpose, hashOf(target, purpose, code));
-      try {
-        if (target.includes('@')) {
-          await providers.mail.send(target, '验证码', `您的验证码为：${code}，有效期5分钟，请勿泄露给他人。`);
-        } else {
-          await providers.sms.sendCode(target, code);
-        }
-      } catch (err) {
-        // not sent: the user may ask again at once (the try still counts towards the daily cap)
-        await db
-          .updateTable('sys_verify_code')
-          .set({ sent_at: 0, used: 1 })
-          .where('target', '=', target)
-          .where('purpose', '=', purpose)
-          .where('sent_at', '=', t)
-          .execute();
-        const failure = new ApiError(502, CODE_MESSAGES.sendFailed);
-        failure.cause = err;
-        throw failure;
-      }
+      await deliver(target, purpose, code, t);
+    },
+    async sendCodeAside(target, purpose) {
+      const code = newCode();
+      const t = await reserve(target, purpose, hashOf(target, purpose, code));
+      const sending: Promise<void> = deliver(target, purpose, code, t)
+        .catch((err: unknown) => onAsideFailure(err))
+        .finally(() => aside.delete(sending));
+      aside.add(sending);
+    },
+    async settled() {
+      while (aside.size > 0) await Promise.allSettled([...aside]);
     },
     async holdCode(target, purpose) {
       // random bytes in the shape of a hash: no code a caller can type matches them

@@ -50,8 +50,12 @@ export async function registerAccount(app: FastifyInstance, specs: ResourceSpec[
   const keys = await loadOrCreateKeys(db);
   const sms = createSmsProvider(app.config, db);
   const mail = createMailProvider(app.config, db);
-  const codes = createCodeService(db, { sms, mail }, options.now);
+  const codes = createCodeService(db, { sms, mail }, options.now, (err) =>
+    app.log.warn({ err: (err as { cause?: unknown }).cause ?? err }, 'verification code not sent'),
+  );
   if (!app.hasDecorator('verificationCodes')) app.decorate('verificationCodes', codes);
+  // a code being sent when the instance stops still goes out (or frees its slot)
+  app.addHook('onClose', () => codes.settled());
 
   installOperationLog(app, specs);
   registerUserCenterRoutes(app, { keys, codes });

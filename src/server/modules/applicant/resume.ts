@@ -73,8 +73,9 @@ export function registerResumeRoutes(app: FastifyInstance, spec: ResourceSpec, t
     const { card, mobile } = identityOf(request.body);
     const applicant = await applicantByCard(db, spec.table, card, mobile);
     // the same answer and the same limits whether or not the pair is on file: the code only goes
-    // to the registered mobile, a pair not on file holds the number's send slot as a send would
-    if (applicant) await app.verificationCodes.sendCode(mobile, RESUME_CODE_PURPOSE);
+    // to the registered mobile, sent off the request path (neither its time nor a failure shows);
+    // a pair not on file holds the number's send slot as a send would
+    if (applicant) await app.verificationCodes.sendCodeAside(mobile, RESUME_CODE_PURPOSE);
     else await app.verificationCodes.holdCode(mobile, RESUME_CODE_PURPOSE);
     return { message: CODE_MESSAGES.sent };
   });
