@@ -148,6 +148,23 @@ describe('pinyin search', () => {
     expect(await module.inputValue()).toBe('行政');
   });
 
+  it('a reference filter of a list finds 销售部 by xsb and filters the roster by it', async () => {
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => (window.location.hash = '/staff'));
+    const dept = page.getByRole('combobox', { name: '所属部门' });
+    await dept.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: '全部' }).waitFor();
+    await dept.fill('xsb');
+    await expect.poll(() => listbox.getByRole('option').allTextContents()).toEqual(['销售部']);
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['销售部']);
+    await shot(page, 'pinyin-reference-filter', { fullPage: false });
+    const reload = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/staff' && new URL(r.url()).searchParams.has('deptId'));
+    await listbox.getByRole('option', { name: '销售部' }).click();
+    await reload;
+    expect(await dept.inputValue()).toBe('销售部');
+  });
+
   it('the area picker finds 重庆 by cq and zq, 厦门 by xm and sm, and turns the wheels to the choice', async () => {
     const created = await api(product, token, 'POST', '/api/staffunZp', {
       deptId: 1,

@@ -120,6 +120,9 @@ export function PinyinSelectInput({
           helperText={<InputHelperText error={invalid ? fieldState.error?.message : undefined} helperText={helperText} />}
           placeholder="输入名称或拼音查找"
           margin="dense"
+          // as wide as the picker; in a list's filters (with 全部) it sits on the row's line as the text filters do
+          fullWidth
+          sx={emptyText ? { mb: 0 } : undefined}
           size={size}
           slotProps={{ htmlInput: { ...params.inputProps, 'data-field': source } }}
         />

@@ -11,7 +11,7 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
 import { PinyinSelectInput } from './PinyinSelectInput.tsx';
-import { MANY_CHOICES } from './inputs.tsx';
+import { MANY_CHOICES, PEOPLE_RESOURCES } from './inputs.tsx';
 import { DateTextField } from './DateTextField.tsx';
 import { DATE_SHORTCUTS, shortcutRange } from './dateShortcuts.ts';
 
@@ -106,14 +106,17 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
           sort={{ field: 'id', order: 'ASC' }}
           offline={<Offline variant="inline" />}
         >
-          {/* the filter form sizes its direct inputs only: size the wrapped select the same */}
-          <SelectInput
+          {/* the filter form sizes its direct inputs only: size the wrapped picker the same;
+              typing finds a department, company or person by characters or pinyin */}
+          <PinyinSelectInput
+            source={field.name}
             label={field.title}
             optionText={field.ref.label}
+            kind={PEOPLE_RESOURCES.has(field.ref.resource) ? 'name' : 'text'}
             size="small"
             helperText={false}
             emptyText="全部"
-            sx={FILTER_SELECT_SX}
+            sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
           />
         </ReferenceInputBase>,
       );

@@ -67,7 +67,7 @@ export const staffRecognise: OcrRecognise = async (call, form) =>
 export const MANY_CHOICES = 8;
 
 /** referenced resources whose labels are people's names */
-const PEOPLE = new Set(['user', 'users', 'staff']);
+export const PEOPLE_RESOURCES = new Set(['user', 'users', 'staff', 'applicant', 'xsSubmersibleFile']);
 
 function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }: FieldInputProps) {
   // personal data that came masked is shown, never edited (the mask is not the value)
@@ -96,7 +96,7 @@ function PlainFieldInput({ spec, field, readOnly: readOnlyForm = false, label }:
           source={common.source}
           label={common.label}
           optionText={field.ref.label}
-          kind={PEOPLE.has(field.ref.resource) ? 'name' : 'text'}
+          kind={PEOPLE_RESOURCES.has(field.ref.resource) ? 'name' : 'text'}
           validate={common.validate}
           readOnly={readOnly}
           disabled={readOnly}
