@@ -45,8 +45,13 @@ const IMPORT_ROOM_FACTOR = 4;
 
 export function actorOf(request: FastifyRequest): Actor | undefined {
   if (request.user) return { username: request.user.username };
-  if (request.applicant) return { username: `应聘人员${request.applicant.staffunId}`, kind: 'applicant' };
+  if (request.applicant) return applicantActor(request.applicant.staffunId);
   return undefined;
+}
+
+/** An applicant as the author of a change (their own registration included). */
+export function applicantActor(staffunId: number): Actor {
+  return { username: `应聘人员${staffunId}`, kind: 'applicant' };
 }
 
 /** A positive id from a JSON value or query text; undefined when it is not one. */

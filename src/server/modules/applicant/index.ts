@@ -23,6 +23,8 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged, writePinyinKeys } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
+import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { actorOf, applicantActor } from '../../crud/routes.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { sql } from 'kysely';
 import { registerResumeRoutes } from './resume.ts';
@@ -77,6 +79,9 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
       const inserted = await trx.insertInto(applicantSpec.table).values(row).returning('id').executeTakeFirstOrThrow();
       const newId = Number(inserted.id);
       await writePinyinKeys(trx, applicantSpec, [{ ...row, id: newId }]);
+      await writeRevisions(trx, database.dialect, applicantSpec, revisionActor(applicantActor(newId)), [
+        { recordId: newId, action: 'create', changes: snapshotChanges(applicantSpec, values, 'new') },
+      ]);
       return { id: newId, token: await tokens.issue(trx, newId) };
     });
     tableChanged(database, applicantSpec.table);
@@ -106,12 +111,17 @@ export async function registerApplicantArea(app: FastifyInstance): Promise<void>
       if (!one) throw badRequest(NO_EDUCATION);
     }
     await database.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom(applicantSpec.table).select('status').where('id', '=', applicant.staffunId).executeTakeFirst();
       const updated = await trx
         .updateTable(applicantSpec.table)
         .set({ status: 2, update_time: nowText() })
         .where('id', '=', applicant.staffunId)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw notFound('应聘人员不存在');
+      if (!before || Number(updated.numUpdatedRows) === 0) throw notFound('应聘人员不存在');
+      if (Number(before.status) !== 2)
+        await writeRevisions(trx, database.dialect, applicantSpec, revisionActor(actorOf(request)), [
+          { recordId: applicant.staffunId, action: 'status', changes: { status: [Number(before.status), 2] } },
+        ]);
       await tokens.revoke(trx, applicant.staffunId);
     });
     tableChanged(database, applicantSpec.table);

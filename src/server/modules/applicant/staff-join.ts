@@ -23,6 +23,8 @@ import {
 } from '../../crud/index.ts';
 import { dateText } from '../../crud/values.ts';
 import { nowText } from '../../db/index.ts';
+import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { companyOf, staffRecordProblem } from '../staff/rules.ts';
 
@@ -78,7 +80,9 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
       { ...checked.values, createTime: now, updateTime: now, createUser: username, updateUser: username },
       database.dialect,
     );
+    const actor = revisionActor(actorOf(request));
     const created = await database.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom(applicantSpec.table).select('status').where('id', '=', id).executeTakeFirst();
       // the status check and the move happen together: a second click cannot add the person twice
       const moved = await trx
         .updateTable(applicantSpec.table)
@@ -93,6 +97,14 @@ export function registerStaffJoin(app: FastifyInstance, applicantSpec: ResourceS
         .returning(staffSpec.fields.map((f) => f.column))
         .executeTakeFirstOrThrow();
       await writePinyinKeys(trx, staffSpec, [inserted]);
+      // both records' histories: the application's move to 已入职, the roster entry's creation
+      await writeRevisions(trx, database.dialect, applicantSpec, actor, [
+        { recordId: id, action: 'status', changes: { status: [before ? Number(before.status) : null, 3] } },
+      ]);
+      const record = rowToRecord(staffSpec, inserted);
+      await writeRevisions(trx, database.dialect, staffSpec, actor, [
+        { recordId: Number(record.id), action: 'create', changes: snapshotChanges(staffSpec, record, 'new') },
+      ]);
       return inserted;
     });
     tableChanged(database, staffSpec.table);

@@ -6,26 +6,27 @@
  * that it failed and where an administrator looks (备份管理, the job log), never the details.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
+import { resourceByName } from '../../../generated/resources.ts';
+import { insertRecorded, SYSTEM_ACTOR } from '../../crud/recorded-writes.ts';
 
 export const RESTORED_TITLE = '系统数据已从备份恢复';
 export const BACKUP_FAILED_TITLE = '自动备份失败，请系统管理员处理';
 
 async function systemMessage(database: Database, title: string, msg: string, url: string | null): Promise<void> {
-  await database.db
-    .insertInto('sys_socket')
-    .values({
+  // as a system message made on the screen: its title's pinyin keys and its revision come with it
+  await database.db.transaction().execute((trx) =>
+    insertRecorded(trx, resourceByName.sysSocket, database.dialect, SYSTEM_ACTOR, {
       title,
       msg,
       url,
       type: 1,
       sort: 0,
-      enabled: database.dialect === 'postgres' ? sql<boolean>`true` : 1,
-      create_time: nowText(),
-    })
-    .execute();
+      enabled: true,
+      createTime: nowText(),
+    }),
+  );
 }
 
 /** A system message to everyone, then the INFO that makes open consoles show it. */

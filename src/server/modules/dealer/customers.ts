@@ -19,18 +19,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
-import {
-  fieldAccess,
-  findById,
-  listPage,
-  parseListQuery,
-  positiveId,
-  recordToRow,
-  rewritePinyinKeys,
-  rowToRecord,
-  writePinyinKeys,
-} from '../../crud/index.ts';
+import { fieldAccess, findById, listPage, parseListQuery, positiveId } from '../../crud/index.ts';
 import { tableChanged } from '../../crud/count.ts';
+import { insertRecorded, updateRecorded } from '../../crud/recorded-writes.ts';
+import type { RevisionActor } from '../../crud/revisions.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
@@ -39,6 +31,9 @@ import { DEALER_BASE } from './auth.ts';
 import { runPreHandler } from './take-over.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
 import { NOT_REGISTERED, type Member, type MemberProvider } from './members.ts';
+
+/** a dealer as the author of a change (revisions) */
+export const dealerActor = (request: FastifyRequest): RevisionActor => ({ kind: 'dealer', name: request.dealer!.username.slice(0, 64) });
 
 export const MOBILE_EMPTY = '请输入电话号码';
 export const MOBILE_INVALID = '请输入正确的11位手机号码';
@@ -167,19 +162,19 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     await consent(mobile, body.code);
     const member = await lookup(mobile);
     const now = nowText();
-    const row = recordToRow(spec, { ...memberValues(member), compId, createTime: now, updateTime: now }, database.dialect);
-    // the name's pinyin keys (the customer search) are written with the row
-    const inserted = await database.db.transaction().execute(async (trx) => {
-      const back = await trx
-        .insertInto(spec.table)
-        .values(row)
-        .returning(spec.fields.map((f) => f.column))
-        .executeTakeFirstOrThrow();
-      await writePinyinKeys(trx, spec, [back]);
-      return back;
-    });
+    // the name's pinyin keys (the customer search) and the record's revision are written with the row
+    const inserted = await database.db
+      .transaction()
+      .execute((trx) =>
+        insertRecorded(trx, spec, database.dialect, dealerActor(request), {
+          ...memberValues(member),
+          compId,
+          createTime: now,
+          updateTime: now,
+        }),
+      );
     tableChanged(database, spec.table);
-    return reply.status(201).send(dealerView(request, rowToRecord(spec, inserted)));
+    return reply.status(201).send(dealerView(request, inserted));
   });
 
   app.put(`${DEALER_BASE}/updateDbcUserInfo`, limited, async (request, reply) => {
@@ -191,11 +186,15 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     // the customer consented for the stored mobile; a new mobile needs the new holder's consent
     if (mobile !== String(existing.mobile)) await consent(mobile, body.code);
     const member = await lookup(mobile);
-    const row = recordToRow(spec, { ...memberValues(member), updateTime: nowText() }, database.dialect);
-    await database.db.transaction().execute(async (trx) => {
-      await trx.updateTable(spec.table).set(row).where('id', '=', Number(existing.id)).where('comp_id', '=', compId).execute();
-      await rewritePinyinKeys(trx, spec, Number(existing.id), row);
-    });
+    // ownCustomer found it in the dealer's own company
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        updateRecorded(trx, spec, database.dialect, dealerActor(request), [Number(existing.id)], {
+          ...memberValues(member),
+          updateTime: nowText(),
+        }),
+      );
     tableChanged(database, spec.table);
     return reply.status(204).send();
   });

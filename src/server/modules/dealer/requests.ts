@@ -40,6 +40,7 @@ import { bodyObject, memberValues, ownCustomer, queryObject } from './customers.
 import { NOT_REGISTERED, type MemberProvider } from './members.ts';
 import { guardRecords } from '../../crud/personal-data.ts';
 import { diffRecords, snapshotChanges, writeRevisions, type RevisionActor } from '../../crud/revisions.ts';
+import { updateRecorded } from '../../crud/recorded-writes.ts';
 
 export const REQUEST_NOT_FOUND = '用车需求不存在';
 export const AUDIT_REASON_REQUIRED = '请填写审核意见';
@@ -72,7 +73,7 @@ export function registerRequestRoutes(
   const columns = () => spec().fields.map((f) => f.column);
 
   /** Demand values, checked; the customer (own company) and its current subscribe flag. */
-  async function prepareDemand(compId: number, body: Record<string, unknown>, existing?: Record<string, unknown>) {
+  async function prepareDemand(compId: number, body: Record<string, unknown>, actor: Actor, existing?: Record<string, unknown>) {
     const checked = checkDemand(body);
     if (!checked.ok) throw badRequest(firstDemandError(checked.errors));
     // the car type must be a branch of the brand tree; an edit keeping the saved one needs no new pick
@@ -82,11 +83,12 @@ export function registerRequestRoutes(
     const member = await members.findByMobile(String(customer.mobile));
     if (!member) throw badRequest(NOT_REGISTERED);
     // the customer keeps the member's current data (and the pinyin keys of its name)
-    const customerRow = recordToRow(resourceByName.dbcUserInfo, { ...memberValues(member), updateTime: nowText() }, database.dialect);
-    await database.db.transaction().execute(async (trx) => {
-      await trx.updateTable('dbc_user_info').set(customerRow).where('id', '=', Number(customer.id)).execute();
-      await rewritePinyinKeys(trx, resourceByName.dbcUserInfo, Number(customer.id), customerRow);
-    });
+    await database.db.transaction().execute((trx) =>
+      updateRecorded(trx, resourceByName.dbcUserInfo, database.dialect, revisionBy(actor), [Number(customer.id)], {
+        ...memberValues(member),
+        updateTime: nowText(),
+      }),
+    );
     if (member.subscribe !== 1) throw badRequest(DEMAND_MESSAGES.notFollowing);
     return { values: checked.values, customer, member };
   }
@@ -110,7 +112,7 @@ export function registerRequestRoutes(
   }
 
   async function insertDemand(compId: number, body: Record<string, unknown>, actor: Actor) {
-    const { values, customer, member } = await prepareDemand(compId, body);
+    const { values, customer, member } = await prepareDemand(compId, body, actor);
     const now = nowText();
     const record = { ...demandRecord(compId, values, customer, member), status: 1, ...STATUS_FLAGS[1], createTime: now, updateTime: now };
     const inserted = await database.db.transaction().execute(async (trx) => {
@@ -263,7 +265,12 @@ export function registerRequestRoutes(
     const existing = await ownRequest(d.compId, positiveId(body.id));
     const allowed = planTransition(existing.status, 'resubmit', 'dealer');
     if (!allowed.ok) throw badRequest(allowed.message);
-    const { values, customer, member } = await prepareDemand(d.compId, { ...body, duId: body.duId ?? existing.duId }, existing);
+    const { values, customer, member } = await prepareDemand(
+      d.compId,
+      { ...body, duId: body.duId ?? existing.duId },
+      { kind: 'dealer', name: d.username },
+      existing,
+    );
     const extra = demandRecord(d.compId, values, customer, member);
     await transition(Number(existing.id), 'resubmit', { kind: 'dealer', name: d.username }, { compId: d.compId, extra, reason: null });
     return reply.status(204).send();

@@ -7,6 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { nowText } from '../../db/index.ts';
+import { resourceByName } from '../../../generated/resources.ts';
+import { insertRecorded, SYSTEM_ACTOR } from '../../crud/recorded-writes.ts';
 import { staffHolding } from '../../auth/permission-holders.ts';
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
 
@@ -15,10 +17,17 @@ export const ADMIN_NOTICE_KEY = 'sysSocket:list';
 export async function notifyAdmins(app: FastifyInstance, title: string, msg: string): Promise<void> {
   const { db, dialect } = app.database;
   try {
-    await db
-      .insertInto('sys_socket')
-      .values({ title: title.slice(0, 100), msg, type: 1, sort: 0, enabled: dialect === 'postgres' ? false : 0, create_time: nowText() })
-      .execute();
+    // as a system message made on the screen: its title's pinyin keys and its revision come with it
+    await db.transaction().execute((trx) =>
+      insertRecorded(trx, resourceByName.sysSocket, dialect, SYSTEM_ACTOR, {
+        title: title.slice(0, 100),
+        msg,
+        type: 1,
+        sort: 0,
+        enabled: false,
+        createTime: nowText(),
+      }),
+    );
   } catch (err) {
     app.log.warn({ err }, 'admin notice not stored');
   }

@@ -3,7 +3,9 @@
  * records, by JSON property names, inside the caller's transaction.
  */
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
-import { recordToRow, rewritePinyinKeys, rowToRecord, writePinyinKeys } from '../../crud/index.ts';
+import { rowToRecord } from '../../crud/index.ts';
+import { insertRecorded, updateRecorded } from '../../crud/recorded-writes.ts';
+import type { RevisionActor } from '../../crud/revisions.ts';
 import type { Database, Db } from '../../types.ts';
 
 /** 跟进状态 */
@@ -61,31 +63,26 @@ export async function openMainClue(
   return row ? (rowToRecord(spec, row) as Lead) : undefined;
 }
 
+/** Sets values on leads (or their records) with their pinyin keys and a revision each (`status` for the moves of a lead). */
 export async function updateLeads(
   db: Db,
   spec: ResourceSpec,
   dialect: Database['dialect'],
+  actor: RevisionActor,
   ids: number[],
   values: Record<string, unknown>,
+  action: 'update' | 'status' = 'status',
 ): Promise<number> {
-  if (!ids.length) return 0;
-  const row = recordToRow(spec, values, dialect);
-  const result = await db.updateTable(spec.table).set(row).where(col(spec, 'id'), 'in', ids).executeTakeFirst();
-  for (const id of ids) await rewritePinyinKeys(db, spec, id, row);
-  return Number(result.numUpdatedRows);
+  return updateRecorded(db, spec, dialect, actor, ids, values, action);
 }
 
+/** Inserts a lead or one of its records, with its pinyin keys and a `create` revision. */
 export async function insertRecord(
   db: Db,
   spec: ResourceSpec,
   dialect: Database['dialect'],
+  actor: RevisionActor,
   values: Record<string, unknown>,
 ): Promise<Lead> {
-  const row = await db
-    .insertInto(spec.table)
-    .values(recordToRow(spec, values, dialect))
-    .returning(columns(spec))
-    .executeTakeFirstOrThrow();
-  await writePinyinKeys(db, spec, [row]);
-  return rowToRecord(spec, row) as Lead;
+  return (await insertRecorded(db, spec, dialect, actor, values)) as Lead;
 }

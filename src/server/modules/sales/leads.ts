@@ -26,6 +26,8 @@ import { guardRecords } from '../../crud/personal-data.ts';
 import { assertQueryable } from '../../crud/field-access.ts';
 import type { Condition } from '../../crud/query.ts';
 import { nowText } from '../../db/index.ts';
+import { revisionActor } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
 import { idList, idOf, mobileOf, objectBody, optionOf, orgIdOf, textOf } from './body.ts';
 import { insertRecord, LeadStage, LeadStatus, leadsByIds, openMainClue, OPEN_STATUSES, updateLeads, type Lead } from './lead-store.ts';
@@ -59,6 +61,8 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
   // the consultant's own look-ups: the screen's key or the consultant key
   const leadReader = [app.requireAnyPermission([`${file.permission}:list`, CONSULTANT_KEY]), ...readLimit(app)];
   const userOf = (request: FastifyRequest) => request.user!;
+  /** the revision's author of a change made through these calls */
+  const who = (request: FastifyRequest) => revisionActor(actorOf(request));
   const may = (request: FastifyRequest, key: string) => userOf(request).isAdmin || userOf(request).permissions.has(key);
   const mobileField = fieldByName(file, 'mobile')!;
   /**
@@ -163,7 +167,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
       .execute(async (trx) => {
         const main = await openMainClue(trx, file, database().dialect, mobile, orgId);
         if (main) {
-          await insertRecord(trx, contact, database().dialect, {
+          await insertRecord(trx, contact, database().dialect, who(request), {
             fileId: main.id,
             contactTime: now,
             way: '到店',
@@ -173,7 +177,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
           });
           return { created: false, lead: main };
         }
-        const lead = await insertRecord(trx, file, database().dialect, {
+        const lead = await insertRecord(trx, file, database().dialect, who(request), {
           customerName,
           mobile,
           orgId,
@@ -187,7 +191,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
           createTime: now,
           createUser: user,
         });
-        await insertRecord(trx, contact, database().dialect, {
+        await insertRecord(trx, contact, database().dialect, who(request), {
           fileId: lead.id,
           contactTime: now,
           way: '到店',
@@ -213,7 +217,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
           if (Number(lead.stage) !== LeadStage.clue) throw badRequest(`「${plainText(lead.customerName)}」已是潜客档案，无需转换`);
           if (!isOpen(lead)) throw badRequest(`「${plainText(lead.customerName)}」已战败或已成交，不能转为潜客`);
         }
-        return updateLeads(trx, file, database().dialect, ids, { stage: LeadStage.file });
+        return updateLeads(trx, file, database().dialect, who(request), ids, { stage: LeadStage.file });
       });
     changed();
     return { count };
@@ -235,7 +239,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
           if (!isOpen(lead)) throw badRequest(`「${plainText(lead.customerName)}」已战败或已成交，不能分配`);
           if (Number(lead.orgId) !== consultant.orgId) throw badRequest(`「${plainText(lead.customerName)}」与销售顾问不属于同一公司`);
         }
-        return updateLeads(trx, file, database().dialect, ids, {
+        return updateLeads(trx, file, database().dialect, who(request), ids, {
           consultantId: consultant.id,
           consultantName: consultant.nickName,
           status: LeadStatus.pending,
@@ -268,14 +272,14 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
     await database()
       .db.transaction()
       .execute(async (trx) => {
-        await updateLeads(trx, file, database().dialect, [lead.id], {
+        await updateLeads(trx, file, database().dialect, who(request), [lead.id], {
           status: RESULT_STATUS[result],
           processTime: now,
           defeatReason: result === 'defeat' ? defeatReason : null,
           nextTime: result === 'follow' ? nextTime : null,
         });
         const way = typeof body.way === 'string' ? optionOf(body.way, options(contact, 'way') as string[], '请选择正确的联系方式') : '电话';
-        await insertRecord(trx, contact, database().dialect, {
+        await insertRecord(trx, contact, database().dialect, who(request), {
           fileId: lead.id,
           contactTime: now,
           way,
@@ -300,7 +304,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
       .execute(async (trx) => {
         // another open main clue for the person keeps its place; this one comes back as secondary
         const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), Number(lead.orgId), lead.id);
-        await updateLeads(trx, file, database().dialect, [lead.id], {
+        await updateLeads(trx, file, database().dialect, who(request), [lead.id], {
           status,
           isMain: !main,
           activationTime: nowText(),
@@ -321,7 +325,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
       .execute(async (trx) => {
         const leads = await leadsByIds(trx, file, ids);
         if (leads.length !== ids.length) throw notFound('潜客档案不存在或已被删除');
-        return updateLeads(trx, file, database().dialect, ids, { channel });
+        return updateLeads(trx, file, database().dialect, who(request), ids, { channel }, 'update');
       });
     changed();
     return { count };
@@ -343,7 +347,7 @@ export function registerLeadRoutes(app: FastifyInstance, file: ResourceSpec, con
         for (const lead of leads) {
           // the person may already have an open main clue in the target company: this one joins as secondary
           const main = await openMainClue(trx, file, database().dialect, String(lead.mobile), orgId, lead.id);
-          n += await updateLeads(trx, file, database().dialect, [lead.id], {
+          n += await updateLeads(trx, file, database().dialect, who(request), [lead.id], {
             orgId,
             isMain: !main,
             consultantId: null,

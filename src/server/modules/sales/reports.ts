@@ -25,6 +25,8 @@ import {
   updateRecord,
 } from '../../crud/index.ts';
 import { isDateTimeText } from '../../crud/values.ts';
+import { revisionActor, writeRevisions } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { fieldSum } from '../../crud/capabilities.ts';
 import { fieldByName } from '../../../shared/resource-spec.ts';
 import { idOf, objectBody } from './body.ts';
@@ -110,17 +112,26 @@ export function registerSettlementRoutes(app: FastifyInstance, spec: ResourceSpe
     const stored = await storedScopeValues(db(), spec, [id]);
     if (!stored.length) throw notFound('数据不存在');
     await assertRecordsInScope(db(), spec, request, stored);
-    // createTime is automatic in the schema, so it is written here directly
-    const result = await db()
+    // createTime is automatic in the schema, so it is written here directly, with its revision
+    const value = text.replace('T', ' ');
+    const updated = await db()
       .db.transaction()
-      .execute((trx) =>
-        trx
+      .execute(async (trx) => {
+        const old = await trx.selectFrom(spec.table).select(col(spec, 'createTime')).where(col(spec, 'id'), '=', id).executeTakeFirst();
+        if (!old) return false;
+        await trx
           .updateTable(spec.table)
-          .set({ [col(spec, 'createTime')]: text.replace('T', ' ') })
+          .set({ [col(spec, 'createTime')]: value })
           .where(col(spec, 'id'), '=', id)
-          .executeTakeFirst(),
-      );
-    if (Number(result.numUpdatedRows) === 0) throw notFound('数据不存在');
+          .execute();
+        const before = rowToRecord(spec, old).createTime ?? null;
+        if (before !== value)
+          await writeRevisions(trx, db().dialect, spec, revisionActor(actorOf(request)), [
+            { recordId: id, action: 'update', changes: { createTime: [before, value] } },
+          ]);
+        return true;
+      });
+    if (!updated) throw notFound('数据不存在');
     // touch through the repository so the list's cached counts are cleared
     await updateRecord(db(), spec, id, {}, []);
     return reply.status(204).send();

@@ -26,6 +26,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { tableChanged } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
+import { updateColumnsRecorded } from '../../crud/recorded-writes.ts';
+import { revisionActor } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope } from '../../auth/data-scope.ts';
 import type { WecomDepartment, WecomDirectory } from '../../providers/wecom.ts';
@@ -308,12 +311,19 @@ export function registerWecomDepartmentRoutes(app: FastifyInstance, staff: Resou
         .transaction()
         .execute(async (trx) => {
           for (const b of binds) {
-            await trx
-              .updateTable(staff.table)
-              .set({ qywx_user_id: b.userid, update_time: now, update_user: request.user!.username })
+            // only an entry still unbound (read and locked with its revision's old values)
+            const unbound = await trx
+              .selectFrom(staff.table)
+              .select('id')
               .where('id', '=', b.entry.id)
               .where('qywx_user_id', 'is', null)
-              .execute();
+              .executeTakeFirst();
+            if (unbound)
+              await updateColumnsRecorded(trx, staff, app.database.dialect, revisionActor(actorOf(request)), [b.entry.id], {
+                qywx_user_id: b.userid,
+                update_time: now,
+                update_user: request.user!.username,
+              });
             // the linked system user signs in by WeCom QR code with the same id, unless another user has it
             if (b.entry.userId !== null) {
               const other = await trx

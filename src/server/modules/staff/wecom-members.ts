@@ -15,6 +15,10 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { isEmail } from '../../../shared/validators.ts';
 import { tableChanged } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
+import type { Db } from '../../types.ts';
+import { updateColumnsRecorded } from '../../crud/recorded-writes.ts';
+import { revisionActor } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
 import { ApiError, badRequest } from '../../errors.ts';
 import { WecomRefusal, type WecomContacts, type WecomMember } from '../../providers/wecom.ts';
 import { objectBody, requiredId, requiredText, queryValue, type Body } from '../access/input.ts';
@@ -61,12 +65,17 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
     if (!entry.qywxUserId) throw badRequest(STAFF_MESSAGES.notBound);
     return entry as Entry & { qywxUserId: string };
   };
+  /** the entry's WeCom columns, with the entry's revision */
+  const setColumns = (trx: Db, request: FastifyRequest, id: number, values: Record<string, unknown>) =>
+    updateColumnsRecorded(trx, spec, app.database.dialect, revisionActor(actorOf(request)), [id], {
+      ...values,
+      update_time: nowText(),
+      update_user: request.user!.username,
+    });
   const save = async (id: number, values: Record<string, unknown>, request: FastifyRequest) => {
     await db()
-      .updateTable(spec.table)
-      .set({ ...values, update_time: nowText(), update_user: request.user!.username })
-      .where('id', '=', id)
-      .execute();
+      .transaction()
+      .execute((trx) => setColumns(trx, request, id, values));
     tableChanged(app.database, spec.table);
   };
 
@@ -94,11 +103,7 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
     await db()
       .transaction()
       .execute(async (trx) => {
-        await trx
-          .updateTable(spec.table)
-          .set({ qywx_user_id: userid, update_time: nowText(), update_user: request.user!.username })
-          .where('id', '=', entry.id)
-          .execute();
+        await setColumns(trx, request, entry.id, { qywx_user_id: userid });
         // the linked system user signs in by WeCom QR code with the same id
         if (linked !== undefined) await trx.updateTable('sys_user').set({ wecom_user_id: userid }).where('id', '=', linked).execute();
       });
@@ -151,11 +156,7 @@ export function registerWecomMemberRoutes(app: FastifyInstance, spec: ResourceSp
     await db()
       .transaction()
       .execute(async (trx) => {
-        await trx
-          .updateTable(spec.table)
-          .set({ qywx_user_id: null, qywx_email: null, avatar_media_id: null, update_time: nowText(), update_user: request.user!.username })
-          .where('id', '=', entry.id)
-          .execute();
+        await setColumns(trx, request, entry.id, { qywx_user_id: null, qywx_email: null, avatar_media_id: null });
         if (entry.userId !== null && entry.userId !== undefined) {
           await trx
             .updateTable('sys_user')
