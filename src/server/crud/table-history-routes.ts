@@ -39,13 +39,13 @@ const LABEL_SOURCES: Record<LabelledBy, { table: string; column: string }> = {
   dict: { table: 'sys_dict', column: 'name' },
 };
 
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
 }
 
 /** Replaces ids of other tables in the entries by `name（ID n）` (lists joined by 、). */
-async function nameIds(db: Db, labelled: Record<string, LabelledBy>, entries: HistoryEntry[]): Promise<void> {
+export async function nameIds(db: Db, labelled: Record<string, LabelledBy>, entries: HistoryEntry[]): Promise<void> {
   const wanted = new Map<LabelledBy, Set<number>>();
   const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).map(Number);
   for (const e of entries)
