@@ -5,9 +5,9 @@
  *   POST path/{id}/restore/{revisionId}   `<perm>:edit` -> 204; through the table's own edit code
  *                                         (its validation, scope and level rules), recorded as `restore`
  * Ids of other tables (departments, roles, menus, dictionaries) are answered with their names,
- * `name（ID n）`. Personal fields are masked for callers the table's `sees` says no to. There is no
- * recycle bin for these tables: a deleted record's history stays readable (its delete revision
- * holds its last values), and it comes back only by being created again.
+ * `name（ID n）`. Personal fields are masked for callers the table's `sees` says no to. A deleted
+ * record's history stays readable (its delete revision holds its last values); it comes back
+ * from the table's 回收站 (table-recycle-bin.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LABELLED, type LabelledBy, type TrackedTableName } from '../../shared/table-history.ts';
