@@ -23,7 +23,7 @@ import {
   ref,
   type Json,
 } from './openapi/shapes.ts';
-import { TABLE_HISTORY } from '../shared/table-history.ts';
+import { LABELLED, TABLE_BINS, TABLE_HISTORY } from '../shared/table-history.ts';
 
 /** Schemas the entries below refer to (`#/components/schemas/<name>`). */
 export const HAND_WRITTEN_COMPONENTS: Record<string, Json> = {
@@ -598,9 +598,101 @@ const TABLE_HISTORY_ROUTES: Record<string, Json> = Object.fromEntries(
   ]),
 );
 
+/** A deleted record of a hand-written table as its 回收站 answers it (ids of other tables named). */
+function binRecord(key: (typeof TABLE_BINS)[number]): Json {
+  const spec = TABLE_HISTORY[key];
+  const named = LABELLED[key] ?? {};
+  const type = (t: string) => (t === 'integer' || t === 'boolean' ? t : 'string');
+  return object(
+    Object.fromEntries(
+      spec.fields.map((f) => [
+        f.name,
+        f.auto === 'id'
+          ? { type: 'integer', description: 'ID' }
+          : nullable(named[f.name] ? 'string' : type(f.type), {
+              description: named[f.name]
+                ? `${f.title}（名称（ID n），多个以、分隔）`
+                : f.mask
+                  ? `${f.title}（无 :sensitive 权限时已脱敏）`
+                  : f.title,
+            }),
+      ]),
+    ),
+    ['id'],
+  );
+}
+
+/** 回收站 of the hand-written tables (src/server/crud/table-recycle-bin.ts), shaped like a generated entity's. */
+const TABLE_BIN_ROUTES: Record<string, Json> = Object.fromEntries(
+  TABLE_BINS.flatMap((key): Array<[string, Json]> => {
+    const spec = TABLE_HISTORY[key];
+    const perm = `${spec.permission}:del`;
+    const ids = idsBody('记录 ID（最多 10000 个）');
+    return [
+      [
+        `GET /${spec.path}/recycleBin`,
+        {
+          summary: `${spec.title}：回收站（已删除的记录，删除人和时间；${perm}）`,
+          querystring: object(
+            {
+              page: { type: 'integer', minimum: 0, default: 0 },
+              size: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+            },
+            [],
+          ),
+          response: {
+            200: json(
+              pageOf(
+                object({
+                  id: { type: 'integer', description: '记录 ID' },
+                  revisionId: { type: 'integer', description: '删除的历史版本ID' },
+                  deleteUser: nullable('string'),
+                  actorKind: { type: 'string', enum: ['user', 'system'] },
+                  deleteTime: { type: 'string', description: 'yyyy-MM-dd HH:mm:ss' },
+                  record: binRecord(key),
+                }),
+              ),
+              '一页已删除的记录，新删除的在前',
+            ),
+            400: errorAnswer(400, '分页参数不正确', '每页条数必须在1到100之间'),
+          },
+        },
+      ],
+      [
+        `POST /${spec.path}/recycleBin/restore`,
+        {
+          summary: `${spec.title}：从回收站恢复（保留原 ID 及关联，全部成功或全部不恢复；${perm}）`,
+          body: ids,
+          response: {
+            200: json(object({ count: { type: 'integer' } }), '恢复的条数'),
+            400: errorAnswer(
+              400,
+              '引用的数据已删除、值已被占用或 ID 已存在，未做任何修改',
+              '「部门」引用的部门（ID 12）已被删除，无法恢复，请先恢复或修改相关数据',
+            ),
+            404: errorAnswer(404, '不在回收站中', '回收站中没有该数据（ID 12）'),
+          },
+        },
+      ],
+      [
+        `DELETE /${spec.path}/recycleBin`,
+        {
+          summary: `${spec.title}：彻底删除（记录及其历史记录；${perm}）`,
+          body: ids,
+          response: {
+            200: json(object({ count: { type: 'integer' } }), '删除的条数'),
+            404: errorAnswer(404, '不在回收站中', '回收站中没有该数据（ID 12）'),
+          },
+        },
+      ],
+    ];
+  }),
+);
+
 /** Per route (`METHOD /openapi/path`): summary, querystring, body and answers by status. */
 export const HAND_WRITTEN_ROUTES: Record<string, Json> = {
   ...TABLE_HISTORY_ROUTES,
+  ...TABLE_BIN_ROUTES,
   'GET /api/health': { summary: '存活检查', response: { 200: json(ref('Health'), '进程在运行') } },
   'GET /api/health/ready': {
     summary: '就绪检查：数据库 2 秒内应答',

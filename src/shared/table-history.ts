@@ -22,6 +22,8 @@ interface FieldOptions {
   mask?: MaskKind;
   /** not written back by 恢复到此版本 (set by another action, e.g. a password reset) */
   readOnly?: boolean;
+  /** a column of the 回收站 dialog (its order) */
+  shown?: number;
 }
 
 function field(name: string, title: string, type: FieldType = 'string', more: FieldOptions = {}): FieldSpec {
@@ -37,6 +39,7 @@ function field(name: string, title: string, type: FieldType = 'string', more: Fi
     messages: {},
     ...(more.options ? { options: more.options } : {}),
     ...(more.mask ? { mask: more.mask } : {}),
+    ...(more.shown ? { list: { order: more.shown } } : {}),
   };
 }
 
@@ -80,9 +83,9 @@ export const TABLE_HISTORY = {
     permission: 'user',
     title: '用户',
     fields: [
-      field('username', '用户名'),
-      field('nickName', '昵称'),
-      field('phone', '电话', 'string', { mask: 'phone' }),
+      field('username', '用户名', 'string', { shown: 1 }),
+      field('nickName', '昵称', 'string', { shown: 2 }),
+      field('phone', '电话', 'string', { mask: 'phone', shown: 3 }),
       field('email', '邮箱', 'string', { mask: 'email' }),
       field('sex', '性别', 'integer', {
         options: [
@@ -92,11 +95,12 @@ export const TABLE_HISTORY = {
       }),
       field('enabled', '状态', 'boolean', { options: ENABLED }),
       field('orgId', '公司', 'integer'),
-      field('deptId', '部门', 'integer'),
+      field('deptId', '部门', 'integer', { shown: 4 }),
       field('roleIds', '岗位', 'string', { column: '' }),
       field('wecomUserId', '企业微信账号'),
       field('lockTime', '锁屏时间（分钟）', 'integer'),
       field('defPassword', '使用初始密码', 'boolean', { column: 'is_def_password', readOnly: true }),
+      field('img', '头像', 'string', { readOnly: true }),
     ],
   }),
   role: tableSpec({
@@ -106,11 +110,11 @@ export const TABLE_HISTORY = {
     permission: 'roles',
     title: '角色',
     fields: [
-      field('name', '名称'),
-      field('level', '角色级别', 'integer'),
-      field('dataScope', '数据范围'),
+      field('name', '名称', 'string', { shown: 1 }),
+      field('level', '角色级别', 'integer', { shown: 2 }),
+      field('dataScope', '数据范围', 'string', { shown: 3 }),
       field('depts', '数据权限', 'string', { column: '' }),
-      field('description', '描述'),
+      field('description', '描述', 'string', { shown: 4 }),
       field('menus', '菜单权限', 'string', { column: '' }),
     ],
   }),
@@ -121,21 +125,22 @@ export const TABLE_HISTORY = {
     permission: 'menu',
     title: '菜单',
     fields: [
-      field('title', '菜单标题'),
+      field('title', '菜单标题', 'string', { shown: 1 }),
       field('type', '菜单类型', 'integer', {
+        shown: 2,
         options: [
           { value: 0, label: '目录' },
           { value: 1, label: '菜单' },
           { value: 2, label: '按钮' },
         ],
       }),
-      field('pid', '上级菜单', 'integer'),
+      field('pid', '上级菜单', 'integer', { shown: 4 }),
       field('name', '组件名称'),
       field('component', '组件路径'),
       field('path', '路由地址'),
       field('icon', '菜单图标'),
       field('menuSort', '菜单排序', 'integer', { column: 'menu_sort' }),
-      field('permission', '权限标识'),
+      field('permission', '权限标识', 'string', { shown: 3 }),
       field('hidden', '菜单可见', 'boolean', {
         options: [
           { value: false, label: '是' },
@@ -144,6 +149,8 @@ export const TABLE_HISTORY = {
       }),
       field('cache', '菜单缓存', 'boolean'),
       field('iFrame', '外链', 'boolean', { column: 'i_frame' }),
+      // the roles granting it (changed from 角色管理; brought back with the menu from the 回收站)
+      field('roles', '授权角色', 'string', { column: '', readOnly: true }),
     ],
   }),
   dept: tableSpec({
@@ -153,10 +160,14 @@ export const TABLE_HISTORY = {
     permission: 'dept',
     title: '部门',
     fields: [
-      field('name', '部门名称'),
-      field('pid', '上级部门', 'integer'),
+      field('name', '部门名称', 'string', { shown: 1 }),
+      field('pid', '上级部门', 'integer', { shown: 2 }),
       field('deptSort', '排序', 'integer', { column: 'sort' }),
-      field('enabled', '状态', 'boolean', { options: ENABLED }),
+      field('enabled', '状态', 'boolean', { options: ENABLED, shown: 3 }),
+      // kept by other screens; brought back with the department from the 回收站
+      field('remark', '部门备注', 'string', { readOnly: true }),
+      field('wecomDeptId', '企业微信部门ID', 'integer', { readOnly: true }),
+      field('roles', '自定义数据权限的角色', 'string', { column: '', readOnly: true }),
     ],
   }),
   dict: tableSpec({
@@ -165,7 +176,11 @@ export const TABLE_HISTORY = {
     path: 'api/dict',
     permission: 'dict',
     title: '字典',
-    fields: [field('name', '字典名称'), field('description', '描述'), field('isPublic', '公开', 'boolean')],
+    fields: [
+      field('name', '字典名称', 'string', { shown: 1 }),
+      field('description', '描述', 'string', { shown: 2 }),
+      field('isPublic', '公开', 'boolean', { shown: 3 }),
+    ],
   }),
   dictDetail: tableSpec({
     name: 'sysDictDetail',
@@ -174,9 +189,9 @@ export const TABLE_HISTORY = {
     permission: 'dict',
     title: '字典详情',
     fields: [
-      field('dictId', '所属字典', 'integer'),
-      field('label', '字典标签'),
-      field('value', '字典值'),
+      field('dictId', '所属字典', 'integer', { shown: 1 }),
+      field('label', '字典标签', 'string', { shown: 2 }),
+      field('value', '字典值', 'string', { shown: 3 }),
       field('dictSort', '排序', 'integer', { column: 'sort' }),
       field('enabled', '状态', 'boolean', { options: ENABLED }),
     ],
@@ -207,7 +222,10 @@ export const SETTINGS_RECORD_ID = 1;
 export const LABELLED: Partial<Record<TrackedTableName, Record<string, LabelledBy>>> = {
   user: { orgId: 'dept', deptId: 'dept', roleIds: 'role' },
   role: { depts: 'dept', menus: 'menu' },
-  menu: { pid: 'menu' },
-  dept: { pid: 'dept' },
+  menu: { pid: 'menu', roles: 'role' },
+  dept: { pid: 'dept', roles: 'role' },
   dictDetail: { dictId: 'dict' },
 };
+
+/** The tables whose deleted records go to a 回收站 (holders of `<permission>:del`). */
+export const TABLE_BINS: TrackedTableName[] = ['user', 'role', 'menu', 'dept', 'dict', 'dictDetail'];

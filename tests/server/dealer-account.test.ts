@@ -23,13 +23,15 @@ function fakeSms() {
 describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
   let t: TestApp;
   let a: string;
+  let aId: number;
+  let admin: string;
   const inject = (method: 'POST' | 'PUT', url: string, token: string, payload: unknown) =>
     t.app.inject({ method, url, headers: bearer(token), payload: payload as object });
 
   beforeAll(async () => {
     t = await start();
-    const admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
-    await createCompany(t.app, admin, 'dealera');
+    admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    aId = await createCompany(t.app, admin, 'dealera');
     await createCompany(t.app, admin, 'dealerb');
     a = await dealerToken(t.app, 'dealera');
     const b = await dealerToken(t.app, 'dealerb');
@@ -139,5 +141,22 @@ describe.each(testApps())('dealer password and phone on %s', (_name, start) => {
     expect((await t.app.inject({ method: 'GET', url: '/comp/dbcCompany/auth/info', headers: bearer(a) })).statusCode).toBe(401);
     expect((await dealerLogin(t.app, 'dealera')).statusCode).toBe(400);
     expect((await dealerLogin(t.app, 'dealera', 'Fresh@456')).statusCode).toBe(200);
+  });
+
+  it("records the dealer's own phone and password changes in the company's history, by the dealer, never a password", async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/system/dbcCompany/${aId}/history`, headers: bearer(admin) });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = res.json<{ content: Array<{ action: string; actorKind: string; actorName: string; changes: Row[] }> }>().content;
+    const own = entries.filter((e) => e.actorKind === 'dealer');
+    expect(own.map((e) => e.actorName)).toEqual(['dealera', 'dealera', 'dealera']);
+    expect(own.map((e) => e.action)).toEqual(['update', 'update', 'update']);
+    expect(own[0].changes).toEqual([{ field: 'password', title: '登录密码', old: null, new: '已修改' }]);
+    expect(own[1].changes).toEqual([{ field: 'mobile', title: expect.any(String) as string, old: '13900000001', new: '13900000003' }]);
+    expect(own[2].changes).toMatchObject([{ field: 'mobile', old: null, new: '13900000001' }]);
+    // neither the new password nor its hash is stored in any revision
+    const stored = await t.app.database.db.selectFrom('sys_revision').select('changes').where('resource', '=', 'dbcCompany').execute();
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain('Fresh@456');
+    expect(text).not.toMatch(/\$2[aby]\$/);
   });
 });

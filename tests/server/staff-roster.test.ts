@@ -564,6 +564,28 @@ describe.each(testApps())('staff roster on %s', (_dialect, start) => {
       );
     });
 
+    it('调岗 and 离职 leave revisions of the entry and of its user, written by the moves themselves (refused ones leave none)', async () => {
+      type Entry = { action: string; actorName: string; changes: Array<{ field: string; old: unknown; new: unknown }> };
+      const historyOf = async (url: string) => {
+        const res = await call('GET', url, admin);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<Page<Entry>>().content;
+      };
+      const pairs = (e: Entry) => Object.fromEntries(e.changes.map((c) => [c.field, [c.old, c.new]]));
+      const entry = await historyOf(`/api/staff/${moved.id}/history`);
+      expect(entry.map((e) => e.action)).toEqual(['status', 'update', 'update', 'create']);
+      expect(entry[0].actorName).toBe('hr');
+      expect(pairs(entry[0])).toEqual({ status: [1, 0], leaveDate: [null, '2026-01-31'] });
+      expect(pairs(entry[1])).toEqual({ job: ['服务顾问', '服务主管'] });
+      expect(pairs(entry[2])).toEqual({ deptId: [ids.sales, ids.service], job: ['销售顾问', '服务顾问'], jpTypeId: [ids.XSGW, ids.FWGW] });
+      // the linked user: disabled by 离职, moved (department and roles) by 调岗
+      const account = await historyOf(`/api/users/${accountId}/history`);
+      expect(account.map((e) => e.action)).toEqual(['update', 'update']);
+      expect(account[0].changes.map((c) => c.field)).toEqual(['enabled']);
+      expect(account[1].changes.map((c) => c.field).sort()).toEqual(['deptId', 'roleIds']);
+      expect(account.every((e) => e.actorName === 'hr')).toBe(true);
+    });
+
     it('staffLeave defaults to today and works without a linked user', async () => {
       const e = await entry({ name: '今天走', mobile: '13822220002', entryDate: '2020-01-01' });
       const res = await call('PUT', '/api/staff/staffLeave', hr, { id: e.id });

@@ -53,7 +53,7 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** The ids of a JSON array body: positive, at most 10,000, without repeats. */
-function idList(body: unknown): number[] {
+export function idList(body: unknown): number[] {
   if (!Array.isArray(body)) throw badRequest('请求内容格式错误');
   if (body.length === 0) throw badRequest(NO_SELECTION);
   if (body.length > 10_000) throw badRequest('一次最多选择10000条数据');

@@ -13,7 +13,15 @@ import { mask } from '../../shared/masks.ts';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Database, Db } from '../types.ts';
 import { dateTimeText, fromColumnValue } from './values.ts';
-import { COLUMN_CHANGES, REVISION_TABLE, snapshotChanges, type ActorKind, type Changes, type RevisionAction } from './revisions.ts';
+import {
+  COLUMN_CHANGES,
+  RECORDED_ONLY,
+  REVISION_TABLE,
+  snapshotChanges,
+  type ActorKind,
+  type Changes,
+  type RevisionAction,
+} from './revisions.ts';
 
 /** At most this many revisions of one record are read (newest first). */
 export const HISTORY_MAX = 1000;
@@ -172,6 +180,11 @@ export function historyEntries(
         old: masked ? maskValue(byName.get(f.name), pair[0]) : pair[0],
         new: masked ? maskValue(byName.get(f.name), pair[1]) : pair[1],
       });
+    }
+    // recorded facts without a field (that a password changed): never a value, shown as recorded
+    for (const [name, title] of Object.entries(RECORDED_ONLY)) {
+      const pair = changes[name];
+      if (pair && !byName.has(name)) list.push({ field: name, title, old: pair[0], new: pair[1] });
     }
     entries.push({ id: r.id, action: r.action, actorKind: r.actorKind, actorName: r.actorName, time: r.time, changes: list });
   });

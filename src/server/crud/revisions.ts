@@ -24,6 +24,14 @@ import type { Database, Db, Dialect } from '../types.ts';
 
 export const REVISION_TABLE = 'sys_revision';
 
+/**
+ * Properties a revision may record that no schema field shows, with their titles (history.ts
+ * lists them after the fields): a password that changed, recorded as PASSWORD_CHANGED, never its value.
+ */
+export const RECORDED_ONLY: Record<string, string> = { password: '登录密码' };
+/** The change of a password as a revision holds it: that it changed, never the old or new value. */
+export const PASSWORD_CHANGED: Changes = { password: [null, '已修改'] };
+
 export type RevisionAction = 'create' | 'update' | 'delete' | 'import' | 'restore' | 'status';
 export type ActorKind = 'user' | 'dealer' | 'applicant' | 'system';
 

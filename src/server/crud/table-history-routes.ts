@@ -5,9 +5,9 @@
  *   POST path/{id}/restore/{revisionId}   `<perm>:edit` -> 204; through the table's own edit code
  *                                         (its validation, scope and level rules), recorded as `restore`
  * Ids of other tables (departments, roles, menus, dictionaries) are answered with their names,
- * `name（ID n）`. Personal fields are masked for callers the table's `sees` says no to. There is no
- * recycle bin for these tables: a deleted record's history stays readable (its delete revision
- * holds its last values), and it comes back only by being created again.
+ * `name（ID n）`. Personal fields are masked for callers the table's `sees` says no to. A deleted
+ * record's history stays readable (its delete revision holds its last values); it comes back
+ * from the table's 回收站 (table-recycle-bin.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LABELLED, type LabelledBy, type TrackedTableName } from '../../shared/table-history.ts';
@@ -39,13 +39,13 @@ const LABEL_SOURCES: Record<LabelledBy, { table: string; column: string }> = {
   dict: { table: 'sys_dict', column: 'name' },
 };
 
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
 }
 
 /** Replaces ids of other tables in the entries by `name（ID n）` (lists joined by 、). */
-async function nameIds(db: Db, labelled: Record<string, LabelledBy>, entries: HistoryEntry[]): Promise<void> {
+export async function nameIds(db: Db, labelled: Record<string, LabelledBy>, entries: HistoryEntry[]): Promise<void> {
   const wanted = new Map<LabelledBy, Set<number>>();
   const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).map(Number);
   for (const e of entries)

@@ -28,6 +28,8 @@ export interface TrackedTable {
   extra?: (db: Db, ids: number[]) => Promise<Map<number, TrackedState>>;
   /** the whole state of the records by id (replaces the column read; e.g. key-value settings) */
   read?: (db: Db, ids: number[]) => Promise<StateMap>;
+  /** deleted records go to the table's 回收站 (their delete revision is marked `in_bin`; table-recycle-bin.ts) */
+  bin?: boolean;
 }
 
 function columnValue(type: string, value: unknown): unknown {
@@ -74,11 +76,6 @@ export function idListsBy(owners: number[], rows: Array<[unknown, unknown]>, pro
   return new Map([...lists].map(([o, l]) => [o, { [property]: sortedIds(l) }]));
 }
 
-/**
- * The revisions between two states of the same records: `create` for one absent before,
- * `delete` for one absent after (not in a recycle bin: the hand-written tables have none),
- * otherwise `action` with the changed properties (none when nothing changed).
- */
 /** A whole record as [null, value] or [value, null] pairs, empty lists left out like empty values. */
 function snapshot(spec: ResourceSpec, state: TrackedState, side: 'old' | 'new') {
   const changes = snapshotChanges(spec, state, side);
@@ -87,14 +84,25 @@ function snapshot(spec: ResourceSpec, state: TrackedState, side: 'old' | 'new') 
   return changes;
 }
 
-export function tableRevisionRows(spec: ResourceSpec, action: RevisionAction, before: StateMap, after: StateMap): RevisionRow[] {
+/**
+ * The revisions between two states of the same records: `create` for one absent before,
+ * `delete` for one absent after (in the recycle bin when `inBin`), otherwise `action` with the
+ * changed properties (none when nothing changed).
+ */
+export function tableRevisionRows(
+  spec: ResourceSpec,
+  action: RevisionAction,
+  before: StateMap,
+  after: StateMap,
+  inBin = false,
+): RevisionRow[] {
   const ids = [...new Set([...before.keys(), ...after.keys()])];
   const rows: RevisionRow[] = [];
   for (const id of ids) {
     const old = before.get(id);
     const now = after.get(id);
     if (!old && now) rows.push({ recordId: id, action: action === 'update' ? 'create' : action, changes: snapshot(spec, now, 'new') });
-    else if (old && !now) rows.push({ recordId: id, action: 'delete', changes: snapshot(spec, old, 'old') });
+    else if (old && !now) rows.push({ recordId: id, action: 'delete', changes: snapshot(spec, old, 'old'), inBin });
     else if (old && now) {
       const changes = diffRecords(spec, old, now);
       if (Object.keys(changes).length) rows.push({ recordId: id, action, changes });
@@ -122,7 +130,7 @@ export async function trackChange<T>(
   const before = await readTracked(trx, table, ids);
   const result = await write();
   const after = await readTracked(trx, table, idsAfter ? [...new Set([...ids, ...idsAfter(result)])] : ids);
-  const rows = tableRevisionRows(table.spec, action, before, after);
+  const rows = tableRevisionRows(table.spec, action, before, after, !!table.bin);
   await writeRevisions(trx, dialect, table.spec, revisionActor(request ? actorOf(request) : undefined), rows);
   return result;
 }

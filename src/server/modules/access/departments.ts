@@ -20,7 +20,8 @@ import { inScope, requestScope, withDescendants, type DataScope } from '../../au
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
 import type { RevisionAction } from '../../crud/revisions.ts';
 import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import { registerTableBin } from '../../crud/table-recycle-bin.ts';
+import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { assertForm, deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
 import { DEPT_FORM } from '../../../shared/admin-forms.ts';
 import type { StoredDept } from '../system/departments.ts';
@@ -153,7 +154,20 @@ function mustBeInScope(scope: DataScope, id: number | null): void {
 }
 
 /** sys_dept as record history tracks it (its columns). */
-export const DEPT_TABLE: TrackedTable = { spec: TABLE_HISTORY.dept };
+export const DEPT_TABLE: TrackedTable = {
+  spec: TABLE_HISTORY.dept,
+  bin: true,
+  // the roles whose 自定义 scope names the department (their links go with it and come back with it)
+  extra: async (db, ids) =>
+    idListsBy(
+      ids,
+      (await db.selectFrom('sys_roles_depts').select(['dept_id', 'role_id']).where('dept_id', 'in', ids).execute()).map((r) => [
+        r.dept_id,
+        r.role_id,
+      ]),
+      'roles',
+    ),
+};
 
 export function registerDepartmentAdmin(app: FastifyInstance): void {
   const db = app.database.db;
@@ -272,6 +286,38 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
       if (!inScope(await scopeOf(request), 'dept', id)) throw notFound('部门不存在');
     },
     restore: (request, id, state) => editDept(request, { ...state, id, pid: state.pid ?? 0 }, id, 'restore'),
+  });
+
+  // 回收站: a department comes back with the roles scoped to it (those still there), under a
+  // parent inside the caller's data scope (a root needs 全部); departments deleted below it come
+  // back with it when chosen together (parents first)
+  registerTableBin(app, {
+    key: 'dept',
+    table: DEPT_TABLE,
+    optionalLinks: ['roles'],
+    visible: async (request) => {
+      const scope = await scopeOf(request);
+      return (state) => scope.all || (state.pid !== null && scope.deptIds.includes(Number(state.pid)));
+    },
+    check: async (request, { state }) => mustBeInScope(await scopeOf(request), state.pid ? Number(state.pid) : null),
+    insert: async (trx, { id, state, createTime }) => {
+      await trx
+        .insertInto('sys_dept')
+        .values({
+          id,
+          pid: state.pid || null,
+          name: state.name,
+          sort: state.deptSort ?? 999,
+          enabled: state.enabled === false ? 0 : 1,
+          remark: state.remark,
+          wecom_dept_id: state.wecomDeptId,
+          create_time: createTime,
+          update_time: nowText(),
+        })
+        .execute();
+      for (const r of (state.roles as number[] | null) ?? [])
+        await trx.insertInto('sys_roles_depts').values({ role_id: r, dept_id: id }).execute();
+    },
   });
 
   app.delete('/api/dept', { preHandler: app.requirePermission('dept:del') }, async (request, reply) => {

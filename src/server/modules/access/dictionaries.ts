@@ -26,6 +26,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
 import type { RevisionAction } from '../../crud/revisions.ts';
 import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { registerTableBin } from '../../crud/table-recycle-bin.ts';
 import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
@@ -129,8 +130,8 @@ async function childCounts(db: Db, ids: number[]): Promise<Map<number, number>> 
 }
 
 /** sys_dict and sys_dict_detail as record history tracks them (their columns). */
-export const DICT_TABLE: TrackedTable = { spec: TABLE_HISTORY.dict };
-export const DICT_DETAIL_TABLE: TrackedTable = { spec: TABLE_HISTORY.dictDetail };
+export const DICT_TABLE: TrackedTable = { spec: TABLE_HISTORY.dict, bin: true };
+export const DICT_DETAIL_TABLE: TrackedTable = { spec: TABLE_HISTORY.dictDetail, bin: true };
 
 export function registerDictionaries(app: FastifyInstance): void {
   const db = app.database.db;
@@ -358,6 +359,49 @@ export function registerDictionaries(app: FastifyInstance): void {
     key: 'dictDetail',
     table: DICT_DETAIL_TABLE,
     restore: (request, id, state) => editDetail(request, { ...state, id }, id, 'restore'),
+  });
+
+  // 回收站: a dictionary comes back alone (its details deleted with it are in the details' bin,
+  // restored after it); a name or value taken since refuses it
+  registerTableBin(app, {
+    key: 'dict',
+    table: DICT_TABLE,
+    check: async (_request, { state }) => {
+      if ((await dictIdByName(db, String(state.name))) !== undefined) throw badRequest('字典名称已存在', { field: 'name' });
+    },
+    insert: async (trx, { id, state, createTime }) => {
+      await trx
+        .insertInto('sys_dict')
+        .values({
+          id,
+          name: state.name,
+          description: state.description,
+          is_public: state.isPublic ? 1 : 0,
+          create_time: createTime,
+          update_time: nowText(),
+        })
+        .execute();
+    },
+  });
+  registerTableBin(app, {
+    key: 'dictDetail',
+    table: DICT_DETAIL_TABLE,
+    check: async (_request, { state }) => valueFree(Number(state.dictId), String(state.value)),
+    insert: async (trx, { id, state, createTime }) => {
+      await trx
+        .insertInto('sys_dict_detail')
+        .values({
+          id,
+          dict_id: state.dictId,
+          label: state.label,
+          value: state.value,
+          sort: state.dictSort ?? 999,
+          enabled: state.enabled === false ? 0 : 1,
+          create_time: createTime,
+          update_time: nowText(),
+        })
+        .execute();
+    },
   });
 
   app.delete('/api/dictDetail', { preHandler: app.requirePermission('dict:del') }, async (request, reply) => {

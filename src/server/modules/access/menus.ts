@@ -15,7 +15,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
 import type { RevisionAction } from '../../crud/revisions.ts';
 import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import { registerTableBin } from '../../crud/table-recycle-bin.ts';
+import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
@@ -129,7 +130,20 @@ function parsePid(query: unknown): number | null {
 }
 
 /** sys_menu as record history tracks it (its columns). */
-export const MENU_TABLE: TrackedTable = { spec: TABLE_HISTORY.menu };
+export const MENU_TABLE: TrackedTable = {
+  spec: TABLE_HISTORY.menu,
+  bin: true,
+  // the roles granting the menu (their links go with a deleted menu and come back with it)
+  extra: async (db, ids) =>
+    idListsBy(
+      ids,
+      (await db.selectFrom('sys_roles_menus').select(['menu_id', 'role_id']).where('menu_id', 'in', ids).execute()).map((r) => [
+        r.menu_id,
+        r.role_id,
+      ]),
+      'roles',
+    ),
+};
 
 export function registerMenuAdmin(app: FastifyInstance): void {
   const db = app.database.db;
@@ -310,6 +324,50 @@ export function registerMenuAdmin(app: FastifyInstance): void {
     key: 'menu',
     table: MENU_TABLE,
     restore: (request, id, state) => editMenu(request, { ...state, id, pid: state.pid ?? 0 }, id, 'restore'),
+  });
+
+  // 回收站: a menu comes back with the roles that granted it (those still there), through the
+  // checks of a create (a key taken since, a parent that is a button); menus deleted below it
+  // come back with it when chosen together (parents first)
+  registerTableBin(app, {
+    key: 'menu',
+    table: MENU_TABLE,
+    optionalLinks: ['roles'],
+    check: async (_request, { state }) => {
+      if (typeof state.permission === 'string' && state.permission) {
+        const taken = await db.selectFrom('sys_menu').select('id').where('permission', '=', state.permission).executeTakeFirst();
+        if (taken) throw badRequest('权限标识已存在', { field: 'permission' });
+      }
+      if (state.pid) {
+        const parent = await db.selectFrom('sys_menu').select('type').where('id', '=', Number(state.pid)).executeTakeFirst();
+        if (parent && Number(parent.type) === 2) throw badRequest('按钮下不能再添加菜单');
+      }
+    },
+    insert: async (trx, { id, state, createTime }) => {
+      await trx
+        .insertInto('sys_menu')
+        .values({
+          id,
+          pid: state.pid ?? null,
+          type: state.type ?? 1,
+          title: state.title,
+          name: state.name,
+          component: state.component,
+          path: state.path,
+          icon: state.icon,
+          menu_sort: state.menuSort ?? 999,
+          permission: state.permission,
+          hidden: state.hidden ? 1 : 0,
+          cache: state.cache ? 1 : 0,
+          i_frame: state.iFrame ? 1 : 0,
+          create_time: createTime,
+          update_time: nowText(),
+        })
+        .execute();
+      for (const r of (state.roles as number[] | null) ?? [])
+        await trx.insertInto('sys_roles_menus').values({ role_id: r, menu_id: id }).execute();
+    },
+    afterRestore: () => invalidateAccess(),
   });
 
   app.delete('/api/menus', { preHandler: app.requirePermission('menu:del') }, async (request, reply) => {

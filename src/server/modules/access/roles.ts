@@ -42,6 +42,7 @@ import { ROLE_FORM } from '../../../shared/admin-forms.ts';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
 import type { RevisionAction } from '../../crud/revisions.ts';
 import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { registerTableBin } from '../../crud/table-recycle-bin.ts';
 import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
 
 export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
@@ -96,6 +97,7 @@ async function roleViews(db: Db, rows: RoleRow[]): Promise<RoleView[]> {
 /** sys_role as record history tracks it: its columns, its departments (自定义 scope) and its menus. */
 export const ROLE_TABLE: TrackedTable = {
   spec: TABLE_HISTORY.role,
+  bin: true,
   extra: async (db, ids) => {
     const depts = await db.selectFrom('sys_roles_depts').select(['role_id', 'dept_id']).where('role_id', 'in', ids).execute();
     const menus = await db.selectFrom('sys_roles_menus').select(['role_id', 'menu_id']).where('role_id', 'in', ids).execute();
@@ -334,6 +336,53 @@ export function registerRoleAdmin(app: FastifyInstance): void {
       const menus = ((state.menus as number[] | null) ?? []).map((m) => ({ id: m }));
       await writeRole(request, id, 'restore', [await prepareRoleEdit(request, body, id), await prepareMenus(request, id, menus)]);
     },
+  });
+
+  // 回收站: a role comes back with its departments and menus, through the checks of a create
+  // (its level, the caller's data scope, menus the caller holds, a name taken since)
+  registerTableBin(app, {
+    key: 'role',
+    table: ROLE_TABLE,
+    check: async (request, { state }) => {
+      const user = request.user!;
+      assertLevel(user, Number(state.level));
+      const depts = (state.depts as number[] | null) ?? [];
+      const scope = await requestScope(db, request);
+      if (!scope.all) {
+        if (state.dataScope === '全部') throw forbidden('你的数据权限不是全部，不能设置全部数据权限');
+        if (depts.some((d) => !scope.deptIds.includes(d))) throw forbidden('只能选择你的数据权限内的部门');
+      }
+      const menus = (state.menus as number[] | null) ?? [];
+      if (!user.isAdmin && menus.length) {
+        const mine = await db
+          .selectFrom('sys_users_roles as ur')
+          .innerJoin('sys_roles_menus as rm', 'rm.role_id', 'ur.role_id')
+          .select('rm.menu_id')
+          .where('ur.user_id', '=', user.id)
+          .execute();
+        const held = new Set(mine.map((m) => Number(m.menu_id)));
+        if (menus.some((m) => !held.has(m))) throw forbidden('只能分配你自己拥有的菜单');
+      }
+      await nameFree(String(state.name));
+    },
+    insert: async (trx, { id, state, createTime }) => {
+      await trx
+        .insertInto('sys_role')
+        .values({
+          id,
+          name: state.name,
+          level: state.level ?? 3,
+          data_scope: state.dataScope ?? '本级',
+          description: state.description,
+          create_time: createTime,
+          update_time: nowText(),
+        })
+        .execute();
+      await writeDepts(trx, id, (state.depts as number[] | null) ?? []);
+      for (const m of (state.menus as number[] | null) ?? [])
+        await trx.insertInto('sys_roles_menus').values({ role_id: id, menu_id: m }).execute();
+    },
+    afterRestore: () => invalidateAccess(),
   });
 
   app.delete('/api/roles', { preHandler: app.requirePermission('roles:del') }, async (request, reply) => {

@@ -50,6 +50,7 @@ import { USER_FORM } from '../../../shared/admin-forms.ts';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
 import type { RevisionAction } from '../../crud/revisions.ts';
 import { registerTableHistory } from '../../crud/table-history-routes.ts';
+import { registerTableBin } from '../../crud/table-recycle-bin.ts';
 import { idListsBy, trackChange, type TrackedState, type TrackedTable } from '../../crud/table-revisions.ts';
 
 /** Password of a new user and of a reset; the user must change it at the next sign-in. */
@@ -182,6 +183,7 @@ export function guardUsers<T extends { id: number; phone: string | null; email: 
 /** sys_user as record history tracks it: its columns (never the password) and its roles. */
 export const USER_TABLE: TrackedTable = {
   spec: TABLE_HISTORY.user,
+  bin: true,
   extra: async (db, ids) =>
     idListsBy(
       ids,
@@ -558,6 +560,57 @@ export function registerUserAdmin(app: FastifyInstance): void {
       if (!inScope(await requestScope(db, request), 'dept', state.deptId)) throw notFound('用户不存在');
     },
     restore: (request, id, state) => editUser(request, userBody(id, state), id, 'restore'),
+  });
+
+  // 回收站: a user comes back with its roles and the initial password (使用初始密码: no revision
+  // holds a password), through the checks of a create (scope, levels, a name or phone taken since)
+  registerTableBin(app, {
+    key: 'user',
+    table: USER_TABLE,
+    sees: seesUserContacts,
+    personalResource: 'user',
+    visible: async (request) => {
+      const scope = await requestScope(db, request);
+      return (state) => inScope(scope, 'dept', state.deptId === null ? null : Number(state.deptId));
+    },
+    check: async (request, { state }) => {
+      const user = request.user!;
+      if (state.username === ADMIN_USERNAME && !user.isAdmin) throw forbidden('不能操作超级管理员');
+      if (!canChooseAnyOrganisation(user) && Number(state.orgId) !== user.orgId) throw forbidden('只能选择本公司');
+      assertLevel(user, await highestLevelOf(db, (state.roleIds as number[] | null) ?? []));
+      await uniqueChecks({
+        username: String(state.username),
+        phone: (state.phone as string | null) ?? null,
+        wecomUserId: (state.wecomUserId as string | null) ?? null,
+      });
+    },
+    insert: async (trx, { id, state, createTime }) => {
+      const now = nowText();
+      await trx
+        .insertInto('sys_user')
+        .values({
+          id,
+          username: state.username,
+          nick_name: state.nickName,
+          password: await hashPassword(DEFAULT_USER_PASSWORD),
+          phone: state.phone,
+          email: state.email,
+          wecom_user_id: state.wecomUserId,
+          sex: state.sex ?? 1,
+          dept_id: state.deptId,
+          org_id: state.orgId,
+          enabled: state.enabled === false ? 0 : 1,
+          lock_time: state.lockTime ?? 0,
+          img: state.img,
+          is_def_password: 1,
+          pwd_reset_time: now,
+          create_time: createTime,
+          update_time: now,
+        })
+        .execute();
+      for (const roleId of (state.roleIds as number[] | null) ?? [])
+        await trx.insertInto('sys_users_roles').values({ user_id: id, role_id: roleId }).execute();
+    },
   });
 
   app.get('/api/users/option', { preHandler: app.authenticate }, async (request) => {

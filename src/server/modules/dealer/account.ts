@@ -20,6 +20,9 @@ import { DEALER_BASE, dealerAnswer } from './auth.ts';
 import { lockTimeOf } from '../access/users.ts';
 import { MOBILE_EMPTY, MOBILE_INVALID } from './customers.ts';
 import type { DealerSessions } from './sessions.ts';
+import { resourceByName } from '../../../generated/resources.ts';
+import { PASSWORD_CHANGED, writeRevisions, type Changes } from '../../crud/revisions.ts';
+import type { Db } from '../../types.ts';
 
 export const SMS_TYPES = { password: 2, bindPhone: 3, changePhone: 4, customerConsent: 5 } as const;
 export type SmsType = 2 | 3 | 4 | 5;
@@ -101,6 +104,12 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     if (!isMobile(t)) throw badRequest(MOBILE_INVALID);
     return t;
   };
+  /** The company's revision of the dealer's own change (by the dealer), in the change's transaction. */
+  const ownRevision = (trx: Db, request: FastifyRequest, compId: number, changes: Changes) =>
+    writeRevisions(trx, app.database.dialect, resourceByName.dbcCompany, { kind: 'dealer', name: request.dealer!.username.slice(0, 64) }, [
+      { recordId: compId, action: 'update', changes },
+    ]);
+
   const companyRow = (id: number) =>
     db
       .selectFrom('dbc_company')
@@ -142,11 +151,12 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
     if (!own.mobile) throw badRequest(PASSWORD_MESSAGES.noPhone);
     if (!(await checkPassword(str(body.oldPass), own.password))) throw badRequest(PASSWORD_MESSAGES.oldWrong);
     if (!(await sms().verify(String(own.mobile), 2, code))) throw badRequest(PASSWORD_MESSAGES.codeWrong);
-    await db
-      .updateTable('dbc_company')
-      .set({ password: await hashPassword(newPass), pwd_reset_time: nowText() })
-      .where('id', '=', Number(own.id))
-      .execute();
+    const hash = await hashPassword(newPass);
+    // the revision says that the password changed, never a value
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('dbc_company').set({ password: hash, pwd_reset_time: nowText() }).where('id', '=', Number(own.id)).execute();
+      await ownRevision(trx, request, Number(own.id), PASSWORD_CHANGED);
+    });
     await sessions.destroyCompany(Number(own.id));
     return {};
   });
@@ -169,7 +179,10 @@ export function registerDealerAccountRoutes(app: FastifyInstance, sessions: Deal
       .where('id', '<>', d.compId)
       .executeTakeFirst();
     if (taken) throw badRequest(PASSWORD_MESSAGES.phoneTaken);
-    await db.updateTable('dbc_company').set({ mobile }).where('id', '=', d.compId).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('dbc_company').set({ mobile }).where('id', '=', d.compId).execute();
+      await ownRevision(trx, request, d.compId, { mobile: [own.mobile ?? null, mobile] });
+    });
     return dealerAnswer({ ...d, mobile });
   });
 

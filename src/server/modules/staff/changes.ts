@@ -12,17 +12,22 @@
  *   GET api/staff/jobHistory?id=                                           the entry's history, newest first
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../types.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { invalidateAccess } from '../../auth/access.ts';
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { tableChanged } from '../../crud/index.ts';
 import { dateText, isDateText } from '../../crud/values.ts';
+import { diffRecords, revisionActor, writeRevisions, type RevisionAction } from '../../crud/revisions.ts';
+import { actorOf } from '../../crud/routes.ts';
+import { trackChange } from '../../crud/table-revisions.ts';
+import { USER_TABLE } from '../access/users.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden } from '../../errors.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from '../access/levels.ts';
 import { idList, objectBody, onlyKeys, optionalText, queryValue, requiredId, requiredText, type Body } from '../access/input.ts';
 import { jpTypeExists, placementProblem, STAFF_MESSAGES } from './rules.ts';
-import { entryToChange, entryToRead, StaffStatus, type Entry } from './store.ts';
+import { entryById, entryToChange, entryToRead, StaffStatus, type Entry } from './store.ts';
 import { HistoryKind, JOB_HISTORY_TABLE } from './tables.ts';
 import { plainText } from '../../../shared/text.ts';
 
@@ -44,6 +49,22 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
   const db = () => app.database.db;
   const edit = { preHandler: app.requirePermission(`${spec.permission}:edit`) };
   const list = { preHandler: app.requirePermission(`${spec.permission}:list`) };
+
+  /**
+   * The roster entry's revision of a move (调岗 an update, 离职 a status move), in the move's
+   * transaction: the fields it changed, old values read inside the transaction just before.
+   */
+  async function writeMoveRevision(
+    trx: Db,
+    request: FastifyRequest,
+    before: Entry,
+    after: Record<string, unknown>,
+    action: RevisionAction,
+  ) {
+    const changes = diffRecords(spec, before, after);
+    if (!Object.keys(changes).length) return;
+    await writeRevisions(trx, database().dialect, spec, revisionActor(actorOf(request)), [{ recordId: before.id, action, changes }]);
+  }
 
   /** The linked user an actor wants to change: not admin (unless admin acts), not above the actor. */
   async function linkedUser(request: FastifyRequest, entry: Entry) {
@@ -129,6 +150,7 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
     await db()
       .transaction()
       .execute(async (trx) => {
+        const before = (await entryById(trx, spec, entry.id)) ?? entry;
         const moved = await trx
           .updateTable(spec.table)
           .set({ dept_id: deptId, job, jp_type_id: jpTypeId, update_time: now, update_user: actorName })
@@ -136,17 +158,20 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
           .where('status', '=', StaffStatus.onStaff)
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) throw badRequest(STAFF_MESSAGES.left);
-        if (user) {
-          await trx
-            .updateTable('sys_user')
-            .set({ dept_id: deptId, org_id: Number(entry.orgId), update_time: now })
-            .where('id', '=', user.id)
-            .execute();
-          if (rolesChange) {
-            await trx.deleteFrom('sys_users_roles').where('user_id', '=', user.id).execute();
-            for (const roleId of roleIds) await trx.insertInto('sys_users_roles').values({ user_id: user.id, role_id: roleId }).execute();
-          }
-        }
+        await writeMoveRevision(trx, request, before, { deptId, job, jpTypeId }, 'update');
+        // the linked user's department and roles follow, with the user's own revision
+        if (user)
+          await trackChange(trx, database().dialect, USER_TABLE, request, 'update', [user.id], async () => {
+            await trx
+              .updateTable('sys_user')
+              .set({ dept_id: deptId, org_id: Number(entry.orgId), update_time: now })
+              .where('id', '=', user.id)
+              .execute();
+            if (rolesChange) {
+              await trx.deleteFrom('sys_users_roles').where('user_id', '=', user.id).execute();
+              for (const roleId of roleIds) await trx.insertInto('sys_users_roles').values({ user_id: user.id, role_id: roleId }).execute();
+            }
+          });
         await trx
           .insertInto(JOB_HISTORY_TABLE)
           .values({
@@ -190,6 +215,7 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
     await db()
       .transaction()
       .execute(async (trx) => {
+        const before = (await entryById(trx, spec, entry.id)) ?? entry;
         // the status check and the change together: a second click cannot leave twice
         const left = await trx
           .updateTable(spec.table)
@@ -198,10 +224,13 @@ export function registerStaffChanges(app: FastifyInstance, spec: ResourceSpec, j
           .where('status', '=', StaffStatus.onStaff)
           .executeTakeFirst();
         if (Number(left.numUpdatedRows) === 0) throw badRequest(STAFF_MESSAGES.left);
-        if (user) {
-          await trx.updateTable('sys_user').set({ enabled: 0, update_time: now }).where('id', '=', user.id).execute();
-          await trx.deleteFrom('sys_session').where('user_id', '=', user.id).execute();
-        }
+        await writeMoveRevision(trx, request, before, { status: StaffStatus.left, leaveDate }, 'status');
+        // the linked user is disabled, with the user's own revision
+        if (user)
+          await trackChange(trx, database().dialect, USER_TABLE, request, 'update', [user.id], async () => {
+            await trx.updateTable('sys_user').set({ enabled: 0, update_time: now }).where('id', '=', user.id).execute();
+            await trx.deleteFrom('sys_session').where('user_id', '=', user.id).execute();
+          });
         await trx
           .insertInto(JOB_HISTORY_TABLE)
           .values({

@@ -44,6 +44,7 @@ import {
   type DeptNode,
 } from './common.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
+import { RecycleBinButton } from './RecycleBinButton.tsx';
 
 interface Form {
   id?: number;
@@ -228,6 +229,7 @@ export function DeptAdmin() {
               同步企业微信部门
             </Button>
           ) : null}
+          <RecycleBinButton table="dept" onRestored={changed} />
         </Box>
         <TreeTable<DeptNode>
           label="部门列表"

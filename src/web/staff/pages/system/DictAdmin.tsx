@@ -35,6 +35,7 @@ import {
 } from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
+import { RecycleBinButton } from './RecycleBinButton.tsx';
 
 interface Dict {
   id: number;
@@ -112,6 +113,7 @@ export function DictAdmin() {
                 新增
               </Button>
             ) : null}
+            <RecycleBinButton table="dict" onRestored={reload} />
           </Box>
           <ScrollX>
             <Table size="small" aria-label="字典列表">
@@ -169,16 +171,20 @@ export function DictAdmin() {
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}>
             <Typography variant="subtitle1">字典详情{selected ? `：${selected.name}` : ''}</Typography>
-            {selected && can('dict:add') ? (
-              <Button
-                size="small"
-                variant="contained"
-                startIcon={<AddIcon />}
-                onClick={() => setDetailForm({ label: '', value: '', sort: detailRows.length + 1, enabled: true })}
-              >
-                新增
-              </Button>
-            ) : null}
+            <Box sx={{ display: 'flex', gap: 1 }}>
+              {selected && can('dict:add') ? (
+                <Button
+                  size="small"
+                  variant="contained"
+                  startIcon={<AddIcon />}
+                  onClick={() => setDetailForm({ label: '', value: '', sort: detailRows.length + 1, enabled: true })}
+                >
+                  新增
+                </Button>
+              ) : null}
+              {/* every dictionary's deleted details, each with its dictionary */}
+              <RecycleBinButton table="dictDetail" label="详情回收站" onRestored={reload} />
+            </Box>
           </Box>
           {selected ? (
             <ScrollX>

@@ -17,6 +17,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { MENU_FORM } from '../../../../shared/admin-forms.ts';
 import { ConfirmDialog, FormDialog, getJson, indentLabel, ScreenTitle, send, TreeTable, useEditing, useCan, useLoad } from './common.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
+import { RecycleBinButton } from './RecycleBinButton.tsx';
 
 interface MenuRow {
   id: number;
@@ -125,6 +126,7 @@ export function MenuAdmin() {
               新增
             </Button>
           ) : null}
+          <RecycleBinButton table="menu" onRestored={reload} />
         </Box>
         <TreeTable<MenuRow>
           label="菜单列表"

@@ -42,6 +42,7 @@ import {
 import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
+import { RecycleBinButton } from './RecycleBinButton.tsx';
 
 interface RoleRow {
   id: number;
@@ -166,6 +167,7 @@ export function RoleAdmin() {
                 新增
               </Button>
             ) : null}
+            <RecycleBinButton table="role" onRestored={reload} />
           </Box>
           <ScrollX>
             <Table size="small" aria-label="角色列表" sx={{ '& th': { whiteSpace: 'nowrap' } }}>

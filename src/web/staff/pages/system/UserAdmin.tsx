@@ -56,6 +56,7 @@ import {
 } from './common.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
+import { RecycleBinButton } from './RecycleBinButton.tsx';
 
 interface Role {
   id: number;
@@ -320,6 +321,7 @@ export function UserAdmin() {
                 新增
               </Button>
             ) : null}
+            <RecycleBinButton table="user" onRestored={reload} />
           </Box>
           <ScrollX>
             <Table size="small" aria-label="用户列表" sx={ACTIONS_PINNED}>
