@@ -3,6 +3,7 @@
  * docs/configuration.md lists the same variables.
  */
 import { join, resolve, sep } from 'node:path';
+import type { S3Target } from './modules/backup/s3-copy.ts';
 
 export interface Config {
   port: number;
@@ -113,6 +114,8 @@ export interface Config {
   backupDir: string;
   /** the scheduled backup keeps this many newest backups in backupDir and deletes older ones */
   backupKeep: number;
+  /** an S3-compatible store receiving a second copy of each scheduled backup (BACKUP_S3_*); null = none */
+  backupS3: S3Target | null;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -259,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     contractFontPath: env.CONTRACT_FONT_PATH || '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     backupDir: '',
     backupKeep: int(env, 'BACKUP_KEEP', 7, 1, 1000),
+    backupS3: backupS3(env),
     ...overrides,
   };
   if (overrides.dbStatementTimeoutMs === undefined) config.dbStatementTimeoutMs = statementTimeoutMs(env, config.requestTimeoutMs);
@@ -275,6 +279,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   checkProviders(config);
   return config;
+}
+
+/** BACKUP_S3_*: all of endpoint, bucket and keys, or none. */
+function backupS3(env: NodeJS.ProcessEnv): S3Target | null {
+  const endpoint = env.BACKUP_S3_ENDPOINT?.trim() ?? '';
+  if (!endpoint) return null;
+  if (!/^https?:\/\/[^/]/.test(endpoint))
+    throw new ConfigError(`BACKUP_S3_ENDPOINT must start with http:// or https://, got "${endpoint}"`);
+  const target: S3Target = {
+    endpoint,
+    bucket: env.BACKUP_S3_BUCKET?.trim() ?? '',
+    region: env.BACKUP_S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: env.BACKUP_S3_ACCESS_KEY_ID?.trim() ?? '',
+    secretAccessKey: env.BACKUP_S3_SECRET_ACCESS_KEY ?? '',
+    prefix: env.BACKUP_S3_PREFIX?.trim().replace(/^\/+/, '') ?? '',
+  };
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(target.bucket))
+    throw new ConfigError(
+      `BACKUP_S3_BUCKET must name the bucket (3-63 lower-case letters, digits, dots, hyphens) when BACKUP_S3_ENDPOINT is set`,
+    );
+  if (!target.accessKeyId || !target.secretAccessKey)
+    throw new ConfigError('BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY are needed when BACKUP_S3_ENDPOINT is set');
+  return target;
 }
 
 /**

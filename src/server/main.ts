@@ -5,7 +5,8 @@
  * - A database that goes away later never ends the process: requests answer 503 and the pools
  *   and listeners reconnect (a stray rejection from a background task is logged, not fatal).
  * - SIGTERM/SIGINT: readiness turns 503 at once, requests are still served for DRAIN_DELAY_MS (the
- *   balancer notices and moves away), then the server stops taking connections, requests
+ *   balancer notices and moves away; every answer from now on closes its keep-alive connection,
+ *   so none is left idle for the close to cut while a request is on its way), then the server stops taking connections, requests
  *   in flight finish (at most SHUTDOWN_GRACE_SECONDS), sockets close with 1001 (the console reconnects,
  *   through the balancer, to another instance), job locks are handed back; then the process exits.
  *   A request arriving meanwhile on an open connection is answered 503 服务正在停止，请稍后重试
@@ -70,6 +71,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     app.log.info(`${signal}: draining`);
     app.health.stopping();
+    app.draining.stopping();
     setTimeout(() => {
       const answered = app.draining.answerInFlight();
       app.log.warn({ answered }, 'requests still running after the grace period: answered 503, exiting');

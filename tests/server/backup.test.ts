@@ -4,7 +4,8 @@
  * rest; a fresh instance (the database and files gone) restores the archive uploaded through
  * the screen's route and then holds every table and file as they were; the backup taken under
  * writes holds a consistent state (the writes it has are exactly the first k); a corrupted,
- * truncated or tampered archive is refused with a Chinese 400 and changes nothing; the
+ * truncated or tampered archive is refused with a Chinese 400 and changes nothing; a signed-in
+ * user's open console is told of a restore at once; the
  * scheduled job keeps the newest N and tells the administrators when it fails.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import { multipartFile } from './multipart.ts';
+import { listen, openSocket } from './ws-helpers.ts';
 import { fillEverything, snapshot, uploadedFiles } from './backup-helpers.ts';
 import { BACKUP_FAILED_TITLE, RESTORED_TITLE } from '../../src/server/modules/backup/notices.ts';
 import type { Manifest } from '../../src/server/modules/backup/manifest.ts';
@@ -196,8 +198,15 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
   });
 
   it('took one consistent state while writes ran: the first k writes, nothing torn', async () => {
+    // a signed-in user's open console hears of the restore at once
+    const user = await openSocket(`${await listen(t.app)}/webSocket/${admin}`);
     const res = await t.app.inject({ method: 'POST', url: `/api/backups/${underWrites.name}/restore`, headers: bearer(admin) });
     expect(res.statusCode, res.body).toBe(200);
+    try {
+      await user.next((m) => m.msgType === 'INFO' && m.msg === `您有新的系统消息：${RESTORED_TITLE}`);
+    } finally {
+      user.close();
+    }
     const titles = (await t.app.database.db.selectFrom('sys_socket').select('title').where('title', 'like', 'w-%').execute()).map((r) =>
       Number(String(r.title).slice(2)),
     );

@@ -10,10 +10,8 @@
  * - PostgreSQL: disk_full (53100) raised by the database itself, by a trigger on the tables a
  *   write and a sign-in touch, gives the same answers.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, openSync, readdirSync, rmSync, writeSync, closeSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +19,7 @@ import { STORAGE_FULL, isStorageFull } from '../../src/server/db/storage-full.ts
 import { describeError } from '../../src/server/errors.ts';
 import { PROBE_EVERY_MS } from '../../src/server/disk/write-probe.ts';
 import { loginAs } from './auth-helpers.ts';
+import { fill, mountSmallVolume, unmountSmallVolume } from './small-volume.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';
 import { STORAGE_LOW } from '../../src/server/disk/free-space.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
@@ -29,39 +28,6 @@ const PG = process.env.TEST_DATABASE_URL;
 const question = (n: number) => ({ userType: '员工', model: '系统', title: `磁盘满${n}`, content: '问'.repeat(1500) });
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256 * 1024, 7)]);
-
-/** A small tmpfs of its own, or the reason there is none. */
-function mountSmallVolume(sizeMb: number): { dir: string } | { reason: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    return { reason: `cannot mount a tmpfs (${String((err as Error).message).split('\n')[0]}); needs root` };
-  }
-}
-
-/** Fills the volume of `dir` to the last byte; answers the filler's path. */
-function fill(dir: string): string {
-  const path = join(dir, 'filler.bin');
-  const fd = openSync(path, 'w');
-  const chunk = Buffer.alloc(256 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    // the last partial page
-    try {
-      for (;;) writeSync(fd, chunk.subarray(0, 512));
-    } catch {
-      /* full */
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
 
 const volume = mountSmallVolume(24);
 if ('reason' in volume) console.warn(`full-disk test on SQLite skipped: ${volume.reason}`);
@@ -77,12 +43,7 @@ describe.skipIf('reason' in volume)('a full disk on SQLite (a real full tmpfs)',
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    try {
-      execFileSync('umount', [dir], { stdio: 'pipe' });
-    } catch {
-      /* still busy: left to the system's clean-up */
-    }
-    rmSync(dir, { recursive: true, force: true });
+    unmountSmallVolume(dir);
   });
 
   it('answers 507, signs the admin in, and recovers once space is freed', async () => {

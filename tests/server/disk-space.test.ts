@@ -3,11 +3,11 @@
  * - the thresholds (DISK_MIN_FREE_MB, DISK_WARN_FREE_MB) are capped at a share of the volume,
  *   so a small volume is not refused or warned about while mostly empty (the refusal of imports
  *   and exports on a really full volume is in disk-full.test.ts);
- * - under DISK_WARN_FREE_MB the administrators get one notice (a switched-off system message,
+ * - under DISK_WARN_FREE_MB the log gets a warning and the administrators one notice (a switched-off system message,
  *   so not every staff member's bell, and an INFO on the admin's open socket), again only after
  *   RENOTIFY_MS or after space came back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MIB, MIN_SHARE, WARN_SHARE, thresholdBytes, volumeSpace, type VolumeSpace } from '../../src/server/disk/free-space.ts';
 import { DiskSpaceWatch, LOW_SPACE_TITLE, RENOTIFY_MS } from '../../src/server/disk/space-watch.ts';
 import { loginAs } from './auth-helpers.ts';
@@ -42,6 +42,9 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
     let clock = Date.now();
     let space: VolumeSpace = { free: 100 * MIB, total: 100 * GIB };
     const watch = new DiskSpaceWatch(t.app, { now: () => clock, space: () => Promise.resolve(space) });
+    // the server's log is warned each time the administrators are
+    const warn = vi.spyOn(t.app.log, 'warn');
+    const logged = () => warn.mock.calls.filter((c) => c[1] === 'free disk space of DATA_DIR is below DISK_WARN_FREE_MB');
     const notices = async () =>
       (
         await t.app.database.db.selectFrom('sys_socket').select(['title', 'msg', 'enabled']).where('title', '=', LOW_SPACE_TITLE).execute()
@@ -53,6 +56,7 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
       const info = await socket.next((m) => m.msgType === 'INFO' && m.msg.startsWith(LOW_SPACE_TITLE));
       expect(info.msg).toMatch(/^存储空间不足：服务器.+的数据目录剩余空间100MB，低于告警线500MB/);
       expect(await notices()).toEqual([expect.objectContaining({ title: LOW_SPACE_TITLE, enabled: false })]);
+      expect(logged()).toEqual([[expect.objectContaining({ freeMb: 100, warnMb: 500 }), expect.any(String)]]);
       // still low: no second notice until RENOTIFY_MS
       expect(await watch.checkOnce()).toBe('low');
       expect(await notices()).toHaveLength(1);
@@ -65,6 +69,7 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
       space = { free: 10 * MIB, total: 100 * GIB };
       expect(await watch.checkOnce()).toBe('low');
       expect(await notices()).toHaveLength(3);
+      expect(logged()).toHaveLength(3);
       // a 40 MB volume with 30 MB free is no cause for alarm (the threshold is 10 % of it)
       space = { free: 30 * MIB, total: 40 * MIB };
       expect(await watch.checkOnce()).toBe('ok');
@@ -72,6 +77,7 @@ describe.each(testApps())('free disk space on %s', (_name, start) => {
       const bell = await t.app.inject({ method: 'GET', url: '/api/sysSocket/getNotRead', headers: { authorization: `Bearer ${token}` } });
       expect(bell.json<{ content: Array<{ title: string }> }>().content.map((n) => n.title)).not.toContain(LOW_SPACE_TITLE);
     } finally {
+      warn.mockRestore();
       socket.close();
       t.app.config.diskWarnFreeMb = 0;
     }

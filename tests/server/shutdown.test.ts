@@ -1,6 +1,13 @@
 /**
- * SIGTERM while PostgreSQL is stalled (a lock holds every query of the list): the real server
- * process (the bundle `npm start` runs) answers every request in the product's shape:
+ * Stopping the real server process (the bundle `npm start` runs):
+ * SIGTERM under load, on SQLite and PostgreSQL: clients on keep-alive connections send requests
+ * without pause through the signal; every request the server received is answered (200, or 503
+ * 服务正在停止，请稍后重试 in the product's shape), none on an open connection is cut. From the
+ * signal on every answer closes its connection, so a client's next request goes on a new one;
+ * only connections the server never accepted (its listener closing) are refused or reset.
+ *
+ * SIGTERM while PostgreSQL is stalled (a lock holds every query of the list): every request is
+ * answered in the product's shape:
  * - a request still arriving on an open connection once the app closes gets 503
  *   服务正在停止，请稍后重试 (not Fastify's English `{"error":"Service Unavailable",...}`);
  * - requests in flight that the stalled database keeps past SHUTDOWN_GRACE_SECONDS get the
@@ -9,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,83 +52,194 @@ async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<
   }
 }
 
+interface Server {
+  proc: ChildProcess;
+  base: string;
+  output: string[];
+  exited: Promise<{ code: number | null; at: number }>;
+}
+
+/** Starts the server bundle on a free port with `env` and waits until it is ready. */
+async function startServer(dataDir: string, env: Record<string, string>): Promise<Server> {
+  const [entry, port] = await Promise.all([buildServer(resolve(import.meta.dirname, '../../build/test-shutdown/main.js')), freePort()]);
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TZ: process.env.TZ,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVE_WEB: 'false',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      CAPTCHA_ENABLED: 'false',
+      ADMIN_INITIAL_PASSWORD: ADMIN_PASSWORD,
+      JOBS_ENABLED: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  proc.stdout.on('data', (d: Buffer) => output.push(String(d)));
+  proc.stderr.on('data', (d: Buffer) => output.push(String(d)));
+  const exited = new Promise<{ code: number | null; at: number }>((res) => proc.on('exit', (code) => res({ code, at: Date.now() })));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`${base}/api/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${output.join('').slice(-2000)}`);
+    await sleep(200);
+  }
+  return { proc, base, output, exited };
+}
+
+async function signIn(base: string): Promise<string> {
+  const { publicKey } = (await (await fetch(`${base}/api/publicKey`)).json()) as { publicKey: string };
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: 'admin',
+      password: encryptPassword(publicKey, ADMIN_PASSWORD),
+      code: '',
+      uuid: '',
+      rememberMe: false,
+    }),
+  });
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { token: string }).token;
+}
+
+/** A fresh PostgreSQL database for one server (dropped by the caller). */
+async function freshDatabase(): Promise<{ name: string; url: string }> {
+  const name = `test_shutdown_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await admin(PG!, (c) => c.query(`create database ${name}`));
+  const u = new URL(PG!);
+  u.pathname = `/${name}`;
+  return { name, url: u.toString() };
+}
+
+interface Outcome {
+  /** answers by status */
+  statuses: Record<number, number>;
+  /** bodies of the 5xx answers */
+  failures: Array<Record<string, unknown>>;
+  /** errors of requests sent on a connection that had already carried one (the server had accepted it) */
+  onOpenConnections: string[];
+  /** errors of requests on a new connection (refused, or reset before the server accepted it) */
+  onNewConnections: string[];
+  sentAfterSignal: number;
+}
+
+/**
+ * `clients` keep-alive clients send requests one after another until the server refuses
+ * connections; SIGTERM goes to the server `signalAfterMs` after they start.
+ */
+async function loadThroughSigterm(server: Server, token: string, clients: number, signalAfterMs: number): Promise<Outcome> {
+  const port = Number(new URL(server.base).port);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const out: Outcome = { statuses: {}, failures: [], onOpenConnections: [], onNewConnections: [], sentAfterSignal: 0 };
+  let signalled = false;
+  let stop = false;
+  const once = () =>
+    new Promise<void>((done) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, path: '/api/sysQuestion?page=0&size=10', agent, headers: { authorization: `Bearer ${token}` } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => {
+            const status = res.statusCode!;
+            out.statuses[status] = (out.statuses[status] ?? 0) + 1;
+            if (status >= 500) out.failures.push(JSON.parse(text) as Record<string, unknown>);
+            done();
+          });
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        (req.reusedSocket ? out.onOpenConnections : out.onNewConnections).push(err.code ?? err.message);
+        if (err.code === 'ECONNREFUSED') stop = true;
+        done();
+      });
+      req.end();
+    });
+  const workers = Array.from({ length: clients }, async () => {
+    while (!stop) {
+      if (signalled) out.sentAfterSignal++;
+      await once();
+    }
+  });
+  await sleep(signalAfterMs);
+  signalled = true;
+  server.proc.kill('SIGTERM');
+  await Promise.all(workers);
+  agent.destroy();
+  return out;
+}
+
+describe.each(PG ? ['sqlite', 'postgres'] : ['sqlite'])('SIGTERM under load on %s', (dialect) => {
+  let server: Server;
+  let dataDir = '';
+  let db: { name: string; url: string } | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+    if (dialect === 'postgres') db = await freshDatabase();
+    server = await startServer(dataDir, { ...(db ? { DATABASE_URL: db.url } : {}), READ_LIMIT_PER_MINUTE: '1000000000' });
+  }, 120_000);
+  afterAll(async () => {
+    if (server && server.proc.exitCode === null) server.proc.kill('SIGKILL');
+    if (db) await admin(PG!, (c) => c.query(`drop database if exists ${db!.name} with (force)`));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers every request it received, and cuts none on an open keep-alive connection', async () => {
+    const token = await signIn(server.base);
+    const out = await loadThroughSigterm(server, token, 12, 800);
+    const { code } = await server.exited;
+    expect(code).toBe(0);
+    // the requests went on through the drain delay and were answered
+    expect(out.sentAfterSignal).toBeGreaterThan(12);
+    expect(out.statuses[200]).toBeGreaterThan(12);
+    expect(Object.keys(out.statuses).filter((s) => s !== '200' && s !== '503')).toEqual([]);
+    for (const body of out.failures) expect(body).toMatchObject({ status: 503, message: SERVICE_STOPPING });
+    // before, Node's close of "idle" keep-alive connections cut requests already on their way (ECONNRESET)
+    expect(out.onOpenConnections).toEqual([]);
+    expect(out.onNewConnections.filter((c) => c !== 'ECONNREFUSED' && c !== 'ECONNRESET')).toEqual([]);
+  }, 60_000);
+});
+
 describe.runIf(!!PG)('SIGTERM while PostgreSQL is stalled', () => {
-  const dbName = `test_shutdown_${process.pid}_${randomBytes(3).toString('hex')}`;
-  let dbUrl = '';
+  let db: { name: string; url: string };
   let dataDir = '';
   let proc: ChildProcess;
   let base = '';
-  const output: string[] = [];
-  let exited: Promise<{ code: number | null; at: number }>;
+  let exited: Server['exited'];
 
   beforeAll(async () => {
-    await admin(PG!, (c) => c.query(`create database ${dbName}`));
-    const u = new URL(PG!);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
+    db = await freshDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-    const [entry, port] = await Promise.all([buildServer(resolve(import.meta.dirname, '../../build/test-shutdown/main.js')), freePort()]);
-    base = `http://127.0.0.1:${port}`;
-    proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TZ: process.env.TZ,
-        DATABASE_URL: dbUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        SERVE_WEB: 'false',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        CAPTCHA_ENABLED: 'false',
-        ADMIN_INITIAL_PASSWORD: ADMIN_PASSWORD,
-        JOBS_ENABLED: 'false',
-        SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    proc.stdout!.on('data', (d: Buffer) => output.push(String(d)));
-    proc.stderr!.on('data', (d: Buffer) => output.push(String(d)));
-    exited = new Promise((res) => proc.on('exit', (code) => res({ code, at: Date.now() })));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const ok = await fetch(`${base}/api/health/ready`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${output.join('').slice(-2000)}`);
-      await sleep(200);
-    }
+    ({ proc, base, exited } = await startServer(dataDir, { DATABASE_URL: db.url, SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) }));
   }, 120_000);
 
   afterAll(async () => {
     if (proc && proc.exitCode === null) proc.kill('SIGKILL');
-    await admin(PG!, (c) => c.query(`drop database if exists ${dbName} with (force)`));
+    if (db) await admin(PG!, (c) => c.query(`drop database if exists ${db.name} with (force)`));
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers every request, late arrivals and those in flight, with 503 in the product shape', async () => {
-    const { publicKey } = (await (await fetch(`${base}/api/publicKey`)).json()) as { publicKey: string };
-    const login = await fetch(`${base}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        username: 'admin',
-        password: encryptPassword(publicKey, ADMIN_PASSWORD),
-        code: '',
-        uuid: '',
-        rememberMe: false,
-      }),
-    });
-    expect(login.status).toBe(200);
-    const { token } = (await login.json()) as { token: string };
+    const token = await signIn(base);
     // warm the list once (its first run prepares and caches what it needs)
     expect((await fetch(`${base}/api/sysQuestion`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
     // the database stalls: every query of the list waits for the lock
-    const locker = new pg.Client({ connectionString: dbUrl });
+    const locker = new pg.Client({ connectionString: db.url });
     await locker.connect();
     try {
       await locker.query('begin');

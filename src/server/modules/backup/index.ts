@@ -28,6 +28,7 @@ import { JOB_LOG_TABLE } from '../jobs/tables.ts';
 import { exclusively, writeBackup } from './create.ts';
 import { notifyAdmins } from '../messages/admin-notice.ts';
 import { restoreBackup, type RestoreResult } from './restore.ts';
+import { copyToS3 } from './s3-copy.ts';
 import { deleteBackup, isBackupName, keepNewest, listBackups, type BackupInfo } from './store.ts';
 import { announce, BACKUP_FAILED_TITLE, failedMessage, RESTORED_TITLE, restoredMessage } from './notices.ts';
 
@@ -76,11 +77,21 @@ async function afterRestore(app: FastifyInstance, name: string, result: RestoreR
   );
 }
 
-/** Backs up for the schedule and keeps the newest `keep`; answers the job log's text. */
+/**
+ * Backs up for the schedule, keeps the newest `keep`, and sends the second copy to S3 when one
+ * is configured; answers the job log's text. A copy that fails fails the run (the local backup
+ * stays and old ones are still removed), so that the administrators are told.
+ */
 async function scheduledBackup(database: Database, config: FastifyInstance['config'], keep: number): Promise<string> {
   const made = await exclusively('backup', () => writeBackup(database, config, { reason: 'schedule' }));
   const removed = await keepNewest(config.backupDir, keep);
-  return `备份完成：${made.name}（${made.size} 字节），删除较早的备份 ${removed.length} 个，保留最近 ${keep} 个`;
+  const done = `备份完成：${made.name}（${made.size} 字节），删除较早的备份 ${removed.length} 个，保留最近 ${keep} 个`;
+  if (!config.backupS3) return done;
+  try {
+    return `${done}；已另存一份到对象存储 ${await copyToS3(config.backupS3, join(config.backupDir, made.name), made.name)}`;
+  } catch (err) {
+    throw new Error(`${done}；但另存到对象存储失败：${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }
 
 export function checkKeepParam(params: string): string | null {
