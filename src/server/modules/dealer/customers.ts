@@ -163,16 +163,14 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     const member = await lookup(mobile);
     const now = nowText();
     // the name's pinyin keys (the customer search) and the record's revision are written with the row
-    const inserted = await database.db
-      .transaction()
-      .execute((trx) =>
-        insertRecorded(trx, spec, database.dialect, dealerActor(request), {
-          ...memberValues(member),
-          compId,
-          createTime: now,
-          updateTime: now,
-        }),
-      );
+    const inserted = await database.db.transaction().execute((trx) =>
+      insertRecorded(trx, spec, database.dialect, dealerActor(request), {
+        ...memberValues(member),
+        compId,
+        createTime: now,
+        updateTime: now,
+      }),
+    );
     tableChanged(database, spec.table);
     return reply.status(201).send(dealerView(request, inserted));
   });
@@ -187,14 +185,12 @@ export function registerCustomerRoutes(app: FastifyInstance, members: MemberProv
     if (mobile !== String(existing.mobile)) await consent(mobile, body.code);
     const member = await lookup(mobile);
     // ownCustomer found it in the dealer's own company
-    await database.db
-      .transaction()
-      .execute((trx) =>
-        updateRecorded(trx, spec, database.dialect, dealerActor(request), [Number(existing.id)], {
-          ...memberValues(member),
-          updateTime: nowText(),
-        }),
-      );
+    await database.db.transaction().execute((trx) =>
+      updateRecorded(trx, spec, database.dialect, dealerActor(request), [Number(existing.id)], {
+        ...memberValues(member),
+        updateTime: nowText(),
+      }),
+    );
     tableChanged(database, spec.table);
     return reply.status(204).send();
   });
