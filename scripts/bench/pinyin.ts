@@ -15,7 +15,13 @@
  * - req/s and latency with C connections for S seconds (autocannon over HTTP on 127.0.0.1).
  * Targets (issue): page + total median <= 20 ms on SQLite and PostgreSQL, >= 800 req/s on SQLite.
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL or TEST_DATABASE_URL is set. Figures only.
+ * `--keep DIR` keeps the seeded data for the next run with the same DIR (seeding 1M rows takes
+ * minutes): the SQLite data directory is DIR/sqlite, the PostgreSQL database is named after DIR,
+ * and the expected totals are kept beside them; remove DIR (and drop the database) when done.
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import pg from 'pg';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -31,6 +37,8 @@ import type { Database, Dialect } from '../../src/server/types.ts';
 import {
   buildBenchApp,
   createTarget,
+  pgServerUrl,
+  type BenchTarget,
   fmt,
   heading,
   listenLoopback,
@@ -194,13 +202,47 @@ async function get(base: string, path: string, token: string): Promise<{ totalEl
   return (await res.json()) as { totalElements: number; content: unknown[] };
 }
 
+/** A target kept between runs (`--keep DIR`): created when missing, never removed. */
+async function keptTarget(dialect: Dialect, dir: string): Promise<BenchTarget> {
+  const dataDir = join(dir, dialect);
+  mkdirSync(dataDir, { recursive: true });
+  let databaseUrl = '';
+  if (dialect === 'postgres') {
+    const name = `bench_keep_${basename(dir)
+      .replace(/[^a-z0-9_]/gi, '_')
+      .toLowerCase()}`;
+    const server = pgServerUrl()!;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!found.rowCount) await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const u = new URL(server);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+  }
+  return { dialect, dataDir, databaseUrl, cleanup: async () => {} };
+}
+
 async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>): Promise<string[][]> {
-  const target = await createTarget(dialect);
+  const keep = typeof opts.keep === 'string' ? resolve(opts.keep) : undefined;
+  const target = keep ? await keptTarget(dialect, keep) : await createTarget(dialect);
+  const kept = keep ? join(keep, `${dialect}-${opts.rows}.json`) : undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildBenchApp(target);
     const database = app.database;
-    const { expected } = await timed(`${dialect}: seeded ${opts.rows} rows with their pinyin keys`, () => seed(database, opts.rows));
+    let expected: Map<string, number>;
+    if (kept && existsSync(kept)) {
+      expected = new Map(JSON.parse(readFileSync(kept, 'utf8')) as Array<[string, number]>);
+      console.log(`${dialect}: ${opts.rows} rows kept from an earlier run (${kept})`);
+    } else {
+      ({ expected } = await timed(`${dialect}: seeded ${opts.rows} rows with their pinyin keys`, () => seed(database, opts.rows)));
+      if (kept) writeFileSync(kept, JSON.stringify([...expected]));
+    }
     const base = await listenLoopback(app);
     const token = await signInAdmin(app);
     const out: string[][] = [];
