@@ -67,8 +67,8 @@ function queriesFor(text: string, kind: PinyinKind): string[] {
 
 describe('stored pinyin keys', () => {
   it('store two keys per reading: the full pinyin and the initials with the padded syllables', () => {
-    expect(pinyinStoredKeys('张三', 'name')).toEqual(['zhangsan', 'zs|zhang-san---']);
-    expect(pinyinStoredKeys('用户管理系统')).toEqual(['yhglxt|yong--hu----guan--li----xitong', 'yonghuguanlixitong']);
+    expect(pinyinStoredKeys('张三', 'name')).toEqual(['zhangsan', '~zs|zhang-san---']);
+    expect(pinyinStoredKeys('用户管理系统')).toEqual(['yonghuguanlixitong', '~yhglxt|yong--hu----guan--li----xitong']);
     expect(pinyinStoredKeys('')).toEqual([]);
     expect(pinyinStoredKeys('，。！')).toEqual([]);
     // one syllable: nothing to mix
@@ -81,13 +81,14 @@ describe('stored pinyin keys', () => {
     expect(pinyinKeys('市场推广经理')).toHaveLength(64);
     expect(pinyinStoredKeys('市场推广经理')).toHaveLength(4);
     expect(pinyinKeys('售后服务主管')).toHaveLength(32);
-    expect(pinyinStoredKeys('售后服务主管')).toEqual(['shfwzg|shou--hou---fu----wu----zhuguan', 'shouhoufuwuzhuguan']);
+    expect(pinyinStoredKeys('售后服务主管')).toEqual(['shouhoufuwuzhuguan', '~shfwzg|shou--hou---fu----wu----zhuguan']);
   });
 
   it('split a mixed query into syllables: the initials range and a pattern on the syllables', () => {
     const ranges = pinyinKeyRanges('zsan')!;
     expect(ranges[0]).toEqual({ from: 'zsan', to: 'zsao', like: [] });
-    expect(ranges).toContainEqual({ from: 'zs', to: 'zt', like: ['zs%|z_____san%'] });
+    expect(ranges[1]).toEqual({ from: '~zsan', to: '~zsao', like: [] });
+    expect(ranges).toContainEqual({ from: '~zs', to: '~zt', like: ['~zs%|z_____san%'] });
     expect(pinyinKeyRanges('张s')).toBeNull();
     expect(pinyinKeyRanges('123')).toBeNull();
     // case, tones and spaces are folded before

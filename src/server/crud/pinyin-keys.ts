@@ -7,12 +7,14 @@
  * for a six-character title (100,000 imported roster rows: 83 s). The side table now holds, per
  * combination of readings, two keys:
  *   - the full pinyin, `zhangsan`: full-pinyin prefixes are a plain range over it;
- *   - the *form key*, `zs|zhang-san---`: the initials of every syllable, a `|`, then the first
- *     MIX_TOKENS syllables in full, each padded with `-` to SYLLABLE_WIDTH letters, then the
- *     rest of the text in full. Initials prefixes are a plain range over it (the initials come
- *     first); a mixed query (`zsan`) is split into syllables (z + san) and becomes the range of
- *     its initials (`zs`) checked by a LIKE pattern on the padded syllables
- *     (`zs%|z_____san%`), within the same index entries.
+ *   - the *form key*, `~zs|zhang-san---`: a `~` (so that form keys sort apart from the others,
+ *     after every letter), the initials of every syllable, a `|`, then the first MIX_TOKENS
+ *     syllables in full, each padded with `-` to SYLLABLE_WIDTH letters, then the rest of the
+ *     text in full. Initials prefixes are a range over them (`~zs`); a mixed query (`zsan`) is
+ *     split into syllables (z + san) and becomes the range of its initials (`~zs`) checked by a
+ *     LIKE pattern on the padded syllables (`~zs%|z_____san%`), within the same index entries.
+ *     Apart from the full keys, a short initials range (`~zhan` for z+h+a+n+gw) never reads the
+ *     many full keys that start with the same letters (zhang...).
  * plus, as before, a key per Latin letter or digit inside the text (`app` in 关于APP登录).
  * A key that is the prefix of another is not stored. Every query the rule matches is found, and
  * nothing else (tests/unit/pinyin-keys.test.ts compares both over names and titles).
@@ -32,6 +34,9 @@ import {
 /** letters of the longest syllable (zhuang); every syllable is padded to it in a form key */
 export const SYLLABLE_WIDTH = 6;
 const PAD = '-';
+/** starts a form key: sorts after every letter and digit */
+const FORM_START = '~';
+/** ends the initials in a form key */
 const FORM_MARK = '|';
 
 function pad(s: string): string {
@@ -55,7 +60,7 @@ export function pinyinStoredKeys(text: string | null | undefined, kind: PinyinKi
       .map((r) => r[0])
       .join('')
       .slice(0, MAX_KEY_LENGTH);
-    keys.add(`${initials}${FORM_MARK}${readings.map(pad).join('')}${tail.join('').slice(0, MAX_KEY_LENGTH)}`);
+    keys.add(`${FORM_START}${initials}${FORM_MARK}${readings.map(pad).join('')}${tail.join('').slice(0, MAX_KEY_LENGTH)}`);
   }
   // Latin letters and digits inside the text start keys of their own
   let suffixes = 0;
@@ -118,13 +123,16 @@ interface Piece {
 
 /**
  * The key ranges of a query (null when it is not a pinyin query): first the plain range of
- * the query itself (full pinyin, initials, Latin keys), then one range per initials prefix of a
- * mixed reading of the query, with its LIKE patterns.
+ * the query itself (full pinyin, Latin keys), then its range among the form keys (initials),
+ * then one range per initials prefix of a mixed reading of the query, with its LIKE patterns.
  */
 export function pinyinKeyRanges(query: string): KeyRange[] | null {
   const q = pinyinQuery(query);
   if (!q) return null;
-  const out: KeyRange[] = [{ from: q, to: prefixEnd(q), like: [] }];
+  const out: KeyRange[] = [
+    { from: q, to: prefixEnd(q), like: [] },
+    { from: FORM_START + q, to: FORM_START + prefixEnd(q), like: [] },
+  ];
   const patterns = new Map<string, Set<string>>();
   const emit = (pieces: Piece[], tail?: { kind: 'full' | 'initial'; rest: string }) => {
     const body = tail ? pieces : pieces.slice(0, -1);
@@ -137,7 +145,7 @@ export function pinyinKeyRanges(query: string): KeyRange[] | null {
     for (const p of body) form += p.kind === 'initial' ? p.text + '_'.repeat(SYLLABLE_WIDTH - 1) : pad(p.text);
     if (last) form += last.text;
     if (tail?.kind === 'full') form += tail.rest;
-    const like = `${initials}%${FORM_MARK}${form}%`;
+    const like = `${FORM_START}${initials}%${FORM_MARK}${form}%`;
     const set = patterns.get(initials) ?? new Set<string>();
     set.add(like);
     patterns.set(initials, set);
@@ -162,7 +170,7 @@ export function pinyinKeyRanges(query: string): KeyRange[] | null {
   // each in at most SYLLABLE_WIDTH ways, so even a contrived query stays bounded (a few dozen
   // patterns for real ones: zhang 8, zhuangshuangchuang 98)
   for (const [initials, like] of [...patterns.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-    out.push({ from: initials, to: prefixEnd(initials), like: [...like].sort() });
+    out.push({ from: FORM_START + initials, to: FORM_START + prefixEnd(initials), like: [...like].sort() });
   return out;
 }
 
