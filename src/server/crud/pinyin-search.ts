@@ -143,10 +143,14 @@ export async function writePinyinKeys(db: Db, spec: ResourceSpec, rows: Record<s
   const id = idField(spec).column;
   for (const f of pinyinFields(spec)) {
     const keys: KeyRow[] = [];
+    // an import repeats its titles (岗位, 车型) row after row: each text is read once per batch
+    const known = new Map<string, string[]>();
     for (const r of rows) {
       const text = r[f.column];
       if (typeof text !== 'string' || !text) continue;
-      for (const key of pinyinStoredKeys(text, f.pinyin)) keys.push({ key, row_id: Number(r[id]) });
+      let stored = known.get(text);
+      if (!stored) known.set(text, (stored = pinyinStoredKeys(text, f.pinyin)));
+      for (const key of stored) keys.push({ key, row_id: Number(r[id]) });
     }
     await insertKeys(db, pinyinTable(spec, f), keys);
   }
