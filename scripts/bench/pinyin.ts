@@ -15,13 +15,22 @@
  * - req/s and latency with C connections for S seconds (autocannon over HTTP on 127.0.0.1).
  * Targets (issue): page + total median <= 20 ms on SQLite and PostgreSQL, >= 800 req/s on SQLite.
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL or TEST_DATABASE_URL is set. Figures only.
+ * First the same route without blurry (the reference of the run, on a shared machine), and the
+ * ratio of each query's req/s to it. `--queries zs,zhang` runs only those.
+ * `--keep DIR` keeps the seeded data for the next run with the same DIR (seeding 1M rows takes
+ * minutes): the SQLite data directory is DIR/sqlite, the PostgreSQL database is named after DIR,
+ * and the expected totals are kept beside them; remove DIR (and drop the database) when done.
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import pg from 'pg';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { pinyinKeys, pinyinQuery } from '../../src/shared/pinyin.ts';
 import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
+import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
 import { pinyinPagePlan } from '../../src/server/crud/pinyin-plan.ts';
 import { parseListQuery } from '../../src/server/crud/query.ts';
 import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
@@ -30,6 +39,8 @@ import type { Database, Dialect } from '../../src/server/types.ts';
 import {
   buildBenchApp,
   createTarget,
+  pgServerUrl,
+  type BenchTarget,
   fmt,
   heading,
   listenLoopback,
@@ -95,7 +106,9 @@ const QUERIES = ['zs', 'zhang', 'zhangw', '张'];
 /** Rows 1..N with names, the keys of both marked fields, and the expected totals. */
 async function seed(database: Database, rows: number): Promise<Seeded> {
   const rand = mulberry32(7);
+  // the keys as the server stores them; the expected totals come from the rule's keys in memory
   const modelKeys = new Map(MODELS.map((m) => [m, pinyinKeys(m, 'text')]));
+  const modelStored = new Map(MODELS.map((m) => [m, pinyinStoredKeys(m, 'text')]));
   const expected = new Map(QUERIES.map((q) => [q, 0]));
   const prefixes = QUERIES.map((q) => [q, pinyinQuery(q)] as const);
   const batch = 20_000;
@@ -130,9 +143,9 @@ async function seed(database: Database, rows: number): Promise<Seeded> {
         100_000 + (id % 900) * 100,
       ]);
       const keys = pinyinKeys(name, 'name');
-      for (const k of keys) nameKeys.push([k, id]);
+      for (const k of pinyinStoredKeys(name, 'name')) nameKeys.push([k, id]);
       const mk = modelKeys.get(model)!;
-      for (const k of mk) cxKeys.push([k, id]);
+      for (const k of modelStored.get(model)!) cxKeys.push([k, id]);
       for (const [q, p] of prefixes) {
         const hit = p ? keys.some((k) => k.startsWith(p)) || mk.some((k) => k.startsWith(p)) : name.includes(q) || model.includes(q);
         if (hit) expected.set(q, expected.get(q)! + 1);
@@ -191,19 +204,56 @@ async function get(base: string, path: string, token: string): Promise<{ totalEl
   return (await res.json()) as { totalElements: number; content: unknown[] };
 }
 
+/** A target kept between runs (`--keep DIR`): created when missing, never removed. */
+async function keptTarget(dialect: Dialect, dir: string): Promise<BenchTarget> {
+  const dataDir = join(dir, dialect);
+  mkdirSync(dataDir, { recursive: true });
+  let databaseUrl = '';
+  if (dialect === 'postgres') {
+    const name = `bench_keep_${basename(dir)
+      .replace(/[^a-z0-9_]/gi, '_')
+      .toLowerCase()}`;
+    const server = pgServerUrl()!;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!found.rowCount) await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const u = new URL(server);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+  }
+  return { dialect, dataDir, databaseUrl, cleanup: async () => {} };
+}
+
 async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>): Promise<string[][]> {
-  const target = await createTarget(dialect);
+  const keep = typeof opts.keep === 'string' ? resolve(opts.keep) : undefined;
+  const target = keep ? await keptTarget(dialect, keep) : await createTarget(dialect);
+  const kept = keep ? join(keep, `${dialect}-${opts.rows}.json`) : undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildBenchApp(target);
     const database = app.database;
-    const { expected } = await timed(`${dialect}: seeded ${opts.rows} rows with their pinyin keys`, () => seed(database, opts.rows));
+    let expected: Map<string, number>;
+    if (kept && existsSync(kept)) {
+      expected = new Map(JSON.parse(readFileSync(kept, 'utf8')) as Array<[string, number]>);
+      console.log(`${dialect}: ${opts.rows} rows kept from an earlier run (${kept})`);
+    } else {
+      ({ expected } = await timed(`${dialect}: seeded ${opts.rows} rows with their pinyin keys`, () => seed(database, opts.rows)));
+      if (kept) writeFileSync(kept, JSON.stringify([...expected]));
+    }
     const base = await listenLoopback(app);
     const token = await signInAdmin(app);
     const out: string[][] = [];
-    for (const q of QUERIES) {
-      const path = `${PATH}?page=0&size=10&sort=id,desc&blurry=${encodeURIComponent(q)}`;
-      const params = parseListQuery(spec, { page: '0', size: '10', sort: 'id,desc', blurry: q }, FULL_ACCESS);
+    // the plain first page of the same route, without blurry, first: the reference of this run
+    const asked = typeof opts.queries === 'string' ? opts.queries.split(',').filter((q) => QUERIES.includes(q)) : QUERIES;
+    let reference = 0;
+    for (const q of ['', ...asked]) {
+      const path = `${PATH}?page=0&size=10&sort=id,desc${q ? `&blurry=${encodeURIComponent(q)}` : ''}`;
+      const params = parseListQuery(spec, { page: '0', size: '10', sort: 'id,desc', ...(q ? { blurry: q } : {}) }, FULL_ACCESS);
       const planned = await pinyinPagePlan(database, spec, params);
       const plan = planned === params ? 'set' : 'walk';
       const pageSql = await medianMs(5, () => database.db.executeQuery(compiledPageQuery(database, spec, planned)));
@@ -222,20 +272,22 @@ async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>):
         duration: opts.duration,
         headers: { authorization: `Bearer ${token}` },
       });
-      const want = expected.get(q)!;
+      const want = q ? expected.get(q)! : opts.rows;
+      if (!q) reference = load.perSecond;
       out.push([
         dialect,
-        `blurry=${q}`,
-        plan,
+        q ? `blurry=${q}` : 'no blurry',
+        q ? plan : '-',
         `${first.totalElements}${first.totalElements === want ? '' : ` (expected ${want})`}`,
         fmt(pageSql, 1),
         fmt(countSql, 1),
         fmt(firstMs, 1),
         fmt(median, 1),
         fmt(load.perSecond),
+        q ? fmt(load.perSecond / reference, 2) : '1',
         `${fmt(load.p50)}/${fmt(load.p95)}`,
         String(load.failures),
-        q === '张' ? 'plain' : verdict(median <= 20 && (dialect !== 'sqlite' || load.perSecond >= 800)),
+        !q ? 'reference' : q === '张' ? 'plain' : verdict(median <= 20 && (dialect !== 'sqlite' || load.perSecond >= 800)),
       ]);
     }
     return out;
@@ -255,11 +307,27 @@ async function main(): Promise<void> {
   }
   heading(`pinyin search, ${opts.rows} rows of ${spec.title}, ${opts.connections} connections, ${opts.duration} s`);
   const rows: string[][] = [
-    ['db', 'query', 'plan', 'total', 'page SQL ms', 'count SQL ms', 'first req ms', 'median ms', 'req/s', 'p50/p95 ms', 'failed', 'target'],
+    [
+      'db',
+      'query',
+      'plan',
+      'total',
+      'page SQL ms',
+      'count SQL ms',
+      'first req ms',
+      'median ms',
+      'req/s',
+      'req/s ÷ no blurry',
+      'p50/p95 ms',
+      'failed',
+      'target',
+    ],
   ];
   for (const d of opts.dialects) rows.push(...(await runDialect(d, opts)));
   printTable(rows);
-  console.log('target: median <= 20 ms (page + total) on both, >= 800 req/s on SQLite; 张 is the plain character search, for comparison');
+  console.log(
+    'target: median <= 20 ms (page + total) on both, >= 800 req/s on SQLite; "no blurry" is the same route without a search (the reference of the run: the machine may be busy), 张 the plain character search',
+  );
 }
 
 void main().catch((e: unknown) => {

@@ -27,15 +27,18 @@ import { pinyin } from 'pinyin-pro';
 /** `name`: a person's name (surname readings); `text`: any other name or title */
 export type PinyinKind = 'name' | 'text';
 
-/** bumped whenever the keys of a text change meaning; stored rows are then computed again */
-export const PINYIN_RULE_VERSION = 1;
+/**
+ * bumped whenever the keys of a text, or the form the server stores them in, change; stored rows
+ * are then computed again (2: two keys per reading, server/crud/pinyin-keys.ts)
+ */
+export const PINYIN_RULE_VERSION = 2;
 /** syllables over which full and initial forms mix freely */
 export const MIX_TOKENS = 4;
 /** the longest key kept; longer queries are compared on this many letters */
 export const MAX_KEY_LENGTH = 64;
 const MAX_READINGS = 4;
 const MAX_COMBOS = 16;
-const MAX_SUFFIX_KEYS = 32;
+export const MAX_SUFFIX_KEYS = 32;
 /** letters taken from the text: more are not read (titles); queries are short */
 const MAX_TEXT = 200;
 
@@ -125,7 +128,17 @@ export interface KeyEntry {
   spans: Array<[number, number]>;
 }
 
-function combos(tokens: Token[]): string[][] {
+/**
+ * The syllables of a text as the keys are made of them: per character (or Latin letter, digit)
+ * its readings, most likely first, and whether it is a Chinese character. The server stores a
+ * compact form of the keys built from these (server/crud/pinyin-keys.ts).
+ */
+export function pinyinTokens(text: string | null | undefined, kind: PinyinKind = 'text'): Array<Pick<Token, 'readings' | 'han'>> {
+  return text ? tokenize(text, kind) : [];
+}
+
+/** Every combination of the tokens' readings, at most MAX_COMBOS, the most likely first. */
+export function readingCombos(tokens: Array<Pick<Token, 'readings'>>): string[][] {
   let out: string[][] = [[]];
   for (const t of tokens) {
     const next: string[][] = [];
@@ -169,7 +182,7 @@ export function pinyinEntries(text: string | null | undefined, kind: PinyinKind 
     const e = entryOf(from, forms, positions);
     if (!entries.has(e.key)) entries.set(e.key, e);
   };
-  for (const readings of combos(head)) {
+  for (const readings of readingCombos(head)) {
     // the last head syllable in full: its initial-only form is a prefix of it
     const free = tail.length ? head.length : head.length - 1;
     for (let mask = 0; mask < 1 << free; mask++) {

@@ -33,3 +33,16 @@ export async function pinyinPagePlan(
   conditions[at] = { ...blurry, walk: true };
   return { ...params, conditions, filterKey: `${params.filterKey}|walk` };
 }
+
+/**
+ * Whether the list searches marked fields with a pinyin query: its total is then kept by the
+ * count cache whatever it cost (count.ts, rule 6), as the keys change only by this server's writes.
+ */
+export function pinyinBlurry(params: ListParams): boolean {
+  return params.conditions.some(
+    (c) =>
+      c.kind === 'blurry' &&
+      pinyinQuery(c.text) !== null &&
+      c.fields.some((s) => !s.choices && s.field.pinyin && s.field.type === 'string'),
+  );
+}

@@ -2,9 +2,10 @@
  * Pinyin search of the fields a schema marks `x-pinyin` (the rule: shared/pinyin.ts).
  *
  * Each marked field has a side table `<table>_<column>_py (key, row_id)` holding one row per key
- * of the row's text (张三: zhangsan, zsan), primary key (key, row_id). A pinyin query is then an
- * index range over the keys, `key >= 'zs' and key < 'zt'`, and the list's condition is
- * `id IN (that range)`: no scan of the table on SQLite or PostgreSQL. On PostgreSQL the key
+ * of the row's text (张三: zhangsan, zs|zhang-san---; see pinyin-keys.ts), primary key
+ * (key, row_id). A pinyin query is then a few index ranges over the keys, `key >= 'zs' and
+ * key < 'zt'` (a mixed query also checks a LIKE pattern within its ranges), and the list's
+ * condition is `id IN (those ranges)`: no scan of the table on SQLite or PostgreSQL. On PostgreSQL the key
  * column uses the "C" collation so that the range is a byte range whatever the database's locale.
  *
  * The keys are written in the same transaction as the row (create, update, import, delete: see
@@ -14,7 +15,8 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
-import { PINYIN_RULE_VERSION, pinyinKeys, pinyinQuery, prefixEnd } from '../../shared/pinyin.ts';
+import { PINYIN_RULE_VERSION } from '../../shared/pinyin.ts';
+import { pinyinKeyRanges, pinyinStoredKeys, pinyinSyllables, type KeyRange } from './pinyin-keys.ts';
 import type { Database, Db, Dialect } from '../types.ts';
 import { idField } from './values.ts';
 
@@ -38,21 +40,17 @@ export function pinyinTable(spec: Pick<ResourceSpec, 'table'>, field: Pick<Field
  */
 export function pinyinCondition(spec: ResourceSpec, field: FieldSpec, text: string): Expression<SqlBool> | null {
   if (!field.pinyin) return null;
-  const key = pinyinQuery(text);
-  if (!key) return null;
-  const side = sql.table(pinyinTable(spec, field));
-  return sql<SqlBool>`${sql.ref(idField(spec).column)} in (select row_id from ${side} where key >= ${key} and key < ${prefixEnd(key)})`;
+  return pinyinSetCondition(spec, [field], text);
 }
 
-/** A marked field searched for a pinyin query: its side table and the key range. */
-interface KeyRange {
-  side: string;
-  key: string;
-  end: string;
-}
-
-function keyRange(spec: ResourceSpec, field: FieldSpec, key: string): KeyRange {
-  return { side: pinyinTable(spec, field), key, end: prefixEnd(key) };
+/** The keys of one range: `key >= from and key < to`, and one of its LIKE patterns when it has some. */
+function inRange(r: KeyRange): Expression<SqlBool> {
+  const range = sql<SqlBool>`key >= ${r.from} and key < ${r.to}`;
+  if (!r.like.length) return range;
+  return sql<SqlBool>`${range} and (${sql.join(
+    r.like.map((p) => sql`key like ${p}`),
+    sql` or `,
+  )})`;
 }
 
 /**
@@ -62,10 +60,9 @@ function keyRange(spec: ResourceSpec, field: FieldSpec, key: string): KeyRange {
  * `IN` per field made SQLite scan the whole table instead. Null when `text` is not pinyin.
  */
 export function pinyinSetCondition(spec: ResourceSpec, fields: FieldSpec[], text: string): Expression<SqlBool> | null {
-  const key = pinyinQuery(text);
-  if (!key || !fields.length) return null;
-  const ranges = fields.map((f) => keyRange(spec, f, key));
-  const selects = ranges.map((r) => sql`select row_id from ${sql.table(r.side)} where key >= ${r.key} and key < ${r.end}`);
+  const ranges = pinyinKeyRanges(text);
+  if (!ranges || !fields.length) return null;
+  const selects = fields.flatMap((f) => ranges.map((r) => sql`select row_id from ${sql.table(pinyinTable(spec, f))} where ${inRange(r)}`));
   return sql<SqlBool>`${sql.ref(idField(spec).column)} in (${sql.join(selects, sql` union `)})`;
 }
 
@@ -77,13 +74,19 @@ export function pinyinSetCondition(spec: ResourceSpec, fields: FieldSpec[], text
  * PostgreSQL does not hash the whole range instead.
  */
 export function pinyinProbeCondition(spec: ResourceSpec, fields: FieldSpec[], text: string): Expression<SqlBool> | null {
-  const key = pinyinQuery(text);
-  if (!key || !fields.length) return null;
+  const ranges = pinyinKeyRanges(text);
+  if (!ranges || !fields.length) return null;
   const outer = sql.ref(`${spec.table}.${idField(spec).column}`);
-  const probes = fields.map((f) => {
-    const r = keyRange(spec, f, key);
-    return sql`(select 1 from ${sql.table(r.side)} where row_id = ${outer} and key >= ${r.key} and key < ${r.end} limit 1) is not null`;
-  });
+  const anyRange =
+    ranges.length === 1
+      ? inRange(ranges[0])
+      : sql`(${sql.join(
+          ranges.map((r) => sql`(${inRange(r)})`),
+          sql` or `,
+        )})`;
+  const probes = fields.map(
+    (f) => sql`(select 1 from ${sql.table(pinyinTable(spec, f))} where row_id = ${outer} and ${anyRange} limit 1) is not null`,
+  );
   return sql<SqlBool>`(${sql.join(probes, sql` or `)})`;
 }
 
@@ -106,12 +109,14 @@ export async function commonPrefix(
   const hit = planCache.get(cacheKey);
   if (hit && now - hit.at < PLAN_TTL_MS) return hit.walk;
   let seen = 0;
-  for (const f of fields) {
-    const r = keyRange(spec, f, key);
-    const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.table(r.side)}
-      where key >= ${r.key} and key < ${r.end} limit ${probeFrom - seen}) x`.execute(database.db);
-    seen += Number(row.rows[0]?.n ?? 0);
-    if (seen >= probeFrom) break;
+  const ranges = pinyinKeyRanges(key) ?? [];
+  count: for (const f of fields) {
+    for (const r of ranges) {
+      const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.table(pinyinTable(spec, f))}
+        where ${inRange(r)} limit ${probeFrom - seen}) x`.execute(database.db);
+      seen += Number(row.rows[0]?.n ?? 0);
+      if (seen >= probeFrom) break count;
+    }
   }
   const walk = seen >= probeFrom;
   if (planCache.size >= PLAN_CACHE_MAX) planCache.delete(planCache.keys().next().value!);
@@ -138,10 +143,14 @@ export async function writePinyinKeys(db: Db, spec: ResourceSpec, rows: Record<s
   const id = idField(spec).column;
   for (const f of pinyinFields(spec)) {
     const keys: KeyRow[] = [];
+    // an import repeats its titles (岗位, 车型) row after row: each text is read once per batch
+    const known = new Map<string, string[]>();
     for (const r of rows) {
       const text = r[f.column];
       if (typeof text !== 'string' || !text) continue;
-      for (const key of pinyinKeys(text, f.pinyin)) keys.push({ key, row_id: Number(r[id]) });
+      let stored = known.get(text);
+      if (!stored) known.set(text, (stored = pinyinStoredKeys(text, f.pinyin)));
+      for (const key of stored) keys.push({ key, row_id: Number(r[id]) });
     }
     await insertKeys(db, pinyinTable(spec, f), keys);
   }
@@ -158,7 +167,7 @@ export async function rewritePinyinKeys(db: Db, spec: ResourceSpec, id: number, 
       await insertKeys(
         db,
         table,
-        pinyinKeys(text, f.pinyin).map((key) => ({ key, row_id: id })),
+        pinyinStoredKeys(text, f.pinyin).map((key) => ({ key, row_id: id })),
       );
   }
 }
@@ -192,6 +201,8 @@ interface Marker {
 export async function ensurePinyinTables(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<void> {
   const fields = pinyinFields(spec);
   if (!fields.length) return;
+  // the syllables a mixed query is split into, read once now rather than by the first search
+  pinyinSyllables();
   const bool = dialect === 'postgres' ? 'boolean' : 'integer';
   await sql`create table if not exists ${sql.table(PINYIN_MARKER_TABLE)} (table_name text not null, column_name text not null,
     version integer not null, done_upto bigint not null, complete ${sql.raw(bool)} not null, primary key (table_name, column_name))`.execute(

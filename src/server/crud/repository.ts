@@ -13,7 +13,7 @@ import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
 import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
-import { pinyinPagePlan } from './pinyin-plan.ts';
+import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
 import {
   diffRecords,
   revisionActor,
@@ -233,7 +233,14 @@ export async function listPage(database: Database, spec: ResourceSpec, params: L
   } else if (params.page === 0 && content.length === 0) {
     totalElements = 0;
   } else {
-    totalElements = await countMatching(database, spec.table, params.filterKey, () => filteredQuery(database, spec, params.conditions));
+    totalElements = await countMatching(
+      database,
+      spec.table,
+      params.filterKey,
+      () => filteredQuery(database, spec, params.conditions),
+      Date.now(),
+      pinyinBlurry(params) ? 0 : undefined,
+    );
   }
   return { content, totalElements };
 }
