@@ -1,10 +1,11 @@
 /**
- * npm run bench:profile -- [--scenario oneRow|list] [--requests N] [--only sqlite|postgres] [--profile FILE]
+ * npm run bench:profile -- [--scenario oneRow|list] [--requests N] [--only sqlite|postgres] [--profile FILE] [--statements]
  *
  * Sends one of the guard's requests many times through `inject` (8 at a time) to an app on a
  * fresh database of 20,000 feedback rows, and prints the CPU per request. Run it under
  * `--profile FILE`, the measured rounds are recorded as a CPU profile (.cpuprofile, for Chrome's
- * DevTools or any profile viewer) to see where a request's time goes.
+ * DevTools or any profile viewer) to see where a request's time goes. `--statements` times every
+ * SQL statement of the measured rounds and prints each one's cost per run and per request.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -12,6 +13,7 @@ import Fastify from 'fastify';
 import { benchConfig, cpuSnapshot, createTarget, fmt, signInAdmin } from './common.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { QUESTION_TABLE, seedQuestions } from './seed.ts';
+import { installStatementTimer, printStatementTimes, startStatementTimer } from './statement-timer.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
 const arg = (name: string, fallback: string) => {
@@ -22,6 +24,8 @@ const scenario = arg('scenario', 'oneRow');
 const requests = Number(arg('requests', '20000'));
 const dialect = arg('only', 'sqlite') as Dialect;
 const ROWS = 20_000;
+const timeStatements = process.argv.includes('--statements');
+if (timeStatements) installStatementTimer();
 
 const target = await createTarget(dialect);
 const app = await buildApp(benchConfig(target));
@@ -80,7 +84,9 @@ try {
     await session.post('Profiler.start');
   }
   const per: number[] = [];
+  if (timeStatements) startStatementTimer();
   for (let i = 0; i < 5; i++) per.push(await run(Math.ceil(requests / 5)));
+  if (timeStatements) printStatementTimes(5 * Math.ceil(requests / 5));
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(profileTo, JSON.stringify(profile));
