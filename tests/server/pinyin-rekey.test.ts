@@ -107,7 +107,8 @@ describe.each(testApps())('stored pinyin keys on %s', (_name, start) => {
     };
     const { db } = app.database;
     expect(await total('zxm')).toBe(1);
-    // a row and its keys written behind the app's back: the kept total does not see it
+    // a row and its keys written behind the app's back: PostgreSQL's kept total does not see it;
+    // SQLite's is kept with the file's change stamp, which any write changes, so it counts again
     const [{ id }] = await db.insertInto(staff.table).values({ name: '周晓梅', mobile: '13800000009' }).returning('id').execute();
     await db
       .insertInto(pinyinTable(staff, NAME))
@@ -116,7 +117,7 @@ describe.each(testApps())('stored pinyin keys on %s', (_name, start) => {
         { key: '~zxm|zhou--xiao--mei---', row_id: Number(id) },
       ])
       .execute();
-    expect(await total('zxm')).toBe(1);
+    expect(await total('zxm')).toBe(app.database.dialect === 'sqlite' ? 2 : 1);
     // a write through the app counts again
     const created = await app.inject({
       method: 'POST',
