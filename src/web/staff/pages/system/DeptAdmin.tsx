@@ -218,7 +218,7 @@ export function DeptAdmin() {
     <Box sx={{ p: 2 }}>
       <ScreenTitle>部门管理</ScreenTitle>
       <Paper sx={{ p: 1 }}>
-        <Box sx={{ display: 'flex', gap: 1, mb: 1 }}>
+        <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
           {can('dept:add') ? (
             <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setForm({ ...EMPTY })}>
               新增

@@ -92,7 +92,7 @@ export function DictAdmin() {
       <ScreenTitle>字典管理</ScreenTitle>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2, alignItems: { xs: 'stretch', md: 'flex-start' } }}>
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
-          <Box sx={{ display: 'flex', gap: 1, mb: 1 }}>
+          <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
             <TextField
               size="small"
               placeholder="输入名称或者描述搜索"
@@ -171,7 +171,7 @@ export function DictAdmin() {
         <Paper sx={{ flex: 1, p: 1, minWidth: 0 }}>
           <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}>
             <Typography variant="subtitle1">字典详情{selected ? `：${selected.name}` : ''}</Typography>
-            <Box sx={{ display: 'flex', gap: 1 }}>
+            <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
               {selected && can('dict:add') ? (
                 <Button
                   size="small"

@@ -120,7 +120,7 @@ export function MenuAdmin() {
     <Box sx={{ p: 2 }}>
       <ScreenTitle>菜单管理</ScreenTitle>
       <Paper sx={{ p: 1 }}>
-        <Box sx={{ display: 'flex', gap: 1, mb: 1 }}>
+        <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
           {can('menu:add') ? (
             <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setForm({ ...EMPTY })}>
               新增

@@ -28,7 +28,13 @@ export function RecycleBinButton({ table, onRestored, label = '回收站' }: Rec
   if (!can(`${spec.permission}:del`)) return null;
   return (
     <>
-      <Button size="small" variant="outlined" startIcon={<RestoreFromTrashIcon />} onClick={() => setOpen(true)}>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<RestoreFromTrashIcon />}
+        onClick={() => setOpen(true)}
+        sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+      >
         {label}
       </Button>
       {open ? <RecycleBinDialog spec={spec} open onClose={() => setOpen(false)} onRestored={onRestored} /> : null}

@@ -146,7 +146,7 @@ export function RoleAdmin() {
       <ScreenTitle>角色管理</ScreenTitle>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2, alignItems: { xs: 'stretch', md: 'flex-start' } }}>
         <Paper sx={{ flex: 3, p: 1, minWidth: 0 }}>
-          <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center' }}>
+          <Box sx={{ display: 'flex', gap: 1, mb: 1, alignItems: 'center', flexWrap: 'wrap' }}>
             <TextField
               size="small"
               placeholder="输入名称或者描述搜索"
