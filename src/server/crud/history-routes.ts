@@ -30,7 +30,7 @@ import { recordHooks } from './hooks.ts';
 import { accessFor, callerOf, OTHER_APPLICANT } from './owner-access.ts';
 import { personalFields, seesPersonalData } from './personal-data.ts';
 import { findById } from './repository.ts';
-import { REVISION_TABLE, revisionActor, writeRevisions } from './revisions.ts';
+import { recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
 import { actorOf, NO_SELECTION, positiveId, updateFromBody } from './routes.ts';
 import { assertReadable, assertRecordsInScope, RECORD_NOT_FOUND } from './scope.ts';
 import { idField, recordToRow } from './values.ts';
@@ -266,19 +266,13 @@ export function registerHistoryRoutes(
             spec,
             records.map((r) => recordToRow(spec, r, db.dialect)),
           );
-        const revisionIds = ids.map((i) => entries.get(i)!.id);
-        for (let i = 0; i < revisionIds.length; i += 500)
-          await trx
-            .updateTable(REVISION_TABLE)
-            .set({ in_bin: db.dialect === 'postgres' ? false : 0 })
-            .where('id', 'in', revisionIds.slice(i, i + 500))
-            .execute();
-        await writeRevisions(
+        await recordRestored(
           trx,
           db.dialect,
           spec,
           revisionActor(actorOf(request)),
-          ids.map((recordId) => ({ recordId, action: 'restore', changes: null })),
+          ids.map((i) => entries.get(i)!.id),
+          ids,
         );
       });
     } catch (err) {

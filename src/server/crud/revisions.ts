@@ -144,6 +144,33 @@ export async function writeRevisions(
 }
 
 /**
+ * Records coming back from the recycle bin: their bin entries (delete revisions) leave the bin and
+ * each record gets a `restore` revision, in the caller's transaction.
+ */
+export async function recordRestored(
+  trx: Db,
+  dialect: Dialect,
+  spec: Pick<ResourceSpec, 'name'>,
+  actor: RevisionActor,
+  binRevisionIds: number[],
+  recordIds: number[],
+): Promise<void> {
+  for (let i = 0; i < binRevisionIds.length; i += PER_INSERT)
+    await trx
+      .updateTable(REVISION_TABLE)
+      .set({ in_bin: flagValue(dialect, false) })
+      .where('id', 'in', binRevisionIds.slice(i, i + PER_INSERT))
+      .execute();
+  await writeRevisions(
+    trx,
+    dialect,
+    spec,
+    actor,
+    recordIds.map((recordId) => ({ recordId, action: 'restore', changes: null })),
+  );
+}
+
+/**
  * One `import` revision for each of these record ids, in a single statement: the ids travel as
  * one JSON array parameter and the database expands it, so a batch of a thousand imported rows
  * costs one more statement, not a thousand parameters.

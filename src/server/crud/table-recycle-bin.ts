@@ -20,7 +20,7 @@ import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Db, Dialect } from '../types.ts';
 import { binEntries, deletedRecord, maskValue, toStoredRevision, type HistoryEntry, type StoredRevision } from './history.ts';
 import { ALREADY_EXISTS, idList, NOT_IN_BIN, RESTORE_CONFLICT } from './history-routes.ts';
-import { REVISION_TABLE, revisionActor, writeRevisions } from './revisions.ts';
+import { recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
 import { actorOf } from './routes.ts';
 import { isUniqueViolation, nameIds } from './table-history-routes.ts';
 import type { TrackedState, TrackedTable } from './table-revisions.ts';
@@ -266,19 +266,13 @@ export function registerTableBin(app: FastifyInstance, opts: TableBinOptions): v
     try {
       await db.db.transaction().execute(async (trx) => {
         for (const record of ordered) await opts.insert(trx, record, db.dialect);
-        const revisionIds = ids.map((i) => entries.get(i)!.id);
-        for (let i = 0; i < revisionIds.length; i += 500)
-          await trx
-            .updateTable(REVISION_TABLE)
-            .set({ in_bin: db.dialect === 'postgres' ? false : 0 })
-            .where('id', 'in', revisionIds.slice(i, i + 500))
-            .execute();
-        await writeRevisions(
+        await recordRestored(
           trx,
           db.dialect,
           spec,
           revisionActor(actorOf(request)),
-          ids.map((recordId) => ({ recordId, action: 'restore', changes: null })),
+          ids.map((i) => entries.get(i)!.id),
+          ids,
         );
       });
     } catch (err) {
