@@ -40,7 +40,7 @@ export interface BinRecord {
 export interface TableBinOptions {
   key: TrackedTableName;
   table: TrackedTable;
-  /** whether the caller sees the personal fields in full (default: everyone) */
+  /** whether the caller sees the personal fields in full (default: no one) */
   sees?: (request: FastifyRequest) => boolean;
   /** the resource name a full read of personal fields is logged under */
   personalResource?: string;
@@ -99,7 +99,8 @@ export function registerTableBin(app: FastifyInstance, opts: TableBinOptions): v
 
   /** The records as the answer shows them: personal fields masked, ids of other tables named. */
   const shown = async (request: FastifyRequest, records: Array<Record<string, unknown>>) => {
-    const hide = masked && !(opts.sees ? opts.sees(request) : true);
+    // closed by default: a table with personal fields shows them in full only to whom `sees` names
+    const hide = masked && !(opts.sees ? opts.sees(request) : false);
     const out = records.map((r) => {
       const copy = { ...r };
       if (hide) for (const f of spec.fields) if (f.mask) copy[f.name] = maskValue(f, copy[f.name]);
