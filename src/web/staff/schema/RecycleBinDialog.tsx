@@ -16,12 +16,12 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Confirm, useNotify } from 'react-admin';
 import { listFields, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { request } from '../../common/http.ts';
+import { TablePager } from '../../components/TablePager.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
 import { actorText, displayValue } from './historyValues.ts';
 
@@ -167,17 +167,14 @@ export function RecycleBinDialog({ spec, open, onClose, onRestored }: RecycleBin
             </TableBody>
           </Table>
         )}
-        <TablePagination
-          component="div"
+        <TablePager
           count={total}
           page={page}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[PAGE_SIZE]}
-          onPageChange={(_e, p) => {
+          size={PAGE_SIZE}
+          onPageChange={(p) => {
             setSelected([]);
             setPage(p);
           }}
-          labelDisplayedRows={({ from, to, count }) => `${from}-${to} 共 ${count} 条`}
         />
       </DialogContent>
       <DialogActions>
