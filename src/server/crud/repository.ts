@@ -14,6 +14,7 @@ import { whereExpr, type Condition, type ListParams, type SortKey } from './quer
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
 import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
 import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
+import { keptPinyinPage } from './pinyin-pages.ts';
 import {
   diffRecords,
   revisionActor,
@@ -223,11 +224,19 @@ async function pageRows(database: Database, spec: ResourceSpec, params: ListPara
 }
 
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {
+  // a pinyin blurry on SQLite: its ids kept while the database is unchanged (pinyin-pages.ts)
+  const kept = await keptPinyinPage(database, spec, params, {
+    plan: () => pinyinPagePlan(database, spec, params),
+    pageRows: (planned) => pageRows(database, spec, planned),
+    filtered: () => filteredQuery(database, spec, params.conditions),
+  });
   // a pinyin blurry over a common prefix pages by walking the table (the total keeps `params`)
-  const rows = await pageRows(database, spec, await pinyinPagePlan(database, spec, params));
+  const rows = kept ? kept.rows : await pageRows(database, spec, await pinyinPagePlan(database, spec, params));
   const content = rows.map((r) => rowToRecord(spec, r));
   let totalElements: number;
-  if (content.length > 0 && content.length < params.size) {
+  if (kept?.total !== undefined) {
+    totalElements = kept.total;
+  } else if (content.length > 0 && content.length < params.size) {
     // the result ends on this page, so its size is known exactly without counting
     totalElements = params.page * params.size + content.length;
   } else if (params.page === 0 && content.length === 0) {
