@@ -8,7 +8,7 @@
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { AdminContext, memoryStore, type DataProvider } from 'react-admin';
+import { AdminContext, memoryStore, useRecordContext, type DataProvider } from 'react-admin';
 import { earlyStartScript } from '../../scripts/vite/console-early-start.ts';
 import { resourceByName, resources } from '../../src/generated/resources.ts';
 import { dictionaryUrl, firstRequests } from '../../src/web/staff/firstRequests.ts';
@@ -31,6 +31,7 @@ import { clearSession, loadSession, peekSession, type SessionInfo } from '../../
 import { setStoreOwner, setToken, STORE_OWNER_KEY } from '../../src/web/common/token.ts';
 import { clearDictionaryCache, loadDictionary, useDictionaryOptions } from '../../src/web/staff/schema/dictionaries.ts';
 import { SchemaList } from '../../src/web/staff/schema/SchemaList.tsx';
+import { FIRST_ROWS, FirstRowsBody } from '../../src/web/staff/schema/FirstRowsBody.tsx';
 import { markStarted, resetStartup, STARTUP_FALLBACK_MS, useConsoleStarted } from '../../src/web/staff/shell/startup.ts';
 import { testAuthProvider } from './renderScreen.tsx';
 import { mockFetch } from './fetchMock.ts';
@@ -264,6 +265,32 @@ describe('the first page asked for early', () => {
     );
     await screen.findByText('早到的记录');
     expect(getList).not.toHaveBeenCalled();
+  });
+});
+
+describe('the first list of a visit', () => {
+  it('renders the rows a window shows first, and the rest once the first screen is up', () => {
+    const rows = Array.from({ length: 15 }, (_, i) => ({ id: 100 - i, title: `记录${i + 1}` }));
+    function Row() {
+      const record = useRecordContext<{ id: number; title: string }>();
+      return (
+        <tr className="RaDatagrid-row">
+          <td>{record?.title}</td>
+        </tr>
+      );
+    }
+    render(
+      <table>
+        <FirstRowsBody data={rows} row={<Row />} />
+      </table>,
+    );
+    const shown = () => document.querySelectorAll('tbody tr.RaDatagrid-row').length;
+    expect(shown()).toBe(FIRST_ROWS);
+    expect(screen.getByText('记录1')).toBeTruthy();
+    expect(screen.queryByText(`记录${FIRST_ROWS + 1}`)).toBeNull();
+    act(() => markStarted());
+    expect(shown()).toBe(15);
+    expect(screen.getByText('记录15')).toBeTruthy();
   });
 });
 
