@@ -9,7 +9,10 @@ import { forwardRef } from 'react';
 import { DatagridBody, type DatagridBodyProps } from 'react-admin';
 import { useConsoleStarted } from '../shell/startup.ts';
 
-/** enough for the rows a 1080-pixel-high window shows under the console's header, filters and toolbar */
+/**
+ * The rows an 800-pixel-high window shows of a list under the console's header, filters and
+ * toolbar (the rows are 57-90 px high); on a taller window the rows below appear with the rest.
+ */
 export const FIRST_ROWS = 8;
 
 export const FirstRowsBody = forwardRef<HTMLTableSectionElement, DatagridBodyProps>(function FirstRowsBody(props, ref) {
