@@ -31,6 +31,7 @@ import { clearSession, loadSession, peekSession, type SessionInfo } from '../../
 import { setStoreOwner, setToken, STORE_OWNER_KEY } from '../../src/web/common/token.ts';
 import { clearDictionaryCache, loadDictionary, useDictionaryOptions } from '../../src/web/staff/schema/dictionaries.ts';
 import { SchemaList } from '../../src/web/staff/schema/SchemaList.tsx';
+import { useScrolledDown } from '../../src/web/staff/layout/HideOnScroll.tsx';
 import { FIRST_ROWS, FirstRowsBody } from '../../src/web/staff/schema/FirstRowsBody.tsx';
 import { markStarted, resetStartup, STARTUP_FALLBACK_MS, useConsoleStarted } from '../../src/web/staff/shell/startup.ts';
 import { testAuthProvider } from './renderScreen.tsx';
@@ -291,6 +292,27 @@ describe('the first list of a visit', () => {
     act(() => markStarted());
     expect(shown()).toBe(15);
     expect(screen.getByText('记录15')).toBeTruthy();
+  });
+});
+
+describe('hidden on scroll without reading the scroll position at mount', () => {
+  it('turns on past 100 px down and off as soon as the page scrolls up, as MUI useScrollTrigger', () => {
+    const scrollTo = (y: number) => {
+      Object.defineProperty(window, 'pageYOffset', { value: y, configurable: true });
+      window.dispatchEvent(new Event('scroll'));
+    };
+    const { result } = renderHook(() => useScrolledDown());
+    expect(result.current).toBe(false);
+    act(() => scrollTo(80));
+    expect(result.current).toBe(false);
+    act(() => scrollTo(150));
+    expect(result.current).toBe(true);
+    act(() => scrollTo(140));
+    expect(result.current).toBe(false);
+    act(() => scrollTo(300));
+    expect(result.current).toBe(true);
+    act(() => scrollTo(0));
+    expect(result.current).toBe(false);
   });
 });
 
