@@ -10,15 +10,21 @@
  * - asks for the user's info and menus (`api/info`, `api/menus/build`) with the token, and leaves
  *   the pending answers in `window.__consoleEarly` for the console to adopt
  *   (src/web/common/early.ts). Any answer it cannot use is asked for again the usual way.
- *   These two are asked for before the preloads are added: the browser opens at most six
- *   connections to the server, and behind some 60 script files the answers arrived hundreds of
- *   milliseconds later than the scripts.
+ * - when the route opens a resource, asks for its dictionaries and, when the list opens on its
+ *   default first page (the plain `#/name`, nothing remembered in react-admin's store: the
+ *   conditions of staff/prefetchScreen.ts), for that page, by the URLs staff/firstRequests.ts
+ *   writes; the console takes them by URL (`__consoleEarly.gets`).
+ * These requests are made before the preloads are added: the browser opens at most six
+ * connections to the server, and behind some 60 script files the answers arrived hundreds of
+ * milliseconds later than the scripts (the list's page at about the time the code had run,
+ * which then waited for it).
  * Build only: the dev server keeps its plain page.
  */
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
 import { DEALER_PATHS, PUBLIC_PATHS } from '../../src/web/route.ts';
-import { TOKEN_COOKIE } from '../../src/web/common/token.ts';
+import { STORE_OWNER_KEY, TOKEN_COOKIE } from '../../src/web/common/token.ts';
 import { resources } from '../../src/generated/resources.ts';
+import { firstRequests } from '../../src/web/staff/firstRequests.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type OutputChunk = NonNullable<IndexHtmlTransformContext['chunk']>;
@@ -55,12 +61,32 @@ function staticFiles(bundle: OutputBundle, fileName: string, into: Set<string>):
   return into;
 }
 
+/** What the early script asks for when the route opens a resource. */
+export interface EarlyLists {
+  /** the list screens' chunks */
+  files: string[];
+  resources: string[];
+  /** per resource: the default first page's URL and the dictionaries' URLs */
+  first?: Record<string, [string, string[]]>;
+  /** the localStorage key naming the user whose react-admin store is in use (common/token.ts) */
+  ownerKey?: string;
+}
+
+/**
+ * Whether react-admin's store remembers list parameters other than the defaults, as
+ * prefetchScreen's rememberedListParams decides (any doubt counts as remembered).
+ */
+const REMEMBERED = `var remembered=function(n){try{var o=localStorage.getItem(OWNER);
+var raw=localStorage.getItem('RaStore'+(o?'staff:'+o:'staff')+'.'+n+'.listParams');if(!raw)return false;
+var p=JSON.parse(raw);if(!p||!p.filter)return false;
+return Object.keys(p.filter).length>0||p.order!=null||p.page!==1||p.perPage!=null||p.sort!=null;}catch(x){return true;}};`;
+
 /** The inline script (plain ES5-style code: it runs before anything else, in any browser the console supports). */
 export function earlyStartScript(
   files: string[],
   publicPaths: string[],
   tokenCookie: string,
-  lists: { files: string[]; resources: string[] } = { files: [], resources: [] },
+  lists: EarlyLists = { files: [], resources: [] },
 ): string {
   return `(function(){try{
 var m=document.cookie.match(/(?:^|;\\s*)${tokenCookie}=([^;]*)/);if(!m||!m[1])return;
@@ -73,6 +99,12 @@ ${Object.entries(EARLY_REQUESTS)
   .join('\n')}
 window.__consoleEarly=e;
 var f0=path.split('/')[1].split(':')[0];
+var first=${JSON.stringify(lists.first ?? {})};
+if(Object.prototype.hasOwnProperty.call(first,f0)){
+${REMEMBERED.replace('OWNER', JSON.stringify(lists.ownerKey ?? ''))}
+e.gets={};var get=function(u){e.gets[u]=fetch(u,{headers:h,credentials:'same-origin'});e.gets[u].catch(function(){});};
+if(path==='/'+f0&&location.hash.indexOf('?')<0&&!remembered(f0))get(first[f0][0]);
+first[f0][1].forEach(get);}
 ${JSON.stringify(files)}.concat(${JSON.stringify(lists.resources)}.indexOf(f0)>=0?${JSON.stringify(lists.files)}:[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
 }catch(x){}})();`;
 }
@@ -109,6 +141,8 @@ export function consoleEarlyStart(): Plugin {
         const script = earlyStartScript(preload, [...PUBLIC_PATHS, ...DEALER_PATHS], TOKEN_COOKIE, {
           files: listPreload,
           resources: resources.map((r) => r.name),
+          first: firstRequests(resources),
+          ownerKey: STORE_OWNER_KEY,
         });
         return { html, tags: [{ tag: 'script', children: script, injectTo: 'head' }] };
       },

@@ -8,9 +8,12 @@
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { AdminContext, memoryStore, type DataProvider } from 'react-admin';
+import { AdminContext, memoryStore, useRecordContext, type DataProvider } from 'react-admin';
 import { earlyStartScript } from '../../scripts/vite/console-early-start.ts';
-import { resourceByName } from '../../src/generated/resources.ts';
+import { resourceByName, resources } from '../../src/generated/resources.ts';
+import { dictionaryUrl, firstRequests } from '../../src/web/staff/firstRequests.ts';
+import { listQuery, resourceUrl } from '../../src/web/staff/providers/dataProvider.ts';
+import { buildQuery } from '../../src/web/common/http.ts';
 import { fieldByName } from '../../src/shared/resource-spec.ts';
 import { i18nProvider } from '../../src/web/i18n/index.ts';
 import { lazyPart } from '../../src/web/staff/lazyPart.tsx';
@@ -22,12 +25,14 @@ import {
   STORE_PREFIX,
   takeListPrefetch,
 } from '../../src/web/staff/prefetchScreen.ts';
-import { takeEarly } from '../../src/web/common/early.ts';
+import { takeEarly, takeEarlyGet } from '../../src/web/common/early.ts';
 import { createConsoleQueryClient } from '../../src/web/staff/providers/queryClient.ts';
 import { clearSession, loadSession, peekSession, type SessionInfo } from '../../src/web/common/session.ts';
-import { setToken } from '../../src/web/common/token.ts';
+import { setStoreOwner, setToken, STORE_OWNER_KEY } from '../../src/web/common/token.ts';
 import { clearDictionaryCache, loadDictionary, useDictionaryOptions } from '../../src/web/staff/schema/dictionaries.ts';
 import { SchemaList } from '../../src/web/staff/schema/SchemaList.tsx';
+import { useScrolledDown } from '../../src/web/staff/layout/HideOnScroll.tsx';
+import { FIRST_ROWS, FirstRowsBody } from '../../src/web/staff/schema/FirstRowsBody.tsx';
 import { markStarted, resetStartup, STARTUP_FALLBACK_MS, useConsoleStarted } from '../../src/web/staff/shell/startup.ts';
 import { testAuthProvider } from './renderScreen.tsx';
 import { mockFetch } from './fetchMock.ts';
@@ -68,6 +73,8 @@ describe('index.html early start', () => {
       earlyStartScript(['/assets/StaffApp-x.js', '/assets/menus-y.js'], ['/login', '/jxsLogin'], 'Admin-Token', {
         files: ['/assets/resourceScreens-z.js'],
         resources: ['sysQuestion', 'applicant'],
+        first: { sysQuestion: ['/api/sysQuestion?page=0&size=15', ['/api/dictDetail?dictName=a', '/api/dictDetail?dictName=b']] },
+        ownerKey: STORE_OWNER_KEY,
       }),
     );
     return fetchSpy;
@@ -77,8 +84,14 @@ describe('index.html early start', () => {
   it('a signed-in console visit preloads the console chunks and asks for info and menus with the token', () => {
     const fetchSpy = run('#/sysQuestion');
     expect(preloads()).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js', '/assets/resourceScreens-z.js']);
-    expect(fetchSpy.mock.calls.map((c) => c[0])).toEqual(['/api/info', '/api/menus/build']);
-    expect(fetchSpy.mock.calls[0][1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
+    expect(fetchSpy.mock.calls.map((c) => c[0])).toEqual([
+      '/api/info',
+      '/api/menus/build',
+      '/api/sysQuestion?page=0&size=15',
+      '/api/dictDetail?dictName=a',
+      '/api/dictDetail?dictName=b',
+    ]);
+    for (const call of fetchSpy.mock.calls) expect(call[1]).toMatchObject({ headers: { Authorization: 'Bearer tok-1' } });
     expect((window as { __consoleEarly?: { token: string } }).__consoleEarly?.token).toBe('tok-1');
   });
 
@@ -88,6 +101,48 @@ describe('index.html early start', () => {
     document.head.querySelectorAll('link[rel="modulepreload"]').forEach((l) => l.remove());
     run('#/dashboard');
     expect(preloads()).toEqual(['/assets/StaffApp-x.js', '/assets/menus-y.js']);
+  });
+
+  it("asks for the list's first page only when the list opens on it with nothing remembered, as prefetchScreen does", () => {
+    const asked = (hash: string) =>
+      run(hash)
+        .mock.calls.map((c) => c[0])
+        .slice(2);
+    const dicts = ['/api/dictDetail?dictName=a', '/api/dictDetail?dictName=b'];
+    expect(asked('#/sysQuestion:销售')).toEqual(dicts);
+    expect(asked('#/sysQuestion/3/show')).toEqual(dicts);
+    expect(asked('#/sysQuestion?page=2')).toEqual(dicts);
+    expect(asked('#/applicant')).toEqual([]);
+    // the signed-in user's store: remembered page 3 there, defaults in the store of no one
+    setStoreOwner('admin');
+    localStorage.setItem(
+      'RaStorestaff:admin.sysQuestion.listParams',
+      JSON.stringify({ filter: {}, page: 3, perPage: 15, sort: 'id', order: 'DESC' }),
+    );
+    expect(rememberedListParams('sysQuestion')).toBe(true);
+    expect(asked('#/sysQuestion')).toEqual(dicts);
+    localStorage.setItem(
+      'RaStorestaff:admin.sysQuestion.listParams',
+      JSON.stringify({ filter: {}, page: 1, perPage: null, sort: null, order: null }),
+    );
+    expect(rememberedListParams('sysQuestion')).toBe(false);
+    expect(asked('#/sysQuestion')).toEqual(['/api/sysQuestion?page=0&size=15', ...dicts]);
+    localStorage.setItem('RaStorestaff:admin.sysQuestion.listParams', '{not json');
+    expect(rememberedListParams('sysQuestion')).toBe(true);
+    expect(asked('#/sysQuestion')).toEqual(dicts);
+  });
+
+  it('the build writes the URLs the console asks for itself', () => {
+    const first = firstRequests(resources);
+    for (const spec of resources) {
+      const { params } = firstPageOf(spec.name);
+      expect(first[spec.name][0]).toBe(`${resourceUrl(spec.name)}?${buildQuery(listQuery(params))}`);
+      const dicts = [...new Set(spec.fields.flatMap((f) => (f.dict ? [f.dict] : [])))];
+      expect(first[spec.name][1]).toEqual(
+        dicts.map((d) => `/api/dictDetail?${buildQuery({ dictName: d, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' })}`),
+      );
+    }
+    expect(first.sysQuestion[1]).toHaveLength(3);
   });
 
   it('does nothing on a public page or without a token', () => {
@@ -117,6 +172,33 @@ describe('adopting the early answers', () => {
     };
     expect((await loadSession()).user.nickName).toBe('再次请求');
     expect(calls.map((c) => c.url.pathname)).toEqual(['/api/info']);
+  });
+
+  it("the list's first page and the dictionaries are taken by URL, once; a refused one is asked for again", async () => {
+    const spec = resourceByName.sysQuestion;
+    const [listUrl, dictUrls] = firstRequests([spec])[spec.name];
+    const { calls } = mockFetch({
+      'GET /api/dictDetail': { body: { content: [{ value: '售后', label: '再次请求' }] } },
+      'GET /api/sysQuestion': { body: { content: [], totalElements: 0 } },
+    });
+    const gets: Record<string, Promise<Response>> = {
+      [listUrl]: Promise.resolve(jsonResponse({ content: [{ id: 7, title: '早到的记录' }], totalElements: 1 })),
+      [dictUrls[0]]: Promise.resolve(jsonResponse({ content: [{ value: '员工', label: '早到的字典' }] })),
+      [dictUrls[1]]: Promise.resolve(jsonResponse({ message: '登录状态已过期' }, 401)),
+      '/api/other?page=0': Promise.resolve(jsonResponse({})),
+    };
+    (window as { __consoleEarly?: unknown }).__consoleEarly = { token: 'tok-1', gets };
+    prefetchScreen('/sysQuestion');
+    const list = takeListPrefetch();
+    expect(await list?.result).toMatchObject({ data: [{ id: 7, title: '早到的记录' }], total: 1 });
+    const dictNames = spec.fields.flatMap((f) => (f.dict ? [f.dict] : []));
+    expect(dictUrls[0]).toBe(dictionaryUrl(dictNames[0]));
+    expect(await loadDictionary(dictNames[0])).toEqual([{ value: '员工', label: '早到的字典' }]);
+    expect(await loadDictionary(dictNames[1])).toEqual([{ value: '售后', label: '再次请求' }]);
+    // asked for: the refused dictionary again and the one no early request covered; not the list
+    expect(calls.map((c) => c.url.searchParams.get('dictName') ?? c.url.pathname).sort()).toEqual([dictNames[1], dictNames[2]].sort());
+    // what the start did not take is dropped
+    expect(takeEarlyGet('/api/other?page=0')).toBeNull();
   });
 
   it('an early answer asked with another token is not used', () => {
@@ -184,6 +266,53 @@ describe('the first page asked for early', () => {
     );
     await screen.findByText('早到的记录');
     expect(getList).not.toHaveBeenCalled();
+  });
+});
+
+describe('the first list of a visit', () => {
+  it('renders the rows a window shows first, and the rest once the first screen is up', () => {
+    const rows = Array.from({ length: 15 }, (_, i) => ({ id: 100 - i, title: `记录${i + 1}` }));
+    function Row() {
+      const record = useRecordContext<{ id: number; title: string }>();
+      return (
+        <tr className="RaDatagrid-row">
+          <td>{record?.title}</td>
+        </tr>
+      );
+    }
+    render(
+      <table>
+        <FirstRowsBody data={rows} row={<Row />} />
+      </table>,
+    );
+    const shown = () => document.querySelectorAll('tbody tr.RaDatagrid-row').length;
+    expect(shown()).toBe(FIRST_ROWS);
+    expect(screen.getByText('记录1')).toBeTruthy();
+    expect(screen.queryByText(`记录${FIRST_ROWS + 1}`)).toBeNull();
+    act(() => markStarted());
+    expect(shown()).toBe(15);
+    expect(screen.getByText('记录15')).toBeTruthy();
+  });
+});
+
+describe('hidden on scroll without reading the scroll position at mount', () => {
+  it('turns on past 100 px down and off as soon as the page scrolls up, as MUI useScrollTrigger', () => {
+    const scrollTo = (y: number) => {
+      Object.defineProperty(window, 'pageYOffset', { value: y, configurable: true });
+      window.dispatchEvent(new Event('scroll'));
+    };
+    const { result } = renderHook(() => useScrolledDown());
+    expect(result.current).toBe(false);
+    act(() => scrollTo(80));
+    expect(result.current).toBe(false);
+    act(() => scrollTo(150));
+    expect(result.current).toBe(true);
+    act(() => scrollTo(140));
+    expect(result.current).toBe(false);
+    act(() => scrollTo(300));
+    expect(result.current).toBe(true);
+    act(() => scrollTo(0));
+    expect(result.current).toBe(false);
   });
 });
 

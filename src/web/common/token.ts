@@ -80,7 +80,7 @@ export function clearTokenEnded(): void {
  * store keeps: the user who signed in last in this browser. The store's key carries the name, so
  * the next user to sign in on a shared browser starts from their own, not from the last user's.
  */
-const STORE_OWNER_KEY = 'staff.storeOwner';
+export const STORE_OWNER_KEY = 'staff.storeOwner';
 
 export function setStoreOwner(username: string): void {
   try {

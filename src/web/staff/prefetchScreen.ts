@@ -7,11 +7,14 @@
  *   in react-admin's query cache under the list's own key (providers/queryClient.ts), so the
  *   list renders its rows in its first render instead of asking once it is on screen. Any
  *   other first page is asked for by the list as usual.
+ * Both are taken from index.html's early requests when it asked for the same URL (it asks for
+ * the same default first page under the same conditions, before any module has run).
  */
 import type { GetListResult } from 'react-admin';
 import { resourceByName } from '../../generated/resources.ts';
 import { listQuery, resourceUrl, type Page } from './providers/dataProvider.ts';
-import { request } from '../common/http.ts';
+import { buildQuery, request } from '../common/http.ts';
+import { dropEarlyGets, takeEarlyGet } from '../common/early.ts';
 import { storeAppKey } from '../common/token.ts';
 import { prefetchDictionaries } from './schema/dictionaries.ts';
 import { defaultSort } from './schema/listDefaults.ts';
@@ -60,13 +63,26 @@ export function firstPageOf(name: string) {
 }
 
 export function prefetchScreen(path: string, search = ''): void {
+  try {
+    askFirst(path, search);
+  } finally {
+    // what was asked for early and not taken now is not for this start
+    dropEarlyGets();
+  }
+}
+
+function askFirst(path: string, search: string): void {
   const name = resourceOfPath(path);
   if (!name) return;
   preloadResourceScreens();
   prefetchDictionaries(resourceByName[name]);
   if (path !== `/${name}` || search || rememberedListParams(name)) return;
   const { key, params } = firstPageOf(name);
-  const result = request<Page<unknown>>(resourceUrl(name), { query: listQuery(params), quiet: true }).then(({ data }) => ({
+  const query = listQuery(params);
+  const ask = () => request<Page<unknown>>(resourceUrl(name), { query, quiet: true }).then(({ data }) => data);
+  // an early answer that cannot be used (not a 2xx JSON answer) is asked for again the usual way
+  const early = takeEarlyGet<Page<unknown>>(`${resourceUrl(name)}?${buildQuery(query)}`);
+  const result = (early ? early.catch(ask) : ask()).then((data) => ({
     data: (data?.content ?? []) as GetListResult['data'],
     total: Number(data?.totalElements ?? 0),
     pageInfo: undefined,

@@ -10,6 +10,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { AppBar, Layout, useResourceDefinitions } from 'react-admin';
+import { HideOnScroll } from './HideOnScroll.tsx';
 import { resources } from '../../../generated/resources.ts';
 import { RecordFooter } from '../../components/RecordFooter.tsx';
 import { HttpProblemHandler } from './HttpProblemHandler.tsx';
@@ -64,7 +65,7 @@ function ConsoleFooter() {
 /** react-admin's layout passes `alwaysOn` (固定 Header): the header then stays put instead of sliding away on scroll. */
 function StaffAppBar({ alwaysOn }: { alwaysOn?: boolean }) {
   return (
-    <AppBar userMenu={<StaffUserMenu />} alwaysOn={alwaysOn}>
+    <AppBar userMenu={<StaffUserMenu />} alwaysOn={alwaysOn} container={alwaysOn ? 'div' : HideOnScroll}>
       <AppTitle />
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />

@@ -1,12 +1,14 @@
 /**
- * react-admin's sidebar with the console's mobile width: below 992 px (MOBILE_QUERY) the layout
- * turns mobile, and the sidebar leaves the page for a drawer over it, opened by the header's
- * menu button and closed by a pick or a click beside it. react-admin switches at MUI's `sm`
+ * react-admin's sidebar (as DockedSidebar, without its layout forced at mount) with the
+ * console's mobile width: below 992 px (MOBILE_QUERY) the layout turns mobile, and the sidebar
+ * leaves the page for a drawer over it, opened by the header's menu button and closed by a pick
+ * or a click beside it. react-admin switches at MUI's `sm`
  * (600 px) and closes the drawer after a pick below `md`: within the sidebar both are moved to
  * 992 px. At 992 px and wider it is the docked sidebar, 205 px open and 50 px closed.
  */
 import { ThemeProvider, createTheme, type Theme } from '@mui/material/styles';
-import { Sidebar, type SidebarProps } from 'react-admin';
+import type { SidebarProps } from 'react-admin';
+import { DockedSidebar } from './DockedSidebar.tsx';
 import { MOBILE_WIDTH } from '../shell/SidebarState.tsx';
 
 /** `down('sm')` and `down('md')` both mean the mobile layout (below MOBILE_WIDTH). */
@@ -22,7 +24,7 @@ function withMobileBreakpoints(outer: Theme): Theme {
 export function StaffSidebar(props: SidebarProps) {
   return (
     <ThemeProvider theme={withMobileBreakpoints}>
-      <Sidebar {...props} />
+      <DockedSidebar {...props} />
     </ThemeProvider>
   );
 }

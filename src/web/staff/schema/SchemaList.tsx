@@ -31,6 +31,7 @@ import type { ResourceOverrides } from './overrides.ts';
 import { useCanReadHistory, useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
 import { TotalLine } from './TotalLine.tsx';
+import { FirstRowsBody } from './FirstRowsBody.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
@@ -184,6 +185,7 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
     <Datagrid
       rowClick={false}
+      body={FirstRowsBody}
       bulkActionButtons={<></>}
       bulkActionsToolbar={<></>}
       sx={sx}

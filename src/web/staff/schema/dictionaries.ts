@@ -8,7 +8,9 @@
  */
 import { useEffect, useState } from 'react';
 import type { FieldSpec, Option, ResourceSpec } from '../../../shared/resource-spec.ts';
-import { request } from '../../common/http.ts';
+import { buildQuery, request } from '../../common/http.ts';
+import { takeEarlyGet } from '../../common/early.ts';
+import { dictionaryQuery } from '../firstRequests.ts';
 
 interface Detail {
   value: string;
@@ -29,11 +31,12 @@ export function loadDictionary(name: string, now = Date.now()): Promise<Detail[]
     at: now,
     details: Promise.resolve(null),
   };
-  entry.details = request<{ content: Detail[] }>('/api/dictDetail', {
-    query: { dictName: name, enabled: 'true', page: 0, size: 9999, sort: 'sort,asc' },
-    quiet: true,
-  })
-    .then((r) => (Array.isArray(r.data?.content) ? r.data.content : null))
+  const query = dictionaryQuery(name);
+  const ask = () => request<{ content: Detail[] }>('/api/dictDetail', { query, quiet: true }).then((r) => r.data);
+  // asked for by index.html's early script when the page opened on a list using it
+  const early = takeEarlyGet<{ content: Detail[] }>(`/api/dictDetail?${buildQuery(query)}`);
+  entry.details = (early ? early.catch(ask) : ask())
+    .then((data) => (Array.isArray(data?.content) ? data.content : null))
     .catch(() => null)
     .then((value) => {
       entry.settled = { value };
