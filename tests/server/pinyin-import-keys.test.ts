@@ -4,7 +4,10 @@ import { insertAll } from '../../src/server/crud/index.ts';
 import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
 import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
 import { REVISION_TABLE } from '../../src/server/crud/revisions.ts';
-import { testApps, type TestApp } from './helpers.ts';
+import ExcelJS from 'exceljs';
+import { loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
+import type { Created } from '../support/answers.ts';
 
 const staff = resourceByName.staff;
 const NAME = staff.fields.find((f) => f.name === 'name')!;
@@ -90,5 +93,89 @@ describe.each(testApps())('the keys an import writes on %s', (_name, start) => {
       await count(pinyinTable(staff, JOB)),
       await count(REVISION_TABLE),
     ]).toEqual(before);
+  });
+});
+
+/** An xlsx of roster rows (the list's column titles) posted to the import route. */
+async function importRoster(t: TestApp, token: string, rows: unknown[][]) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('员工花名册');
+  ws.addRow(['姓名', '手机号码', '性别', '所属公司', '所属部门', '岗位', '入职日期', '在职状态']);
+  for (const r of rows) ws.addRow(r);
+  const content = Buffer.from(await wb.xlsx.writeBuffer());
+  const boundary = `----roster${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="roster.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+  );
+  return t.app.inject({
+    method: 'POST',
+    url: `/${staff.path}/import`,
+    payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { ...bearer(token), submit_id: submitId(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+}
+
+describe.each(testApps())('the roster import route on %s', (_name, start) => {
+  let t: TestApp;
+  let admin: string;
+  let companyA: number;
+  let salesA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    t = await start();
+    admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
+    const root = (await t.app.inject({ method: 'GET', url: '/api/dept/lazy?pid=0', headers: bearer(admin) })).json<Created[]>()[0].id;
+    const mk = async (name: string, pid: number) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/dept',
+          headers: { ...bearer(admin), submit_id: submitId() },
+          payload: { name, pid },
+        })
+      ).json<Created>().id;
+    companyA = await mk('甲公司', root);
+    salesA = await mk('甲销售部', companyA);
+    companyB = await mk('乙公司', root);
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  const row = (i: number, org: number, dept: number) => [
+    `张${'伟芳娜'[i % 3]}`,
+    `1390000${String(i).padStart(4, '0')}`,
+    '男',
+    org,
+    dept,
+    '销售顾问',
+    '2024-03-01',
+    '在职',
+  ];
+  const stored = async () =>
+    Number(
+      (
+        await t.app.database.db
+          .selectFrom(staff.table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('checks every imported row against its company (the tree read once per import) and names the row that does not fit', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(i, companyA, i % 2 ? salesA : companyA));
+    // row 21 of the sheet (the title is row 1): 甲's department under 乙
+    rows[19] = row(19, companyB, salesA);
+    const bad = await importRoster(t, admin, rows);
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe('第21行: 部门不属于所选公司');
+    expect(await stored()).toBe(0);
+
+    rows[19] = row(19, companyB, companyB);
+    const good = await importRoster(t, admin, rows);
+    expect(good.statusCode, good.body).toBe(200);
+    expect(good.json<{ count: number }>().count).toBe(30);
+    expect(await stored()).toBe(30);
+    const found = await t.app.inject({ method: 'GET', url: `/${staff.path}?page=0&size=50&blurry=zw`, headers: bearer(admin) });
+    expect(found.json<{ totalElements: number }>().totalElements).toBe(10);
   });
 });

@@ -42,14 +42,27 @@ export async function companyOf(db: Db, deptId: number): Promise<number | undefi
   return id; // a cycle: stop where it closes
 }
 
+/** key of the department tree (id -> parent id) in an import's shared map */
+const DEPT_TREE = 'staff:deptTree';
+
 /**
  * 400 message for a department that does not fit the company, or undefined. One read of the
  * tree (an import checks every row): the department fits when the company is the department
  * itself or one of its ancestors.
  */
-export async function placementProblem(db: Db, orgId: number, deptId: number): Promise<string | undefined> {
-  const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
-  const parent = new Map(rows.map((r) => [Number(r.id), r.pid === null || r.pid === undefined ? null : Number(r.pid)]));
+export async function placementProblem(
+  db: Db,
+  orgId: number,
+  deptId: number,
+  /** the rows of one import: the tree is read once for all of them */
+  shared?: Map<string, unknown>,
+): Promise<string | undefined> {
+  let parent = shared?.get(DEPT_TREE) as Map<number, number | null> | undefined;
+  if (!parent) {
+    const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
+    parent = new Map(rows.map((r) => [Number(r.id), r.pid === null || r.pid === undefined ? null : Number(r.pid)]));
+    shared?.set(DEPT_TREE, parent);
+  }
   if (!parent.has(orgId)) return STAFF_MESSAGES.orgMissing;
   if (!parent.has(deptId)) return STAFF_MESSAGES.deptMissing;
   const seen = new Set<number>();
@@ -80,9 +93,11 @@ export async function staffRecordProblem(
   staff: ResourceSpec,
   jpType: ResourceSpec | undefined,
   record: Record<string, unknown>,
+  /** shared by the rows of one import */
+  shared?: Map<string, unknown>,
 ): Promise<string | undefined> {
   if (present(record.orgId) && present(record.deptId)) {
-    const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId));
+    const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId), shared);
     if (problem) return problem;
   }
   if (present(record.jpTypeId) && !(await jpTypeExists(db, jpType, Number(record.jpTypeId)))) return STAFF_MESSAGES.jpTypeMissing;
