@@ -122,3 +122,15 @@ export async function withBenchServer<T>(
     await exited;
   }
 }
+
+/** CPU seconds (user and system) a process has used so far, from /proc. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name, which is in parentheses and may hold spaces
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+  return ticks / CLOCK_TICKS;
+}
+
+/** USER_HZ of Linux: 100 on every common platform (getconf CLK_TCK) */
+const CLOCK_TICKS = 100;

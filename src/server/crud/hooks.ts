@@ -17,6 +17,11 @@ export interface BeforeWriteContext {
   app: FastifyInstance;
   mode: 'create' | 'update';
   record: Record<string, unknown>;
+  /**
+   * Shared by the rows of one import (absent for a single create or update): a rule may keep
+   * here what it reads alike for every row (the department tree), so 100,000 rows read it once.
+   */
+  shared?: Map<string, unknown>;
 }
 
 export interface AfterWriteContext {

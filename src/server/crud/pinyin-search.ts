@@ -19,11 +19,10 @@ import { PINYIN_RULE_VERSION } from '../../shared/pinyin.ts';
 import { pinyinKeyRanges, pinyinStoredKeys, pinyinSyllables, type KeyRange } from './pinyin-keys.ts';
 import type { Database, Db, Dialect } from '../types.ts';
 import { idField } from './values.ts';
+import { insertKeyRows, type KeyRow } from './pinyin-key-rows.ts';
 
 export const PINYIN_MARKER_TABLE = 'schema_pinyin';
 const FILL_BATCH = 2000;
-/** side-table rows per INSERT (two parameters each) */
-const KEYS_PER_INSERT = 2000;
 
 export function pinyinFields(spec: ResourceSpec): FieldSpec[] {
   return spec.fields.filter((f) => f.pinyin);
@@ -124,35 +123,45 @@ export async function commonPrefix(
   return walk;
 }
 
-interface KeyRow {
-  key: string;
-  row_id: number;
-}
-
-async function insertKeys(db: Db, table: string, rows: KeyRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += KEYS_PER_INSERT) {
-    await db
-      .insertInto(table)
-      .values(rows.slice(i, i + KEYS_PER_INSERT))
-      .execute();
-  }
-}
-
-/** The keys of rows just inserted: `rows` carry the id and the marked columns. */
-export async function writePinyinKeys(db: Db, spec: ResourceSpec, rows: Record<string, unknown>[]): Promise<void> {
+/**
+ * The keys of rows just inserted: `rows` carry the id and the marked columns. With the dialect
+ * the keys go in one statement per field (pinyin-key-rows.ts); `known` keeps the keys of texts
+ * already read across calls (an import passes one for all its batches).
+ */
+export async function writePinyinKeys(
+  db: Db,
+  spec: ResourceSpec,
+  rows: Record<string, unknown>[],
+  dialect?: Dialect,
+  known?: PinyinKeyMemo,
+): Promise<void> {
   const id = idField(spec).column;
   for (const f of pinyinFields(spec)) {
     const keys: KeyRow[] = [];
-    // an import repeats its titles (岗位, 车型) row after row: each text is read once per batch
-    const known = new Map<string, string[]>();
+    // an import repeats its titles (岗位, 车型) row after row: each text is read once
+    const memo = known?.field(f) ?? new Map<string, string[]>();
     for (const r of rows) {
       const text = r[f.column];
       if (typeof text !== 'string' || !text) continue;
-      let stored = known.get(text);
-      if (!stored) known.set(text, (stored = pinyinStoredKeys(text, f.pinyin)));
+      let stored = memo.get(text);
+      if (!stored) memo.set(text, (stored = pinyinStoredKeys(text, f.pinyin)));
       for (const key of stored) keys.push({ key, row_id: Number(r[id]) });
     }
-    await insertKeys(db, pinyinTable(spec, f), keys);
+    await insertKeyRows(db, pinyinTable(spec, f), keys, dialect);
+  }
+}
+
+/** texts of one field remembered by a PinyinKeyMemo before it starts again (bounds its memory) */
+const MEMO_TEXTS = 20_000;
+
+/** The stored keys of the texts an import has read so far, per marked field. */
+export class PinyinKeyMemo {
+  private readonly fields = new Map<string, Map<string, string[]>>();
+
+  field(f: FieldSpec): Map<string, string[]> {
+    let m = this.fields.get(f.column);
+    if (!m || m.size >= MEMO_TEXTS) this.fields.set(f.column, (m = new Map<string, string[]>()));
+    return m;
   }
 }
 
@@ -164,7 +173,7 @@ export async function rewritePinyinKeys(db: Db, spec: ResourceSpec, id: number, 
     await db.deleteFrom(table).where('row_id', '=', id).execute();
     const text = row[f.column];
     if (typeof text === 'string' && text)
-      await insertKeys(
+      await insertKeyRows(
         db,
         table,
         pinyinStoredKeys(text, f.pinyin).map((key) => ({ key, row_id: id })),
@@ -260,7 +269,7 @@ async function fillPinyinKeys(db: Db, dialect: Dialect, spec: ResourceSpec, fiel
     await inBatch(db, dialect, async () => {
       if (rows.length) {
         await db.deleteFrom(side).where('row_id', '>', upto).where('row_id', '<=', last).execute();
-        await writePinyinKeys(db, spec, rows);
+        await writePinyinKeys(db, spec, rows, dialect);
       }
       await db
         .updateTable(PINYIN_MARKER_TABLE)

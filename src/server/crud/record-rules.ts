@@ -8,7 +8,12 @@ import { badRequest } from '../errors.ts';
 import type { Database } from '../types.ts';
 import { setRecordHooks } from './hooks.ts';
 
-export type RecordRule = (record: Record<string, unknown>, database: Database) => Promise<string | undefined> | string | undefined;
+export type RecordRule = (
+  record: Record<string, unknown>,
+  database: Database,
+  /** shared by the rows of one import (BeforeWriteContext.shared) */
+  shared?: Map<string, unknown>,
+) => Promise<string | undefined> | string | undefined;
 
 const added = new Map<string, Set<RecordRule>>();
 
@@ -18,8 +23,8 @@ export function addRecordRule(entity: string, rule: RecordRule): void {
   seen.add(rule);
   added.set(entity, seen);
   setRecordHooks(entity, {
-    async beforeWrite({ app, record }) {
-      const message = await rule(record, app.database);
+    async beforeWrite({ app, record, shared }) {
+      const message = await rule(record, app.database, shared);
       if (message) throw badRequest(message);
     },
   });

@@ -12,7 +12,14 @@ import { countMatching, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
-import { deletePinyinKeys, deletePinyinKeysWhere, pinyinFields, rewritePinyinKeys, writePinyinKeys } from './pinyin-search.ts';
+import {
+  deletePinyinKeys,
+  deletePinyinKeysWhere,
+  PinyinKeyMemo,
+  pinyinFields,
+  rewritePinyinKeys,
+  writePinyinKeys,
+} from './pinyin-search.ts';
 import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
 import { keptPinyinPage } from './pinyin-pages.ts';
 import {
@@ -348,6 +355,7 @@ export async function insertAll(
   // the new ids come back for their revisions, with the marked texts for their pinyin keys
   const returned = [idCol, ...marked.map((f) => f.column)];
   const by = revisionActor(actor);
+  const known = new PinyinKeyMemo();
   const inserted = await database.db.transaction().execute(async (trx) => {
     let done = 0;
     for (let i = 0; i < records.length; i += 1000) {
@@ -358,7 +366,7 @@ export async function insertAll(
           .values(rows.slice(j, j + perBatch))
           .returning(returned)
           .execute();
-        if (marked.length) await writePinyinKeys(trx, spec, back);
+        if (marked.length) await writePinyinKeys(trx, spec, back, database.dialect, known);
         await writeImportRevisions(
           trx,
           database.dialect,

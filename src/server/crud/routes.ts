@@ -207,9 +207,10 @@ export function registerCrudRoutes(
       // the resource's own rules hold for imported rows as for a create; the first broken one names its row
       const hooks = recordHooks(spec.name);
       if (hooks?.beforeWrite) {
+        const shared = new Map<string, unknown>();
         for (const [i, record] of result.records.entries()) {
           try {
-            await hooks.beforeWrite({ app, mode: 'create', record });
+            await hooks.beforeWrite({ app, mode: 'create', record, shared });
           } catch (err) {
             if (err instanceof ApiError && err.status === 400)
               throw badRequest(`第${result.rows[i]}行: ${err.message}`, {

@@ -38,7 +38,7 @@ export async function registerStaffArea(app: FastifyInstance, specs: ResourceSpe
   await ensureTables(app.database.db, app.database.dialect, STAFF_TABLES);
   let rule = rules.get(staff);
   if (!rule) {
-    rule = (record, database) => staffRecordProblem(database.db, staff, jpType, record);
+    rule = (record, database, shared) => staffRecordProblem(database.db, staff, jpType, record, shared);
     rules.set(staff, rule);
   }
   addRecordRule('staff', rule);

@@ -9,7 +9,6 @@
  */
 import type { Db } from '../../types.ts';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
-import { withDescendants } from '../../auth/data-scope.ts';
 
 export const STAFF_MESSAGES = {
   deptMissing: '部门不存在',
@@ -43,14 +42,35 @@ export async function companyOf(db: Db, deptId: number): Promise<number | undefi
   return id; // a cycle: stop where it closes
 }
 
-/** 400 message for a department that does not fit the company, or undefined. */
-export async function placementProblem(db: Db, orgId: number, deptId: number): Promise<string | undefined> {
-  const rows = await db.selectFrom('sys_dept').select('id').where('id', 'in', [orgId, deptId]).execute();
-  const have = new Set(rows.map((r) => Number(r.id)));
-  if (!have.has(orgId)) return STAFF_MESSAGES.orgMissing;
-  if (!have.has(deptId)) return STAFF_MESSAGES.deptMissing;
-  if (!(await withDescendants(db, [orgId])).includes(deptId)) return STAFF_MESSAGES.deptOutsideOrg;
-  return undefined;
+/** key of the department tree (id -> parent id) in an import's shared map */
+const DEPT_TREE = 'staff:deptTree';
+
+/**
+ * 400 message for a department that does not fit the company, or undefined. One read of the
+ * tree (an import checks every row): the department fits when the company is the department
+ * itself or one of its ancestors.
+ */
+export async function placementProblem(
+  db: Db,
+  orgId: number,
+  deptId: number,
+  /** the rows of one import: the tree is read once for all of them */
+  shared?: Map<string, unknown>,
+): Promise<string | undefined> {
+  let parent = shared?.get(DEPT_TREE) as Map<number, number | null> | undefined;
+  if (!parent) {
+    const rows = await db.selectFrom('sys_dept').select(['id', 'pid']).execute();
+    parent = new Map(rows.map((r) => [Number(r.id), r.pid === null || r.pid === undefined ? null : Number(r.pid)]));
+    shared?.set(DEPT_TREE, parent);
+  }
+  if (!parent.has(orgId)) return STAFF_MESSAGES.orgMissing;
+  if (!parent.has(deptId)) return STAFF_MESSAGES.deptMissing;
+  const seen = new Set<number>();
+  for (let id: number | null | undefined = deptId; id !== null && id !== undefined && !seen.has(id); id = parent.get(id)) {
+    if (id === orgId) return undefined;
+    seen.add(id);
+  }
+  return STAFF_MESSAGES.deptOutsideOrg;
 }
 
 export async function jpTypeExists(db: Db, jpType: ResourceSpec | undefined, id: number): Promise<boolean> {
@@ -73,9 +93,11 @@ export async function staffRecordProblem(
   staff: ResourceSpec,
   jpType: ResourceSpec | undefined,
   record: Record<string, unknown>,
+  /** shared by the rows of one import */
+  shared?: Map<string, unknown>,
 ): Promise<string | undefined> {
   if (present(record.orgId) && present(record.deptId)) {
-    const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId));
+    const problem = await placementProblem(db, Number(record.orgId), Number(record.deptId), shared);
     if (problem) return problem;
   }
   if (present(record.jpTypeId) && !(await jpTypeExists(db, jpType, Number(record.jpTypeId)))) return STAFF_MESSAGES.jpTypeMissing;
