@@ -11,6 +11,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Tables } from '../types.ts';
 import { attachWriteWatch } from './write-watch.ts';
+import { MAX_USES, PreparedStatements } from './pg-prepared.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -37,6 +38,8 @@ export function openDatabase(config: Config): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.databasePoolSize,
+      // a connection is replaced after this many checkouts, freeing its prepared statements (pg-prepared.ts)
+      maxUses: MAX_USES,
       // while the database is down a request waits this long for a connection, then answers 503
       connectionTimeoutMillis: 5000,
       // no statement runs longer than DB_STATEMENT_TIMEOUT_SECONDS (set once per connection, at
@@ -53,7 +56,9 @@ export function openDatabase(config: Config): Promise<Database> {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
     // the write watch: writeWatchOf(db) (write-watch.ts)
-    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }));
+    // the SELECTs run again and again become named statements, planned once per connection (pg-prepared.ts)
+    const kyselyPool = config.databasePreparedStatements ? new PreparedStatements().wrap(pool) : pool;
+    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool: kyselyPool }), plugins: [watch] }));
     return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
   }
   mkdirSync(config.dataDir, { recursive: true });
