@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Tables } from '../types.ts';
 import { attachWriteWatch } from './write-watch.ts';
@@ -59,7 +59,9 @@ export function openDatabase(config: Config): Promise<Database> {
     // the SELECTs run again and again become named statements, planned once per connection (pg-prepared.ts)
     const kyselyPool = config.databasePreparedStatements ? new PreparedStatements().wrap(pool) : pool;
     const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool: kyselyPool }), plugins: [watch] }));
-    return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
+    const database: Database = { db, dialect: 'postgres', close: () => db.destroy() };
+    pgPools.set(database, pool);
+    return Promise.resolve(database);
   }
   mkdirSync(config.dataDir, { recursive: true });
   const sqlite = new SQLite(join(config.dataDir, 'console.db'));
@@ -76,6 +78,27 @@ export function openDatabase(config: Config): Promise<Database> {
 }
 
 const sqliteHandles = new WeakMap<Database, { sqlite: SQLite.Database; file: string }>();
+const pgPools = new WeakMap<Database, pg.Pool>();
+
+/**
+ * The rows of a compiled SELECT as arrays, each value at its column's place in the select list
+ * (values converted as for row objects). For bulk reads (the xlsx export reads a million rows):
+ * no object per row is built (SQLite: better-sqlite3's raw mode; PostgreSQL: pg's array rows),
+ * which is a sixth of a SQLite export's CPU time and much of its garbage. Bypasses Kysely's
+ * plugins, so only for reads.
+ */
+export async function rowArrays(database: Database, query: CompiledQuery): Promise<unknown[][]> {
+  const handle = sqliteHandles.get(database);
+  if (handle)
+    return handle.sqlite
+      .prepare(query.sql)
+      .raw(true)
+      .all(query.parameters) as unknown[][];
+  const pool = pgPools.get(database);
+  if (!pool) throw new Error('rowArrays: not a database opened by openDatabase');
+  const result = await pool.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' });
+  return result.rows as unknown[][];
+}
 
 /**
  * The better-sqlite3 connection behind an SQLite database and its file (undefined on
