@@ -104,7 +104,7 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
  * collection when the server runs with --expose-gc (`npm start` does). The live heap is small
  * (about 23 MB), so each takes a few milliseconds, and the RSS of a 1,000,000-row export stays flat.
  */
-export const COLLECT_EVERY_ROWS = 100_000;
+export const COLLECT_EVERY_ROWS = 50_000;
 const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /**
