@@ -269,7 +269,11 @@ export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> 
  * threads included) plus any server processes it started and by PostgreSQL server processes; Linux only, undefined elsewhere. Other
  * work on the machine during a run makes its figures unreliable, so the benchmarks print it.
  */
-export function cpuSnapshot(serverPids: number[] = []): { machine: number; self: number; postgres: number } | undefined {
+export function cpuSnapshot(
+  serverPids: number[] = [],
+  /** only these PostgreSQL processes (the benchmark database's backends): other work on a shared server is left out */
+  pgPids?: number[],
+): { machine: number; self: number; postgres: number } | undefined {
   const hz = 100;
   const ticks = (stat: string) => {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -288,7 +292,7 @@ export function cpuSnapshot(serverPids: number[] = []): { machine: number; self:
       }
     }
     let postgres = 0;
-    for (const pid of readdirSync('/proc')) {
+    for (const pid of pgPids?.map(String) ?? readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

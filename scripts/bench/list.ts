@@ -13,7 +13,7 @@
  */
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import type { CompiledQuery, SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   buildBenchApp,
@@ -236,15 +236,23 @@ async function runScenario(
     await httpLoad(base + sc.query, { connections: opts.connections, duration: 1, headers });
     await settle(captureQueries);
   }
-  let cpu0 = cpuSnapshot();
+  // PostgreSQL's CPU: only the backends of this benchmark's database (the pool is warm by now)
+  const pgPids =
+    dialect === 'postgres'
+      ? (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(app.database.db)).rows.map(
+          (r) => r.pid,
+        )
+      : [];
+  const snap = () => cpuSnapshot([], pgPids);
+  let cpu0 = snap();
   const http = await httpLoad(base + sc.query, { connections: opts.connections, duration: opts.duration, headers });
-  const cpu1 = cpuSnapshot();
+  const cpu1 = snap();
   const httpCpu = cpuLine(cpu0, cpu1, http.seconds) + perRequestCpu(cpu0, cpu1, http.perSecond * http.seconds);
   await settle(captureQueries);
   if (warmUp) await directLoad(work, { connections: opts.connections, duration: 1 });
-  cpu0 = cpuSnapshot();
+  cpu0 = snap();
   const direct = await directLoad(work, { connections: opts.connections, duration: opts.duration });
-  const cpu2 = cpuSnapshot();
+  const cpu2 = snap();
   const directCpu = cpuLine(cpu0, cpu2, direct.seconds) + perRequestCpu(cpu0, cpu2, direct.perSecond * direct.seconds);
   const floor = await httpFloor(JSON.stringify(probe.body), opts);
   return {
