@@ -89,11 +89,7 @@ const pgPools = new WeakMap<Database, pg.Pool>();
  */
 export async function rowArrays(database: Database, query: CompiledQuery): Promise<unknown[][]> {
   const handle = sqliteHandles.get(database);
-  if (handle)
-    return handle.sqlite
-      .prepare(query.sql)
-      .raw(true)
-      .all(query.parameters) as unknown[][];
+  if (handle) return handle.sqlite.prepare(query.sql).raw(true).all(query.parameters) as unknown[][];
   const pool = pgPools.get(database);
   if (!pool) throw new Error('rowArrays: not a database opened by openDatabase');
   const result = await pool.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' });
