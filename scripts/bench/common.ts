@@ -3,9 +3,9 @@
  * PostgreSQL database per run, building and starting the app on loopback, signing in,
  * and printing figures next to their targets.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
@@ -161,6 +161,35 @@ export async function createTarget(dialect: Dialect): Promise<BenchTarget> {
   return { dialect, dataDir, databaseUrl, cleanup };
 }
 
+/**
+ * A target kept between runs (`--keep DIR`): the data directory `DIR/<dialect>-<label>` and the
+ * PostgreSQL database `bench_keep_<dir name>_<label>`, created when missing and never removed, so
+ * a 1,000,000-row seed (minutes) is paid once. Delete the directory and drop the database by hand.
+ */
+export async function keptTarget(dialect: Dialect, dir: string, label: string): Promise<BenchTarget> {
+  const safe = (s: string) => s.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  const dataDir = join(dir, `${dialect}-${safe(label)}`);
+  mkdirSync(dataDir, { recursive: true });
+  let databaseUrl = '';
+  if (dialect === 'postgres') {
+    const name = `bench_keep_${safe(basename(dir))}_${safe(label)}`;
+    const server = pgServerUrl()!;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!found.rowCount) await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const u = new URL(server);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+  }
+  console.log(`kept data (not removed at the end): ${dialect === 'postgres' ? databaseUrl : dataDir}`);
+  return { dialect, dataDir, databaseUrl, cleanup: async () => {} };
+}
+
 export const BENCH_ADMIN_PASSWORD = 'Bench@2024pass';
 
 /** Read and export limits of the benchmarks' servers: high, a benchmark reads far beyond what a person does. */
@@ -240,7 +269,11 @@ export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> 
  * threads included) plus any server processes it started and by PostgreSQL server processes; Linux only, undefined elsewhere. Other
  * work on the machine during a run makes its figures unreliable, so the benchmarks print it.
  */
-export function cpuSnapshot(serverPids: number[] = []): { machine: number; self: number; postgres: number } | undefined {
+export function cpuSnapshot(
+  serverPids: number[] = [],
+  /** only these PostgreSQL processes (the benchmark database's backends): other work on a shared server is left out */
+  pgPids?: number[],
+): { machine: number; self: number; postgres: number } | undefined {
   const hz = 100;
   const ticks = (stat: string) => {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -259,7 +292,7 @@ export function cpuSnapshot(serverPids: number[] = []): { machine: number; self:
       }
     }
     let postgres = 0;
-    for (const pid of readdirSync('/proc')) {
+    for (const pid of pgPids?.map(String) ?? readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,5 +1,5 @@
 /**
- * npm run bench:export [-- --rows N --only sqlite|postgres]
+ * npm run bench:export [-- --rows N --only sqlite|postgres --keep DIR --large-only --profile DIR]
  *
  * Seeds the feedback table with N/10 rows (default 100,000), then N rows (default 1,000,000),
  * and for each size downloads GET /api/sysQuestion/download as admin over 127.0.0.1, reading
@@ -12,7 +12,7 @@
  */
 import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { get } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
@@ -24,6 +24,7 @@ import {
   createTarget,
   fmt,
   heading,
+  keptTarget,
   mb,
   parseArgs,
   printTable,
@@ -66,8 +67,8 @@ interface DownloadResult {
  * benchmark's data, signs in as admin over HTTP, downloads the export into `out` while sampling
  * the server's RSS, then stops the server.
  */
-async function serverDownload(entry: string, target: BenchTarget, out: string): Promise<DownloadResult> {
-  return withBenchServer(entry, SERVER_NODE_FLAGS, benchEnv(target), async ({ base, token, pid, rss }) => {
+async function serverDownload(entry: string, target: BenchTarget, out: string, extraFlags: string[]): Promise<DownloadResult> {
+  return withBenchServer(entry, [...SERVER_NODE_FLAGS, ...extraFlags], benchEnv(target), async ({ base, token, pid, rss }) => {
     const cpu0 = cpuSnapshot([pid]);
     const t0 = performance.now();
     let firstByte = 0;
@@ -96,6 +97,12 @@ async function serverDownload(entry: string, target: BenchTarget, out: string): 
       cpu,
     };
   });
+}
+
+/** --profile DIR: the server writes a CPU profile of its whole run (sign-in, export) into DIR/<dialect>-<rows>.cpuprofile */
+function profileFlags(opts: BenchOptions, name: string): string[] {
+  if (typeof opts.profile !== 'string') return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${resolve(opts.profile)}`, `--cpu-prof-name=${name}.cpuprofile`];
 }
 
 // ------------------------------------------------------------------ parent
@@ -138,12 +145,15 @@ interface Outcome {
   check: Check;
 }
 
-async function benchDialect(dialect: Dialect, sizes: number[], entry: string): Promise<Outcome[]> {
+async function benchDialect(dialect: Dialect, sizes: number[], entry: string, opts: BenchOptions): Promise<Outcome[]> {
   heading(`${dialect}: export of ${sizes.map((n) => fmt(n)).join(' then ')} rows`);
-  const target = await createTarget(dialect);
+  // --keep DIR: each size's rows stay for the next run with the same DIR (a target per size)
+  const keep = typeof opts.keep === 'string' ? resolve(opts.keep) : undefined;
+  const temporary = keep ? undefined : await createTarget(dialect);
   const out: Outcome[] = [];
   try {
     for (const n of sizes) {
+      const target = temporary ?? (await keptTarget(dialect, keep!, `export${n}`));
       const app = await buildBenchApp(target);
       try {
         await timed(`seed to ${fmt(n)} rows`, () => seedQuestions(app.database, n));
@@ -152,7 +162,7 @@ async function benchDialect(dialect: Dialect, sizes: number[], entry: string): P
       }
       const file = join(tmpdir(), `bench-export-${process.pid}-${dialect}-${n}.xlsx`);
       try {
-        const download = await serverDownload(entry, target, file);
+        const download = await serverDownload(entry, target, file, profileFlags(opts, `${dialect}-${n}`));
         const check = await checkXlsx(file);
         console.log(
           `${fmt(n)} rows: HTTP ${download.status} ${download.contentType}, ${mb(download.bytes)} in ${fmt(download.seconds, 2)} s ` +
@@ -171,7 +181,7 @@ async function benchDialect(dialect: Dialect, sizes: number[], entry: string): P
     }
     return out;
   } finally {
-    await target.cleanup();
+    await temporary?.cleanup();
   }
 }
 
@@ -184,11 +194,12 @@ async function main(): Promise<void> {
     console.error(`${(e as Error).message}\n${usage('export')}`);
     process.exit(2);
   }
-  const sizes = [Math.max(1, Math.round(opts.rows / 10)), opts.rows];
+  // --large-only: the full size alone (its time and memory targets), without the tenth before it
+  const sizes = opts['large-only'] ? [opts.rows] : [Math.max(1, Math.round(opts.rows / 10)), opts.rows];
   console.log(`export benchmark: node ${process.version}, ${cpus().length} cores, dialects: ${opts.dialects.join(', ')}`);
   const entry = await timed('bundle the server', () => buildServer());
   const all: Outcome[] = [];
-  for (const d of opts.dialects) all.push(...(await benchDialect(d, sizes, entry)));
+  for (const d of opts.dialects) all.push(...(await benchDialect(d, sizes, entry, opts)));
 
   heading('summary');
   const rows: string[][] = [

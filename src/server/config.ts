@@ -43,6 +43,8 @@ export interface Config {
   diskMinFreeMb: number;
   /** most PostgreSQL connections this instance opens */
   databasePoolSize: number;
+  /** PostgreSQL: SELECTs run again and again become named statements (db/pg-prepared.ts) */
+  databasePreparedStatements: boolean;
   /** serve the built web app from dist/ */
   serveWeb: boolean;
   /** serve the OpenAPI document (/api/docs/openapi.json) and its interactive page (/api/docs) */
@@ -221,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     diskWarnFreeMb: int(env, 'DISK_WARN_FREE_MB', 500, 0, 100_000_000),
     diskMinFreeMb: int(env, 'DISK_MIN_FREE_MB', 100, 0, 100_000_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 2, 500),
+    databasePreparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
     serveWeb: bool(env, 'SERVE_WEB', true),
     apiDocsEnabled: bool(env, 'API_DOCS_ENABLED', true),
     logLevel: env.LOG_LEVEL || 'info',

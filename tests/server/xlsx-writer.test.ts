@@ -42,6 +42,28 @@ describe('xlsx writer', () => {
     expect(read).toHaveLength(4);
   });
 
+  it('the labels of a column go into the shared-string table ahead of the sheet; other texts of that column stay inline; both read back', async () => {
+    const labelled = [
+      { title: '状态', width: 10, labels: ['已处理', '未处理', 'a & b', ' 空格 '] },
+      { title: '内容', width: 20 },
+    ];
+    const rows: CellValue[][] = [
+      ['已处理', '已处理'],
+      ['未处理', ' 前导空格'],
+      ['a & b', 'x < y'],
+      [' 空格 ', null],
+      ['不在表里', '末尾空格 '],
+    ];
+    const file = await collect(xlsxStream('t', labelled, batches(rows), () => {}));
+    // the streaming reader (as imports and the export benchmark read) needs the table before the sheet
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), { sharedStrings: 'cache', worksheets: 'emit' });
+    const read: unknown[][] = [];
+    for await (const sheet of reader) for await (const row of sheet) read.push((row.values as unknown[]).slice(1));
+    expect(read).toEqual([['状态', '内容'], ...rows.map((r) => (r[1] === null ? [r[0]] : r))]);
+    const text = file.toString('latin1');
+    expect(text.indexOf('xl/sharedStrings.xml')).toBeLessThan(text.indexOf('xl/worksheets/sheet1.xml'));
+  });
+
   it('fails the stream and reports the error when reading rows fails', async () => {
     async function* broken(): AsyncGenerator<CellValue[][]> {
       yield await Promise.resolve([['first', 1, null]]);

@@ -61,8 +61,24 @@ export function pageQuery(database: Database, spec: ResourceSpec, params: ListPa
   return pageQueryAt(database, spec, params, params.page * params.size);
 }
 
+/**
+ * LIMIT and OFFSET of a page: parameters on SQLite (its statement cache is keyed by the text),
+ * literals in the text on PostgreSQL. There a page query run again and again becomes a named
+ * statement (db/pg-prepared.ts) whose generic plan PostgreSQL keeps only when it looks no costlier
+ * than planning each run: with a parameter for the limit or the offset the planner guesses a
+ * tenth of the rows for it, the generic plan looks a hundred times costlier and every run is
+ * planned again (0.13-0.17 ms at 1,000,000 rows, as much as running the page).
+ */
+function limitOffset<O>(database: Database, q: TableQuery<O>, size: number, offset: number): TableQuery<O> {
+  if (database.dialect !== 'postgres') return q.limit(size).offset(offset);
+  // literals in SQL text: only plain non-negative integers (the list's parameters are checked before)
+  if (!Number.isSafeInteger(size) || !Number.isSafeInteger(offset) || size < 0 || offset < 0)
+    throw new Error(`page size ${size} and offset ${offset} must be non-negative integers`);
+  return q.limit(sql.lit(size)).offset(sql.lit(offset));
+}
+
 function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number): TableQuery {
-  const paged = <O>(q: TableQuery<O>) => orderedQuery(q, params.sort).limit(params.size).offset(offset);
+  const paged = <O>(q: TableQuery<O>) => limitOffset(database, orderedQuery(q, params.sort), params.size, offset);
   if (idsFirst(database, spec, params)) {
     // the page's ids from the (column, id) index alone, then only those rows
     const id = idField(spec).column;
@@ -118,8 +134,10 @@ const OFFSET_MARK = -7_919_113;
 
 interface PageTemplate {
   compiled: CompiledQuery;
-  /** index of the offset (the id, for the one-id statement) among the parameters */
+  /** index of the offset (the id, for the one-id statement) among the parameters; -1: none (PostgreSQL: in the text) */
   offsetAt: number;
+  /** index of the bookmark's id among the parameters (anchored pages) */
+  anchorAt?: number;
 }
 
 const pageTemplates = new WeakMap<Database, WeakMap<ResourceSpec, Map<string, PageTemplate | null>>>();
@@ -141,8 +159,17 @@ function templatesOf(database: Database, spec: ResourceSpec): Map<string, PageTe
 /** The compiled page query of `params`: the same SQL and parameters pageQuery(...).compile() gives. */
 export function compiledPageQuery(database: Database, spec: ResourceSpec, params: ListParams): CompiledQuery {
   const templates = templatesOf(database, spec);
-  const key = `${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort.map((k) => `${k.field.name}${k.desc ? '-' : '+'}`).join(',')}|${params.filterKey}`;
+  // PostgreSQL: the offset is in the text (limitOffset), so each offset has a statement of its own
+  const inText = database.dialect === 'postgres';
+  const offset = params.page * params.size;
+  const key = `${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort.map((k) => `${k.field.name}${k.desc ? '-' : '+'}`).join(',')}|${params.filterKey}${inText ? `|@${offset}` : ''}`;
   let template = templates.get(key);
+  if (template === undefined && inText) {
+    template = { compiled: pageQueryAt(database, spec, params, offset).compile(), offsetAt: -1 };
+    if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
+    templates.set(key, template);
+  }
+  if (template?.offsetAt === -1) return template.compiled;
   if (template === undefined) {
     const compiled = pageQueryAt(database, spec, params, OFFSET_MARK).compile();
     const offsetAt = compiled.parameters.indexOf(OFFSET_MARK);
@@ -164,13 +191,14 @@ function bookmarkable(spec: ResourceSpec, params: ListParams): boolean {
 
 /** The page `params` starting its walk at the row `anchor` found at `position`. */
 function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListParams, position: number, anchor: number): TableQuery {
+  return pageFromAnchorAt(database, spec, params, anchor, params.page * params.size - position);
+}
+
+function pageFromAnchorAt(database: Database, spec: ResourceSpec, params: ListParams, anchor: number, offset: number): TableQuery {
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
   const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchor);
-  const paged = <O>(q: TableQuery<O>) =>
-    orderedQuery(q, params.sort)
-      .limit(params.size)
-      .offset(params.page * params.size - position);
+  const paged = <O>(q: TableQuery<O>) => limitOffset(database, orderedQuery(q, params.sort), params.size, offset);
   if (idsFirst(database, spec, params)) {
     const ids = paged(from.clearSelect().select(id));
     return orderedQuery(database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id, 'in', ids), params.sort);
@@ -227,7 +255,44 @@ async function pageRows(database: Database, spec: ResourceSpec, params: ListPara
   });
   // no row at the bookmark's position: the page lies past the end
   if (anchor === null) return [];
-  return pageFromAnchor(database, spec, params, position, anchor).execute();
+  return (await database.db.executeQuery<Record<string, unknown>>(compiledAnchoredPage(database, spec, params, position, anchor))).rows;
+}
+
+/** stands for the bookmark's id while an anchored page's template is compiled; never a real id */
+const ANCHOR_MARK = -7_919_121;
+
+/**
+ * The compiled page `params` starting at the bookmark `anchor` found at `position`: the same SQL
+ * and parameters pageFromAnchor(...).compile() gives, from a template per list (and, on
+ * PostgreSQL, per offset from the bookmark) whose anchor and offset parameters are swapped.
+ */
+export function compiledAnchoredPage(
+  database: Database,
+  spec: ResourceSpec,
+  params: ListParams,
+  position: number,
+  anchor: number,
+): CompiledQuery {
+  const templates = templatesOf(database, spec);
+  const offset = params.page * params.size - position;
+  const inText = database.dialect === 'postgres';
+  const key = `anchor|${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort[0].desc ? '-' : '+'}|${params.filterKey}${inText ? `|@${offset}` : ''}`;
+  let template = templates.get(key);
+  if (template === undefined) {
+    const compiled = pageFromAnchorAt(database, spec, params, ANCHOR_MARK, inText ? offset : OFFSET_MARK).compile();
+    const anchorAt = compiled.parameters.indexOf(ANCHOR_MARK);
+    const offsetAt = inText ? -1 : compiled.parameters.indexOf(OFFSET_MARK);
+    const once = (mark: number, at: number) => at >= 0 && compiled.parameters.lastIndexOf(mark) === at;
+    // a template only when each mark stands for exactly one parameter
+    template = once(ANCHOR_MARK, anchorAt) && (inText || once(OFFSET_MARK, offsetAt)) ? { compiled, offsetAt, anchorAt } : null;
+    if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
+    templates.set(key, template);
+  }
+  if (!template) return pageFromAnchor(database, spec, params, position, anchor).compile();
+  const parameters = template.compiled.parameters.slice();
+  parameters[template.anchorAt!] = anchor;
+  if (template.offsetAt >= 0) parameters[template.offsetAt] = offset;
+  return { ...template.compiled, parameters };
 }
 
 export async function listPage(database: Database, spec: ResourceSpec, params: ListParams): Promise<Page> {

@@ -19,6 +19,7 @@ import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { listFields, optionLabel } from '../../shared/resource-spec.ts';
 import { mask } from '../../shared/masks.ts';
 import type { Database } from '../types.ts';
+import { rowArrays } from '../db/index.ts';
 import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
 import { checkRecord } from './validation.ts';
@@ -55,26 +56,34 @@ export function exportFileName(spec: ResourceSpec): string {
   return `${spec.title}数据.xlsx`;
 }
 
-async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams): AsyncGenerator<Record<string, unknown>[]> {
+/**
+ * The rows to export as arrays in the order of `columns` (rowArrays: no object per row), batch by
+ * batch: keyset by id for the id sort, otherwise the sorted ids first (compact), then the rows.
+ */
+async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams, columns: string[]): AsyncGenerator<unknown[][]> {
   const id = idField(spec);
+  const idAt = columns.indexOf(id.column);
   const idOnly = params.sort.length === 1 && params.sort[0].field === id;
+  const selected = () => filteredQuery(database, spec, params.conditions).clearSelect().select(columns);
   if (idOnly) {
     const desc = params.sort[0].desc;
     let last: number | undefined;
     for (;;) {
-      let q = filteredQuery(database, spec, params.conditions);
+      let q = selected();
       if (last !== undefined) q = q.where(id.column, desc ? '<' : '>', last);
-      const rows = await q
-        .orderBy(id.column, desc ? 'desc' : 'asc')
-        .limit(BATCH)
-        .execute();
+      const rows = await rowArrays(
+        database,
+        q
+          .orderBy(id.column, desc ? 'desc' : 'asc')
+          .limit(BATCH)
+          .compile(),
+      );
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < BATCH) return;
-      last = Number(rows[rows.length - 1][id.column]);
+      last = Number(rows[rows.length - 1][idAt]);
     }
   }
-  // any other order: the sorted ids first (compact), then the rows batch by batch
   const idRows = await orderedQuery(
     filteredQuery(database, spec, params.conditions).clearSelect().select(id.column),
     params.sort,
@@ -83,9 +92,9 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
   idRows.length = 0;
   for (let i = 0; i < ids.length; i += BATCH) {
     const chunk = Array.from(ids.subarray(i, i + BATCH));
-    const rows = await database.db.selectFrom(spec.table).selectAll().where(id.column, 'in', chunk).execute();
-    const byId = new Map(rows.map((r) => [Number(r[id.column]), r]));
-    yield chunk.map((k) => byId.get(k)).filter((r): r is Record<string, unknown> => !!r);
+    const rows = await rowArrays(database, database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile());
+    const byId = new Map(rows.map((r) => [Number(r[idAt]), r]));
+    yield chunk.map((k) => byId.get(k)).filter((r): r is unknown[] => !!r);
   }
 }
 
@@ -95,7 +104,7 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
  * collection when the server runs with --expose-gc (`npm start` does). The live heap is small
  * (about 23 MB), so each takes a few milliseconds, and the RSS of a 1,000,000-row export stays flat.
  */
-export const COLLECT_EVERY_ROWS = 100_000;
+export const COLLECT_EVERY_ROWS = 50_000;
 const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /**
@@ -118,12 +127,22 @@ export function exportStream(
     const v = cellValue(f, value);
     return masked && f.mask && v !== null && v !== '' ? mask(f.mask, v) : v;
   };
-  const columns = fields.map((f) => ({ title: f.title, width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)) }));
+  // the texts an option or yes/no column holds, unless masking may change them
+  const labels = (f: FieldSpec): string[] | undefined =>
+    masked && f.mask ? undefined : f.options?.length ? f.options.map((o) => o.label) : f.type === 'boolean' ? ['是', '否'] : undefined;
+  const columns = fields.map((f) => ({
+    title: f.title,
+    width: Math.min(60, Math.max(10, (f.list?.width ?? 120) / 7)),
+    labels: labels(f),
+  }));
   async function* values(): AsyncGenerator<CellValue[][]> {
     let sinceCollect = 0;
     let written = 0;
-    for await (const rows of rowBatches(database, spec, params)) {
-      yield rows.map((row) => fields.map((f) => cell(f, fromColumnValue(f, row[f.column]))));
+    // the sheet's columns first (their values at these places), then the id when it is not among them
+    const columns = fields.map((f) => f.column);
+    if (!columns.includes(idField(spec).column)) columns.push(idField(spec).column);
+    for await (const rows of rowBatches(database, spec, params, columns)) {
+      yield rows.map((row) => fields.map((f, i) => cell(f, fromColumnValue(f, row[i]))));
       written += rows.length;
       onRows?.(written);
       sinceCollect += rows.length;

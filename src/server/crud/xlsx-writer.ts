@@ -5,8 +5,10 @@
  *
  * The package holds the minimal parts spreadsheet applications need: [Content_Types].xml,
  * _rels/.rels, xl/workbook.xml, xl/_rels/workbook.xml.rels, xl/styles.xml and
- * xl/worksheets/sheet1.xml. Text is written as inline strings (no shared-string table to keep
- * in memory), numbers as numbers; characters XML cannot carry are left out.
+ * xl/worksheets/sheet1.xml, and xl/sharedStrings.xml when columns name their labels. Text is
+ * written as inline strings, except a column's labels known before any row (option labels,
+ * 是/否), which a small shared-string table written ahead of the sheet holds (no table grows with
+ * the rows); numbers as numbers; characters XML cannot carry are left out.
  */
 import { Readable } from 'node:stream';
 import archiver from 'archiver';
@@ -17,6 +19,12 @@ export interface SheetColumn {
   title: string;
   /** in characters */
   width: number;
+  /**
+   * The texts most of this column's cells hold (option labels, 是/否), known before any row: they
+   * go into the shared-string table written ahead of the sheet, and such a cell is written as its
+   * index (`<c r="B2" t="s"><v>3</v></c>`) instead of the text inline.
+   */
+  labels?: string[];
 }
 
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -30,10 +38,18 @@ const MAX_CELL_TEXT = 32767;
 const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
+/** anything xmlText might change: &<>", control characters, any surrogate (a pair is kept below), U+FFFE/F */
+const NEEDS_WORK = /[^\t\n\r\x20\x21\x23-\x25\x27-\x3B\x3D\x3F-\uD7FF\uE000-\uFFFD]/;
+
 /** Text as XML character data: escaped, without characters XML forbids. */
 export function xmlText(text: string): string {
+  // most cells have nothing to change: one scan instead of two replacing ones
+  if (!NEEDS_WORK.test(text)) return text;
   return text.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => ESCAPES[c]);
 }
+
+/** xml:space="preserve" only where it changes something: whitespace at either end of the text */
+const edgeSpace = (text: string) => text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32;
 
 /** 0 -> A, 25 -> Z, 26 -> AA ... */
 export function columnLetters(index: number): string {
@@ -56,7 +72,10 @@ export function sheetName(title: string): string {
   return name || 'Sheet1';
 }
 
-function rowXml(letters: string[], rowNumber: number, values: CellValue[]): string {
+/** per column: the shared-string index of each of its labels (undefined: no labels) */
+type SharedIndex = Array<Map<string, number> | undefined>;
+
+function rowXml(letters: string[], rowNumber: number, values: CellValue[], shared: SharedIndex): string {
   let xml = `<row r="${rowNumber}">`;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -67,13 +86,51 @@ function rowXml(letters: string[], rowNumber: number, values: CellValue[]): stri
     } else {
       const text = String(v);
       if (text === '') continue;
-      xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text)}</t></is></c>`;
+      const index = shared[i]?.get(text);
+      if (index !== undefined) {
+        xml += `<c r="${ref}" t="s"><v>${index}</v></c>`;
+        continue;
+      }
+      const cut = text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
+      xml += edgeSpace(cut)
+        ? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cut)}</t></is></c>`
+        : `<c r="${ref}" t="inlineStr"><is><t>${xmlText(cut)}</t></is></c>`;
     }
   }
   return `${xml}</row>`;
 }
 
-async function* sheetXml(columns: SheetColumn[], batches: AsyncIterable<CellValue[][]> | Iterable<CellValue[][]>): AsyncGenerator<Buffer> {
+/** The shared-string table of the columns' labels (each text once) and each column's index into it. */
+function sharedStrings(columns: SheetColumn[]): { texts: string[]; index: SharedIndex } {
+  const all = new Map<string, number>();
+  const index: SharedIndex = columns.map((c) => {
+    if (!c.labels?.length) return undefined;
+    const own = new Map<string, number>();
+    for (const label of c.labels) {
+      // a label XML cannot carry as it is stays inline (written as the cell would be without a table)
+      if (label === '' || label.length > MAX_CELL_TEXT || xmlText(label) !== label || edgeSpace(label)) continue;
+      let at = all.get(label);
+      if (at === undefined) all.set(label, (at = all.size));
+      own.set(label, at);
+    }
+    return own.size ? own : undefined;
+  });
+  return { texts: [...all.keys()], index };
+}
+
+function sharedStringsXml(texts: string[]): string {
+  return (
+    `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${texts.length}" uniqueCount="${texts.length}">` +
+    texts.map((t) => `<si><t>${t}</t></si>`).join('') +
+    '</sst>'
+  );
+}
+
+async function* sheetXml(
+  columns: SheetColumn[],
+  batches: AsyncIterable<CellValue[][]> | Iterable<CellValue[][]>,
+  shared: SharedIndex,
+): AsyncGenerator<Buffer> {
   const letters = columns.map((_, i) => columnLetters(i));
   const cols = columns
     .map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${Math.round(c.width * 100) / 100}" customWidth="1"/>`)
@@ -87,18 +144,19 @@ async function* sheetXml(columns: SheetColumn[], batches: AsyncIterable<CellValu
         letters,
         1,
         columns.map((c) => c.title),
+        [],
       ),
   );
   let rowNumber = 1;
   for await (const rows of batches) {
     let xml = '';
-    for (const values of rows) xml += rowXml(letters, ++rowNumber, values);
+    for (const values of rows) xml += rowXml(letters, ++rowNumber, values, shared);
     if (xml) yield Buffer.from(xml);
   }
   yield Buffer.from('</sheetData></worksheet>');
 }
 
-function staticParts(title: string): Array<[string, string]> {
+function staticParts(title: string, withSharedStrings: boolean): Array<[string, string]> {
   return [
     [
       '[Content_Types].xml',
@@ -108,6 +166,9 @@ function staticParts(title: string): Array<[string, string]> {
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
         '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        (withSharedStrings
+          ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+          : '') +
         '</Types>',
     ],
     [
@@ -128,6 +189,7 @@ function staticParts(title: string): Array<[string, string]> {
       `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}">` +
         `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
         `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/>` +
+        (withSharedStrings ? `<Relationship Id="rId3" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/>` : '') +
         '</Relationships>',
     ],
     [
@@ -156,7 +218,8 @@ export function xlsxStream(
   onError: (err: unknown) => void,
 ): Readable {
   const archive = archiver('zip', { zlib: { level: 1 } });
-  const sheet = Readable.from(sheetXml(columns, batches), { objectMode: false, highWaterMark: 64 * 1024 });
+  const shared = sharedStrings(columns);
+  const sheet = Readable.from(sheetXml(columns, batches, shared.index), { objectMode: false, highWaterMark: 64 * 1024 });
   let failed = false;
   const fail = (err: unknown) => {
     if (failed) return;
@@ -168,7 +231,9 @@ export function xlsxStream(
   sheet.on('error', fail);
   archive.on('error', fail);
   archive.on('close', () => sheet.destroy());
-  for (const [name, content] of staticParts(title)) archive.append(content, { name });
+  for (const [name, content] of staticParts(title, shared.texts.length > 0)) archive.append(content, { name });
+  // ahead of the sheet, so a streaming reader knows the texts before the cells that use them
+  if (shared.texts.length) archive.append(sharedStringsXml(shared.texts), { name: 'xl/sharedStrings.xml' });
   archive.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
   archive.finalize().catch(fail);
   return archive;

@@ -7,10 +7,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Tables } from '../types.ts';
 import { attachWriteWatch } from './write-watch.ts';
+import { MAX_USES, PreparedStatements } from './pg-prepared.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -37,6 +38,8 @@ export function openDatabase(config: Config): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.databasePoolSize,
+      // a connection is replaced after this many checkouts, freeing its prepared statements (pg-prepared.ts)
+      maxUses: MAX_USES,
       // while the database is down a request waits this long for a connection, then answers 503
       connectionTimeoutMillis: 5000,
       // no statement runs longer than DB_STATEMENT_TIMEOUT_SECONDS (set once per connection, at
@@ -53,8 +56,12 @@ export function openDatabase(config: Config): Promise<Database> {
       client.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     });
     // the write watch: writeWatchOf(db) (write-watch.ts)
-    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }));
-    return Promise.resolve({ db, dialect: 'postgres', close: () => db.destroy() });
+    // the SELECTs run again and again become named statements, planned once per connection (pg-prepared.ts)
+    const kyselyPool = config.databasePreparedStatements ? new PreparedStatements().wrap(pool) : pool;
+    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool: kyselyPool }), plugins: [watch] }));
+    const database: Database = { db, dialect: 'postgres', close: () => db.destroy() };
+    pgPools.set(database, pool);
+    return Promise.resolve(database);
   }
   mkdirSync(config.dataDir, { recursive: true });
   const sqlite = new SQLite(join(config.dataDir, 'console.db'));
@@ -71,6 +78,23 @@ export function openDatabase(config: Config): Promise<Database> {
 }
 
 const sqliteHandles = new WeakMap<Database, { sqlite: SQLite.Database; file: string }>();
+const pgPools = new WeakMap<Database, pg.Pool>();
+
+/**
+ * The rows of a compiled SELECT as arrays, each value at its column's place in the select list
+ * (values converted as for row objects). For bulk reads (the xlsx export reads a million rows):
+ * no object per row is built (SQLite: better-sqlite3's raw mode; PostgreSQL: pg's array rows),
+ * which is a sixth of a SQLite export's CPU time and much of its garbage. Bypasses Kysely's
+ * plugins, so only for reads.
+ */
+export async function rowArrays(database: Database, query: CompiledQuery): Promise<unknown[][]> {
+  const handle = sqliteHandles.get(database);
+  if (handle) return handle.sqlite.prepare(query.sql).raw(true).all(query.parameters) as unknown[][];
+  const pool = pgPools.get(database);
+  if (!pool) throw new Error('rowArrays: not a database opened by openDatabase');
+  const result = await pool.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' });
+  return result.rows as unknown[][];
+}
 
 /**
  * The better-sqlite3 connection behind an SQLite database and its file (undefined on
