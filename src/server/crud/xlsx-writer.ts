@@ -1,6 +1,6 @@
 /**
  * A streaming xlsx writer for one worksheet of plain values: the sheet XML is produced by a
- * generator that the zip archiver pulls, so nothing is produced faster than the reader of the
+ * generator that the zip writer (zip-writer.ts) pulls, so nothing is produced faster than the reader of the
  * archive takes it (real back-pressure, flat memory for any row count).
  *
  * The package holds the minimal parts spreadsheet applications need: [Content_Types].xml,
@@ -11,7 +11,7 @@
  * the rows); numbers as numbers; characters XML cannot carry are left out.
  */
 import { Readable } from 'node:stream';
-import archiver from 'archiver';
+import { zipStream, type ZipPart } from './zip-writer.ts';
 
 export type CellValue = string | number | null;
 
@@ -217,24 +217,12 @@ export function xlsxStream(
   batches: AsyncIterable<CellValue[][]> | Iterable<CellValue[][]>,
   onError: (err: unknown) => void,
 ): Readable {
-  const archive = archiver('zip', { zlib: { level: 1 } });
   const shared = sharedStrings(columns);
-  const sheet = Readable.from(sheetXml(columns, batches, shared.index), { objectMode: false, highWaterMark: 64 * 1024 });
-  let failed = false;
-  const fail = (err: unknown) => {
-    if (failed) return;
-    failed = true;
-    onError(err);
-    sheet.destroy();
-    archive.destroy(err instanceof Error ? err : new Error(String(err)));
-  };
-  sheet.on('error', fail);
-  archive.on('error', fail);
-  archive.on('close', () => sheet.destroy());
-  for (const [name, content] of staticParts(title, shared.texts.length > 0)) archive.append(content, { name });
+  const parts: ZipPart[] = staticParts(title, shared.texts.length > 0).map(([name, content]) => ({ name, content }));
   // ahead of the sheet, so a streaming reader knows the texts before the cells that use them
-  if (shared.texts.length) archive.append(sharedStringsXml(shared.texts), { name: 'xl/sharedStrings.xml' });
-  archive.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
-  archive.finalize().catch(fail);
+  if (shared.texts.length) parts.push({ name: 'xl/sharedStrings.xml', content: sharedStringsXml(shared.texts) });
+  parts.push({ name: 'xl/worksheets/sheet1.xml', content: sheetXml(columns, batches, shared.index) });
+  const archive = zipStream(parts);
+  archive.once('error', onError);
   return archive;
 }
