@@ -22,6 +22,7 @@ import {
 } from './pinyin-search.ts';
 import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
 import { keptPinyinPage } from './pinyin-pages.ts';
+import { HeapBound } from './heap-bound.ts';
 import {
   diffRecords,
   revisionActor,
@@ -421,6 +422,7 @@ export async function insertAll(
   const returned = [idCol, ...marked.map((f) => f.column)];
   const by = revisionActor(actor);
   const known = new PinyinKeyMemo();
+  const heap = new HeapBound();
   const inserted = await database.db.transaction().execute(async (trx) => {
     let done = 0;
     for (let i = 0; i < records.length; i += 1000) {
@@ -441,6 +443,7 @@ export async function insertAll(
         );
         done += back.length;
       }
+      heap.check();
       onProgress?.(done, records.length);
     }
     return done;
