@@ -6,7 +6,7 @@
  * labels and read back from them.
  *
  * Export streams through xlsx-writer.ts: rows are read in batches (keyset by id for the id sort,
- * otherwise the sorted ids first and rows fetched by id) only when the zip archiver pulls more
+ * otherwise the sorted ids first and rows fetched by id) only when the zip writer pulls more
  * sheet XML, so memory stays flat for any row count.
  *
  * Import reads the first worksheet with the streaming WorkbookReader, maps header titles to
