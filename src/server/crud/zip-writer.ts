@@ -63,7 +63,14 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
-function localHeader(name: Buffer, flags: number, stamp: { time: number; date: number }, crc: number, compressed: number, size: number): Buffer {
+function localHeader(
+  name: Buffer,
+  flags: number,
+  stamp: { time: number; date: number },
+  crc: number,
+  compressed: number,
+  size: number,
+): Buffer {
   const b = Buffer.alloc(30 + name.length);
   b.writeUInt32LE(LOCAL_HEADER, 0);
   b.writeUInt16LE(VERSION, 4);
@@ -166,8 +173,7 @@ async function* deflated(source: AsyncIterable<Buffer>, level: number, sums: { c
   deflater.on('data', (b: Buffer) => out.push(b));
   deflater.on('error', (err) => (failure = err));
   const pending: Promise<void>[] = [];
-  const write = (chunk: Buffer) =>
-    new Promise<void>((resolve, reject) => deflater.write(chunk, (err) => (err ? reject(err) : resolve())));
+  const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => deflater.write(chunk, (err) => (err ? reject(err) : resolve())));
   try {
     for await (const chunk of source) {
       if (!chunk.length) continue;
