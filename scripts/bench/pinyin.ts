@@ -53,6 +53,7 @@ import {
   verdict,
 } from './common.ts';
 import { httpLoad, percentile } from './load.ts';
+import { mulberry32 } from './random.ts';
 
 const spec = resourceByName.xsZjs;
 const PATH = `/${spec.path}`;
@@ -86,16 +87,6 @@ const MODELS = [
   '长安CS75',
 ];
 const BRANDS = ['大众', '丰田', '本田', '日产', '奥迪', '宝马', '比亚迪', '理想', '长安'];
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Seeded {
   /** per query: rows the rule says match */

@@ -3,6 +3,8 @@
  * surname readings among them, one or two given characters) and eight job titles of four to six
  * characters, both fields marked `x-pinyin`. The same seed gives the same rows.
  */
+import { mulberry32 } from './random.ts';
+
 export const SURNAMES = Array.from(
   '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁单解仇区朴',
 );
@@ -17,16 +19,6 @@ export const JOBS = [
   '银行按揭专员',
   '二手车评估师',
 ];
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** n roster records as the import's validator hands them to insertAll (company and department 1). */
 export function rosterRecords(n: number, seed = 11): Record<string, unknown>[] {

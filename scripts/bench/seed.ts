@@ -15,6 +15,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { resourceByName } from '../../src/generated/resources.ts';
 import type { Database, Db } from '../../src/server/types.ts';
+import { mulberry32 } from './random.ts';
 
 const spec = resourceByName.sysQuestion;
 if (!spec) throw new Error('sysQuestion is not among the generated resources (run npm run codegen)');
@@ -74,18 +75,6 @@ const SENTENCES = [
 ];
 const REMARKS = ['建议增加导出进度提示。', '希望下个版本能够修复。', '可以参考其他门店的做法。', '请尽快处理，影响日常工作。'];
 const NAMES = ['张伟', '王芳', '李娜', '刘洋', '陈静', '杨磊', '赵敏', '黄强'];
-
-/** Small deterministic generator so every run seeds the same data. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pickWeighted(table: Array<[string, number]>, r: number): string {
   let acc = 0;
