@@ -161,18 +161,22 @@ export async function createTarget(dialect: Dialect): Promise<BenchTarget> {
   return { dialect, dataDir, databaseUrl, cleanup };
 }
 
+/** Where a kept target lives: its data directory and its PostgreSQL database's name. */
+export function keptPlace(dialect: Dialect, dir: string, label: string): { dataDir: string; name: string } {
+  const safe = (s: string) => s.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  return { dataDir: join(dir, `${dialect}-${safe(label)}`), name: `bench_keep_${safe(basename(dir))}_${safe(label)}` };
+}
+
 /**
  * A target kept between runs (`--keep DIR`): the data directory `DIR/<dialect>-<label>` and the
  * PostgreSQL database `bench_keep_<dir name>_<label>`, created when missing and never removed, so
  * a 1,000,000-row seed (minutes) is paid once. Delete the directory and drop the database by hand.
  */
 export async function keptTarget(dialect: Dialect, dir: string, label: string): Promise<BenchTarget> {
-  const safe = (s: string) => s.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
-  const dataDir = join(dir, `${dialect}-${safe(label)}`);
+  const { dataDir, name } = keptPlace(dialect, dir, label);
   mkdirSync(dataDir, { recursive: true });
   let databaseUrl = '';
   if (dialect === 'postgres') {
-    const name = `bench_keep_${safe(basename(dir))}_${safe(label)}`;
     const server = pgServerUrl()!;
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();

@@ -8,10 +8,10 @@
  * and per request); `--profile FILE` records them as a CPU profile (FILE.<query>.cpuprofile).
  */
 import { writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { buildBenchApp, fmt, pgServerUrl, signInAdmin } from './common.ts';
+import { buildBenchApp, fmt, keptPlace, pgServerUrl, signInAdmin } from './common.ts';
 import { installStatementTimer, printStatementTimes, startStatementTimer } from './statement-timer.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
@@ -32,15 +32,15 @@ const timeStatements = process.argv.includes('--statements');
 if (timeStatements) installStatementTimer();
 
 const dir = resolve(keep);
+// the place bench:pinyin --keep DIR seeded
+const place = keptPlace(dialect, dir, 'pinyin');
 let databaseUrl = '';
 if (dialect === 'postgres') {
   const u = new URL(pgServerUrl()!);
-  u.pathname = `/bench_keep_${basename(dir)
-    .replace(/[^a-z0-9_]/gi, '_')
-    .toLowerCase()}`;
+  u.pathname = `/${place.name}`;
   databaseUrl = u.toString();
 }
-const app = await buildBenchApp({ dataDir: join(dir, dialect), databaseUrl });
+const app = await buildBenchApp({ dataDir: place.dataDir, databaseUrl });
 try {
   const token = await signInAdmin(app);
   const headers = { authorization: `Bearer ${token}` };

@@ -19,12 +19,11 @@
  * First the same route without blurry (the reference of the run, on a shared machine), and the
  * ratio of each query's req/s to it. `--queries zs,zhang` runs only those.
  * `--keep DIR` keeps the seeded data for the next run with the same DIR (seeding 1M rows takes
- * minutes): the SQLite data directory is DIR/sqlite, the PostgreSQL database is named after DIR,
+ * minutes): the SQLite data directory is DIR/sqlite-pinyin, the PostgreSQL database is named after DIR,
  * and the expected totals are kept beside them; remove DIR (and drop the database) when done.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import pg from 'pg';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -40,8 +39,7 @@ import type { Database, Dialect } from '../../src/server/types.ts';
 import {
   buildBenchApp,
   createTarget,
-  pgServerUrl,
-  type BenchTarget,
+  keptTarget,
   fmt,
   heading,
   listenLoopback,
@@ -196,34 +194,9 @@ async function get(base: string, path: string, token: string): Promise<{ totalEl
   return (await res.json()) as { totalElements: number; content: unknown[] };
 }
 
-/** A target kept between runs (`--keep DIR`): created when missing, never removed. */
-async function keptTarget(dialect: Dialect, dir: string): Promise<BenchTarget> {
-  const dataDir = join(dir, dialect);
-  mkdirSync(dataDir, { recursive: true });
-  let databaseUrl = '';
-  if (dialect === 'postgres') {
-    const name = `bench_keep_${basename(dir)
-      .replace(/[^a-z0-9_]/gi, '_')
-      .toLowerCase()}`;
-    const server = pgServerUrl()!;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    try {
-      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
-      if (!found.rowCount) await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
-    const u = new URL(server);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-  }
-  return { dialect, dataDir, databaseUrl, cleanup: async () => {} };
-}
-
 async function runDialect(dialect: Dialect, opts: ReturnType<typeof parseArgs>): Promise<string[][]> {
   const keep = typeof opts.keep === 'string' ? resolve(opts.keep) : undefined;
-  const target = keep ? await keptTarget(dialect, keep) : await createTarget(dialect);
+  const target = keep ? await keptTarget(dialect, keep, 'pinyin') : await createTarget(dialect);
   const kept = keep ? join(keep, `${dialect}-${opts.rows}.json`) : undefined;
   let app: FastifyInstance | undefined;
   try {
