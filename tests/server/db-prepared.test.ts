@@ -2,7 +2,8 @@
  * Named statements on PostgreSQL (db/pg-prepared.ts): a SELECT run again and again is prepared
  * once per connection and answers the same rows; `select *` and writes are never named; a
  * connection holds a bounded number of them; a column added under a named statement changes
- * nothing, a column whose type changes fails that one run and the next runs prepare it anew.
+ * nothing, a column whose type changes fails that one run, the next runs prepare it anew and each
+ * connection drops its stale statements.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -123,5 +124,20 @@ describe.each(testApps().filter(([dialect]) => dialect === 'postgres'))('named s
     }
     expect(failed).toBeLessThanOrEqual(1);
     for (const a of after) expect(a).toEqual([{ id: 2, amount: 20 }]);
+    // every connection dropped the stale statement: the text is held once, under its new name
+    const held = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        db.transaction().execute(async (trx) => {
+          for (let i = 0; i < HOT_AFTER + 1; i++)
+            await trx
+              .selectFrom('prep_shape' as never)
+              .select(['id', 'amount'] as never[])
+              .where('id' as never, '=', 2 as never)
+              .execute();
+          return (await prepared(trx)).filter((s) => s === q.compile().sql).length;
+        }),
+      ),
+    );
+    expect(held).toEqual([1, 1, 1, 1]);
   });
 });

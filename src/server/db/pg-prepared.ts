@@ -18,7 +18,9 @@
  * Bounds: at most TEXTS_MAX texts are counted (the oldest forgotten first), and a connection
  * holds at most PER_CONNECTION_MAX named statements; past that its new texts run unnamed, as
  * before. Connections are replaced after MAX_USES checkouts (the pool's `maxUses`), which frees
- * their statements on the server.
+ * their statements on the server. When a column's type changes under a named statement
+ * (`0A000`), every text is named anew and each connection deallocates its old statements at
+ * its next checkout.
  *
  * A connection pooler in transaction mode that does not track prepared statements (PgBouncer
  * before 1.21) cannot carry named statements: DB_PREPARED_STATEMENTS=false turns them off.
@@ -47,6 +49,10 @@ export class PreparedStatements {
   private nextName = 1;
   /** the named statements each connection holds */
   private held = new WeakMap<pg.PoolClient, Set<string>>();
+  /** bumped when a changed column type makes every prepared statement stale */
+  private generation = 0;
+  /** the generation each connection's statements were prepared in */
+  private preparedIn = new WeakMap<pg.PoolClient, number>();
 
   /** The name `text` runs under on this connection, or undefined to run it unnamed. */
   nameFor(client: pg.PoolClient, text: string): string | undefined {
@@ -70,12 +76,38 @@ export class PreparedStatements {
     return seen.name;
   }
 
+  /** Every text gets a new name, and each connection drops its old statements at its next checkout. */
+  staleAll(): void {
+    this.seen.clear();
+    this.generation++;
+  }
+
+  /**
+   * A connection whose statements are stale deallocates them (one round trip, once per
+   * connection and event), so they stop holding server memory and its bound counts only the
+   * statements it can still use.
+   */
+  private async dropStale(client: pg.PoolClient): Promise<void> {
+    const preparedIn = this.preparedIn.get(client);
+    if (preparedIn === this.generation) return;
+    this.preparedIn.set(client, this.generation);
+    if (preparedIn === undefined || !this.held.get(client)?.size) return;
+    try {
+      await client.query('DEALLOCATE ALL');
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    this.held.delete(client);
+  }
+
   /** `pool` as Kysely sees it: its clients' queries run under their names once hot. */
   wrap(pool: pg.Pool): PostgresPool {
     const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
     return {
       connect: async () => {
         const client = await pool.connect();
+        await this.dropStale(client);
         let wrapper = wrappers.get(client);
         if (!wrapper) {
           const query = async (text: string, values: readonly unknown[]) => {
@@ -86,7 +118,7 @@ export class PreparedStatements {
             } catch (err) {
               // a column's type changed under a prepared statement (a migration by another
               // instance): every text gets a new name, so each connection prepares it anew
-              if ((err as { code?: string }).code === '0A000') this.seen.clear();
+              if ((err as { code?: string }).code === '0A000') this.staleAll();
               throw err;
             }
           };
