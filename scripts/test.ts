@@ -1,13 +1,13 @@
 /**
  * npm test: every test. Runs codegen, then ESLint and Prettier's check over the whole tree (each
  * counted as one test), then Vitest on the unit, web and server projects (the server suites run
- * on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set), then the browser tests in
- * headless Chromium when it is installed, then the speed guard (npm run bench:guard, one counted
+ * on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set) and, beside them, the browser
+ * tests in headless Chromium when it is installed (TEST_SERIAL=1 runs them one after the other), then the speed guard (npm run bench:guard, one counted
  * test: ratios to a bare route and to the raw query, bundle sizes, against a recorded baseline). Suites that cannot run on this machine are skipped with
  * the reason printed. Ends with one summary line.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCodegen } from '../codegen/main.ts';
@@ -33,7 +33,11 @@ interface VitestReport {
   }>;
 }
 
-function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}): void {
+/**
+ * Runs vitest on `projects`. Its output goes to this terminal, or to `logFile` (printed when it
+ * ends) when it runs beside another suite; its counts come from its JSON report.
+ */
+async function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}, logFile?: string): Promise<void> {
   const out = join(outDir, `${label}.json`);
   const args = [
     'vitest',
@@ -43,8 +47,19 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
     '--reporter=json',
     `--outputFile.json=${out}`,
   ];
-  console.log(`\n=== ${label}: vitest ${projects.join(', ')} ===`);
-  const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(
+    `\n=== ${label}: vitest ${projects.join(', ')}${logFile ? ' (beside the other suites; its output follows when it ends)' : ''} ===`,
+  );
+  const log = logFile ? openSync(logFile, 'w') : undefined;
+  const status = await new Promise<number | null>((resolveRun) => {
+    const child = spawn('npx', args, { stdio: log === undefined ? 'inherit' : ['ignore', log, log], env: { ...process.env, ...env } });
+    child.on('close', (code) => resolveRun(code));
+  });
+  if (log !== undefined) {
+    closeSync(log);
+    console.log(`\n=== ${label}: output ===`);
+    process.stdout.write(readFileSync(logFile!, 'utf8'));
+  }
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8')) as VitestReport;
     totals.passed += j.numPassedTests ?? 0;
@@ -61,9 +76,9 @@ function vitest(label: string, projects: string[], env: NodeJS.ProcessEnv = {}):
         failures.push(`${label}: ${file.name.replace(process.cwd() + '/', '')} > ${t.fullName}\n    ${why}`);
       }
     }
-    if (!j.success || r.status !== 0) failedRuns++;
+    if (!j.success || status !== 0) failedRuns++;
   } else {
-    console.log(`${label}: vitest wrote no report (exit ${r.status})`);
+    console.log(`${label}: vitest wrote no report (exit ${status})`);
     failedRuns++;
   }
 }
@@ -91,16 +106,24 @@ if (!pgUrl)
   skippedSuites.push('server suites on PostgreSQL: TEST_DATABASE_URL is not set (.ci/run starts a throwaway cluster and sets it)');
 const chaosSkipped = clusterUnavailableReason();
 if (chaosSkipped) skippedSuites.push(`chaos test (three instances while PostgreSQL restarts): ${chaosSkipped}`);
-vitest('unit, web and server', ['unit', 'web', 'server']);
-
+// The browser suite and the unit, web and server suites share nothing (each starts its own
+// servers on free ports, in temporary folders), so they run side by side unless TEST_SERIAL=1.
+const suites: Array<Promise<void>> = [];
 if (existsSync(CHROMIUM)) {
   console.log('\n=== building the web app for the browser tests ===');
   const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (b.status !== 0) failedRuns++;
-  else vitest('browser', ['e2e'], { CHROMIUM_PATH: CHROMIUM });
+  else {
+    const browser = () =>
+      vitest('browser', ['e2e'], { CHROMIUM_PATH: CHROMIUM }, process.env.TEST_SERIAL === '1' ? undefined : join(outDir, 'browser.log'));
+    if (process.env.TEST_SERIAL === '1') await browser();
+    else suites.push(browser());
+  }
 } else {
   skippedSuites.push(`browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-noto-cjk, or set CHROMIUM_PATH)`);
 }
+suites.push(vitest('unit, web and server', ['unit', 'web', 'server']));
+await Promise.all(suites);
 
 // after the web build: the guard reads the gzipped bundle sizes from dist/ (and says so when there is none)
 treeCheck('bench:guard', ['tsx', 'scripts/bench/guard.ts']);
