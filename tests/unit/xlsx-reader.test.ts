@@ -105,6 +105,27 @@ describe('the import sheet reader against exceljs', () => {
     ]);
   }, 60_000);
 
+  it('reads exceljs\'s streaming writer alike (text as t="str" without shared strings, no styles)', async () => {
+    const chunks: Buffer[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
+    const ws = wb.addWorksheet('问题反馈');
+    ws.addRow(['身份', '模块', '标题', '问题描述']).commit();
+    for (let i = 1; i <= 2000; i++)
+      ws.addRow(['员工', i % 2 ? '系统' : null, `大文件导入${i}`, `${LONG}${i} & <${i}>`, i, i % 3 === 0]).commit();
+    ws.commit();
+    await wb.commit();
+    const file = Buffer.concat(chunks);
+    const got = await ours(file);
+    expect(got).toEqual(await exceljs(file));
+    expect(got[2]).toEqual([3, ['员工', null, '大文件导入2', `${LONG}2 & <2>`, 2, false]]);
+  }, 60_000);
+
   it("reads the console's own export alike: inline strings and the labels' shared strings, 10,000 rows of Chinese and emoji", async () => {
     const columns = ['身份', '模块', '问题描述', '状态', '数量'].map((title) => ({
       title,
