@@ -274,6 +274,25 @@ describe('the import sheet reader on hand-made XML', () => {
     for (const size of [1, 2, 3, 7, 64]) expect(record(size)).toEqual(whole);
   });
 
+  it('ends on damaged XML with its own error (never a crash of its own code), whatever bytes are changed or cut', async () => {
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const bytes = Buffer.from(sheet);
+    const outcomes = new Set<string>();
+    for (let n = 0; n < 300; n++) {
+      const damaged = Buffer.from(bytes.subarray(0, n % 3 === 0 ? Math.floor(random() * bytes.length) : bytes.length));
+      for (let k = 0; k < 1 + Math.floor(random() * 6); k++)
+        damaged[Math.floor(random() * damaged.length)] = '<>/"=&;: x'.charCodeAt(Math.floor(random() * 10));
+      try {
+        await ours(handMade(damaged.toString('latin1')));
+        outcomes.add('read');
+      } catch (err) {
+        outcomes.add((err as Error).constructor.name);
+      }
+    }
+    expect([...outcomes].sort()).toEqual(['XmlFormatError', 'read']);
+  });
+
   it('tells date formats from others as Excel shows them', () => {
     for (const code of ['yyyy/m/d;@', 'yyyy"年"m"月"d"日"', 'h:mm AM/PM', 'mm:ss.0', 'DD/MM/YYYY', '[h]:mm:ss'])
       expect([code, isDateFormat(code)]).toEqual([code, true]);
