@@ -191,7 +191,7 @@ export function registerCrudRoutes(
       }
       let result;
       try {
-        result = await readImport(spec, content);
+        result = await readImport(spec, content, app.config.importMaxUnpackedBytes);
       } catch (err) {
         if (err instanceof UnreadableSheetError) throw badRequest(IMPORT_UNREADABLE);
         throw err;

@@ -9,12 +9,11 @@
  * otherwise the sorted ids first and rows fetched by id) only when the zip writer pulls more
  * sheet XML, so memory stays flat for any row count.
  *
- * Import reads the first worksheet with the streaming WorkbookReader, maps header titles to
+ * Import reads the first worksheet streaming (xlsx-reader.ts), maps header titles to
  * fields, validates every row with the same validator as the API, and writes nothing unless
  * every row is valid.
  */
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { listFields, optionLabel } from '../../shared/resource-spec.ts';
 import { mask } from '../../shared/masks.ts';
@@ -24,7 +23,7 @@ import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
 import { checkRecord } from './validation.ts';
 import { xlsxStream, type CellValue } from './xlsx-writer.ts';
-import { asciiXlsx } from './xlsx-ascii.ts';
+import { sheetRows, type SheetValue } from './xlsx-reader.ts';
 import { dateText, dateTimeText, fromColumnValue, idField } from './values.ts';
 import { plainText } from '../../shared/text.ts';
 
@@ -169,97 +168,109 @@ export class UnreadableSheetError extends Error {}
 
 export const MAX_IMPORT_ROWS = 100_000;
 export const MAX_REPORTED_ERRORS = 100;
+/** what readImport unpacks at most when its caller names no limit (the route passes its own) */
+export const DEFAULT_MAX_UNPACKED_BYTES = 1024 * 1024 * 1024;
 
-function cellText(value: unknown): string | number | boolean | Date | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'object' && !(value instanceof Date)) {
-    const v = value as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown; hyperlink?: string; error?: string };
-    if (Array.isArray(v.richText)) return v.richText.map((p) => p.text).join('');
-    if ('result' in v) return cellText(v.result);
-    if ('text' in v) return cellText(v.text);
-    if (v.error) return String(v.error);
-    return null;
-  }
-  return value as string | number | boolean | Date;
-}
+/** A sheet value as the JSON value the validator expects for the field (see importerOf). */
+type Importer = (value: SheetValue) => unknown;
 
-/** A cell as the JSON value the validator expects for the field. */
-function importValue(field: FieldSpec, raw: unknown): unknown {
-  const value = cellText(raw);
-  if (value === null) return null;
+const TRUE_TEXTS = new Set(['是', 'true', 'TRUE', '1']);
+const FALSE_TEXTS = new Set(['否', 'false', 'FALSE', '0']);
+
+/**
+ * How a field's cells become the JSON value the validator expects. An option field's label (or
+ * its stored value) is looked up in maps built once per import, not searched per cell; a text
+ * the field does not know is handed on as it is, for the validator to name.
+ */
+function importerOf(field: FieldSpec): Importer {
   if (field.options?.length) {
-    const text = value instanceof Date ? dateTimeText(value) : String(value).trim();
-    const byLabel = field.options.find((o) => o.label === text);
-    if (byLabel) return byLabel.value;
-    const byValue = field.options.find((o) => String(o.value) === text);
-    if (byValue) return byValue.value;
-    return text; // the validator names it
+    const byLabel = new Map<string, unknown>();
+    const byValue = new Map<string, unknown>();
+    for (const o of field.options) {
+      if (!byLabel.has(o.label)) byLabel.set(o.label, o.value);
+      if (!byValue.has(String(o.value))) byValue.set(String(o.value), o.value);
+    }
+    return (value) => {
+      if (value === null) return null;
+      const text = value instanceof Date ? dateTimeText(value) : String(value).trim();
+      if (byLabel.has(text)) return byLabel.get(text);
+      if (byValue.has(text)) return byValue.get(text);
+      return text;
+    };
   }
   switch (field.type) {
-    case 'boolean': {
-      if (typeof value === 'boolean') return value;
-      const text = String(value).trim();
-      if (['是', 'true', 'TRUE', '1'].includes(text)) return true;
-      if (['否', 'false', 'FALSE', '0'].includes(text)) return false;
-      return text;
-    }
+    case 'boolean':
+      return (value) => {
+        if (value === null || typeof value === 'boolean') return value;
+        const text = String(value).trim();
+        return TRUE_TEXTS.has(text) ? true : FALSE_TEXTS.has(text) ? false : text;
+      };
     case 'integer':
-    case 'number': {
-      if (typeof value === 'number') return value;
-      const text = String(value).trim();
-      const n = Number(text);
-      return text !== '' && Number.isFinite(n) ? n : text;
-    }
+    case 'number':
+      return (value) => {
+        if (value === null || typeof value === 'number') return value;
+        const text = String(value).trim();
+        const n = Number(text);
+        return text !== '' && Number.isFinite(n) ? n : text;
+      };
     case 'string':
-      if (value instanceof Date) {
-        // exceljs reads date cells as UTC instants of the local wall time
-        const local = new Date(value.getTime() + value.getTimezoneOffset() * 60_000);
-        return field.format === 'date' ? dateText(local) : dateTimeText(local);
-      }
-      return String(value);
+      return (value) => {
+        if (value === null) return null;
+        if (value instanceof Date) {
+          // date cells are read as UTC instants of the local wall time (xlsx-reader.ts, as exceljs did)
+          const local = new Date(value.getTime() + value.getTimezoneOffset() * 60_000);
+          return field.format === 'date' ? dateText(local) : dateTimeText(local);
+        }
+        return String(value);
+      };
   }
+}
+
+/** Whether a row holds nothing but blank cells. */
+function blankRow(values: SheetValue[]): boolean {
+  for (const v of values) if (v !== undefined && v !== null && String(v).trim() !== '') return false;
+  return true;
 }
 
 /**
  * Reads and validates an uploaded workbook. Throws UnreadableSheetError when the file is not a
  * readable xlsx; answers the records to insert or the row/column errors.
  */
-export async function readImport(spec: ResourceSpec, file: Buffer): Promise<ImportResult> {
+export async function readImport(spec: ResourceSpec, file: Buffer, maxUnpackedBytes = DEFAULT_MAX_UNPACKED_BYTES): Promise<ImportResult> {
   const fields = spec.fields.filter((f) => !f.auto && f.name in ((spec.schema.properties as Record<string, unknown>) ?? {}));
   const records: Record<string, unknown>[] = [];
   const rowNumbers: number[] = [];
   const errors: ImportRowError[] = [];
   let header: Map<number, FieldSpec> | undefined;
+  // the header's columns, field names and importers side by side (no map walked per row)
+  let columns: number[] = [];
+  let names: string[] = [];
+  let importers: Importer[] = [];
   let firstError: string | undefined;
   let tooMany = false;
   try {
-    // plain-ASCII XML: the reader then cannot split a character between its chunks (xlsx-ascii.ts)
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([await asciiXlsx(file)]), {
-      sharedStrings: 'cache',
-      styles: 'cache',
-      hyperlinks: 'ignore',
-      worksheets: 'emit',
-      entries: 'ignore',
-    });
-    for await (const worksheet of reader) {
-      for await (const row of worksheet) {
-        const cells = (row.values as unknown[]) ?? [];
+    reading: for await (const rows of sheetRows(file, maxUnpackedBytes)) {
+      for (const row of rows) {
+        const cells = row.values;
         if (!header) {
           header = new Map();
           cells.forEach((v, col) => {
-            const title = String(cellText(v) ?? '').trim();
+            const title = String(v ?? '').trim();
             const field = fields.find((f) => f.title === title);
             if (field && ![...header!.values()].includes(field)) header!.set(col, field);
           });
+          columns = [...header.keys()];
+          names = [...header.values()].map((f) => f.name);
+          importers = [...header.values()].map(importerOf);
           continue;
         }
-        if (cells.every((v) => cellText(v) === null || String(cellText(v)).trim() === '')) continue;
+        if (blankRow(cells)) continue;
         if (records.length + errors.length >= MAX_IMPORT_ROWS) {
           tooMany = true;
-          break;
+          break reading;
         }
         const body: Record<string, unknown> = {};
-        for (const [col, field] of header) body[field.name] = importValue(field, cells[col]);
+        for (let i = 0; i < columns.length; i++) body[names[i]] = importers[i](cells[columns[i]] ?? null);
         const result = checkRecord(spec, body, 'create');
         if (result.ok) {
           records.push(result.values);
@@ -269,10 +280,9 @@ export async function readImport(spec: ResourceSpec, file: Buffer): Promise<Impo
           const message = column ? `第${row.number}行「${column}」: ${result.error.message}` : `第${row.number}行: ${result.error.message}`;
           firstError ??= message;
           if (errors.length < MAX_REPORTED_ERRORS) errors.push({ row: row.number, column, message: result.error.message });
-          else if (errors.length === MAX_REPORTED_ERRORS) break;
+          else if (errors.length === MAX_REPORTED_ERRORS) break reading;
         }
       }
-      break; // the first worksheet only
     }
   } catch (err) {
     throw new UnreadableSheetError(err instanceof Error ? err.message : String(err));

@@ -110,6 +110,31 @@ function firstError(spec: ResourceSpec, errors: ErrorObject[]): FieldError {
 
 export type CheckMode = 'create' | 'update';
 
+/** A spec's fields by name and the fields each step looks at, found once per spec (an import checks every row). */
+interface FieldIndex {
+  byName: Map<string, FieldSpec>;
+  /** optional, writable fields with a schema default */
+  defaults: FieldSpec[];
+  /** fields whose values the checks after the schema look at (numbers and texts) */
+  checked: FieldSpec[];
+}
+const indexes = new WeakMap<ResourceSpec, FieldIndex>();
+
+function fieldIndex(spec: ResourceSpec): FieldIndex {
+  let index = indexes.get(spec);
+  if (!index) {
+    const byName = new Map<string, FieldSpec>();
+    for (const f of spec.fields) if (!byName.has(f.name)) byName.set(f.name, f);
+    index = {
+      byName,
+      defaults: spec.fields.filter((f) => !f.required && !f.readOnly && f.default !== undefined),
+      checked: spec.fields.filter((f) => f.type === 'integer' || f.type === 'number' || f.type === 'string'),
+    };
+    indexes.set(spec, index);
+  }
+  return index;
+}
+
 /**
  * Validates a body. On success `values` holds the fields to write (JSON names; no auto fields)
  * and `cleared` the optional fields sent empty (to store NULL on update). For an update, pass
@@ -122,8 +147,9 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   const cleared: string[] = [];
   /** required fields sent empty: they stay missing even where the stored record has them */
   const emptied = new Set<string>();
+  const index = fieldIndex(spec);
   for (const [key, raw] of Object.entries(input)) {
-    const field = spec.fields.find((f) => f.name === key);
+    const field = index.byName.get(key);
     // automatic and read-only fields are the server's own; a record sent back as read is fine
     if (field?.readOnly) continue;
     let value = raw;
@@ -136,9 +162,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
     values[key] = value;
   }
   if (mode === 'create') {
-    for (const f of spec.fields) {
-      if (!f.required && !f.readOnly && f.default !== undefined && !(f.name in values)) values[f.name] = f.default;
-    }
+    for (const f of index.defaults) if (!(f.name in values)) values[f.name] = f.default;
   }
   // an update may send only the fields it changes: the record it leads to is what must be valid
   const whole: Record<string, unknown> = { ...values };
@@ -151,7 +175,7 @@ export function checkRecord(spec: ResourceSpec, input: unknown, mode: CheckMode,
   }
   const validate = validatorFor(spec);
   if (!validate(whole)) return { ok: false, error: firstError(spec, validate.errors ?? []) };
-  for (const f of spec.fields) {
+  for (const f of index.checked) {
     const v = values[f.name];
     // JSON allows integers beyond what a 64-bit column or a JS number holds exactly
     if (

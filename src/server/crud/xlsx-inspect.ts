@@ -79,7 +79,7 @@ export function zipEntries(file: Buffer): ZipEntry[] {
 }
 
 /** The compressed bytes of one entry, located through its local header. */
-function entryData(file: Buffer, entry: ZipEntry): Buffer {
+export function entryData(file: Buffer, entry: ZipEntry): Buffer {
   const at = entry.localOffset;
   if (at + 30 > file.length || file.readUInt32LE(at) !== LOCAL_SIGNATURE) throw new InspectError(XLSX_NOT_ZIP);
   const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
