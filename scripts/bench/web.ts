@@ -235,6 +235,7 @@ function printBreakdown(traces: LoadTrace[]): void {
         return Math.max(...t.requests.filter((r) => r.name.endsWith('.js') && r.end <= asked).map((r) => r.end));
       },
     ],
+    ['last script received', (t) => endOf(t, (n) => n.endsWith('.js'))],
     ['api/info received', (t) => endOf(t, (n) => n === 'api/info')],
     ['api/menus/build received', (t) => endOf(t, (n) => n === 'api/menus/build')],
     ['list query sent', (t) => startOf(t, isList)],

@@ -98,7 +98,7 @@ describe('pinyin search', () => {
     });
     await page.evaluate(() => (window.location.hash = '/brandTree'));
     await page.getByText('车型选择预览').waitFor();
-    await page.getByRole('textbox', { name: '车型', exact: true }).click();
+    await page.getByRole('combobox', { name: '车型', exact: true }).click();
     const brands = page.getByRole('listbox', { name: '第1级' });
     await brands.getByRole('option', { name: '长城' }).waitFor();
     const find = page.getByRole('textbox', { name: '查找第1级' });

@@ -102,6 +102,20 @@ describe('ModelCascader', () => {
     expect(load).not.toHaveBeenCalledWith(config.id);
   });
 
+  it("is a select-only combobox: expanded and controlling the columns' listboxes while open", async () => {
+    render(<Harness onValue={() => undefined} />);
+    const field = screen.getByRole('combobox', { name: '车型' });
+    expect(field.getAttribute('aria-expanded')).toBe('false');
+    expect(field.getAttribute('aria-controls')).toBeNull();
+    expect(field.getAttribute('aria-haspopup')).toBe('listbox');
+    open();
+    await choose('大众');
+    const columns = [await screen.findByRole('listbox', { name: '第1级' }), await screen.findByRole('listbox', { name: '第2级' })];
+    await waitFor(() => expect(field.getAttribute('aria-controls')).toBe(columns.map((c) => c.id).join(' ')));
+    expect(field.getAttribute('aria-expanded')).toBe('true');
+    expect(columns.every((c) => c.id && document.getElementById(c.id) === c)).toBe(true);
+  });
+
   it('closing above the required level clears the pick with the level message', async () => {
     const values: Array<ModelValue | null> = [];
     const errors: string[] = [];

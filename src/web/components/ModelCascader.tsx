@@ -9,7 +9,7 @@
  * bm) narrows that column by the shared pinyin rule, the matched characters marked; Enter picks
  * the first match.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -91,6 +91,9 @@ export function ModelCascader({
   /** the 查找 text of each column */
   const [queries, setQueries] = useState<string[]>([]);
   const match = usePinyinMatcher('text');
+  /** ids of the columns' listboxes, which the field controls while the panel is open */
+  const listboxId = useId();
+  const columnId = (i: number) => `${listboxId}-${i}`;
 
   const load = useCallback(
     async (pid: number): Promise<BrandNode[] | null> => {
@@ -195,7 +198,15 @@ export function ModelCascader({
           }
         }}
         slotProps={{
-          htmlInput: { readOnly: true, 'aria-haspopup': 'listbox', 'aria-expanded': open, style: { cursor: 'pointer' } },
+          // the select-only combobox pattern: a read-only field that opens the columns' listboxes
+          htmlInput: {
+            readOnly: true,
+            role: 'combobox',
+            'aria-haspopup': 'listbox',
+            'aria-expanded': open,
+            'aria-controls': open && columns.length ? columns.map((_, i) => columnId(i)).join(' ') : undefined,
+            style: { cursor: 'pointer' },
+          },
           input: {
             endAdornment:
               value && !disabled ? (
@@ -251,7 +262,7 @@ export function ModelCascader({
                 slotProps={{ htmlInput: { 'aria-label': `查找第${i + 1}级` } }}
                 sx={{ px: 1, pt: 0.5 }}
               />
-              <List dense role="listbox" aria-label={`第${i + 1}级`} sx={{ maxHeight: 320, overflowY: 'auto', py: 0 }}>
+              <List dense role="listbox" id={columnId(i)} aria-label={`第${i + 1}级`} sx={{ maxHeight: 320, overflowY: 'auto', py: 0 }}>
                 {shownNodes.length === 0 ? (
                   <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
                     {nodes.length === 0 ? '暂无数据' : '没有匹配的选项'}

@@ -5,9 +5,15 @@
  * surrounding ReferenceInputBase; the value is the chosen record's id. With `choices` it serves
  * a dictionary select of many values the same way (the choices given, `format`/`parse` between
  * the stored value and the choice id); `emptyText` adds a choice that clears it (a filter's 全部).
+ * With `deferred` (a list's filters) the picker itself mounts when first pointed at or focused:
+ * until then a field of the same look shows the value. MUI's Autocomplete reads its field's width
+ * on every render once mounted, which forced a layout of the whole page in the render before a
+ * list's first paint, and its pinyin rule loads only with it.
  */
-import Autocomplete from '@mui/material/Autocomplete';
+import { useRef, useState, type ReactNode } from 'react';
+import Autocomplete, { type AutocompleteRenderInputParams } from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { InputHelperText, useChoicesContext, useInput, useTranslate, type Validator } from 'react-admin';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { Highlight } from '../../components/pinyin/Highlight.tsx';
@@ -39,7 +45,12 @@ export interface PinyinSelectInputProps {
   emptyText?: string;
   size?: 'small' | 'medium';
   sx?: SxProps<Theme>;
+  /** the picker mounts on the first pointer or focus (a list's filters, before the first paint) */
+  deferred?: boolean;
 }
+
+/** How the deferred picker was reached: focused (keyboard), pressed, or only pointed at. */
+type Arming = 'focus' | 'press' | 'hover';
 
 const EMPTY_ID = '\u0000empty';
 
@@ -60,8 +71,12 @@ export function PinyinSelectInput({
   emptyText,
   size,
   sx,
+  deferred,
 }: PinyinSelectInputProps) {
   const translate = useTranslate();
+  const [armed, setArmed] = useState<Arming | null>(null);
+  /** the picker's field, reached through the stand-in, has had its text selected (as a click or tab selects it) */
+  const selectedOnArm = useRef(false);
   const { allChoices, isPending } = useChoicesContext<Choice>(localChoices ? { choices: localChoices } : {});
   const { field, fieldState, isRequired } = useInput({
     source,
@@ -70,7 +85,6 @@ export function PinyinSelectInput({
     ...(format ? { format } : {}),
     ...(parse ? { parse } : {}),
   });
-  const match = usePinyinMatcher(kind);
   const listed = allChoices ?? [];
   const choices = emptyText ? [{ id: EMPTY_ID, [optionText]: emptyText }, ...listed] : listed;
   const textOf = (c: Choice) => {
@@ -81,14 +95,145 @@ export function PinyinSelectInput({
   const selected = (empty && emptyText ? choices[0] : choices.find((c) => String(c.id) === String(field.value))) ?? null;
   const invalid = !!fieldState.error && (fieldState.isTouched || !!fieldState.error.message);
   const shownLabel = translate(label, { _: label });
+  const helper = <InputHelperText error={invalid ? fieldState.error?.message : undefined} helperText={helperText} />;
+
+  if (deferred && !armed) {
+    const arm = (how: Arming) => () => {
+      if (!disabled && !readOnly) setArmed(how);
+    };
+    return (
+      <TextField
+        value={selected ? textOf(selected) : ''}
+        name={field.name}
+        inputRef={field.ref}
+        label={shownLabel}
+        required={isRequired}
+        error={invalid}
+        helperText={helper}
+        placeholder="输入名称或拼音查找"
+        margin="dense"
+        fullWidth={!sx}
+        disabled={disabled}
+        size={size}
+        sx={sx}
+        onPointerEnter={arm('hover')}
+        onPointerDown={(e) => {
+          // the press lands on a field about to leave: no focus for it (the picker's own field
+          // takes the focus when it mounts, and opens)
+          e.preventDefault();
+          arm('press')();
+        }}
+        onFocus={arm('focus')}
+        slotProps={{
+          // the picker's own field in every way but the popup: a combobox, collapsed
+          htmlInput: {
+            role: 'combobox',
+            'aria-expanded': false,
+            'aria-autocomplete': 'list',
+            readOnly: true,
+            'data-field': source,
+            // as the picker's field: no width of its own, the picker's (sx) decides
+            style: { width: 0, minWidth: 30, flexGrow: 1 },
+          },
+          // where the picker keeps its popup button: the same room and the same arrow
+          input: {
+            sx: { pr: '39px' },
+            endAdornment: (
+              <ArrowDropDownIcon
+                sx={{ position: 'absolute', right: 11, top: 'calc(50% - 12px)', color: 'action.active', pointerEvents: 'none' }}
+              />
+            ),
+          },
+        }}
+      />
+    );
+  }
+  return (
+    <PinyinAutocomplete
+      choices={choices}
+      selected={selected}
+      textOf={textOf}
+      loading={isPending}
+      kind={kind}
+      disabled={disabled}
+      readOnly={readOnly}
+      onChange={(v) => field.onChange(v && v.id !== EMPTY_ID ? v.id : emptyText ? '' : null)}
+      onBlur={field.onBlur}
+      // a press opens it at once (its field takes the focus, see autoFocus below)
+      openOnFocus={armed === 'press'}
+      sx={sx}
+      renderField={(params) => (
+        <TextField
+          {...params}
+          name={field.name}
+          // the form focuses its first error through this ref
+          inputRef={(node: HTMLInputElement | null) => {
+            field.ref(node);
+            // reached through the stand-in: typing replaces the shown value, as after a click or tab
+            if (node && (armed === 'focus' || armed === 'press') && !selectedOnArm.current) {
+              selectedOnArm.current = true;
+              node.select();
+            }
+          }}
+          label={shownLabel}
+          required={isRequired}
+          error={invalid}
+          helperText={helper}
+          placeholder="输入名称或拼音查找"
+          margin="dense"
+          // as wide as the picker; in a list's filters (with 全部) it sits on the row's line as the text filters do
+          fullWidth
+          sx={emptyText ? { mb: 0 } : undefined}
+          size={size}
+          // reached by the keyboard or a press (deferred): the field takes the focus the stand-in had
+          autoFocus={armed === 'focus' || armed === 'press'}
+          slotProps={{ htmlInput: { ...params.inputProps, 'data-field': source } }}
+        />
+      )}
+    />
+  );
+}
+
+interface PinyinAutocompleteProps {
+  choices: Choice[];
+  selected: Choice | null;
+  textOf: (c: Choice) => string;
+  loading: boolean;
+  kind: PinyinKind;
+  disabled?: boolean;
+  readOnly?: boolean;
+  onChange: (value: Choice | null) => void;
+  onBlur: () => void;
+  openOnFocus: boolean;
+  sx?: SxProps<Theme>;
+  renderField: (params: AutocompleteRenderInputParams) => ReactNode;
+}
+
+/** The picker: MUI's Autocomplete with the pinyin rule (plain matching until the rule has loaded). */
+function PinyinAutocomplete({
+  choices,
+  selected,
+  textOf,
+  loading,
+  kind,
+  disabled,
+  readOnly,
+  onChange,
+  onBlur,
+  openOnFocus,
+  sx,
+  renderField,
+}: PinyinAutocompleteProps) {
+  const match = usePinyinMatcher(kind);
   return (
     <Autocomplete<Choice>
       options={choices}
       value={selected}
-      loading={isPending}
+      loading={loading}
       loadingText="加载中…"
       noOptionsText="没有匹配的选项"
       autoHighlight
+      openOnFocus={openOnFocus}
       disabled={disabled}
       readOnly={readOnly}
       getOptionLabel={textOf}
@@ -98,8 +243,8 @@ export function PinyinSelectInput({
         const q = selected && inputValue === textOf(selected) ? '' : inputValue;
         return options.filter((o) => match(textOf(o), q)).slice(0, MAX_SHOWN);
       }}
-      onChange={(_, v) => field.onChange(v && v.id !== EMPTY_ID ? v.id : emptyText ? '' : null)}
-      onBlur={field.onBlur}
+      onChange={(_, v) => onChange(v)}
+      onBlur={onBlur}
       renderOption={(props, o, { inputValue }) => {
         const q = selected && inputValue === textOf(selected) ? '' : inputValue;
         return (
@@ -108,25 +253,7 @@ export function PinyinSelectInput({
           </li>
         );
       }}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          name={field.name}
-          // the form focuses its first error through this ref
-          inputRef={field.ref}
-          label={shownLabel}
-          required={isRequired}
-          error={invalid}
-          helperText={<InputHelperText error={invalid ? fieldState.error?.message : undefined} helperText={helperText} />}
-          placeholder="输入名称或拼音查找"
-          margin="dense"
-          // as wide as the picker; in a list's filters (with 全部) it sits on the row's line as the text filters do
-          fullWidth
-          sx={emptyText ? { mb: 0 } : undefined}
-          size={size}
-          slotProps={{ htmlInput: { ...params.inputProps, 'data-field': source } }}
-        />
-      )}
+      renderInput={renderField}
       fullWidth={!sx}
       sx={sx}
     />

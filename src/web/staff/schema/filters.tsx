@@ -117,6 +117,7 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
             helperText={false}
             emptyText="全部"
             sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+            deferred
           />
         </ReferenceInputBase>,
       );
@@ -134,6 +135,7 @@ export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
           size="small"
           helperText={false}
           sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+          deferred
         />,
       );
     } else if (field.options?.length) {
