@@ -20,8 +20,9 @@
  * Stored rows, keys and revisions are the same as the general path's (pinyin-key-rows.ts,
  * revisions.ts); the statement is atomic like the transaction around it. A batch whose rows do
  * not fit a JSON value as the driver would bind them (a value that is not a string, number,
- * boolean or null) or that leaves out, in some rows only, a column with a default (the multi-row
- * INSERT writes DEFAULT there, a JSON row NULL) is not built: the caller takes the general path.
+ * boolean or null; a text holding half of a surrogate pair) or that leaves out, in some rows only,
+ * a column with a default (the multi-row INSERT writes DEFAULT there, a JSON row NULL) is not
+ * built: the caller takes the general path.
  */
 import { sql } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
@@ -40,6 +41,9 @@ export interface PgImportBatch {
   rows: string;
   keys: Array<{ field: FieldSpec; texts: string[]; keys: string[] }>;
 }
+
+/** how JSON.stringify writes a surrogate that is not half of a pair */
+const LONE_SURROGATE = /\\ud[89a-f]/;
 
 const plain = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
@@ -83,7 +87,11 @@ export function pgImportBatch(spec: ResourceSpec, rows: Row[], marked: FieldSpec
     return { field, texts, keys: list };
   });
   if (!present.size) return null;
-  return { columns: [...present.keys()], rows: JSON.stringify(rows), keys };
+  const json = JSON.stringify(rows);
+  // a lone surrogate: JSON escapes it and PostgreSQL refuses the escape, where the driver's UTF-8
+  // stores U+FFFD (so does the general path)
+  if (LONE_SURROGATE.test(json)) return null;
+  return { columns: [...present.keys()], rows: json, keys };
 }
 
 /** Writes a batch built by pgImportBatch (rows, `import` revisions, keys); answers the rows written. */
