@@ -16,12 +16,14 @@
  * run on every row) on a fresh server of each database, printed beside the feedback import of
  * the same run. `--baseline BUNDLE` (an earlier build's build/server/main.js) runs the valid
  * imports on that bundle too, right after this build's, for a before/after on the same machine.
- * Each import prints the server's CPU seconds beside its wall time (less moved by other work).
+ * Each import prints the server's CPU seconds beside its wall time (less moved by other work), and
+ * on PostgreSQL the CPU seconds of the database's backends serving the server.
  */
 import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
 import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
@@ -98,6 +100,8 @@ interface ImportRun {
   seconds: number;
   /** the server's CPU seconds during the request */
   cpu: number;
+  /** PostgreSQL: CPU seconds of the backends serving the server's connections during the request */
+  pgCpu?: number;
   rssBefore: number;
   peakRss: number;
   stored: number;
@@ -119,6 +123,7 @@ async function serverImport(
   return withBenchServer(entry, SERVER_NODE_FLAGS, settings, async ({ base, token, rss, pid }) => {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(file)], { type: XLSX_TYPE }), `${target.name}.xlsx`);
+    const pg0 = env.DATABASE_URL ? await pgBackendCpu(env.DATABASE_URL) : undefined;
     const cpu0 = cpuSecondsOf(pid);
     const t0 = performance.now();
     const res = await fetch(`${base}/${target.path}/import`, {
@@ -129,11 +134,41 @@ async function serverImport(
     const body = await res.text();
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuSecondsOf(pid) - cpu0;
+    let pgCpu: number | undefined;
+    if (pg0 && env.DATABASE_URL) {
+      pgCpu = 0;
+      for (const [backend, seconds] of await pgBackendCpu(env.DATABASE_URL)) pgCpu += seconds - (pg0.get(backend) ?? 0);
+    }
     const mem = rss();
     const count = await fetch(`${base}/${target.path}?size=1`, { headers: { authorization: `Bearer ${token}` } });
     const stored = ((await count.json()) as { totalElements: number }).totalElements;
-    return { status: res.status, body: body.slice(0, 200), seconds, cpu, rssBefore: mem.before, peakRss: mem.peak, stored };
+    return { status: res.status, body: body.slice(0, 200), seconds, cpu, pgCpu, rssBefore: mem.before, peakRss: mem.peak, stored };
   });
+}
+
+/**
+ * CPU seconds so far of each PostgreSQL backend connected to the database of `url` (other than
+ * the one asking): the server's pool. Backends started during a request count from zero.
+ */
+async function pgBackendCpu(url: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    const out = new Map<number, number>();
+    for (const { pid } of r.rows) {
+      try {
+        out.set(Number(pid), cpuSecondsOf(Number(pid)));
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
 }
 
 interface BombRun {
@@ -220,7 +255,7 @@ async function benchDialect(dialect: Dialect, rows: number, builds: Array<[strin
     for (const [build, entry] of builds) {
       const good = await goodImport(dialect, entry, file, rows, target);
       console.log(
-        `${target.title} (${build}): HTTP ${good.status} in ${fmt(good.seconds, 2)} s (${fmt(rows / good.seconds)} rows/s, server CPU ${fmt(good.cpu, 2)} s), ${fmt(good.stored)} rows stored, RSS ${mb(good.rssBefore)} before, peak ${mb(good.peakRss)}; ${good.body}`,
+        `${target.title} (${build}): HTTP ${good.status} in ${fmt(good.seconds, 2)} s (${fmt(rows / good.seconds)} rows/s, server CPU ${fmt(good.cpu, 2)} s${good.pgCpu === undefined ? '' : `, PostgreSQL CPU ${fmt(good.pgCpu, 2)} s`}), ${fmt(good.stored)} rows stored, RSS ${mb(good.rssBefore)} before, peak ${mb(good.peakRss)}; ${good.body}`,
       );
       out.push({ dialect, table: target.title, build, good, bad: target === spec && build === builds[0][0] ? bad : undefined });
     }
@@ -277,6 +312,7 @@ async function main(): Promise<void> {
         'rows',
         'seconds',
         'server CPU s',
+        'PostgreSQL CPU s',
         'rows/s',
         'peak RSS',
         `time<=${TARGET_SECONDS}s`,
@@ -295,6 +331,7 @@ async function main(): Promise<void> {
         fmt(rows),
         fmt(o.good.seconds, 2),
         fmt(o.good.cpu, 2),
+        o.good.pgCpu === undefined ? '' : fmt(o.good.pgCpu, 2),
         fmt(rows / o.good.seconds),
         mb(o.good.peakRss),
         verdict(o.good.seconds <= TARGET_SECONDS),

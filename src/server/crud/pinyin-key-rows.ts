@@ -9,7 +9,8 @@
  * - SQLite: `INSERT ... SELECT value ->> 0, value ->> 1 FROM json_each(?)` over a JSON array
  *   of `[key, row_id]` pairs (the same way the import's revisions are written);
  * - PostgreSQL: `INSERT ... SELECT * FROM unnest($1::text[], $2::bigint[])`.
- * The rows stored are the same as before, in the same transaction as the caller's.
+ * The rows stored are the same as before, in the same transaction as the caller's. (An import on
+ * PostgreSQL writes its keys in the statement of its rows instead: pg-import-batch.ts.)
  */
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../types.ts';

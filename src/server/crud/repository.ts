@@ -23,6 +23,7 @@ import {
 import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
 import { keptPinyinPage } from './pinyin-pages.ts';
 import { HeapBound } from './heap-bound.ts';
+import { insertPgImportBatch, pgImportBatch } from './pg-import-batch.ts';
 import {
   diffRecords,
   revisionActor,
@@ -401,6 +402,9 @@ export async function createRecord(
   return record;
 }
 
+/** Lets the statements just started reach the driver before synchronous work fills the thread. */
+const dispatched = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Inserts all records in one transaction (all or nothing); answers how many were written.
  * Records become rows a thousand at a time and nothing is read back, so a 100,000-row import
@@ -423,10 +427,24 @@ export async function insertAll(
   const by = revisionActor(actor);
   const known = new PinyinKeyMemo();
   const heap = new HeapBound();
+  const rowsAt = (i: number) =>
+    records.slice(i, i + 1000).map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
   const inserted = await database.db.transaction().execute(async (trx) => {
     let done = 0;
+    // PostgreSQL: a thousand rows with their revisions and keys in one statement; the next
+    // batch is built while the database writes this one (pg-import-batch.ts)
+    let next = database.dialect === 'postgres' ? pgImportBatch(spec, rowsAt(0), marked, known) : null;
     for (let i = 0; i < records.length; i += 1000) {
-      const rows = records.slice(i, i + 1000).map((r) => recordToRow(spec, { ...r, ...autoValues(spec, actor, true) }, database.dialect));
+      if (next) {
+        const writing = insertPgImportBatch(trx, spec, next, by);
+        await dispatched();
+        next = i + 1000 < records.length ? pgImportBatch(spec, rowsAt(i + 1000), marked, known) : null;
+        done += await writing;
+        heap.check();
+        onProgress?.(done, records.length);
+        continue;
+      }
+      const rows = rowsAt(i);
       for (let j = 0; j < rows.length; j += perBatch) {
         const back = await trx
           .insertInto(spec.table)
@@ -443,6 +461,7 @@ export async function insertAll(
         );
         done += back.length;
       }
+      if (database.dialect === 'postgres' && i + 1000 < records.length) next = pgImportBatch(spec, rowsAt(i + 1000), marked, known);
       heap.check();
       onProgress?.(done, records.length);
     }
