@@ -57,6 +57,7 @@ import {
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
 import { RecycleBinButton } from './RecycleBinButton.tsx';
+import { PinyinPicker } from '../../../components/pinyin/PinyinPicker.tsx';
 
 interface Role {
   id: number;
@@ -460,37 +461,23 @@ export function UserAdmin() {
               onChange={(e) => setForm({ ...form, wecomUserId: e.target.value.replace(/[^A-Za-z0-9_.@-]/g, '') })}
               inputProps={{ maxLength: 64 }}
             />
-            <TextField
-              select
+            <PinyinPicker
               label="公司"
               required
+              options={orgList.map((o) => ({ id: o.id, name: o.name, disabled: !o.enabled && o.id !== form.orgId }))}
               value={form.orgId === '' || orgList.some((o) => o.id === form.orgId) ? form.orgId : ''}
               disabled={!anyOrg && orgList.length <= 1}
               {...check.field('orgId', !anyOrg && orgList.length <= 1 ? '只能选择本公司' : '')}
-              onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}
-            >
-              <MenuItem value="">请选择公司</MenuItem>
-              {orgList.map((o) => (
-                <MenuItem key={o.id} value={o.id} disabled={!o.enabled && o.id !== form.orgId}>
-                  {o.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
+              onChange={(orgId) => setForm({ ...form, orgId })}
+            />
+            <PinyinPicker
               label="部门"
               required
+              options={flat}
               value={form.deptId}
               {...check.field('deptId')}
-              onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}
-            >
-              <MenuItem value="">请选择部门</MenuItem>
-              {flat.map((d) => (
-                <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
-                  {indentLabel(d.name, d.depth)}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={(deptId) => setForm({ ...form, deptId })}
+            />
             <TextField
               select
               label="岗位"

@@ -1,0 +1,175 @@
+/**
+ * Pinyin search walked through in the browser with names the other tests do not use: surnames
+ * read their surname way (单 shan, 解 xie, 仇 qiu, 区 ou, 朴 piao, 曾 zeng) and polyphonic places
+ * (长沙 cs/zs, 乐清 yq/lq, 蚌埠 bb, 六安 la/luan), by initials, full pinyin, mixed forms, upper
+ * case and spaces, in the roster's search, the generated forms' and filters' department pickers,
+ * and the hand-built selects of 部门管理, 用户管理 and the brand tree, with the matched characters
+ * marked.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, openFromMenu, shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
+import type { Created } from '../support/answers.ts';
+
+let product: Product;
+let browser: Browser;
+let page: Page;
+let token: string;
+
+const DEPTS = ['长沙办事处', '乐清分公司', '蚌埠门店', '六安门店'];
+const PEOPLE = ['单雄信', '解缙', '仇英', '区寄', '朴槿', '曾国藩'];
+
+beforeAll(async () => {
+  ({ product, browser, page, token } = await startSignedInAsAdmin());
+  const ids: number[] = [];
+  for (const name of DEPTS) {
+    const res = await api(product, token, 'POST', '/api/dept', { name, pid: 1, sort: 9, enabled: true });
+    expect(res.status).toBe(201);
+    ids.push(res.json<Created>().id);
+  }
+  let n = 0;
+  for (const name of PEOPLE) {
+    const res = await api(product, token, 'POST', '/api/staff', {
+      name,
+      mobile: `1330013${String(1000 + n++)}`,
+      sex: 1,
+      orgId: 1,
+      deptId: ids[0],
+      job: '顾问',
+      entryDate: '2026-01-05',
+      status: 1,
+    });
+    expect(res.status).toBe(201);
+  }
+});
+
+beforeEach(({ task, onTestFailed }) => onTestFailed(() => shotOnFailure(page, task.name)));
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+const marked = (option: ReturnType<Page['getByRole']>) => option.getByTestId('match').allTextContents();
+
+/** the names of a list answer for `blurry` */
+async function rosterNames(query: string): Promise<string[]> {
+  const res = await api(product, token, 'GET', `/api/staff?page=0&size=50&blurry=${encodeURIComponent(query)}`);
+  expect(res.status).toBe(200);
+  return res.json<{ content: Array<{ name: string }> }>().content.map((r) => r.name);
+}
+
+describe('pinyin walk-through', () => {
+  it('the roster finds people by the surname reading: initials, full, mixed, upper case, spaces', async () => {
+    for (const [query, name] of [
+      ['sxx', '单雄信'],
+      ['shanxiongxin', '单雄信'],
+      ['shanxx', '单雄信'],
+      ['sxiongx', '单雄信'],
+      ['SHAN xx', '单雄信'],
+      ['xiej', '解缙'],
+      ['xj', '解缙'],
+      ['qiuying', '仇英'],
+      ['ouji', '区寄'],
+      ['piaoj', '朴槿'],
+      ['zgf', '曾国藩'],
+      ['zengguofan', '曾国藩'],
+      ['单雄', '单雄信'],
+    ] as const) {
+      expect(await rosterNames(query), query).toContain(name);
+    }
+    await page.evaluate(() => (window.location.hash = '/staff'));
+    const search = page.getByPlaceholder('请输入搜索内容');
+    await search.fill('sxiongx');
+    await page.getByRole('cell', { name: '单雄信' }).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: '仇英' }).count()).toBe(0);
+    await search.fill('Zeng GF');
+    await page.getByRole('cell', { name: '曾国藩' }).waitFor();
+    await shot(page, 'pinyin-walk-roster', { fullPage: false });
+    await search.fill('');
+  });
+
+  it("the roster's department filter finds 长沙 by cs and zs, 蚌埠 by bengbu, 六安 by la and luan", async () => {
+    const dept = page.getByRole('combobox', { name: '所属部门' });
+    await dept.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: '全部' }).waitFor();
+    for (const [query, name, mark] of [
+      ['csbsc', '长沙办事处', '长沙办事处'],
+      ['zhangsha', '长沙办事处', '长沙'],
+      ['bengbu', '蚌埠门店', '蚌埠'],
+      ['lamd', '六安门店', '六安门店'],
+      ['luanm', '六安门店', '六安门'],
+      ['yueqing', '乐清分公司', '乐清'],
+      ['LQ fgs', '乐清分公司', '乐清分公司'],
+    ] as const) {
+      await dept.fill(query);
+      await expect.poll(() => listbox.getByRole('option').allTextContents(), { message: query }).toEqual([name]);
+      await expect.poll(() => marked(listbox.getByRole('option').first()), { message: query }).toEqual([mark]);
+    }
+    await shot(page, 'pinyin-walk-roster-dept', { fullPage: false });
+    await page.keyboard.press('Escape');
+  });
+
+  it("部门管理's 上级部门 finds 乐清 by yq and lq, the match marked", async () => {
+    await openFromMenu(page, '部门管理', 'api/dept/lazy');
+    await page.getByRole('table', { name: '部门列表' }).getByText('总公司').waitFor();
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    const parent = dialog.getByRole('combobox', { name: '上级部门' });
+    await parent.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: '顶级部门' }).waitFor();
+    for (const query of ['yqfgs', 'lqf', 'leqingfengongsi']) {
+      await parent.fill(query);
+      await expect.poll(() => listbox.getByRole('option').allTextContents(), { message: query }).toEqual(['乐清分公司']);
+    }
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['乐清分公司']);
+    await shot(page, 'pinyin-walk-dept-parent', { fullPage: false });
+    await listbox.getByRole('option', { name: '乐清分公司' }).click();
+    expect(await parent.inputValue()).toBe('乐清分公司');
+    await dialog.getByRole('button', { name: '取消' }).click();
+  });
+
+  it("用户管理's 部门 finds 蚌埠门店 by bbmd and bengbum", async () => {
+    await openFromMenu(page, '用户管理', 'api/users');
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    const dept = dialog.getByRole('combobox', { name: '部门' });
+    await dept.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option').first().waitFor();
+    for (const query of ['bbmd', 'bengbum', 'BBMenDian']) {
+      await dept.fill(query);
+      await expect.poll(() => listbox.getByRole('option').allTextContents(), { message: query }).toEqual(['蚌埠门店']);
+    }
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['蚌埠门店']);
+    await shot(page, 'pinyin-walk-user-dept', { fullPage: false });
+    await listbox.getByRole('option', { name: '蚌埠门店' }).click();
+    expect(await dept.inputValue()).toBe('蚌埠门店');
+    const org = dialog.getByRole('combobox', { name: '公司' });
+    await org.click();
+    await org.fill('zgs');
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['总公司']);
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: '取消' }).click();
+  });
+
+  it("the brand tree's 所属公司 finds 总公司 by zgs and zonggongsi", async () => {
+    await page.evaluate(() => (window.location.hash = '/brandTree'));
+    await page.getByRole('button', { name: '新增品牌' }).click();
+    const dialog = page.getByRole('dialog', { name: '新增品牌' });
+    const company = dialog.getByRole('combobox', { name: '所属公司' });
+    await company.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: '集团通用' }).waitFor();
+    for (const query of ['zgs', 'zonggongsi', 'zongg']) {
+      await company.fill(query);
+      await expect.poll(() => listbox.getByRole('option').allTextContents(), { message: query }).toEqual(['总公司']);
+    }
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['总公']);
+    await shot(page, 'pinyin-walk-brand-company', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: '取消' }).click();
+  });
+});
