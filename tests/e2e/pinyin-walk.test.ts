@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, openFromMenu, shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
+import { api, openFromMenu, pending, shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
 import type { Created } from '../support/answers.ts';
 
 let product: Product;
@@ -133,6 +133,27 @@ describe('pinyin walk-through', () => {
 
   it("用户管理's 部门 finds 蚌埠门店 by bbmd and bengbum", async () => {
     await openFromMenu(page, '用户管理', 'api/users');
+    // the department list beside the users is found by pinyin too
+    const side = page.getByRole('region', { name: '部门' }).or(page.locator('[aria-label="部门"]'));
+    await side.getByRole('button', { name: '六安门店' }).waitFor();
+    for (const [query, mark] of [
+      ['la', '六安'],
+      ['luanmd', '六安门店'],
+      ['LIU an', '六安'],
+    ] as const) {
+      await page.getByRole('textbox', { name: '查找部门' }).fill(query);
+      await expect
+        .poll(() => side.getByRole('button', { name: '六安门店' }).getByTestId('match').allTextContents(), { message: query })
+        .toEqual([mark]);
+      await expect.poll(() => side.getByRole('button', { name: '蚌埠门店' }).count(), { message: query }).toBe(0);
+    }
+    await shot(page, 'pinyin-walk-user-side-depts', { fullPage: false });
+    const filtered = pending(
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/users' && new URL(r.url()).searchParams.has('deptId')),
+    );
+    await side.getByRole('button', { name: '六安门店' }).click();
+    await filtered;
+    await page.getByRole('textbox', { name: '查找部门' }).fill('');
     await page.getByRole('button', { name: '新增' }).click();
     const dialog = page.getByRole('dialog');
     const dept = dialog.getByRole('combobox', { name: '部门' });
@@ -152,6 +173,22 @@ describe('pinyin walk-through', () => {
     await org.fill('zgs');
     await expect.poll(() => page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['总公司']);
     await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: '取消' }).click();
+  });
+
+  it("角色管理's 自定义 data scope finds its departments by pinyin", async () => {
+    await openFromMenu(page, '角色管理', 'api/roles');
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox', { name: '数据范围' }).click();
+    await page.getByRole('option', { name: /^自定义$/ }).click();
+    const scope = dialog.locator('[aria-label="数据权限"]');
+    await scope.getByText('长沙办事处').waitFor();
+    await dialog.getByRole('textbox', { name: '查找部门' }).fill('zsbsc');
+    await expect.poll(() => scope.getByTestId('match').allTextContents()).toEqual(['长沙办事处']);
+    await expect.poll(() => scope.getByRole('checkbox').count()).toBe(1);
+    await scope.getByRole('checkbox', { name: '长沙办事处' }).check();
+    await shot(page, 'pinyin-walk-role-depts', { fullPage: false });
     await dialog.getByRole('button', { name: '取消' }).click();
   });
 
