@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api, openFromMenu, pending, shot, shotOnFailure, startSignedInAsAdmin, type Product } from './support.ts';
 import type { Created } from '../support/answers.ts';
+import { dataRows } from './list-helpers.ts';
 
 let product: Product;
 let browser: Browser;
@@ -109,6 +110,29 @@ describe('pinyin walk-through', () => {
     }
     await shot(page, 'pinyin-walk-roster-dept', { fullPage: false });
     await page.keyboard.press('Escape');
+  });
+
+  it("调岗's 所属部门 and 岗位类型 take pinyin: 六安门店 by lamd, 服务顾问 by fwgw", async () => {
+    const search = page.getByPlaceholder('请输入搜索内容');
+    await search.fill('sxx');
+    await dataRows(page).filter({ hasText: '单雄信' }).getByRole('button', { name: '调岗', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: '调岗：单雄信' });
+    const dept = dialog.getByRole('combobox', { name: '所属部门' });
+    await dept.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option').first().waitFor();
+    await dept.fill('lamd');
+    await expect.poll(() => listbox.getByRole('option').allTextContents()).toEqual(['六安门店']);
+    await expect.poll(() => marked(listbox.getByRole('option').first())).toEqual(['六安门店']);
+    await shot(page, 'pinyin-walk-transfer-dept', { fullPage: false });
+    await listbox.getByRole('option', { name: '六安门店' }).click();
+    const type = dialog.getByRole('combobox', { name: '岗位类型' });
+    await type.click();
+    await type.fill('fwgw');
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['服务顾问']);
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await search.fill('');
   });
 
   it("部门管理's 上级部门 finds 乐清 by yq and lq, the match marked", async () => {

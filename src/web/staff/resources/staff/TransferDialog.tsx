@@ -88,20 +88,14 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
         onChange={(e) => setJob(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 50 } }}
       />
-      <TextField
-        select
+      <PinyinPicker
         size="small"
         label="岗位类型"
+        options={(types.data ?? []).map((t) => ({ id: t.id, name: t.name, disabled: t.enabled === false && t.id !== jpTypeId }))}
         value={jpTypeId}
-        onChange={(e) => setJpTypeId(e.target.value === '' ? '' : Number(e.target.value))}
-      >
-        <MenuItem value="">无</MenuItem>
-        {(types.data ?? []).map((t) => (
-          <MenuItem key={t.id} value={t.id} disabled={t.enabled === false && t.id !== jpTypeId}>
-            {t.name}
-          </MenuItem>
-        ))}
-      </TextField>
+        emptyLabel="无"
+        onChange={(id) => setJpTypeId(id)}
+      />
       {linked ? (
         <TextField
           select
