@@ -103,7 +103,11 @@ describe.each(testApps())('pinyin in list filters and the dealer portal on %s', 
     await addMember(app, { mobile: '13722220001', surname: '曾志伟', subscribe: 1 });
     await addMember(app, { mobile: '13722220002', surname: '单立人', subscribe: 1 });
     await addMember(app, { mobile: '13722220003', surname: '重阳明', subscribe: 1 });
-    for (const m of ['13722220001', '13722220002', '13722220003']) await addCustomer(app, dealer, m);
+    await addMember(app, { mobile: '13722220004', surname: '仇英', subscribe: 1 });
+    await addMember(app, { mobile: '13722220005', surname: '区寄', subscribe: 1 });
+    await addMember(app, { mobile: '13722220006', surname: '朴槿', subscribe: 1 });
+    for (const m of ['13722220001', '13722220002', '13722220003', '13722220004', '13722220005', '13722220006'])
+      await addCustomer(app, dealer, m);
     await addCustomer(app, other, '13722220001');
     const search = (q: string, token = dealer) =>
       namesOf(`/comp/dbcCompany/getDbcUserInfos?page=0&size=10&sort=id,asc&surname=${encodeURIComponent(q)}`, token, 'surname');
@@ -113,6 +117,13 @@ describe.each(testApps())('pinyin in list filters and the dealer portal on %s', 
     expect(await search('cym')).toEqual(['重阳明']);
     expect(await search('zhongym')).toEqual(['重阳明']);
     expect(await search('立人')).toEqual(['单立人']);
+    // the surname readings of 仇 qiu, 区 ou, 朴 piao, by initials, full and mixed, in any case
+    expect(await search('qiuy')).toEqual(['仇英']);
+    expect(await search('QY')).toEqual(['仇英']);
+    expect(await search('ouji')).toEqual(['区寄']);
+    expect(await search('o j')).toEqual(['区寄']);
+    expect(await search('piaoj')).toEqual(['朴槿']);
+    expect(await search('pjin')).toEqual(['朴槿']);
     // another company's customer of the same name is not this dealer's
     expect(await search('slr', other)).toEqual([]);
     expect(await search('zzw', other)).toEqual(['曾志伟']);

@@ -19,6 +19,7 @@ import { messages } from '../../../../shared/messages.ts';
 import { SUCCESS_NOTICE_MS } from '../../schema/notices.ts';
 import { loadCompanies, saveNode, type Company } from './api.ts';
 import { textOf } from '../../../common/text.ts';
+import { PinyinPicker } from '../../../components/pinyin/PinyinPicker.tsx';
 
 export interface NodeDialogState {
   /** the node being edited, or undefined for a new child of `parent` */
@@ -165,25 +166,15 @@ export function BrandNodeDialog({ state, onClose, onSaved }: { state: NodeDialog
           </Grid>
           {state.kind === 'brand' ? (
             <Grid size={{ xs: 12 }}>
-              <TextField
-                select
+              <PinyinPicker
                 label="所属公司"
                 size="small"
-                fullWidth
-                value={values.orgId ?? ''}
-                onChange={(e) => set('orgId', e.target.value)}
+                options={companies.map((c) => ({ id: String(c.id), name: c.name }))}
+                value={String(values.orgId ?? '')}
+                emptyLabel="集团通用"
+                onChange={(orgId) => set('orgId', String(orgId))}
                 helperText="集团通用：集团各公司都可销售"
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-              >
-                <MenuItem value="">
-                  <em>集团通用</em>
-                </MenuItem>
-                {companies.map((c) => (
-                  <MenuItem key={c.id} value={String(c.id)}>
-                    {c.name}
-                  </MenuItem>
-                ))}
-              </TextField>
+              />
             </Grid>
           ) : null}
           {enumFieldsOf(state.kind).map((f) => (

@@ -21,7 +21,6 @@ import { request } from '../../../common/http.ts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -34,7 +33,6 @@ import {
   flattenDepts,
   FormDialog,
   getJson,
-  indentLabel,
   ScreenTitle,
   send,
   TreeTable,
@@ -45,6 +43,7 @@ import {
 } from './common.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
 import { RecycleBinButton } from './RecycleBinButton.tsx';
+import { PinyinPicker } from '../../../components/pinyin/PinyinPicker.tsx';
 
 interface Form {
   id?: number;
@@ -323,14 +322,14 @@ export function DeptAdmin() {
               autoFocus
               {...check.field('name')}
             />
-            <TextField select label="上级部门" value={form.pid} onChange={(e) => setForm({ ...form, pid: Number(e.target.value) })}>
-              <MenuItem value={0}>顶级部门</MenuItem>
-              {parents.map((p) => (
-                <MenuItem key={p.id} value={p.id} disabled={p.disabled}>
-                  {indentLabel(p.name, p.depth)}
-                </MenuItem>
-              ))}
-            </TextField>
+            <PinyinPicker
+              label="上级部门"
+              options={parents}
+              value={form.pid}
+              emptyLabel="顶级部门"
+              emptyValue={0}
+              onChange={(pid) => setForm({ ...form, pid: pid === '' ? 0 : pid })}
+            />
             <TextField
               label="排序"
               type="number"

@@ -43,6 +43,8 @@ import { MenuTreeChecklist, type MenuTreeNode } from './MenuTreeChecklist.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
 import { RecycleBinButton } from './RecycleBinButton.tsx';
+import { Highlight } from '../../../components/pinyin/Highlight.tsx';
+import { usePinyinMatcher } from '../../../components/pinyin/usePinyin.ts';
 
 interface RoleRow {
   id: number;
@@ -73,6 +75,8 @@ export function RoleAdmin() {
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(10);
   const [blurry, setBlurry] = useState('');
+  const [deptQuery, setDeptQuery] = useState('');
+  const matchDept = usePinyinMatcher('text');
   const roles = useLoad(() => getJson<Page<RoleRow>>('/api/roles', { page, size, blurry }), [page, size, blurry, version]);
   const menus = useLoad(() => getJson<MenuTreeNode[]>('/api/menus/list'), []);
   const depts = useLoad(() => getJson<DeptNode[]>('/api/dept/getDeptList'), []);
@@ -316,23 +320,34 @@ export function RoleAdmin() {
                 aria-label="数据权限"
                 aria-invalid={!!check.errors.depts}
               >
-                {flat.map((d) => (
-                  <FormControlLabel
-                    key={d.id}
-                    sx={{ display: 'flex', pl: d.depth * 2 }}
-                    control={
-                      <Checkbox
-                        size="small"
-                        disabled={d.disabled}
-                        checked={form.depts.includes(d.id)}
-                        onChange={(e) =>
-                          setForm({ ...form, depts: e.target.checked ? [...form.depts, d.id] : form.depts.filter((x) => x !== d.id) })
-                        }
-                      />
-                    }
-                    label={indentLabel(d.name, 0)}
-                  />
-                ))}
+                <TextField
+                  size="small"
+                  value={deptQuery}
+                  onChange={(e) => setDeptQuery(e.target.value)}
+                  placeholder="查找部门"
+                  fullWidth
+                  slotProps={{ htmlInput: { 'aria-label': '查找部门' } }}
+                />
+                {flat
+                  .map((d) => ({ d, range: matchDept(d.name, deptQuery) }))
+                  .filter((x) => x.range)
+                  .map(({ d, range }) => (
+                    <FormControlLabel
+                      key={d.id}
+                      sx={{ display: 'flex', pl: deptQuery.trim() ? 0 : d.depth * 2 }}
+                      control={
+                        <Checkbox
+                          size="small"
+                          disabled={d.disabled}
+                          checked={form.depts.includes(d.id)}
+                          onChange={(e) =>
+                            setForm({ ...form, depts: e.target.checked ? [...form.depts, d.id] : form.depts.filter((x) => x !== d.id) })
+                          }
+                        />
+                      }
+                      label={deptQuery.trim() ? <Highlight text={d.name} range={range} /> : indentLabel(d.name, 0)}
+                    />
+                  ))}
               </Box>
             ) : null}
             <TextField

@@ -57,6 +57,9 @@ import {
 import { ScrollX } from '../../../components/ScrollX.tsx';
 import { HistoryButton } from './HistoryButton.tsx';
 import { RecycleBinButton } from './RecycleBinButton.tsx';
+import { Highlight } from '../../../components/pinyin/Highlight.tsx';
+import { usePinyinMatcher } from '../../../components/pinyin/usePinyin.ts';
+import { PinyinPicker } from '../../../components/pinyin/PinyinPicker.tsx';
 
 interface Role {
   id: number;
@@ -124,6 +127,8 @@ export function UserAdmin() {
   const [size, setSize] = useState(10);
   const [deptId, setDeptId] = useState<number | null>(null);
   const [blurry, setBlurry] = useState('');
+  const [deptQuery, setDeptQuery] = useState('');
+  const matchDept = usePinyinMatcher('text');
   const [enabled, setEnabled] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -254,6 +259,7 @@ export function UserAdmin() {
     if (ok) reload();
   };
   const rows = users.data?.content ?? [];
+  const shownDepts = flat.map((d) => ({ d, range: matchDept(d.name, deptQuery) })).filter((x) => x.range);
 
   return (
     <Box sx={{ p: 2, minWidth: 0 }}>
@@ -263,6 +269,15 @@ export function UserAdmin() {
           sx={{ width: { xs: 'auto', sm: 190 }, flexShrink: 0, maxHeight: { xs: '30vh', sm: '75vh' }, overflow: 'auto' }}
           aria-label="部门"
         >
+          {/* the departments are found by name or pinyin (总部 by zb), the matched characters marked */}
+          <TextField
+            size="small"
+            value={deptQuery}
+            onChange={(e) => setDeptQuery(e.target.value)}
+            placeholder="查找部门"
+            sx={{ m: 1, mb: 0, width: 'calc(100% - 16px)' }}
+            slotProps={{ htmlInput: { 'aria-label': '查找部门' } }}
+          />
           {/* buttons in a plain group: a list may only hold list items */}
           <List dense component="div">
             <ListItemButton
@@ -274,7 +289,7 @@ export function UserAdmin() {
             >
               全部部门
             </ListItemButton>
-            {flat.map((d) => (
+            {shownDepts.map(({ d, range }) => (
               <ListItemButton
                 key={d.id}
                 selected={deptId === d.id}
@@ -283,7 +298,7 @@ export function UserAdmin() {
                   setPage(0);
                 }}
               >
-                {indentLabel(d.name, d.depth)}
+                {deptQuery.trim() ? <Highlight text={d.name} range={range} /> : indentLabel(d.name, d.depth)}
               </ListItemButton>
             ))}
           </List>
@@ -460,37 +475,23 @@ export function UserAdmin() {
               onChange={(e) => setForm({ ...form, wecomUserId: e.target.value.replace(/[^A-Za-z0-9_.@-]/g, '') })}
               inputProps={{ maxLength: 64 }}
             />
-            <TextField
-              select
+            <PinyinPicker
               label="公司"
               required
+              options={orgList.map((o) => ({ id: o.id, name: o.name, disabled: !o.enabled && o.id !== form.orgId }))}
               value={form.orgId === '' || orgList.some((o) => o.id === form.orgId) ? form.orgId : ''}
               disabled={!anyOrg && orgList.length <= 1}
               {...check.field('orgId', !anyOrg && orgList.length <= 1 ? '只能选择本公司' : '')}
-              onChange={(e) => setForm({ ...form, orgId: e.target.value === '' ? '' : Number(e.target.value) })}
-            >
-              <MenuItem value="">请选择公司</MenuItem>
-              {orgList.map((o) => (
-                <MenuItem key={o.id} value={o.id} disabled={!o.enabled && o.id !== form.orgId}>
-                  {o.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
+              onChange={(orgId) => setForm({ ...form, orgId })}
+            />
+            <PinyinPicker
               label="部门"
               required
+              options={flat}
               value={form.deptId}
               {...check.field('deptId')}
-              onChange={(e) => setForm({ ...form, deptId: e.target.value === '' ? '' : Number(e.target.value) })}
-            >
-              <MenuItem value="">请选择部门</MenuItem>
-              {flat.map((d) => (
-                <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
-                  {indentLabel(d.name, d.depth)}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={(deptId) => setForm({ ...form, deptId })}
+            />
             <TextField
               select
               label="岗位"

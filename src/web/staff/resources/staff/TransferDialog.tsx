@@ -8,8 +8,9 @@ import Alert from '@mui/material/Alert';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { RaRecord } from 'react-admin';
-import { FormDialog, flattenDepts, getJson, indentLabel, useAction, useLoad, type DeptNode } from '../../pages/system/common.tsx';
+import { FormDialog, flattenDepts, getJson, useAction, useLoad, type DeptNode } from '../../pages/system/common.tsx';
 import { staffApi, type JpTypeOption, type RoleOption } from './api.ts';
+import { PinyinPicker } from '../../../components/pinyin/PinyinPicker.tsx';
 
 /** The company's subtree of the department tree (the company itself first). */
 export function companyDepartments(
@@ -70,21 +71,15 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
     <FormDialog open title={`调岗：${record.name}`} width={520} busy={busy} onClose={onClose} onSubmit={() => void submit()}>
       {problem ? <Alert severity="error">{problem}</Alert> : null}
       {depts.failed ? <Alert severity="error">部门加载失败，请关闭后重试</Alert> : null}
-      <TextField
-        select
+      <PinyinPicker
         size="small"
         label="所属部门"
         required
+        options={options}
         value={deptId}
-        onChange={(e) => setDeptId(Number(e.target.value))}
+        onChange={(id) => setDeptId(id)}
         disabled={depts.loading}
-      >
-        {options.map((d) => (
-          <MenuItem key={d.id} value={d.id} disabled={d.disabled}>
-            {indentLabel(d.name, d.depth)}
-          </MenuItem>
-        ))}
-      </TextField>
+      />
       <TextField
         size="small"
         label="岗位"
@@ -93,20 +88,14 @@ export function TransferDialog({ record, onClose, onDone }: { record: RaRecord; 
         onChange={(e) => setJob(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 50 } }}
       />
-      <TextField
-        select
+      <PinyinPicker
         size="small"
         label="岗位类型"
+        options={(types.data ?? []).map((t) => ({ id: t.id, name: t.name, disabled: t.enabled === false && t.id !== jpTypeId }))}
         value={jpTypeId}
-        onChange={(e) => setJpTypeId(e.target.value === '' ? '' : Number(e.target.value))}
-      >
-        <MenuItem value="">无</MenuItem>
-        {(types.data ?? []).map((t) => (
-          <MenuItem key={t.id} value={t.id} disabled={t.enabled === false && t.id !== jpTypeId}>
-            {t.name}
-          </MenuItem>
-        ))}
-      </TextField>
+        emptyLabel="无"
+        onChange={(id) => setJpTypeId(id)}
+      />
       {linked ? (
         <TextField
           select
