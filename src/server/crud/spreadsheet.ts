@@ -31,8 +31,6 @@ import { plainText } from '../../shared/text.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const BATCH = 1000;
-/** rows per read on PostgreSQL, where each read is a round trip to the database */
-const PG_BATCH = 2000;
 
 /** Columns of export and import, in order. */
 export function sheetFields(spec: ResourceSpec): FieldSpec[] {
@@ -65,15 +63,14 @@ export function exportFileName(spec: ResourceSpec): string {
  *
  * On PostgreSQL the read of the next batch is sent as soon as a batch arrives, on the export's own
  * connection, so the database finds and sends those rows while this batch is turned into XML
- * (reading and writing overlap instead of taking turns); a batch holds PG_BATCH rows, fewer
- * round trips. SQLite reads synchronously in this thread: nothing to overlap, one batch at a time.
+ * (reading and writing overlap instead of taking turns). SQLite reads synchronously in this
+ * thread: nothing to overlap, one batch at a time.
  */
 async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams, columns: string[]): AsyncGenerator<unknown[][]> {
   const id = idField(spec);
   const idAt = columns.indexOf(id.column);
   const idOnly = params.sort.length === 1 && params.sort[0].field === id;
   const ahead = database.dialect === 'postgres';
-  const batch = ahead ? PG_BATCH : BATCH;
   const reader = await rowArrayReader(database);
   /** the read sent ahead, if any: awaited before the connection is given back */
   let pending: Promise<unknown[][]> | undefined;
@@ -91,7 +88,7 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
         if (after !== undefined) q = q.where(id.column, desc ? '<' : '>', after);
         return q
           .orderBy(id.column, desc ? 'desc' : 'asc')
-          .limit(batch)
+          .limit(BATCH)
           .compile();
       };
       pending = send(page(undefined));
@@ -99,7 +96,7 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
         const rows = await pending!;
         pending = undefined;
         if (rows.length === 0) return;
-        const full = rows.length === batch;
+        const full = rows.length === BATCH;
         const last = Number(rows[rows.length - 1][idAt]);
         if (full && ahead) pending = send(page(last));
         yield rows;
@@ -113,14 +110,14 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     ).execute();
     const ids = Float64Array.from(idRows, (r) => Number(r[id.column]));
     idRows.length = 0;
-    const chunkAt = (i: number) => Array.from(ids.subarray(i, i + batch));
+    const chunkAt = (i: number) => Array.from(ids.subarray(i, i + BATCH));
     const byIds = (chunk: number[]) => database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile();
     if (ids.length) pending = send(byIds(chunkAt(0)));
-    for (let i = 0; i < ids.length; i += batch) {
+    for (let i = 0; i < ids.length; i += BATCH) {
       const chunk = chunkAt(i);
       const rows = await (pending ?? send(byIds(chunk)));
       pending = undefined;
-      if (ahead && i + batch < ids.length) pending = send(byIds(chunkAt(i + batch)));
+      if (ahead && i + BATCH < ids.length) pending = send(byIds(chunkAt(i + BATCH)));
       const byId = new Map(rows.map((r) => [Number(r[idAt]), r]));
       yield chunk.map((k) => byId.get(k)).filter((r): r is unknown[] => !!r);
     }
