@@ -19,7 +19,6 @@ import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { listFields, optionLabel } from '../../shared/resource-spec.ts';
 import { mask } from '../../shared/masks.ts';
 import type { Database } from '../types.ts';
-import type { CompiledQuery } from 'kysely';
 import { rowArrayReader } from '../db/index.ts';
 import { filteredQuery, orderedQuery } from './repository.ts';
 import type { ListParams } from './query.ts';
@@ -60,48 +59,35 @@ export function exportFileName(spec: ResourceSpec): string {
 /**
  * The rows to export as arrays in the order of `columns` (rowArrays: no object per row), batch by
  * batch: keyset by id for the id sort, otherwise the sorted ids first (compact), then the rows.
+ * On PostgreSQL every batch is read on the same connection, held for the whole export (no pool
+ * checkout per batch) and given back however the export ends.
  *
- * On PostgreSQL the read of the next batch is sent as soon as a batch arrives, on the export's own
- * connection, so the database finds and sends those rows while this batch is turned into XML
- * (reading and writing overlap instead of taking turns). SQLite reads synchronously in this
- * thread: nothing to overlap, one batch at a time.
+ * Measured and left out: sending the next batch's read before writing the current one. At a load
+ * average of 6-10 on 2 cores it cost 0.5-2 s more CPU per 1,000,000 rows than reading in turn
+ * and the wall time did not improve (scripts/bench/README.md, "The export's reading, issue 26").
  */
 async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams, columns: string[]): AsyncGenerator<unknown[][]> {
   const id = idField(spec);
   const idAt = columns.indexOf(id.column);
   const idOnly = params.sort.length === 1 && params.sort[0].field === id;
-  const ahead = database.dialect === 'postgres';
   const reader = await rowArrayReader(database);
-  /** the read sent ahead, if any: awaited before the connection is given back */
-  let pending: Promise<unknown[][]> | undefined;
-  const send = (query: CompiledQuery): Promise<unknown[][]> => {
-    const read = reader.read(query);
-    // a failure surfaces where the read is awaited (or is dropped when the export stopped first)
-    read.catch(() => undefined);
-    return read;
-  };
   try {
     if (idOnly) {
       const desc = params.sort[0].desc;
-      const page = (after: number | undefined): CompiledQuery => {
-        let q = filteredQuery(database, spec, params.conditions).clearSelect().select(columns);
-        if (after !== undefined) q = q.where(id.column, desc ? '<' : '>', after);
-        return q
-          .orderBy(id.column, desc ? 'desc' : 'asc')
-          .limit(BATCH)
-          .compile();
-      };
-      pending = send(page(undefined));
+      let last: number | undefined;
       for (;;) {
-        const rows = await pending!;
-        pending = undefined;
+        let q = filteredQuery(database, spec, params.conditions).clearSelect().select(columns);
+        if (last !== undefined) q = q.where(id.column, desc ? '<' : '>', last);
+        const rows = await reader.read(
+          q
+            .orderBy(id.column, desc ? 'desc' : 'asc')
+            .limit(BATCH)
+            .compile(),
+        );
         if (rows.length === 0) return;
-        const full = rows.length === BATCH;
-        const last = Number(rows[rows.length - 1][idAt]);
-        if (full && ahead) pending = send(page(last));
+        last = Number(rows[rows.length - 1][idAt]);
         yield rows;
-        if (!full) return;
-        if (!ahead) pending = send(page(last));
+        if (rows.length < BATCH) return;
       }
     }
     const idRows = await orderedQuery(
@@ -110,19 +96,13 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     ).execute();
     const ids = Float64Array.from(idRows, (r) => Number(r[id.column]));
     idRows.length = 0;
-    const chunkAt = (i: number) => Array.from(ids.subarray(i, i + BATCH));
-    const byIds = (chunk: number[]) => database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile();
-    if (ids.length) pending = send(byIds(chunkAt(0)));
     for (let i = 0; i < ids.length; i += BATCH) {
-      const chunk = chunkAt(i);
-      const rows = await (pending ?? send(byIds(chunk)));
-      pending = undefined;
-      if (ahead && i + BATCH < ids.length) pending = send(byIds(chunkAt(i + BATCH)));
+      const chunk = Array.from(ids.subarray(i, i + BATCH));
+      const rows = await reader.read(database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile());
       const byId = new Map(rows.map((r) => [Number(r[idAt]), r]));
       yield chunk.map((k) => byId.get(k)).filter((r): r is unknown[] => !!r);
     }
   } finally {
-    if (pending) await pending.catch(() => undefined);
     reader.close();
   }
 }

@@ -105,9 +105,8 @@ export interface RowArrayReader {
 
 /**
  * A reader for a bulk read of many batches (the xlsx export). On PostgreSQL it holds one
- * connection of the pool for its whole life instead of checking one out per batch, so a read
- * can be sent while the rows of the previous one are still being written; a read that failed
- * has the connection closed rather than given back. On SQLite, `rowArrays`.
+ * connection of the pool for its whole life instead of checking one out per batch; a read that
+ * failed has the connection closed rather than given back. On SQLite, `rowArrays`.
  */
 export async function rowArrayReader(database: Database): Promise<RowArrayReader> {
   if (sqliteHandles.has(database)) return { read: (query) => rowArrays(database, query), close: () => undefined };

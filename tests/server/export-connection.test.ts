@@ -28,10 +28,10 @@ async function titles(body: Buffer): Promise<string[]> {
   return out;
 }
 
-// The export reads its batches on a connection of its own (PostgreSQL: one of the pool's, the next
-// batch asked for while the current one is written): it must give that connection back however
-// the export ends, or a few stopped downloads would starve the pool.
-describe.each(testApps())('export batches read ahead on %s', (_name, start) => {
+// The export reads its batches on a connection of its own (PostgreSQL: one of the pool's, held for
+// the whole export): it must give that connection back however the export ends, or a few stopped
+// downloads would starve the pool.
+describe.each(testApps())('the export connection on %s', (_name, start) => {
   let t: TestApp;
   const params = (query: Record<string, string> = {}) => parseListQuery(spec, query, FULL_ACCESS, { paging: false });
 
@@ -44,7 +44,7 @@ describe.each(testApps())('export batches read ahead on %s', (_name, start) => {
       Array.from({ length: ROWS }, (_, i) => ({
         userType: '员工',
         model: '其他',
-        title: `预读${String(i).padStart(4, '0')}`,
+        title: `导出${String(i).padStart(4, '0')}`,
         content: `row ${i}`,
         status: i % 3 === 0,
         enabled: true,
@@ -56,7 +56,7 @@ describe.each(testApps())('export batches read ahead on %s', (_name, start) => {
   it('every row once, in order, for the id sort and for another sort', async () => {
     const byId = await titles(await allBytes(exportStream(t.app.database, spec, params(), () => undefined)));
     expect(byId).toHaveLength(ROWS);
-    expect(byId[0]).toBe(`预读${ROWS - 1}`);
+    expect(byId[0]).toBe(`导出${ROWS - 1}`);
     expect(new Set(byId).size).toBe(ROWS);
     const byTitle = await titles(await allBytes(exportStream(t.app.database, spec, params({ sort: 'title,asc' }), () => undefined)));
     expect(byTitle).toEqual([...byId].sort());
