@@ -64,7 +64,7 @@ export function exportFileName(spec: ResourceSpec): string {
  *
  * Measured and left out: sending the next batch's read before writing the current one. At a load
  * average of 6-10 on 2 cores it cost 0.5-2 s more CPU per 1,000,000 rows than reading in turn
- * and the wall time did not improve (scripts/bench/README.md, "The export's reading, issue 26").
+ * and the wall time did not improve (scripts/bench/README.md, "PostgreSQL plans and the export's reading").
  */
 async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams, columns: string[]): AsyncGenerator<unknown[][]> {
   const id = idField(spec);
