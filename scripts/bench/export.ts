@@ -1,5 +1,5 @@
 /**
- * npm run bench:export [-- --rows N --only sqlite|postgres --keep DIR --large-only --profile DIR]
+ * npm run bench:export [-- --rows N --only sqlite|postgres --keep DIR --large-only --profile DIR --baseline BUNDLE]
  *
  * Seeds the feedback table with N/10 rows (default 100,000), then N rows (default 1,000,000),
  * and for each size downloads GET /api/sysQuestion/download as admin over 127.0.0.1, reading
@@ -9,6 +9,9 @@
  * outside the timed part: a valid xlsx (exceljs streaming reader) with a title row plus one
  * row per record. Targets: the 100,000-row export within 3 s and 200 MB; 1,000,000 rows under
  * the same 200 MB. Figures only: exits 0 whatever they are, non-zero only when broken.
+ *
+ * `--baseline BUNDLE` (an earlier build's build/server/main.js) downloads each size from that
+ * bundle too, right before this build's, on the same rows: a before/after on the same machine.
  */
 import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -140,12 +143,14 @@ async function checkXlsx(file: string): Promise<Check> {
 
 interface Outcome {
   dialect: Dialect;
+  /** this build, or the baseline bundle */
+  build: string;
   rows: number;
   download: DownloadResult;
   check: Check;
 }
 
-async function benchDialect(dialect: Dialect, sizes: number[], entry: string, opts: BenchOptions): Promise<Outcome[]> {
+async function benchDialect(dialect: Dialect, sizes: number[], builds: Array<[string, string]>, opts: BenchOptions): Promise<Outcome[]> {
   heading(`${dialect}: export of ${sizes.map((n) => fmt(n)).join(' then ')} rows`);
   // --keep DIR: each size's rows stay for the next run with the same DIR (a target per size)
   const keep = typeof opts.keep === 'string' ? resolve(opts.keep) : undefined;
@@ -160,23 +165,31 @@ async function benchDialect(dialect: Dialect, sizes: number[], entry: string, op
       } finally {
         await app.close();
       }
-      const file = join(tmpdir(), `bench-export-${process.pid}-${dialect}-${n}.xlsx`);
-      try {
-        const download = await serverDownload(entry, target, file, profileFlags(opts, `${dialect}-${n}`));
-        const check = await checkXlsx(file);
-        console.log(
-          `${fmt(n)} rows: HTTP ${download.status} ${download.contentType}, ${mb(download.bytes)} in ${fmt(download.seconds, 2)} s ` +
-            `(first byte after ${fmt(download.firstByteSeconds, 2)} s), RSS ${mb(download.rssBefore)} before, peak ${mb(download.peakRssSampled)} sampled, ` +
-            `kernel peak (VmHWM) ${mb(download.maxRss)}`,
-        );
-        if (download.cpu) console.log(`  ${download.cpu}`);
-        console.log(
-          `  file: ${check.valid ? 'valid xlsx' : `NOT a valid xlsx (${check.error ?? 'no worksheet'})`}, ${fmt(check.dataRows)} data rows` +
-            `${check.dataRows === n ? ' (all)' : ` (expected ${fmt(n)})`}; titles: ${check.titles.join(' | ')}`,
-        );
-        out.push({ dialect, rows: n, download, check });
-      } finally {
-        rmSync(file, { force: true });
+      for (const [build, entry] of builds) {
+        const file = join(tmpdir(), `bench-export-${process.pid}-${dialect}-${n}.xlsx`);
+        const label = builds.length > 1 ? `${build}, ` : '';
+        try {
+          const download = await serverDownload(
+            entry,
+            target,
+            file,
+            profileFlags(opts, `${dialect}-${n}${builds.length > 1 ? `-${build.replace(/\W+/g, '-')}` : ''}`),
+          );
+          const check = await checkXlsx(file);
+          console.log(
+            `${label}${fmt(n)} rows: HTTP ${download.status} ${download.contentType}, ${mb(download.bytes)} in ${fmt(download.seconds, 2)} s ` +
+              `(first byte after ${fmt(download.firstByteSeconds, 2)} s), RSS ${mb(download.rssBefore)} before, peak ${mb(download.peakRssSampled)} sampled, ` +
+              `kernel peak (VmHWM) ${mb(download.maxRss)}`,
+          );
+          if (download.cpu) console.log(`  ${download.cpu}`);
+          console.log(
+            `  file: ${check.valid ? 'valid xlsx' : `NOT a valid xlsx (${check.error ?? 'no worksheet'})`}, ${fmt(check.dataRows)} data rows` +
+              `${check.dataRows === n ? ' (all)' : ` (expected ${fmt(n)})`}; titles: ${check.titles.join(' | ')}`,
+          );
+          out.push({ dialect, build, rows: n, download, check });
+        } finally {
+          rmSync(file, { force: true });
+        }
       }
     }
     return out;
@@ -198,12 +211,14 @@ async function main(): Promise<void> {
   const sizes = opts['large-only'] ? [opts.rows] : [Math.max(1, Math.round(opts.rows / 10)), opts.rows];
   console.log(`export benchmark: node ${process.version}, ${cpus().length} cores, dialects: ${opts.dialects.join(', ')}`);
   const entry = await timed('bundle the server', () => buildServer());
+  const builds: Array<[string, string]> = [['this build', entry]];
+  if (typeof opts.baseline === 'string') builds.unshift(['baseline', resolve(opts.baseline)]);
   const all: Outcome[] = [];
-  for (const d of opts.dialects) all.push(...(await benchDialect(d, sizes, entry, opts)));
+  for (const d of opts.dialects) all.push(...(await benchDialect(d, sizes, builds, opts)));
 
   heading('summary');
   const rows: string[][] = [
-    ['dialect', 'rows', 'seconds', 'rows/s', 'MB', 'peak RSS', 'maxRSS', `time<=${TARGET_SECONDS}s`, 'RSS<=200MB', 'file'],
+    ['dialect', 'build', 'rows', 'seconds', 'rows/s', 'MB', 'peak RSS', 'maxRSS', `time<=${TARGET_SECONDS}s`, 'RSS<=200MB', 'file'],
   ];
   for (const o of all) {
     const peak = Math.max(o.download.peakRssSampled, o.download.maxRss);
@@ -215,6 +230,7 @@ async function main(): Promise<void> {
           : '-';
     rows.push([
       o.dialect,
+      o.build,
       fmt(o.rows),
       fmt(o.download.seconds, 2),
       fmt(o.rows / o.download.seconds),
@@ -230,7 +246,7 @@ async function main(): Promise<void> {
   console.log(`time target applies to ${fmt(TARGET_ROWS_FOR_TIME)} rows (in brackets: a smaller run); RSS is of the whole server process`);
   const broken = all.filter((o) => o.download.status !== 200 || !o.check.valid || o.check.dataRows !== o.rows);
   if (broken.length) {
-    console.log(`\nbroken: ${broken.map((o) => `${o.dialect} ${fmt(o.rows)}`).join('; ')} (bad answer or file)`);
+    console.log(`\nbroken: ${broken.map((o) => `${o.dialect} ${o.build} ${fmt(o.rows)}`).join('; ')} (bad answer or file)`);
     process.exitCode = 1;
   }
 }

@@ -96,6 +96,44 @@ export async function rowArrays(database: Database, query: CompiledQuery): Promi
   return result.rows as unknown[][];
 }
 
+/** Reads row arrays (as `rowArrays`) for one long bulk read; `close` when done. */
+export interface RowArrayReader {
+  read(query: CompiledQuery): Promise<unknown[][]>;
+  /** gives back what the reader holds (after its reads have settled) */
+  close(): void;
+}
+
+/**
+ * A reader for a bulk read of many batches (the xlsx export). On PostgreSQL it holds one
+ * connection of the pool for its whole life instead of checking one out per batch; a read that
+ * failed has the connection closed rather than given back. On SQLite, `rowArrays`.
+ */
+export async function rowArrayReader(database: Database): Promise<RowArrayReader> {
+  if (sqliteHandles.has(database)) return { read: (query) => rowArrays(database, query), close: () => undefined };
+  const pool = pgPools.get(database);
+  if (!pool) throw new Error('rowArrayReader: not a database opened by openDatabase');
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  let closed = false;
+  return {
+    read: async (query) => {
+      if (closed) throw new Error('rowArrayReader: closed');
+      try {
+        const result = await client.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' });
+        return result.rows as unknown[][];
+      } catch (err) {
+        failure ??= err as Error;
+        throw err;
+      }
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      client.release(failure);
+    },
+  };
+}
+
 /**
  * The better-sqlite3 connection behind an SQLite database and its file (undefined on
  * PostgreSQL): backups copy it through SQLite's online backup API on this same connection, so
