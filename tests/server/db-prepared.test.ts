@@ -94,31 +94,6 @@ describe.each(testApps().filter(([dialect]) => dialect === 'postgres'))('named s
     });
   });
 
-  it('a named statement runs its generic plan from its first run; an unnamed one with parameters is planned as the server says', async () => {
-    await db.transaction().execute(async (trx) => {
-      const q = trx
-        .selectFrom('prep_shape' as never)
-        .select(['id', 'name'] as never[])
-        .where('amount' as never, '<=', 20 as never)
-        .orderBy('id' as never);
-      for (let i = 0; i < HOT_AFTER + 4; i++)
-        expect(await q.execute()).toEqual([
-          { id: 1, name: 'a' },
-          { id: 2, name: 'b' },
-        ]);
-      const mode = async () => (await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(trx)).rows[0].plan_cache_mode;
-      expect(await mode()).toBe('force_generic_plan');
-      // an unnamed statement with a parameter (this text, seen once) switches the connection back first
-      const plans = await sql<{ generic_plans: string; custom_plans: string }>`
-        select generic_plans, custom_plans from pg_prepared_statements where statement = ${q.compile().sql}`.execute(trx);
-      expect(plans.rows).toHaveLength(1);
-      // every named run used the generic plan: none was planned again with its values
-      expect(Number(plans.rows[0].generic_plans)).toBe(5);
-      expect(Number(plans.rows[0].custom_plans)).toBe(0);
-      expect(await mode()).toBe('auto');
-    });
-  });
-
   it('a column added under a named statement changes nothing; a changed column type fails one run, then it is prepared anew', async () => {
     await db.transaction().execute(async (trx) => {
       const q = trx

@@ -22,17 +22,6 @@
  * (`0A000`), every text is named anew and each connection deallocates its old statements at
  * its next checkout.
  *
- * Generic plans: PostgreSQL keeps a named statement's generic plan only when its estimated cost is
- * no higher than the custom plans' average, and for the list page it is not (with the composite
- * index on the filter, `id <= $3` is guessed at a third of the rows, so the generic plan looks
- * three times costlier though it is the same plan): every run was planned again, 0.24-0.42 ms of
- * PostgreSQL CPU per page, as much as running it. A connection therefore runs its named
- * statements with `plan_cache_mode = force_generic_plan` (planned once per connection, 0.03 ms)
- * and its unnamed statements with parameters under the server's own setting again (`RESET`):
- * each switch is one `SET` sent only when the kind of statement changes, so a connection serving
- * lists sends none. A rollback may undo a `SET` made in its transaction, so after one the setting
- * is sent again before the next statement that cares.
- *
  * A connection pooler in transaction mode that does not track prepared statements (PgBouncer
  * before 1.21) cannot carry named statements: DB_PREPARED_STATEMENTS=false turns them off.
  */
@@ -49,12 +38,6 @@ export const PER_CONNECTION_MAX = 200;
 export const MAX_USES = 50_000;
 
 const SELECT = /^\s*(select|with)\b/i;
-const ROLLBACK = /^\s*rollback\b/i;
-const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
-const SERVER_PLANS = 'RESET plan_cache_mode';
-
-/** the plan setting a connection was last given: generic, the server's, or not known (after a rollback) */
-type PlanMode = 'generic' | 'server' | 'unknown';
 
 interface Seen {
   runs: number;
@@ -127,25 +110,9 @@ export class PreparedStatements {
         await this.dropStale(client);
         let wrapper = wrappers.get(client);
         if (!wrapper) {
-          // a new connection plans as the server says
-          let mode: PlanMode = 'server';
           const query = async (text: string, values: readonly unknown[]) => {
             const name = this.nameFor(client, text);
-            if (!name) {
-              if (mode !== 'server' && values.length) {
-                await client.query(SERVER_PLANS);
-                mode = 'server';
-              }
-              try {
-                return await client.query(text, [...values]);
-              } finally {
-                if (ROLLBACK.test(text)) mode = 'unknown';
-              }
-            }
-            if (mode !== 'generic') {
-              await client.query(GENERIC_PLANS);
-              mode = 'generic';
-            }
+            if (!name) return client.query(text, [...values]);
             try {
               return await client.query({ name, text, values: [...values] });
             } catch (err) {
