@@ -97,6 +97,16 @@ export function PinyinSelectInput({
   const shownLabel = translate(label, { _: label });
   const helper = <InputHelperText error={invalid ? fieldState.error?.message : undefined} helperText={helperText} />;
 
+  // what the stand-in and the picker's own field show alike
+  const fieldLook = {
+    label: shownLabel,
+    required: isRequired,
+    error: invalid,
+    helperText: helper,
+    placeholder: '输入名称或拼音查找',
+    margin: 'dense' as const,
+    size,
+  };
   if (deferred && !armed) {
     const arm = (how: Arming) => () => {
       if (!disabled && !readOnly) setArmed(how);
@@ -106,15 +116,9 @@ export function PinyinSelectInput({
         value={selected ? textOf(selected) : ''}
         name={field.name}
         inputRef={field.ref}
-        label={shownLabel}
-        required={isRequired}
-        error={invalid}
-        helperText={helper}
-        placeholder="输入名称或拼音查找"
-        margin="dense"
+        {...fieldLook}
         fullWidth={!sx}
         disabled={disabled}
-        size={size}
         sx={sx}
         onPointerEnter={arm('hover')}
         onPointerDown={(e) => {
@@ -175,16 +179,10 @@ export function PinyinSelectInput({
               node.select();
             }
           }}
-          label={shownLabel}
-          required={isRequired}
-          error={invalid}
-          helperText={helper}
-          placeholder="输入名称或拼音查找"
-          margin="dense"
+          {...fieldLook}
           // as wide as the picker; in a list's filters (with 全部) it sits on the row's line as the text filters do
           fullWidth
           sx={emptyText ? { mb: 0 } : undefined}
-          size={size}
           // reached by the keyboard or a press (deferred): the field takes the focus the stand-in had
           autoFocus={armed === 'focus' || armed === 'press'}
           slotProps={{ htmlInput: { ...params.inputProps, 'data-field': source } }}
