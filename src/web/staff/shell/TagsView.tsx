@@ -38,7 +38,7 @@ export function TagsView() {
 
   /** the path last refused for want of room: warned once, not again on its every query change */
   const refusedPath = useRef<string | null>(null);
-  /** addresses the 404 page stood in for this session */
+  /** addresses the 404 page stood in for this session: no warning about room for them */
   const notTabs = useRef(new Set<string>());
   /** the tabs as last rendered, plus what the effects below changed since (read and written by them only) */
   const tagsRef = useRef(tags);
@@ -50,7 +50,10 @@ export function TagsView() {
     const path = location.pathname;
     const title = titleOf(path, location.search);
     // an address with no screen shows the 404 page: it is no tab (and no reason to warn)
-    if (title === NOT_FOUND_TITLE || notTabs.current.has(path)) return;
+    if (title === NOT_FOUND_TITLE) return;
+    // An address the 404 page once stood in for is added again all the same: if the page is
+    // still the 404, its mark drops the tab in this same commit (this effect runs first); if a
+    // screen shows there now, the tab stays. A mark never hides a screen for the session.
     const { tags: next, refused } = addTag(tagsRef.current, { path, search: location.search, title });
     tagsRef.current = next;
     setTags(next);
@@ -58,7 +61,7 @@ export function TagsView() {
       refusedPath.current = null;
       return;
     }
-    if (refusedPath.current === path) return;
+    if (refusedPath.current === path || notTabs.current.has(path)) return;
     refusedPath.current = path;
     notify(TOO_MANY_TAGS, { type: 'warning' });
   }, [location.pathname, location.search, notify]);
