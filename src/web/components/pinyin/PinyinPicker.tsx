@@ -3,13 +3,14 @@
  * tree's company) that also takes typing: departments, companies and people are found by the
  * shared pinyin rule (总部 by zb, 单雄信 by sxx) with the matched characters highlighted, as in
  * the generated forms' PinyinSelectInput. A tree's options keep their depth as an indent while
- * nothing is typed. `emptyLabel` adds a first choice for the empty value (顶级部门, 集团通用).
+ * nothing is typed; at most MAX_SHOWN matches are listed. `emptyLabel` adds a first choice for the empty value (顶级部门, 集团通用).
  */
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import { Highlight } from './Highlight.tsx';
 import { usePinyinMatcher, type PinyinKind } from './usePinyin.ts';
+import { pinyinOptions } from './pinyinOptions.ts';
 
 export interface PickerOption<V extends string | number> {
   id: V;
@@ -59,8 +60,7 @@ export function PinyinPicker<V extends string | number>({
   const all: Option[] = emptyLabel ? [{ id: EMPTY, name: emptyLabel }, ...options] : options;
   const isEmpty = value === null || value === '' || value === emptyValue;
   const selected = (isEmpty && emptyLabel ? all[0] : all.find((o) => o.id !== EMPTY && String(o.id) === String(value))) ?? null;
-  // the chosen option's own text in the box lists everything, as a select does
-  const queryOf = (input: string) => (selected && input === selected.name ? '' : input);
+  const { queryOf, filterOptions } = pinyinOptions(match, (o: Option) => o.name, selected);
   return (
     <Autocomplete<Option>
       options={all}
@@ -71,10 +71,7 @@ export function PinyinPicker<V extends string | number>({
       getOptionLabel={(o) => o.name}
       getOptionDisabled={(o) => !!o.disabled}
       isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-      filterOptions={(list, { inputValue }) => {
-        const q = queryOf(inputValue);
-        return list.filter((o) => match(o.name, q));
-      }}
+      filterOptions={filterOptions}
       onChange={(_, o) => onChange(o && o.id !== EMPTY ? o.id : emptyValue)}
       renderOption={(props, o, { inputValue }) => {
         const q = queryOf(inputValue);

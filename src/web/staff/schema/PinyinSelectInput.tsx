@@ -18,6 +18,7 @@ import { InputHelperText, useChoicesContext, useInput, useTranslate, type Valida
 import type { SxProps, Theme } from '@mui/material/styles';
 import { Highlight } from '../../components/pinyin/Highlight.tsx';
 import { usePinyinMatcher, type PinyinKind } from '../../components/pinyin/usePinyin.ts';
+import { pinyinOptions } from '../../components/pinyin/pinyinOptions.ts';
 
 interface Choice {
   id: string | number;
@@ -53,8 +54,6 @@ export interface PinyinSelectInputProps {
 type Arming = 'focus' | 'press' | 'hover';
 
 const EMPTY_ID = '\u0000empty';
-
-const MAX_SHOWN = 200;
 
 export function PinyinSelectInput({
   source,
@@ -223,6 +222,7 @@ function PinyinAutocomplete({
   renderField,
 }: PinyinAutocompleteProps) {
   const match = usePinyinMatcher(kind);
+  const { queryOf, filterOptions } = pinyinOptions(match, textOf, selected);
   return (
     <Autocomplete<Choice>
       options={choices}
@@ -236,15 +236,11 @@ function PinyinAutocomplete({
       readOnly={readOnly}
       getOptionLabel={textOf}
       isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-      filterOptions={(options, { inputValue }) => {
-        // the chosen option's own text in the box lists everything, as a select does
-        const q = selected && inputValue === textOf(selected) ? '' : inputValue;
-        return options.filter((o) => match(textOf(o), q)).slice(0, MAX_SHOWN);
-      }}
+      filterOptions={filterOptions}
       onChange={(_, v) => onChange(v)}
       onBlur={onBlur}
       renderOption={(props, o, { inputValue }) => {
-        const q = selected && inputValue === textOf(selected) ? '' : inputValue;
+        const q = queryOf(inputValue);
         return (
           <li {...props} key={String(o.id)}>
             <Highlight text={textOf(o)} range={match(textOf(o), q)} />
