@@ -12,7 +12,10 @@
  *  - one app's folder (src/web/staff, src/web/dealer, src/web/applicant, src/web/login)
  *    importing another's: what more than one app uses lives in src/web/common (HTTP client,
  *    session, token, RSA, schema validation, idle lock) or src/web/components (shared widgets);
- *  - src/web/common or src/web/components importing any app's folder.
+ *  - src/web/common or src/web/components importing any app's folder;
+ *  - src/server importing a large library that only one rare request needs (LAZY_ON_SERVER) by a
+ *    value import: it must come through `import()` where it is used, or every instance holds it
+ *    from its start (bson alone keeps a 17 MB buffer from the moment it loads).
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -183,6 +186,21 @@ const RULES: Array<[string[], string[], string]> = [
   [['src/web/common', 'src/web/components'], APPS, 'the code the apps share imports no app'],
 ];
 
+/** packages the server loads on first use only: the phone look-up's tables, contract PDFs, import templates */
+const LAZY_ON_SERVER = ['bson', 'pdfkit', 'exceljs'];
+
+/** The packages a file imports as values when it loads (static imports and exports, not `import type`, not `import()`). */
+export function loadedPackages(text: string): string[] {
+  const code = stripComments(text);
+  const found: string[] = [];
+  const patterns = [
+    /(?:^|[\n;}])\s*(?:import|export)\s+(?!type\s)[^'"`;]*?\bfrom\s*(['"])([^'"]+)\1/g,
+    /(?:^|[\n;}])\s*import\s*(['"])([^'"]+)\1/g,
+  ];
+  for (const re of patterns) for (const m of code.matchAll(re)) if (!m[2].startsWith('.')) found.push(m[2]);
+  return found;
+}
+
 describe('import graph of src/', () => {
   const { graph, unresolved } = buildGraph();
 
@@ -243,5 +261,15 @@ describe('import graph of src/', () => {
       }
     }
     expect(broken, `imports against the rules:\n${broken.join('\n')}`).toEqual([]);
+  });
+
+  it('the server loads its rarely needed large libraries on first use', () => {
+    expect(
+      loadedPackages("import a from 'bson';\nimport type { B } from 'pdfkit';\nconst c = await import('exceljs');\nexport { d } from 'x';"),
+    ).toEqual(['bson', 'x']);
+    const eager: string[] = [];
+    for (const file of listSources(join(SRC, 'server')))
+      for (const pkg of loadedPackages(readFileSync(file, 'utf8'))) if (LAZY_ON_SERVER.includes(pkg)) eager.push(`${rel(file)}: ${pkg}`);
+    expect(eager, `load these with import() where they are used:\n${eager.join('\n')}`).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@
  * fonts-noto-cjk installs; only the glyphs used are embedded).
  */
 import { existsSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
 import { amountToChinese } from '../../../shared/format.ts';
 import { statusLabel } from '../../../shared/dbc-status.ts';
 import { plainText } from '../../../shared/text.ts';
@@ -27,8 +26,10 @@ const COLLECTION_FACE = 'NotoSansCJKsc-Regular';
 
 export class ContractFontMissing extends Error {}
 
-export function contractPdf(fontPath: string, data: ContractData): Promise<Buffer> {
+export async function contractPdf(fontPath: string, data: ContractData): Promise<Buffer> {
   if (!existsSync(fontPath)) throw new ContractFontMissing(fontPath);
+  // pdfkit (with its font readers) loads with the first contract made, not with the server
+  const { default: PDFDocument } = await import('pdfkit');
   const r = data.record;
   const doc = new PDFDocument({
     size: 'A4',

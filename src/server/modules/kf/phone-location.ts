@@ -9,7 +9,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { deserialize } from 'bson';
 
 export interface PhoneLocation {
   phone: string;
@@ -29,6 +28,8 @@ interface Table {
 }
 
 async function loadTable(file: string): Promise<Table> {
+  // bson keeps a 17 MB buffer from the moment it loads: it loads with the first look-up
+  const { deserialize } = await import('bson');
   const raw = deserialize(await readFile(file)) as Record<string, unknown>;
   const places: string[] = [];
   const index = new Map<string, number>();
