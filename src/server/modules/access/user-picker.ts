@@ -7,11 +7,11 @@
  * (no phone, no e-mail), so nothing needs masking.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { permissionKey, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { requestScope } from '../../auth/data-scope.ts';
 import { badRequest } from '../../errors.ts';
-import { escapeLike, onlyKeys, paging, queryValue } from './input.ts';
+import { onlyKeys, paging, queryValue } from './input.ts';
+import { userTextCondition } from './user-search.ts';
 import { readLimit } from '../../read-limits.ts';
 
 /** Every key that opens the user picker: user:list and the keys of the screens that pick users. */
@@ -42,10 +42,7 @@ export function registerUserPicker(app: FastifyInstance, specs: ResourceSpec[]):
     const ids = idsOf(query);
     if (ids.length) q = q.where('u.id', 'in', ids);
     const blurry = queryValue(query, 'blurry');
-    if (blurry) {
-      const like = `%${escapeLike(blurry)}%`;
-      q = q.where(sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\')`);
-    }
+    if (blurry) q = q.where(await userTextCondition(db, blurry));
     const enabled = queryValue(query, 'enabled');
     if (enabled === 'true' || enabled === 'false') q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');

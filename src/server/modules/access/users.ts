@@ -1,6 +1,6 @@
 /**
  * User administration (sys_user):
- *   GET    api/users                 paged list: blurry (user name, nickname, phone, e-mail),
+ *   GET    api/users                 paged list: blurry (user name, nickname also by pinyin, phone, e-mail),
  *                                    deptId (the department and those below), enabled,
  *                                    createTime=a&createTime=b; rows in the data scope (user:list)
  *   POST   api/users                 create with the default password and the default-password
@@ -17,7 +17,6 @@
  * operation log; an edit by a caller who saw them masked keeps the stored values.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
@@ -28,12 +27,12 @@ import { inScope, requestScope, withDescendants, canChooseAnyOrganisation } from
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { maskEmail, maskPhone } from '../../../shared/masks.ts';
 import { plainText } from '../../../shared/text.ts';
+import { userTextCondition } from './user-search.ts';
 import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
 import {
   assertForm,
   bool,
   deleteIds,
-  escapeLike,
   idList,
   integer,
   objectBody,
@@ -312,15 +311,8 @@ export function registerUserAdmin(app: FastifyInstance): void {
     const sort = sortKeys(query, USER_SORT, [['u.id', 'desc']]);
     let q = db.selectFrom('sys_user as u');
     const blurry = queryValue(query, 'blurry');
-    if (blurry) {
-      const like = `%${escapeLike(blurry)}%`;
-      // phones and e-mails are searched only by callers who see them in full
-      q = q.where(
-        seesUserContacts(request)
-          ? sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\' or u.phone like ${like} escape '\\' or u.email like ${like} escape '\\')`
-          : sql<boolean>`(u.username like ${like} escape '\\' or u.nick_name like ${like} escape '\\')`,
-      );
-    }
+    // phones and e-mails are searched only by callers who see them in full
+    if (blurry) q = q.where(await userTextCondition(db, blurry, seesUserContacts(request)));
     const deptText = queryValue(query, 'deptId');
     if (deptText) q = q.where('u.dept_id', 'in', await withDescendants(db, [requiredId(deptText, '部门不正确')]));
     const orgText = queryValue(query, 'orgId');
@@ -631,10 +623,7 @@ export function registerUserAdmin(app: FastifyInstance): void {
     if (enabled === 'true' || enabled === 'false') q = q.where('u.enabled', '=', enabled === 'true' ? 1 : 0);
     else if (enabled !== undefined && enabled !== '') throw badRequest('参数enabled只能是true或false');
     const blurry = queryValue(query, 'blurry');
-    if (blurry)
-      q = q.where(
-        sql<boolean>`(u.username like ${`%${escapeLike(blurry)}%`} escape '\\' or u.nick_name like ${`%${escapeLike(blurry)}%`} escape '\\')`,
-      );
+    if (blurry) q = q.where(await userTextCondition(db, blurry));
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     let list = q
       .select(['u.id', 'u.username', 'u.nick_name', 'u.dept_id', 'u.org_id', 'u.enabled'])
