@@ -4,7 +4,7 @@
  * (长沙 cs/zs, 乐清 yq/lq, 蚌埠 bb, 六安 la/luan), by initials, full pinyin, mixed forms, upper
  * case and spaces, in the roster's search, the generated forms' and filters' department pickers,
  * and the hand-built selects of 部门管理, 用户管理 and the brand tree, with the matched characters
- * marked.
+ * marked; 用户管理's own user search on the server.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -153,6 +153,29 @@ describe('pinyin walk-through', () => {
     await listbox.getByRole('option', { name: '乐清分公司' }).click();
     expect(await parent.inputValue()).toBe('乐清分公司');
     await dialog.getByRole('button', { name: '取消' }).click();
+  });
+
+  it("用户管理's 搜索 finds a nickname by pinyin: 管理员 by gly and guanliyuan", async () => {
+    await openFromMenu(page, '用户管理', 'api/users');
+    const search = page.getByRole('textbox', { name: '搜索' });
+    for (const query of ['gly', 'guanliyuan', 'GL yuan']) {
+      await search.fill(query);
+      const answer = pending(
+        page.waitForResponse((r) => new URL(r.url()).pathname === '/api/users' && new URL(r.url()).searchParams.get('blurry') === query),
+      );
+      await page.getByRole('button', { name: '搜索', exact: true }).click();
+      await answer;
+      await expect.poll(() => page.getByRole('row').filter({ hasText: '管理员' }).count(), { message: query }).toBe(1);
+    }
+    await shot(page, 'pinyin-walk-user-search', { fullPage: false });
+    await search.fill('wxyz');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: '管理员' }).count()).toBe(0);
+    await search.fill('');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    // leave the screen, so that the next test opens it afresh from the menu
+    await page.evaluate(() => (window.location.hash = '#/dashboard'));
+    await page.waitForFunction(() => window.location.hash === '#/dashboard');
   });
 
   it("用户管理's 部门 finds 蚌埠门店 by bbmd and bengbum", async () => {
