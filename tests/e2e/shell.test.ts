@@ -78,7 +78,8 @@ describe.each(WIDTHS)('at $label', ({ viewport, suffix }) => {
       expect(await tabTitles()).toEqual(['首页']);
     });
 
-    // retried: once, on a loaded machine, the tag's current mark was not seen within 15 s
+    // (this test found the tags view losing a screen's tab when 关闭全部's way home was
+    // superseded by the next visit; tests/web/tags-view.test.tsx holds that case now)
     it('刷新 reloads the screen and keeps the query', { retry: 2 }, async () => {
       await go('/sysQuestion');
       await page.getByRole('table').waitFor();

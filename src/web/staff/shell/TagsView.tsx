@@ -64,7 +64,10 @@ export function TagsView() {
     if (refusedPath.current === path || notTabs.current.has(path)) return;
     refusedPath.current = path;
     notify(TOO_MANY_TAGS, { type: 'warning' });
-  }, [location.pathname, location.search, notify]);
+    // every navigation, also one back to the address still shown: a navigation is a transition,
+    // and one superseded by the next (关闭全部's way home, then a visit to the same screen) never
+    // commits, so the address shown does not change while a close already took its tab away
+  }, [location.key, location.pathname, location.search, notify]);
 
   useEffect(() => {
     const onNotATab = (e: Event) => {
