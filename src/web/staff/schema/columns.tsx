@@ -3,7 +3,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import Box from '@mui/material/Box';
 import MuiLink from '@mui/material/Link';
 import EditIcon from '@mui/icons-material/Edit';
@@ -111,25 +111,25 @@ export function RowActions({
   return (
     <span onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>
       {viewOnly || canEdit ? (
-        <Tooltip title={viewOnly ? '查看' : '编辑'}>
+        <LazyTooltip title={viewOnly ? '查看' : '编辑'}>
           <IconButton size="small" color="primary" aria-label={viewOnly ? '查看' : '编辑'} onClick={() => editor.openEdit(record)}>
             {viewOnly ? <VisibilityIcon fontSize="small" /> : <EditIcon fontSize="small" />}
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {canDelete ? (
-        <Tooltip title="删除">
+        <LazyTooltip title="删除">
           <IconButton size="small" color="error" aria-label="删除" onClick={() => editor.requestDelete([record.id], true)}>
             <DeleteIcon fontSize="small" />
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {canHistory && editor.openHistory ? (
-        <Tooltip title="历史记录">
+        <LazyTooltip title="历史记录">
           <IconButton size="small" color="default" aria-label="历史记录" onClick={() => editor.openHistory?.(record)}>
             <HistoryIcon fontSize="small" />
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {Extra && spec ? <Extra spec={spec} /> : null}
     </span>
