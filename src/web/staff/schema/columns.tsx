@@ -12,16 +12,7 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import HistoryIcon from '@mui/icons-material/History';
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  FunctionField,
-  ReferenceField,
-  TextField,
-  useDataProvider,
-  useNotify,
-  useRecordContext,
-  useRefresh,
-  type RaRecord,
-} from 'react-admin';
+import { ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -30,6 +21,7 @@ import { messages } from '../../../shared/messages.ts';
 import { mask } from '../../../shared/masks.ts';
 import { plainText } from '../../components/plainText.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
+import { CellText } from './CellText.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
 import { MOBILE_QUERY } from '../shell/SidebarState.tsx';
 import { textOf } from '../../common/text.ts';
@@ -215,23 +207,23 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     }
     if (field.options?.length) {
       return (
-        <FunctionField
+        <CellText
           key={field.name}
           source={field.name}
           label={field.title}
-          render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? textOf(record[field.name])}
+          render={(record) => optionLabel(field, record[field.name]) ?? textOf(record[field.name])}
         />
       );
     }
     if (field.list?.html) {
       // rich text: its words on one line, the whole text on hover
       return (
-        <FunctionField
+        <CellText
           key={field.name}
           source={field.name}
           label={field.title}
           sortable={false}
-          render={(record: Record<string, unknown>) => {
+          render={(record) => {
             const text = plainText(record[field.name] as string | null);
             return (
               <Box
@@ -248,20 +240,13 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     }
     if (field.mask) {
       const kind = field.mask;
-      return (
-        <FunctionField
-          key={field.name}
-          source={field.name}
-          label={field.title}
-          render={(record: Record<string, unknown>) => mask(kind, record[field.name])}
-        />
-      );
+      return <CellText key={field.name} source={field.name} label={field.title} render={(record) => mask(kind, record[field.name])} />;
     }
-    return <TextField key={field.name} source={field.name} label={field.title} />;
+    return <CellText key={field.name} source={field.name} label={field.title} />;
   });
   if (options.detailPath) {
     const path = options.detailPath;
-    columns.push(<FunctionField key="__detail" label="详情" render={(record: RaRecord) => <DetailLink to={path(record)} />} />);
+    columns.push(<CellText key="__detail" label="详情" render={(record) => <DetailLink to={path(record)} />} />);
   }
   if (options.showActions) {
     columns.push(
