@@ -17,7 +17,11 @@
  * These requests are made before the preloads are added: the browser opens at most six
  * connections to the server, and behind some 60 script files the answers arrived hundreds of
  * milliseconds later than the scripts (the list's page at about the time the code had run,
- * which then waited for it).
+ * which then waited for it). The list's page comes last, after the preloads: whether it is the
+ * default page needs the first read of localStorage, which in a new renderer waits for the
+ * browser to load the storage (30 ms and more on a busy machine), and the script downloads need
+ * not wait for that; behind the 17 script files a list visit loads now its answer still comes
+ * long before the code has run.
  * Build only: the dev server keeps its plain page.
  */
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
@@ -103,9 +107,9 @@ var first=${JSON.stringify(lists.first ?? {})};
 if(Object.prototype.hasOwnProperty.call(first,f0)){
 ${REMEMBERED.replace('OWNER', JSON.stringify(lists.ownerKey ?? ''))}
 e.gets={};var get=function(u){e.gets[u]=fetch(u,{headers:h,credentials:'same-origin'});e.gets[u].catch(function(){});};
-if(path==='/'+f0&&location.hash.indexOf('?')<0&&!remembered(f0))get(first[f0][0]);
 first[f0][1].forEach(get);}
 ${JSON.stringify(files)}.concat(${JSON.stringify(lists.resources)}.indexOf(f0)>=0?${JSON.stringify(lists.files)}:[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l);});
+if(e.gets&&path==='/'+f0&&location.hash.indexOf('?')<0&&!remembered(f0))get(first[f0][0]);
 }catch(x){}})();`;
 }
 

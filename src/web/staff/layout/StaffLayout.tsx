@@ -7,7 +7,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { AppBar, Layout, useResourceDefinitions } from 'react-admin';
 import { HideOnScroll } from './HideOnScroll.tsx';
@@ -70,11 +70,11 @@ function StaffAppBar({ alwaysOn }: { alwaysOn?: boolean }) {
       <Breadcrumb />
       <Box sx={{ flex: 1 }} />
       <MenuSearch />
-      <Tooltip title="操作文档">
+      <LazyTooltip title="操作文档">
         <IconButton color="inherit" aria-label="操作文档" component={RouterLink} to="/UserCzwd">
           <MenuBookIcon />
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       <NoticeButton />
       <ChatButton />
       <HelpButton />

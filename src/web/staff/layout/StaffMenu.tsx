@@ -12,7 +12,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import HomeIcon from '@mui/icons-material/Home';
@@ -46,14 +46,14 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
   const [sidebarOpen] = useSidebarState();
   return (
     <>
-      <Tooltip title={sidebarOpen ? '' : entry.title} placement="right">
+      <LazyTooltip title={sidebarOpen ? '' : entry.title} placement="right">
         <ListItemButton role="menuitem" onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
           <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(entry.icon, undefined, true)}</ListItemIcon>
           {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
           <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
           {sidebarOpen ? open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" /> : null}
         </ListItemButton>
-      </Tooltip>
+      </LazyTooltip>
       <Collapse in={open} timeout="auto" unmountOnExit>
         <Box component="ul" role="group" aria-label={entry.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
           <Entries entries={entry.children} depth={depth + 1} />

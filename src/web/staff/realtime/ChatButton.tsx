@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import ForumIcon from '@mui/icons-material/Forum';
 import { lazyPart } from '../lazyPart.tsx';
 import { useRealtime } from './RealtimeContext.tsx';
@@ -16,7 +16,7 @@ export function ChatButton() {
   if (chat.open && !used) setUsed(true);
   return (
     <>
-      <Tooltip title="在线用户">
+      <LazyTooltip title="在线用户">
         <IconButton color="inherit" aria-label="在线用户" onClick={() => chat.setOpen(true)}>
           <Badge
             badgeContent={chat.unread}
@@ -27,7 +27,7 @@ export function ChatButton() {
             <ForumIcon />
           </Badge>
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       {used || chat.open ? <ChatDrawer /> : null}
     </>
   );

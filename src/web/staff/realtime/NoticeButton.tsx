@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { lazyPart } from '../lazyPart.tsx';
 import { useRealtime } from './RealtimeContext.tsx';
@@ -26,7 +26,7 @@ export function NoticeButton() {
   }, []);
   return (
     <>
-      <Tooltip title="系统消息">
+      <LazyTooltip title="系统消息">
         <IconButton
           color="inherit"
           aria-label="系统消息"
@@ -39,7 +39,7 @@ export function NoticeButton() {
             <NotificationsIcon />
           </Badge>
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       {used ? <NoticeDrawer open={open} onClose={() => setOpen(false)} /> : null}
     </>
   );

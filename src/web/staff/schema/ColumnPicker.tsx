@@ -5,7 +5,7 @@ import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import { useNotify, useStore } from 'react-admin';
 import { listFields, type ResourceSpec } from '../../../shared/resource-spec.ts';
@@ -31,11 +31,11 @@ export function ColumnPicker({ spec }: { spec: ResourceSpec }) {
   };
   return (
     <>
-      <Tooltip title="列设置">
+      <LazyTooltip title="列设置">
         <IconButton size="small" aria-label="列设置" onClick={(e) => setAnchor(e.currentTarget)}>
           <ViewColumnIcon fontSize="small" />
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {fields.map((f) => (
           <MenuItem key={f.name} dense onClick={() => toggle(f.name)}>

@@ -3,7 +3,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import Box from '@mui/material/Box';
 import MuiLink from '@mui/material/Link';
 import EditIcon from '@mui/icons-material/Edit';
@@ -12,16 +12,7 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import HistoryIcon from '@mui/icons-material/History';
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  FunctionField,
-  ReferenceField,
-  TextField,
-  useDataProvider,
-  useNotify,
-  useRecordContext,
-  useRefresh,
-  type RaRecord,
-} from 'react-admin';
+import { ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { useEditor } from './editor.tsx';
 import { SUCCESS_NOTICE_MS } from './notices.ts';
@@ -30,6 +21,7 @@ import { messages } from '../../../shared/messages.ts';
 import { mask } from '../../../shared/masks.ts';
 import { plainText } from '../../components/plainText.ts';
 import { EnabledSwitchField } from './EnabledSwitchField.tsx';
+import { CellText } from './CellText.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
 import { MOBILE_QUERY } from '../shell/SidebarState.tsx';
 import { textOf } from '../../common/text.ts';
@@ -111,25 +103,25 @@ export function RowActions({
   return (
     <span onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>
       {viewOnly || canEdit ? (
-        <Tooltip title={viewOnly ? '查看' : '编辑'}>
+        <LazyTooltip title={viewOnly ? '查看' : '编辑'}>
           <IconButton size="small" color="primary" aria-label={viewOnly ? '查看' : '编辑'} onClick={() => editor.openEdit(record)}>
             {viewOnly ? <VisibilityIcon fontSize="small" /> : <EditIcon fontSize="small" />}
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {canDelete ? (
-        <Tooltip title="删除">
+        <LazyTooltip title="删除">
           <IconButton size="small" color="error" aria-label="删除" onClick={() => editor.requestDelete([record.id], true)}>
             <DeleteIcon fontSize="small" />
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {canHistory && editor.openHistory ? (
-        <Tooltip title="历史记录">
+        <LazyTooltip title="历史记录">
           <IconButton size="small" color="default" aria-label="历史记录" onClick={() => editor.openHistory?.(record)}>
             <HistoryIcon fontSize="small" />
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
       ) : null}
       {Extra && spec ? <Extra spec={spec} /> : null}
     </span>
@@ -215,23 +207,23 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     }
     if (field.options?.length) {
       return (
-        <FunctionField
+        <CellText
           key={field.name}
           source={field.name}
           label={field.title}
-          render={(record: Record<string, unknown>) => optionLabel(field, record[field.name]) ?? textOf(record[field.name])}
+          render={(record) => optionLabel(field, record[field.name]) ?? textOf(record[field.name])}
         />
       );
     }
     if (field.list?.html) {
       // rich text: its words on one line, the whole text on hover
       return (
-        <FunctionField
+        <CellText
           key={field.name}
           source={field.name}
           label={field.title}
           sortable={false}
-          render={(record: Record<string, unknown>) => {
+          render={(record) => {
             const text = plainText(record[field.name] as string | null);
             return (
               <Box
@@ -248,20 +240,13 @@ export function listColumns(spec: ResourceSpec, options: ColumnOptions) {
     }
     if (field.mask) {
       const kind = field.mask;
-      return (
-        <FunctionField
-          key={field.name}
-          source={field.name}
-          label={field.title}
-          render={(record: Record<string, unknown>) => mask(kind, record[field.name])}
-        />
-      );
+      return <CellText key={field.name} source={field.name} label={field.title} render={(record) => mask(kind, record[field.name])} />;
     }
-    return <TextField key={field.name} source={field.name} label={field.title} />;
+    return <CellText key={field.name} source={field.name} label={field.title} />;
   });
   if (options.detailPath) {
     const path = options.detailPath;
-    columns.push(<FunctionField key="__detail" label="详情" render={(record: RaRecord) => <DetailLink to={path(record)} />} />);
+    columns.push(<CellText key="__detail" label="详情" render={(record) => <DetailLink to={path(record)} />} />);
   }
   if (options.showActions) {
     columns.push(

@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import EventIcon from '@mui/icons-material/Event';
 import { Offline, ReferenceInputBase, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
@@ -20,11 +20,11 @@ function DateShortcutsButton({ label, onPick }: { label: string; onPick: (range:
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Tooltip title="快捷选择">
+      <LazyTooltip title="快捷选择">
         <IconButton size="small" aria-label={`${label}快捷选择`} onClick={(e) => setAnchor(e.currentTarget)}>
           <EventIcon fontSize="small" />
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {DATE_SHORTCUTS.map((s) => (
           <MenuItem

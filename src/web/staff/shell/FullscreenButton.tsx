@@ -1,7 +1,7 @@
 /** Header fullscreen toggle; a browser without the Fullscreen API gets the spec's warning. */
 import { useEffect, useState } from 'react';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import Fullscreen from '@mui/icons-material/Fullscreen';
 import FullscreenExit from '@mui/icons-material/FullscreenExit';
 import { useNotify } from 'react-admin';
@@ -26,10 +26,10 @@ export function FullscreenButton() {
   };
   const label = full ? '退出全屏' : '全屏';
   return (
-    <Tooltip title={label}>
+    <LazyTooltip title={label}>
       <IconButton color="inherit" aria-label={label} onClick={toggle}>
         {full ? <FullscreenExit /> : <Fullscreen />}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

@@ -1,6 +1,6 @@
 /** Header button opening the help page of the current screen (/help?path=...). */
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
 import { useLocation, useNavigate } from 'react-router-dom';
 
@@ -9,10 +9,10 @@ export function HelpButton() {
   const navigate = useNavigate();
   if (pathname === '/help') return null;
   return (
-    <Tooltip title="页面帮助">
+    <LazyTooltip title="页面帮助">
       <IconButton color="inherit" aria-label="页面帮助" onClick={() => void navigate(`/help?path=${encodeURIComponent(pathname)}`)}>
         <HelpOutlineIcon />
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

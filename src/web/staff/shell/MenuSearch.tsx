@@ -1,7 +1,7 @@
 /** Header menu search: a search icon that opens the 查找菜单 box; choosing an entry opens the screen. */
 import { useState } from 'react';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import SearchIcon from '@mui/icons-material/Search';
 import { lazyPart } from '../lazyPart.tsx';
 
@@ -13,7 +13,7 @@ export function MenuSearch() {
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
-      <Tooltip title="查找菜单">
+      <LazyTooltip title="查找菜单">
         <IconButton
           color="inherit"
           aria-label="查找菜单"
@@ -22,7 +22,7 @@ export function MenuSearch() {
         >
           <SearchIcon />
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
     );
   }
   return <MenuSearchBox onClose={() => setOpen(false)} />;

@@ -28,11 +28,20 @@ import {
 } from './tags.ts';
 import { NOT_FOUND_TITLE, titleOf } from './titles.ts';
 
+/** The tabs with the screen at `path` added, when it is a tab and there is room (the effect's rule). */
+function withOpened(tags: Tag[], path: string, search: string): Tag[] {
+  const title = titleOf(path, search);
+  if (title === NOT_FOUND_TITLE) return tags;
+  return addTag(tags, { path, search, title }).tags;
+}
+
 export function TagsView() {
   const location = useLocation();
   const navigate = useNavigate();
   const notify = useNotify();
-  const [tags, setTags] = useState<Tag[]>(() => loadTags());
+  // the opened screen's tab is there in the first render: added by the effect below, it made the
+  // tabs render twice before the console's first paint
+  const [tags, setTags] = useState<Tag[]>(() => withOpened(loadTags(), location.pathname, location.search));
   const [menu, setMenu] = useState<{ x: number; y: number; tag: Tag } | null>(null);
   const active = location.pathname;
 
