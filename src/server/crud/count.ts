@@ -205,7 +205,8 @@ export async function countMatching<O>(
     const capped = filtered()
       .clearSelect()
       .select(sql`1`.as('one'))
-      .limit(COUNT_CAP + 1);
+      // a literal on PostgreSQL: with its filter values also literals (pg-literals.ts) the count has no parameters and keeps its plan
+      .limit(database.dialect === 'postgres' ? sql.lit(COUNT_CAP + 1) : COUNT_CAP + 1);
     compiled = database.db
       .selectFrom(capped.as('capped'))
       .select(sql<number | string>`count(*)`.as('n'))

@@ -26,6 +26,7 @@ import { badRequest } from '../errors.ts';
 import type { Dialect, Tables } from '../types.ts';
 import { isDateText, isDateTimeText, normalizeDateTime, toColumnValue } from './values.ts';
 import { assertQueryable, type FieldAccess } from './field-access.ts';
+import { pgLiteral } from './pg-literals.ts';
 import { pinyinCondition, pinyinProbeCondition, pinyinSetCondition } from './pinyin-search.ts';
 
 /** the spec's full-list calls ask for page 0, size 99999 */
@@ -271,10 +272,16 @@ function containsExpr(field: FieldSpec, text: string, dialect: Dialect): Express
     : sql<SqlBool>`${target} like ${likePattern(text)} escape '\\'`;
 }
 
+/** A filter's value: a literal of the SQL text when PostgreSQL's plan cache gains by it (pg-literals.ts), else a parameter. */
+function filterValue(field: FieldSpec, value: unknown, dialect: Dialect): unknown {
+  const stored = toColumnValue(field, value, dialect);
+  return pgLiteral(field, stored, dialect) ?? stored;
+}
+
 function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBool> {
   switch (c.kind) {
     case 'eq':
-      return eb(sql.ref(c.field.column), '=', toColumnValue(c.field, c.value, dialect));
+      return eb(sql.ref(c.field.column), '=', filterValue(c.field, c.value, dialect));
     case 'like':
       // a field marked x-pinyin also finds its text by pinyin (姓名 filter zs -> 张三)
       return pinyinCondition(c.spec, c.field, c.text) ?? containsExpr(c.field, c.text, dialect);
@@ -289,7 +296,7 @@ function conditionExpr(eb: EB, c: Condition, dialect: Dialect): Expression<SqlBo
       return eb(
         sql.ref(c.field.column),
         'in',
-        c.values.map((v) => toColumnValue(c.field, v, dialect)),
+        c.values.map((v) => filterValue(c.field, v, dialect)),
       );
     case 'blurry': {
       const parts: Expression<SqlBool>[] = [];

@@ -2,7 +2,7 @@
  * Reads and writes of a resource's table. Every write runs in one transaction and marks the
  * table changed (see count.ts) once committed.
  */
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import type { FieldSpec, ResourceSpec } from '../../shared/resource-spec.ts';
 import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
@@ -196,10 +196,21 @@ function pageFromAnchor(database: Database, spec: ResourceSpec, params: ListPara
   return pageFromAnchorAt(database, spec, params, anchor, params.page * params.size - position);
 }
 
+/**
+ * The bookmark's id in a page query: a literal in the text on PostgreSQL, like LIMIT and OFFSET,
+ * so that with its filter values also literals (pg-literals.ts) the page's statement has no
+ * parameters and is planned once per connection; a parameter on SQLite.
+ */
+function anchorValue(database: Database, anchor: number): number | RawBuilder<unknown> {
+  if (database.dialect !== 'postgres') return anchor;
+  if (!Number.isSafeInteger(anchor)) throw new Error(`bookmark id ${anchor} must be an integer`);
+  return sql.lit(anchor);
+}
+
 function pageFromAnchorAt(database: Database, spec: ResourceSpec, params: ListParams, anchor: number, offset: number): TableQuery {
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
-  const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchor);
+  const from = filteredQuery(database, spec, params.conditions).where(id, desc ? '<=' : '>=', anchorValue(database, anchor));
   const paged = <O>(q: TableQuery<O>) => limitOffset(database, orderedQuery(q, params.sort), params.size, offset);
   if (idsFirst(database, spec, params)) {
     const ids = paged(from.clearSelect().select(id));
@@ -265,8 +276,9 @@ const ANCHOR_MARK = -7_919_121;
 
 /**
  * The compiled page `params` starting at the bookmark `anchor` found at `position`: the same SQL
- * and parameters pageFromAnchor(...).compile() gives, from a template per list (and, on
- * PostgreSQL, per offset from the bookmark) whose anchor and offset parameters are swapped.
+ * and parameters pageFromAnchor(...).compile() gives, from a template per list whose anchor and
+ * offset parameters are swapped (SQLite), or compiled once per list, offset and bookmark, both in
+ * the text (PostgreSQL).
  */
 export function compiledAnchoredPage(
   database: Database,
@@ -278,22 +290,33 @@ export function compiledAnchoredPage(
   const templates = templatesOf(database, spec);
   const offset = params.page * params.size - position;
   const inText = database.dialect === 'postgres';
-  const key = `anchor|${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort[0].desc ? '-' : '+'}|${params.filterKey}${inText ? `|@${offset}` : ''}`;
+  const key = `anchor|${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort[0].desc ? '-' : '+'}|${params.filterKey}${inText ? `|@${offset}|#${anchor}` : ''}`;
+  if (inText) {
+    // PostgreSQL: offset and bookmark are in the text (limitOffset, anchorValue): one statement per both
+    let known = templates.get(key);
+    if (!known) {
+      known = { compiled: pageFromAnchorAt(database, spec, params, anchor, offset).compile(), offsetAt: -1 };
+      if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
+      templates.set(key, known);
+    }
+    return known.compiled;
+  }
+  // SQLite: one template per list, the bookmark and the offset swapped in as parameters
   let template = templates.get(key);
   if (template === undefined) {
-    const compiled = pageFromAnchorAt(database, spec, params, ANCHOR_MARK, inText ? offset : OFFSET_MARK).compile();
+    const compiled = pageFromAnchorAt(database, spec, params, ANCHOR_MARK, OFFSET_MARK).compile();
     const anchorAt = compiled.parameters.indexOf(ANCHOR_MARK);
-    const offsetAt = inText ? -1 : compiled.parameters.indexOf(OFFSET_MARK);
+    const offsetAt = compiled.parameters.indexOf(OFFSET_MARK);
     const once = (mark: number, at: number) => at >= 0 && compiled.parameters.lastIndexOf(mark) === at;
     // a template only when each mark stands for exactly one parameter
-    template = once(ANCHOR_MARK, anchorAt) && (inText || once(OFFSET_MARK, offsetAt)) ? { compiled, offsetAt, anchorAt } : null;
+    template = once(ANCHOR_MARK, anchorAt) && once(OFFSET_MARK, offsetAt) ? { compiled, offsetAt, anchorAt } : null;
     if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
     templates.set(key, template);
   }
   if (!template) return pageFromAnchor(database, spec, params, position, anchor).compile();
   const parameters = template.compiled.parameters.slice();
   parameters[template.anchorAt!] = anchor;
-  if (template.offsetAt >= 0) parameters[template.offsetAt] = offset;
+  parameters[template.offsetAt] = offset;
   return { ...template.compiled, parameters };
 }
 
