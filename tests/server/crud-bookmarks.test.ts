@@ -16,11 +16,12 @@ const ROWS = 4200;
 
 describe('bookmark positions', () => {
   it('the start of the step an offset falls in', () => {
-    expect(BOOKMARK_STEP).toBe(1000);
+    expect(BOOKMARK_STEP).toBe(100);
     expect(bookmarkPosition(0)).toBe(0);
-    expect(bookmarkPosition(999)).toBe(0);
-    expect(bookmarkPosition(1000)).toBe(1000);
-    expect(bookmarkPosition(7515)).toBe(7000);
+    expect(bookmarkPosition(99)).toBe(0);
+    expect(bookmarkPosition(100)).toBe(100);
+    expect(bookmarkPosition(7515)).toBe(7500);
+    expect(bookmarkPosition(7499)).toBe(7400);
   });
 });
 
@@ -73,6 +74,8 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
       await expectSame(deep({ sort: 'id,desc', userType: '员工', status: 'true' }));
     }
     expect(await pageIds({ page: '900', size: '15', sort: 'id,desc' })).toEqual([]);
+    // deeper still: an earlier bookmark already found the end
+    expect(await pageIds({ page: '950', size: '15', sort: 'id,desc' })).toEqual([]);
     const past = await listPage(
       app.database,
       spec,

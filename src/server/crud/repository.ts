@@ -256,13 +256,14 @@ async function pageRows(database: Database, spec: ResourceSpec, params: ListPara
   }
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
-  const anchor = await bookmarkAt(database, spec.table, `${desc ? 'desc' : 'asc'}|${params.filterKey}`, position, async () => {
-    const row = await filteredQuery(database, spec, params.conditions)
-      .clearSelect()
-      .select(id)
+  const anchor = await bookmarkAt(database, spec.table, `${desc ? 'desc' : 'asc'}|${params.filterKey}`, position, async (from) => {
+    // from the nearest bookmark before this one when known: a walk of one step instead of `position` rows
+    let q = filteredQuery(database, spec, params.conditions).clearSelect().select(id);
+    if (from) q = q.where(id, desc ? '<=' : '>=', anchorValue(database, from.id));
+    const row = await q
       .orderBy(id, desc ? 'desc' : 'asc')
       .limit(1)
-      .offset(position)
+      .offset(position - (from?.position ?? 0))
       .executeTakeFirst();
     return row ? Number(row[id]) : null;
   });
