@@ -24,6 +24,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fmt, heading, printTable } from './print.ts';
+import { watchFirstRowPaint } from './first-row-paint.ts';
 
 interface CallFrame {
   functionName: string;
@@ -152,23 +153,7 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const ctx = await browser.newContext({ viewport: VIEWPORT, locale: 'zh-CN' });
     await ctx.addCookies(cookies);
-    await ctx.addInitScript(() => {
-      const w = window as unknown as { __rowPaint?: number };
-      const rows = new MutationObserver(() => {
-        const row = document.querySelector('table tbody tr.RaDatagrid-row');
-        if (!row) return;
-        rows.disconnect();
-        for (const el of row.querySelectorAll('*')) el.setAttribute('elementtiming', 'first-row');
-      });
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as PerformanceEntry[] & Array<{ identifier: string; renderTime: number; loadTime: number }>) {
-          if (e.identifier !== 'first-row') continue;
-          const at = e.renderTime || e.loadTime;
-          if (at) w.__rowPaint = Math.min(w.__rowPaint ?? Infinity, at);
-        }
-      }).observe({ type: 'element', buffered: true });
-      document.addEventListener('DOMContentLoaded', () => rows.observe(document.body, { childList: true, subtree: true }));
-    });
+    await ctx.addInitScript(watchFirstRowPaint);
     const page = await ctx.newPage();
     if (COMMITS) {
       await ctx.addInitScript({ content: COUNT_COMMITS });

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fmt, heading, printTable, verdict } from './print.ts';
+import { watchFirstRowPaint } from './first-row-paint.ts';
 
 const TARGET_LOGIN_KB = 160;
 const TARGET_SHELL_KB = 400;
@@ -112,26 +113,10 @@ async function firstListPaint(outDir: string): Promise<LoadTrace[]> {
       const ctx = await browser.newContext({ viewport: VIEWPORT, locale: 'zh-CN' });
       await ctx.addCookies(cookies);
       // records long main-thread tasks from the start (read after the paint, not timed)
+      await ctx.addInitScript(watchFirstRowPaint);
       await ctx.addInitScript(() => {
-        const w = window as unknown as { __longTasks: Array<[number, number]>; __rowAt?: number; __rowPaint?: number };
+        const w = window as unknown as { __longTasks: Array<[number, number]> };
         w.__longTasks = [];
-        // when the first data row enters the DOM, and when the browser paints it: its elements are
-        // marked for Element Timing before the frame that shows them (the observer runs first)
-        const rows = new MutationObserver(() => {
-          const row = document.querySelector('table tbody tr.RaDatagrid-row');
-          if (!row) return;
-          w.__rowAt = performance.now();
-          rows.disconnect();
-          for (const el of row.querySelectorAll('*')) el.setAttribute('elementtiming', 'first-row');
-        });
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as PerformanceEntry[] & Array<{ identifier: string; renderTime: number; loadTime: number }>) {
-            if (e.identifier !== 'first-row') continue;
-            const at = e.renderTime || e.loadTime;
-            if (at) w.__rowPaint = Math.min(w.__rowPaint ?? Infinity, at);
-          }
-        }).observe({ type: 'element', buffered: true });
-        document.addEventListener('DOMContentLoaded', () => rows.observe(document.body, { childList: true, subtree: true }));
         try {
           new PerformanceObserver((list) => {
             for (const e of list.getEntries()) w.__longTasks.push([e.startTime, e.duration]);
