@@ -9,6 +9,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { orderedQuery } from '../../src/server/crud/repository.ts';
 import { BOOKMARK_STEP, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
+import { feedbackRows } from './sample-records.ts';
 import { testApps, type TestApp } from './helpers.ts';
 
 const spec = resourceByName.sysQuestion;
@@ -50,17 +51,7 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
   beforeAll(async () => {
     t = await start({ seedDemo: false });
     app = t.app;
-    await insertAll(
-      app.database,
-      spec,
-      Array.from({ length: ROWS }, (_, i) => ({
-        userType: i % 3 ? '员工' : '客户',
-        model: i % 4 === 0 ? '系统' : '销售',
-        content: `row ${i}`,
-        status: i % 2 === 0,
-        enabled: true,
-      })),
-    );
+    await insertAll(app.database, spec, feedbackRows(ROWS));
   });
   afterAll(async () => t?.close());
 

@@ -10,6 +10,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import { filteredQuery, insertAll, listPage, pageQuery, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { compiledPageQuery, orderedQuery } from '../../src/server/crud/repository.ts';
 import { loginAs } from './auth-helpers.ts';
+import { feedbackRows } from './sample-records.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
 
@@ -39,13 +40,7 @@ describe.each(testApps())('compiled list pages on %s', (_name, start) => {
   beforeAll(async () => {
     t = await start();
     app = t.app;
-    const rows = Array.from({ length: ROWS }, (_, i) => ({
-      userType: i % 3 ? '员工' : '客户',
-      model: i % 4 === 0 ? '系统' : '销售',
-      content: `row ${i}`,
-      status: i % 2 === 0,
-      enabled: true,
-    }));
+    const rows = feedbackRows(ROWS);
     await insertAll(app.database, spec, rows);
   });
   afterAll(async () => t?.close());

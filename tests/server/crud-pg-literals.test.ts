@@ -15,6 +15,7 @@ import { compiledAnchoredPage, compiledPageQuery } from '../../src/server/crud/r
 import { pgLiteral } from '../../src/server/crud/pg-literals.ts';
 import { HOT_AFTER } from '../../src/server/db/pg-prepared.ts';
 import { loginAs } from './auth-helpers.ts';
+import { feedbackRows } from './sample-records.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
 
@@ -57,17 +58,7 @@ describe.each(testApps())('list pages with literal filter values on %s', (dialec
   beforeAll(async () => {
     t = await start();
     app = t.app;
-    await insertAll(
-      app.database,
-      spec,
-      Array.from({ length: ROWS }, (_, i) => ({
-        userType: i % 3 ? '员工' : '客户',
-        model: i % 4 === 0 ? '系统' : '销售',
-        content: `row ${i}`,
-        status: i % 2 === 0,
-        enabled: true,
-      })),
-    );
+    await insertAll(app.database, spec, feedbackRows(ROWS));
   });
   afterAll(async () => t?.close());
 

@@ -160,3 +160,17 @@ async function refId(app: FastifyInstance, token: string, specs: ResourceSpec[],
   if (res.statusCode !== 201) throw new Error(`creating the referenced ${resource} failed: ${res.statusCode} ${res.body}`);
   return res.json<Created>().id;
 }
+
+/**
+ * `n` feedback rows for the list tests: 客户 every third row, 系统 every fourth (else 销售),
+ * 已处理 every other one, so two-filter pages and deep pages have rows on both sides.
+ */
+export function feedbackRows(n: number): Array<Record<string, unknown>> {
+  return Array.from({ length: n }, (_, i) => ({
+    userType: i % 3 ? '员工' : '客户',
+    model: i % 4 === 0 ? '系统' : '销售',
+    content: `row ${i}`,
+    status: i % 2 === 0,
+    enabled: true,
+  }));
+}
