@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { orderedQuery } from '../../src/server/crud/repository.ts';
-import { BOOKMARK_STEP, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
+import { BOOKMARK_STEP, MAX_TOTAL_MARKS, bookmarkAt, bookmarkCount, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
 import { feedbackRows } from './sample-records.ts';
 import { testApps, type TestApp } from './helpers.ts';
 
@@ -86,5 +86,22 @@ describe.each(testApps())('bookmarked deep pages on %s', (_name, start) => {
     await insertAll(app.database, spec, [{ userType: '员工', model: '销售', content: 'new', status: false, enabled: true }]);
     await expectSame(deep({ sort: 'id,desc', model: '销售' }));
     await expectSame(deep({ sort: 'id,desc' }));
+  });
+
+  it(`all lists together keep at most ${MAX_TOTAL_MARKS.toLocaleString('en')} bookmarks, and a dropped list gives its room back`, async () => {
+    const db = app.database;
+    const base = bookmarkCount(db);
+    const perList = 4000;
+    const lists = Math.ceil((MAX_TOTAL_MARKS - base) / perList) + 2;
+    for (let l = 0; l < lists; l++)
+      for (let p = 1; p <= perList; p++) await bookmarkAt(db, 'bound_test', `list ${l}`, p * BOOKMARK_STEP, () => Promise.resolve(p));
+    expect(bookmarkCount(db)).toBe(MAX_TOTAL_MARKS);
+    // a list looked up after its lifetime starts afresh: its bookmarks leave the count
+    const later = Date.now() + 24 * 3600 * 1000;
+    await bookmarkAt(db, 'bound_test', 'list 0', BOOKMARK_STEP, () => Promise.resolve(1), later);
+    expect(bookmarkCount(db)).toBe(MAX_TOTAL_MARKS - perList + 1);
+    // and the room is used again
+    await bookmarkAt(db, 'bound_test', 'list 0', 2 * BOOKMARK_STEP, () => Promise.resolve(2), later);
+    expect(bookmarkCount(db)).toBe(MAX_TOTAL_MARKS - perList + 2);
   });
 });

@@ -24,6 +24,8 @@ export const BOOKMARK_STEP = 100;
 const MAX_LISTS = 500;
 /** bookmarks kept per list (a list walked to position 500,000 at most; deeper ones are looked up each time) */
 const MAX_MARKS = 5000;
+/** bookmarks kept over all lists of a database (a few MB): past it, new ones are not kept */
+export const MAX_TOTAL_MARKS = 200_000;
 
 interface Marks {
   version: number;
@@ -32,21 +34,37 @@ interface Marks {
   ids: Map<number, number | null>;
 }
 
-const byDatabase = new WeakMap<Database, Map<string, Marks>>();
+interface Lists {
+  lists: Map<string, Marks>;
+  /** bookmarks held by all the lists */
+  total: number;
+}
+
+const byDatabase = new WeakMap<Database, Lists>();
+
+function listsOf(database: Database): Lists {
+  let known = byDatabase.get(database);
+  if (!known) {
+    known = { lists: new Map(), total: 0 };
+    byDatabase.set(database, known);
+  }
+  return known;
+}
 
 function marksOf(database: Database, table: string, key: string, now: number): Marks {
-  let lists = byDatabase.get(database);
-  if (!lists) {
-    lists = new Map();
-    byDatabase.set(database, lists);
-  }
+  const known = listsOf(database);
+  const { lists } = known;
   const version = tableVersion(database, table);
   const full = `${table}|${key}`;
   let m = lists.get(full);
   if (!m || m.version !== version || now - m.at > cacheLifetimeMs(database)) {
+    const drop = (name: string) => {
+      known.total -= lists.get(name)?.ids.size ?? 0;
+      lists.delete(name);
+    };
     m = { version, at: now, ids: new Map() };
-    lists.delete(full);
-    if (lists.size >= MAX_LISTS) lists.delete(lists.keys().next().value!);
+    drop(full);
+    if (lists.size >= MAX_LISTS) drop(lists.keys().next().value!);
     lists.set(full, m);
   }
   return m;
@@ -91,6 +109,20 @@ export async function bookmarkAt(
   const version = marks.version;
   const id = await find(from);
   // a write during the look-up makes it useless for later pages (still right for this one)
-  if (tableVersion(database, table) === version && marks.ids.size < MAX_MARKS) marks.ids.set(position, id);
+  const known = listsOf(database);
+  if (
+    tableVersion(database, table) === version &&
+    marks.ids.size < MAX_MARKS &&
+    known.total < MAX_TOTAL_MARKS &&
+    !marks.ids.has(position)
+  ) {
+    marks.ids.set(position, id);
+    known.total += 1;
+  }
   return id;
+}
+
+/** The bookmarks a database's lists hold now (for tests and the bound above). */
+export function bookmarkCount(database: Database): number {
+  return listsOf(database).total;
 }
