@@ -48,6 +48,10 @@ async function tabTo(p: Page, test: (el: Element) => boolean, limit = 15): Promi
   throw new Error('focus never reached the element');
 }
 
+/** The tab of the screen shown: it is the current one once the screen has rendered. */
+const currentTab = (title: string) =>
+  page.getByRole('navigation', { name: '已打开的页面' }).locator('[aria-current="page"]', { hasText: title });
+
 const focusedText = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? '');
 const focusedInside = (selector: string) => page.evaluate((s) => !!document.activeElement?.closest(s), selector);
 
@@ -153,18 +157,24 @@ describe('the console from the keyboard', () => {
     await tabTo(page, (el) => (el as HTMLElement).innerText?.trim() === '用户管理', 20);
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.hash === '#/system/user');
+    // the address changes at once, the screen a render later (a navigation is a transition):
+    // opened means shown, its tab the current one; a next address set before that supersedes it
+    await currentTab('用户管理').waitFor();
     await shot(page, 'keyboard-menu', { fullPage: false });
   });
 
   it('the open-screen tabs: Enter switches, Shift+F10 opens their menu, Delete closes one', async () => {
     await page.evaluate(() => (window.location.hash = '/sysQuestion'));
-    await dataRows(page).first().waitFor({ state: 'attached' });
     const tags = page.getByRole('navigation', { name: '已打开的页面' });
+    // shown, not only addressed (the rows of the screen before could still be there)
+    await currentTab('问题反馈').waitFor();
+    await dataRows(page).first().waitFor({ state: 'attached' });
     const userTag = tags.getByRole('button', { name: '用户管理' });
     await userTag.waitFor();
     await userTag.focus();
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.hash === '#/system/user');
+    await currentTab('用户管理').waitFor();
 
     await tags.getByRole('button', { name: '问题反馈' }).focus();
     await page.keyboard.press('Shift+F10');
