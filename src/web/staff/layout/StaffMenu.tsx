@@ -12,7 +12,6 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
-import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import HomeIcon from '@mui/icons-material/Home';
@@ -26,6 +25,7 @@ import { sidebarEntries, useMenus, type SidebarEntry } from '../shell/menus.ts';
 import { usePreferences } from '../shell/preferences.ts';
 import { productName } from '../../../shared/product.ts';
 import { staffTheme } from '../theme.ts';
+import { SidebarDirectory, SidebarLink, sidebarItemRules } from './SidebarItems.tsx';
 
 function contains(entry: SidebarEntry, path: string): boolean {
   return entry.route === path || entry.children.some((c) => contains(c, path));
@@ -46,14 +46,14 @@ function Directory({ entry, depth, open, onToggle }: { entry: SidebarEntry; dept
   const [sidebarOpen] = useSidebarState();
   return (
     <>
-      <LazyTooltip title={sidebarOpen ? '' : entry.title} placement="right">
-        <ListItemButton role="menuitem" onClick={onToggle} sx={{ pl: indent(depth, sidebarOpen) }} aria-expanded={open}>
-          <ListItemIcon sx={{ minWidth: 40 }}>{iconOf(entry.icon, undefined, true)}</ListItemIcon>
-          {/* one line: folded into the 50 px sidebar, a wrapped title would leave tall gaps between the icons */}
-          <ListItemText primary={entry.title} sx={{ whiteSpace: 'nowrap' }} />
-          {sidebarOpen ? open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" /> : null}
-        </ListItemButton>
-      </LazyTooltip>
+      <SidebarDirectory
+        title={entry.title}
+        icon={iconOf(entry.icon, undefined, true)}
+        indent={indent(depth, sidebarOpen)}
+        open={open}
+        onToggle={onToggle}
+        expandIcon={open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+      />
       <Collapse in={open} timeout="auto" unmountOnExit>
         <Box component="ul" role="group" aria-label={entry.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
           <Entries entries={entry.children} depth={depth + 1} />
@@ -98,12 +98,12 @@ function Entries({ entries, depth }: { entries: SidebarEntry[]; depth: number })
             <ListItemText primary={e.title} />
           </ListItemButton>
         ) : (
-          <Menu.Item
+          <SidebarLink
             key={`s:${e.route}`}
             to={e.route!}
-            primaryText={e.title}
-            leftIcon={iconOf(e.icon, e.route, false)}
-            sx={{ pl: indent(depth, sidebarOpen) }}
+            title={e.title}
+            icon={iconOf(e.icon, e.route, false)}
+            indent={indent(depth, sidebarOpen)}
           />
         ),
       )}
@@ -167,8 +167,8 @@ export function StaffMenu() {
   return (
     <>
       <SidebarBrand />
-      <Menu aria-label="导航菜单">
-        <Menu.Item to="/dashboard" primaryText="首页" leftIcon={<HomeIcon />} />
+      <Menu aria-label="导航菜单" sx={sidebarItemRules}>
+        <SidebarLink to="/dashboard" title="首页" icon={<HomeIcon />} indent={2} />
         {tree ? <Entries entries={sidebarEntries(tree)} depth={0} /> : error ? <Menu.ResourceItems /> : null}
       </Menu>
       {!tree && !error ? (
