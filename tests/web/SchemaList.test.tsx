@@ -153,6 +153,35 @@ describe('generated feedback list', { timeout: 60000 }, () => {
     expect(screen.getAllByRole('columnheader').some((h) => h.textContent?.includes('操作'))).toBe(false);
   });
 
+  it('the header: a column sorts ascending then descending, its tooltip names the next order, 全选 ticks the page', async () => {
+    const { calls } = feedbackServer();
+    renderScreen('sysQuestion', ['admin']);
+    await screen.findByText('问题三', {}, LOAD);
+    const lastSort = () =>
+      calls
+        .filter((c) => c.url.pathname === '/api/sysQuestion')
+        .at(-1)!
+        .url.searchParams.get('sort');
+    const header = () => screen.getByRole('columnheader', { name: /创建时间/ });
+    const label = () => within(header()).getByRole('button');
+    // the tooltip mounts on the first hover and says what a click does
+    fireEvent.mouseOver(label());
+    expect(await screen.findByRole('tooltip', {}, LOAD)).toHaveProperty('textContent', '按 创建时间 升序');
+    fireEvent.click(label());
+    await waitFor(() => expect(lastSort()).toBe('createTime,asc'));
+    fireEvent.click(label());
+    await waitFor(() => expect(lastSort()).toBe('createTime,desc'));
+    // columns that do not sort have no sort button
+    expect(within(screen.getByRole('columnheader', { name: '状态' })).queryByRole('button')).toBeNull();
+    const all = screen.getByRole('checkbox', { name: '全选' });
+    fireEvent.click(all);
+    await waitFor(() => expect(toolbarButton('删除')!.disabled).toBe(false));
+    const ticked = screen.getAllByRole('row').filter((r) => within(r).queryByRole('checkbox')?.matches(':checked'));
+    expect(ticked.length).toBe(rows.length + 1);
+    fireEvent.click(all);
+    await waitFor(() => expect(toolbarButton('删除')!.disabled).toBe(true));
+  });
+
   it('edit needs exactly one selected row; delete at least one, with the bulk confirm', async () => {
     const { calls } = feedbackServer({ 'DELETE /api/sysQuestion': { status: 200 } });
     renderScreen('sysQuestion', ['admin']);

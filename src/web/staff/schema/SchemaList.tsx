@@ -30,6 +30,7 @@ import { SUCCESS_NOTICE_MS } from './notices.ts';
 import type { ResourceOverrides } from './overrides.ts';
 import { useCanReadHistory, useResourceAccess } from './permissions.ts';
 import { RecordDialog } from './RecordDialog.tsx';
+import { LIST_HEADER_RULES, ListHeader } from './ListHeader.tsx';
 import { TotalLine } from './TotalLine.tsx';
 import { FirstRowsBody } from './FirstRowsBody.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
@@ -180,12 +181,13 @@ function ListBody({ spec, overrides }: { spec: ResourceSpec; overrides: Resource
       }).filter((c) => !hidden.includes(String(c.key))),
     [spec, overrides, canEdit, canDelete, canHistory, hidden],
   );
-  const sx = useMemo(() => columnWidths(spec), [spec]);
+  const sx = useMemo(() => ({ ...columnWidths(spec), ...LIST_HEADER_RULES }), [spec]);
   return (
     // checkboxes for selection; the toolbar buttons act on it, so no overlay bulk toolbar
     <Datagrid
       rowClick={false}
       body={FirstRowsBody}
+      header={ListHeader}
       bulkActionButtons={<></>}
       bulkActionsToolbar={<></>}
       sx={sx}
