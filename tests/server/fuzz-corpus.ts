@@ -178,7 +178,11 @@ export function fuzzCases(app: FastifyInstance, token: string, opts: { full: boo
 }
 
 /** A digest of every row of the tables a rejected request must leave alone (logs, sessions and counters excepted). */
-export async function tableFingerprint(app: FastifyInstance): Promise<string> {
+/**
+ * A hash of every table's rows by table (logs, sessions, counters and other bookkeeping left
+ * out). Run the app with `jobsEnabled: false`: a scheduled job firing meanwhile writes its log.
+ */
+export async function tableFingerprint(app: FastifyInstance): Promise<Map<string, string>> {
   const db = app.database.db;
   const tables = (await db.introspection.getTables())
     .map((t) => t.name)
@@ -189,10 +193,15 @@ export async function tableFingerprint(app: FastifyInstance): Promise<string> {
         ) && !n.startsWith('sqlite_'),
     )
     .sort();
-  const hash = createHash('sha256');
+  const out = new Map<string, string>();
   for (const t of tables) {
     const rows = await db.selectFrom(t).selectAll().execute();
-    hash.update(`${t}:${JSON.stringify(rows)}`);
+    out.set(t, createHash('sha256').update(JSON.stringify(rows)).digest('hex'));
   }
-  return hash.digest('hex');
+  return out;
+}
+
+/** The tables whose rows differ between two fingerprints. */
+export function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])].filter((t) => before.get(t) !== after.get(t));
 }
