@@ -19,6 +19,7 @@ import TextField from '@mui/material/TextField';
 import { idlePhase, type IdlePhase } from '../common/idle.ts';
 import type { Captcha } from '../common/session.ts';
 import { CaptchaButton } from './CaptchaButton.tsx';
+import { useOpenedOnce } from './useOpenedOnce.ts';
 
 const ACTIVITY_EVENTS = ['click', 'keydown'] as const;
 
@@ -102,6 +103,10 @@ export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, o
     return () => window.removeEventListener('beforeunload', leave);
   }, [locked]);
 
+  const warning = !locked && phase.phase === 'warning';
+  // the warning renders from its first showing on
+  const warningUsed = useOpenedOnce(warning);
+
   const unlock = useCallback(() => {
     setLocked(false);
     reset();
@@ -109,17 +114,19 @@ export function IdleGuard({ lockMinutes, tickMs = 1000, idPrefix = '', onLock, o
 
   return (
     <>
-      <Dialog open={!locked && phase.phase === 'warning'} aria-labelledby={`${idPrefix}idle-warning-title`}>
-        <DialogTitle id={`${idPrefix}idle-warning-title`}>系统提示</DialogTitle>
-        <DialogContent>
-          您已长时间未操作，系统将在 <b data-testid="idle-countdown">{phase.phase === 'warning' ? phase.secondsLeft : 0}</b> 秒后锁定
-        </DialogContent>
-        <DialogActions>
-          <Button variant="contained" onClick={reset}>
-            取消
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {warningUsed ? (
+        <Dialog open={warning} aria-labelledby={`${idPrefix}idle-warning-title`}>
+          <DialogTitle id={`${idPrefix}idle-warning-title`}>系统提示</DialogTitle>
+          <DialogContent>
+            您已长时间未操作，系统将在 <b data-testid="idle-countdown">{phase.phase === 'warning' ? phase.secondsLeft : 0}</b> 秒后锁定
+          </DialogContent>
+          <DialogActions>
+            <Button variant="contained" onClick={reset}>
+              取消
+            </Button>
+          </DialogActions>
+        </Dialog>
+      ) : null}
       {locked && <LockDialog titleId={`${idPrefix}lock-title`} options={unlockOptions} onUnlocked={unlock} />}
     </>
   );

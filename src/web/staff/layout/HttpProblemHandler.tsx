@@ -14,6 +14,7 @@ import { useLogout, useNotify, useRedirect } from 'react-admin';
 import { loginRoute, parseHash } from '../../route.ts';
 import { onHttpProblem } from '../../common/httpEvents.ts';
 import { messages } from '../../../shared/messages.ts';
+import { useOpenedOnce } from '../../components/useOpenedOnce.ts';
 
 export const SESSION_EXPIRED = messages.error.sessionExpired;
 
@@ -22,6 +23,8 @@ export function HttpProblemHandler() {
   const redirect = useRedirect();
   const logout = useLogout();
   const [expired, setExpired] = useState(false);
+  // the dialog renders from the first expiry on
+  const dialogUsed = useOpenedOnce(expired);
 
   useEffect(
     () =>
@@ -39,6 +42,7 @@ export function HttpProblemHandler() {
     [notify, redirect],
   );
 
+  if (!dialogUsed) return null;
   return (
     <Dialog open={expired} aria-labelledby="session-expired-title">
       <DialogTitle id="session-expired-title">{messages.error.sessionExpiredTitle}</DialogTitle>

@@ -27,6 +27,7 @@ import {
   type Tag,
 } from './tags.ts';
 import { NOT_FOUND_TITLE, titleOf } from './titles.ts';
+import { useOpenedOnce } from '../../components/useOpenedOnce.ts';
 
 /** The tabs with the screen at `path` added, when it is a tab and there is room (the effect's rule). */
 function withOpened(tags: Tag[], path: string, search: string): Tag[] {
@@ -44,6 +45,8 @@ export function TagsView() {
   const [tags, setTags] = useState<Tag[]>(() => withOpened(loadTags(), location.pathname, location.search));
   const [menu, setMenu] = useState<{ x: number; y: number; tag: Tag } | null>(null);
   const active = location.pathname;
+  // the tab menu renders from its first opening on
+  const menuUsed = useOpenedOnce(!!menu);
 
   /** the path last refused for want of room: warned once, not again on its every query change */
   const refusedPath = useRef<string | null>(null);
@@ -148,17 +151,19 @@ export function TagsView() {
           />
         );
       })}
-      <Menu
-        open={!!menu}
-        onClose={() => setMenu(null)}
-        anchorReference="anchorPosition"
-        anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined}
-      >
-        <MenuItem onClick={act((tag) => void navigate(refreshPath(tag)))}>刷新</MenuItem>
-        {!menu?.tag.affix && <MenuItem onClick={act((tag) => apply(closeTag(tags, tag.path, active)))}>关闭</MenuItem>}
-        <MenuItem onClick={act((tag) => apply(closeOtherTags(tags, tag.path, active)))}>关闭其他</MenuItem>
-        <MenuItem onClick={act(() => apply(closeAllTags(tags, active)))}>关闭全部</MenuItem>
-      </Menu>
+      {menuUsed ? (
+        <Menu
+          open={!!menu}
+          onClose={() => setMenu(null)}
+          anchorReference="anchorPosition"
+          anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined}
+        >
+          <MenuItem onClick={act((tag) => void navigate(refreshPath(tag)))}>刷新</MenuItem>
+          {!menu?.tag.affix && <MenuItem onClick={act((tag) => apply(closeTag(tags, tag.path, active)))}>关闭</MenuItem>}
+          <MenuItem onClick={act((tag) => apply(closeOtherTags(tags, tag.path, active)))}>关闭其他</MenuItem>
+          <MenuItem onClick={act(() => apply(closeAllTags(tags, active)))}>关闭全部</MenuItem>
+        </Menu>
+      ) : null}
     </Box>
   );
 }
