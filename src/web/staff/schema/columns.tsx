@@ -41,7 +41,7 @@ export function EditableRadioField({
   const options = (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label }));
   const change = async (value: string) => {
     const option = field.options?.find((o) => String(o.value) === value);
-    if (!option || saving) return;
+    if (!option || saving || disabled) return;
     setSaving(true);
     const values = { ...record, [field.name]: option.value };
     try {
