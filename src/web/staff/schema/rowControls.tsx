@@ -7,9 +7,10 @@
  * before the first paint. They look like MUI's small Radio and small IconButton (sizes, colours
  * from the theme, hover, disabled) and are real radio inputs and buttons, so the keyboard
  * (Tab, arrow keys within a group, Space) and assistive technology treat them as before.
- * A keyboard focus shows a round tint like MUI's focus ripple, with or without reduced motion.
+ * A keyboard focus shows a round tint like MUI's focus ripple, also when motion is reduced
+ * (where MUI's ripple, and so any sign of focus, is off).
  */
-import { alpha, type Theme } from '@mui/material/styles';
+import { alpha, keyframes, type Theme } from '@mui/material/styles';
 import type { ComponentPropsWithoutRef, MouseEvent, ReactNode } from 'react';
 
 /** Path data of MUI's icons (the others from @mui/icons-material), drawn in a 24×24 box. */
@@ -127,16 +128,24 @@ function stopPropagation(event: MouseEvent) {
   event.stopPropagation();
 }
 
-/** MUI's focus ripple, at rest: a circle of the control's colour, 30 % opaque, 92 % of its size. */
+/** MUI's focus ripple: a circle of the control's colour, 30 % opaque, 92 % of its size at rest. */
 const focusTint = {
   content: '""',
   position: 'absolute',
-  inset: '4%',
+  inset: '0',
+  transform: 'scale(0.92)',
   borderRadius: '50%',
   backgroundColor: 'currentColor',
   opacity: 0.3,
   pointerEvents: 'none',
 };
+
+/** The focus ripple's slow breath while motion is welcome (MUI's TouchRipple pulsate). */
+const pulsate = keyframes`
+  0% { transform: scale(1); }
+  50% { transform: scale(0.92); }
+  100% { transform: scale(1); }
+`;
 
 /**
  * The styles of the row controls, for the `sx` of the grid holding the rows (plain strings with
@@ -218,7 +227,7 @@ export const rowControlsSx: Record<string, (theme: Theme) => Record<string, unkn
         duration: theme.transitions.duration.shortest,
       }),
     },
-    '&::after': { ...focusTint, display: 'none', inset: '-7.5px' },
+    '&::after': { ...focusTint, display: 'none', inset: '-9px' },
   }),
   [`& .${ROW_CLASSES.control} > input:checked + .${ROW_CLASSES.icon}`]: (theme) => ({
     color: theme.palette.primary.main,
@@ -232,10 +241,14 @@ export const rowControlsSx: Record<string, (theme: Theme) => Record<string, unkn
   }),
   [`& .${ROW_CLASSES.control} > input:disabled + .${ROW_CLASSES.icon}`]: (theme) => ({ color: theme.palette.action.disabled }),
   [`& .${ROW_CLASSES.control} > input:focus-visible + .${ROW_CLASSES.icon}::after`]: () => ({ display: 'block' }),
-  // a press shows the tint while held where MUI's ripple would run (not with reduced motion)
-  [`@media (prefers-reduced-motion: no-preference)`]: () => ({
+  // unless motion is reduced: the focus tint breathes and a press shows it while held, where
+  // MUI's ripples would run
+  [`@media (prefers-reduced-motion: no-preference)`]: (theme) => ({
     [`& .${ROW_CLASSES.control}:active > .${ROW_CLASSES.icon}::after`]: { display: 'block' },
     [`& .${ROW_CLASSES.action}:active::after`]: focusTint,
+    [`& .${ROW_CLASSES.control} > input:focus-visible + .${ROW_CLASSES.icon}::after, & .${ROW_CLASSES.action}:focus-visible::after`]: {
+      animation: `${pulsate} 2500ms ${theme.transitions.easing.easeInOut} 200ms infinite`,
+    },
   }),
   // IconButton size="small" with a small icon
   [`& .${ROW_CLASSES.action}`]: (theme) => ({
