@@ -1,16 +1,8 @@
 /** List columns from listFields(): option labels, an editable radio group per row where asked, and the action column. */
-import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import Box from '@mui/material/Box';
 import MuiLink from '@mui/material/Link';
-import EditIcon from '@mui/icons-material/Edit';
-import DeleteIcon from '@mui/icons-material/Delete';
-import VisibilityIcon from '@mui/icons-material/Visibility';
-import HistoryIcon from '@mui/icons-material/History';
-import { useState, type ComponentType } from 'react';
+import { useId, useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ReferenceField, TextField, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
 import { listFields, optionLabel, type FieldSpec, type ResourceSpec } from '../../../shared/resource-spec.ts';
@@ -25,6 +17,7 @@ import { CellText } from './CellText.tsx';
 import { resourceByName } from '../../../generated/resources.ts';
 import { MOBILE_QUERY } from '../shell/SidebarState.tsx';
 import { textOf } from '../../common/text.ts';
+import { ICON_PATHS, RowActionButton, RowRadios, rowControlsSx } from './rowControls.tsx';
 
 export interface ColumnProps {
   label?: string;
@@ -32,7 +25,7 @@ export interface ColumnProps {
   sortable?: boolean;
 }
 
-/** Per-row radio group saved at once by an edit call (PUT); notice 状态修改成功. */
+/** Per-row radio group saved at once by an edit call (PUT); notice 状态修改成功. Styled by the grid (rowControls.tsx). */
 export function EditableRadioField({
   spec,
   field,
@@ -43,10 +36,12 @@ export function EditableRadioField({
   const notify = useNotify();
   const refresh = useRefresh();
   const [saving, setSaving] = useState(false);
+  const name = useId();
   if (!record) return null;
+  const options = (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label }));
   const change = async (value: string) => {
     const option = field.options?.find((o) => String(o.value) === value);
-    if (!option || saving) return;
+    if (!option || saving || disabled) return;
     setSaving(true);
     const values = { ...record, [field.name]: option.value };
     try {
@@ -60,24 +55,14 @@ export function EditableRadioField({
     }
   };
   return (
-    <RadioGroup
-      row
-      sx={{ flexWrap: 'nowrap', '& .MuiFormControlLabel-root': { mr: 1 } }}
+    <RowRadios
+      name={name}
+      label={field.title}
       value={record[field.name] === null || record[field.name] === undefined ? '' : String(record[field.name])}
-      onChange={(e) => void change(e.target.value)}
-      onClick={(e) => e.stopPropagation()}
-      aria-label={field.title}
-    >
-      {(field.options ?? []).map((o) => (
-        <FormControlLabel
-          key={String(o.value)}
-          value={String(o.value)}
-          control={<Radio size="small" />}
-          label={o.label}
-          disabled={disabled || saving}
-        />
-      ))}
-    </RadioGroup>
+      options={options}
+      disabled={!!disabled || saving}
+      onChange={(value) => void change(value)}
+    />
   );
 }
 
@@ -104,23 +89,27 @@ export function RowActions({
     <span onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>
       {viewOnly || canEdit ? (
         <LazyTooltip title={viewOnly ? '查看' : '编辑'}>
-          <IconButton size="small" color="primary" aria-label={viewOnly ? '查看' : '编辑'} onClick={() => editor.openEdit(record)}>
-            {viewOnly ? <VisibilityIcon fontSize="small" /> : <EditIcon fontSize="small" />}
-          </IconButton>
+          <RowActionButton
+            color="primary"
+            aria-label={viewOnly ? '查看' : '编辑'}
+            path={viewOnly ? ICON_PATHS.visibility : ICON_PATHS.edit}
+            onClick={() => editor.openEdit(record)}
+          />
         </LazyTooltip>
       ) : null}
       {canDelete ? (
         <LazyTooltip title="删除">
-          <IconButton size="small" color="error" aria-label="删除" onClick={() => editor.requestDelete([record.id], true)}>
-            <DeleteIcon fontSize="small" />
-          </IconButton>
+          <RowActionButton
+            color="error"
+            aria-label="删除"
+            path={ICON_PATHS.delete}
+            onClick={() => editor.requestDelete([record.id], true)}
+          />
         </LazyTooltip>
       ) : null}
       {canHistory && editor.openHistory ? (
         <LazyTooltip title="历史记录">
-          <IconButton size="small" color="default" aria-label="历史记录" onClick={() => editor.openHistory?.(record)}>
-            <HistoryIcon fontSize="small" />
-          </IconButton>
+          <RowActionButton color="default" aria-label="历史记录" path={ICON_PATHS.history} onClick={() => editor.openHistory?.(record)} />
         </LazyTooltip>
       ) : null}
       {Extra && spec ? <Extra spec={spec} /> : null}
@@ -290,6 +279,8 @@ export function columnWidths(spec: ResourceSpec): Record<string, unknown> {
     boxShadow: '-4px 0 6px -4px rgba(0,0,0,0.18)',
   };
   sx[`& thead .column-${ACTIONS_COLUMN}`] = { zIndex: 3 };
+  // the status radios and 操作 buttons of every row: one class set here, none per row
+  Object.assign(sx, rowControlsSx);
   // times and dates read badly when broken across lines
   for (const field of listFields(spec)) {
     if (field.format === 'date-time' || field.format === 'date') sx[`& td.column-${field.name}`] = { whiteSpace: 'nowrap' };
