@@ -6,50 +6,11 @@ import { pageAfterDelete, ROWS_PER_PAGE_OPTIONS } from '../../src/web/staff/sche
 import { selectionRules } from '../../src/web/staff/schema/ListToolbar.tsx';
 import { checkImportFile, IMPORT_MAX_BYTES } from '../../src/web/staff/schema/importFile.ts';
 import { canUse } from '../../src/web/staff/schema/permissions.ts';
+import { feedbackRows } from './feedbackRows.ts';
 import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
 
-const rows = [
-  {
-    id: 3,
-    userType: '员工',
-    model: '销售',
-    title: '标题三',
-    content: '问题三',
-    remark: '建议三',
-    status: false,
-    createTime: '2024-05-03 10:00:00',
-    enabled: true,
-    username: null,
-    mobile: null,
-  },
-  {
-    id: 2,
-    userType: '客户',
-    model: '售后',
-    title: '标题二',
-    content: '问题二',
-    remark: '',
-    status: true,
-    createTime: '2024-05-02 10:00:00',
-    enabled: true,
-    username: '李四',
-    mobile: '13900139000',
-  },
-  {
-    id: 1,
-    userType: '员工',
-    model: '人事',
-    title: '标题一',
-    content: '问题一',
-    remark: '',
-    status: false,
-    createTime: '2024-05-01 10:00:00',
-    enabled: true,
-    username: null,
-    mobile: null,
-  },
-];
+const rows = feedbackRows;
 
 function feedbackServer(extra: Parameters<typeof mockFetch>[0] = {}) {
   return mockFetch({

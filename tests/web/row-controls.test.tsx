@@ -8,33 +8,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { AdminContext, RecordContextProvider, memoryStore } from 'react-admin';
 import { EditorContext, type EditorApi } from '../../src/web/staff/schema/editor.tsx';
 import { RowActions } from '../../src/web/staff/schema/columns.tsx';
+import { feedbackRows } from './feedbackRows.ts';
 import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
 
 const LOAD = { timeout: 10000 };
 
-const rows = [
-  {
-    id: 3,
-    userType: '员工',
-    model: '销售',
-    title: '标题三',
-    content: '问题三',
-    remark: '',
-    status: false,
-    createTime: '2024-05-03 10:00:00',
-  },
-  {
-    id: 2,
-    userType: '客户',
-    model: '售后',
-    title: '标题二',
-    content: '问题二',
-    remark: '',
-    status: true,
-    createTime: '2024-05-02 10:00:00',
-  },
-];
+// 问题三 (未处理) and 问题二 (已处理)
+const rows = feedbackRows.slice(0, 2);
 
 function feedbackServer() {
   return mockFetch({
