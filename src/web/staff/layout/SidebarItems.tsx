@@ -17,7 +17,7 @@
  * a tooltip on the right, and on a narrow window choosing a screen folds the sidebar away.
  */
 import type { ReactNode } from 'react';
-import type { Theme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
 import { useSidebarState } from 'react-admin';
 import { Link as RouterLink, useMatch } from 'react-router-dom';
 import { LazyTooltip } from '../../components/LazyTooltip.tsx';
@@ -77,14 +77,15 @@ function useFolded(): [boolean, (open: boolean) => void] {
   return [!open, setOpen];
 }
 
-/** Whether the window is narrow enough that the sidebar floats over the screen (MUI's md breakpoint). */
-function narrowWindow(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 899.95px)').matches;
+/** Whether the window is below the theme's md breakpoint, where react-admin folds the sidebar on a choice. */
+function narrowWindow(theme: Theme): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia(theme.breakpoints.down('md').replace(/^@media\s*/, '')).matches;
 }
 
 /** A screen of the menu. */
 export function SidebarLink({ to, title, icon, indent }: { to: string; title: string; icon: ReactNode; indent: Indent }) {
   const [folded, setOpen] = useFolded();
+  const theme = useTheme();
   const active = useMatch({ path: to, end: to === '/' });
   return (
     <LazyTooltip title={folded ? title : ''} placement="right">
@@ -96,7 +97,7 @@ export function SidebarLink({ to, title, icon, indent }: { to: string; title: st
         aria-current={active ? 'page' : undefined}
         style={{ paddingLeft: indent * 8 }}
         onClick={() => {
-          if (narrowWindow()) setOpen(false);
+          if (narrowWindow(theme)) setOpen(false);
         }}
       >
         <span className={ICON}>{icon}</span>
