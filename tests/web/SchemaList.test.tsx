@@ -78,7 +78,8 @@ describe('generated feedback list', { timeout: 60000 }, () => {
     expect(within(row).getByLabelText<HTMLInputElement>('未处理').checked).toBe(false);
     // filters: identity, status, module, creation time, search box
     expect(screen.getAllByText('身份').length).toBeGreaterThan(1);
-    expect(screen.getByPlaceholderText('请输入搜索内容')).toBeTruthy();
+    // the filters come as soon as the first rows are painted (their placeholder stands in until then)
+    expect(await screen.findByPlaceholderText('请输入搜索内容', {}, LOAD)).toBeTruthy();
     // page sizes
     expect(ROWS_PER_PAGE_OPTIONS).toEqual([15, 30, 45, 60, 100]);
   });

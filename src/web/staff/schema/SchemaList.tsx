@@ -13,16 +13,19 @@ import {
   useListContext,
   useNotify,
   useRefresh,
+  useStore,
   type Identifier,
   type RaRecord,
 } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { columnWidths, listColumns } from './columns.tsx';
 import { EditorContext, type EditorApi } from './editor.tsx';
 import { exportResource } from './exportFile.ts';
 import { TransferDialog } from '../../components/TransferProgress.tsx';
 import type { TransferProgress } from '../../common/http.ts';
-import { filterInputs } from './filters.tsx';
+import { filterInputs, filterItems } from './filters.tsx';
+import { FiltersOrPlaceholder } from './FilterBarSkeleton.tsx';
 import { FilterToggleButton, foldedFilterSx, useFilterFold, type FilterFold } from './FilterToggle.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker.tsx';
@@ -36,7 +39,7 @@ import { FirstRowsBody } from './FirstRowsBody.tsx';
 import { EmptyTable, columnLabels } from './EmptyTable.tsx';
 import { formatMessage, messages } from '../../../shared/messages.ts';
 import { useDictionaryOptions } from './dictionaries.ts';
-import { markStartedAfterPaint } from '../shell/startup.ts';
+import { markStartedAfterPaint, useConsoleStarted } from '../shell/startup.ts';
 import { defaultSort } from './listDefaults.ts';
 import Button from '@mui/material/Button';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
@@ -283,9 +286,30 @@ export const SchemaList = memo(function SchemaList(props: SchemaListProps) {
   return <SchemaListScreen {...props} spec={spec} />;
 });
 
+/**
+ * Whether the list shows its filters' placeholder (FilterBarSkeleton.tsx): while the console's
+ * first screen is not up yet (shell/startup.ts), on a list without a route parameter and with no
+ * filter value in its address or remembered. Every later list, and this one once its first rows
+ * are painted, has its filters at once.
+ */
+function useFilterPlaceholder(spec: ResourceSpec, withRouteParam: boolean): boolean {
+  const started = useConsoleStarted();
+  const { search } = useLocation();
+  const [remembered] = useStore<{ filter?: Record<string, unknown> } | undefined>(`${spec.name}.listParams`);
+  if (started || withRouteParam) return false;
+  if (new URLSearchParams(search).has('filter')) return false;
+  return !remembered?.filter || Object.keys(remembered.filter).length === 0;
+}
+
 function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps) {
   const fixed = useMemo(() => (routeParam && overrides.routeParam ? overrides.routeParam(routeParam) : undefined), [routeParam, overrides]);
-  const filters = useMemo(() => filterInputs(spec, Object.keys(fixed ?? {})), [spec, fixed]);
+  const items = useMemo(() => filterItems(spec, Object.keys(fixed ?? {})), [spec, fixed]);
+  const filters = useMemo(() => filterInputs(items), [items]);
+  const placeholder = useFilterPlaceholder(spec, !!routeParam);
+  const filterBar = useMemo(
+    () => <FiltersOrPlaceholder filters={filters} items={items} placeholder={placeholder} />,
+    [filters, items, placeholder],
+  );
   const fold = useFilterFold(filters.length - (spec.search.length ? 1 : 0));
   const [dialog, setDialog] = useState<EditorState['dialog']>({ open: false });
   const [pendingDelete, setPendingDelete] = useState<EditorState['pendingDelete']>(null);
@@ -320,7 +344,7 @@ function SchemaListScreen({ spec, overrides = {}, routeParam }: SchemaListProps)
         title={spec.title}
         perPage={spec.pageSize}
         sort={defaultSort(spec)}
-        filters={filters}
+        filters={filterBar}
         filter={fixed}
         storeKey={routeParam ? `${spec.name}:${routeParam}` : undefined}
         actions={<Toolbar spec={spec} overrides={overrides} fixed={fixed} fold={fold} onRecycleBin={() => setBinOpen(true)} />}

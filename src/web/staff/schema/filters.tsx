@@ -7,7 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import EventIcon from '@mui/icons-material/Event';
 import { Offline, ReferenceInputBase, SearchInput, SelectInput, TextInput, useInput, type InputProps } from 'react-admin';
-import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import type { FieldSpec, ResourceSpec } from '../../../shared/resource-spec.ts';
 import { FULL_LIST_SIZE } from '../providers/dataProvider.ts';
 import { choicesOf } from './records.ts';
 import { PinyinSelectInput } from './PinyinSelectInput.tsx';
@@ -86,63 +86,93 @@ export function DateRangeInput(props: InputProps) {
 /** selects get dense margins (4 px below); the text filters none: line them up */
 const FILTER_SELECT_SX = { mb: 0 };
 
-export function filterInputs(spec: ResourceSpec, hidden: string[] = []) {
-  const inputs = [];
-  if (spec.search.length) {
-    inputs.push(<SearchInput key="blurry" source="blurry" alwaysOn placeholder="请输入搜索内容" />);
-  }
+/** What kind of input a filter of a generated list is; the list's filter bar and its placeholder (FilterBarSkeleton.tsx) follow it. */
+export type FilterKind = 'search' | 'text' | 'select' | 'picker' | 'range';
+
+export interface FilterItem {
+  /** the filter's key in the list's filter values */
+  source: string;
+  label: string;
+  kind: FilterKind;
+  field?: FieldSpec;
+}
+
+/** The filters of a list in order: the blurry search box first, then each filter field not fixed by the route. */
+export function filterItems(spec: ResourceSpec, hidden: string[] = []): FilterItem[] {
+  const items: FilterItem[] = [];
+  if (spec.search.length) items.push({ source: 'blurry', label: '请输入搜索内容', kind: 'search' });
   for (const field of spec.fields) {
     if (!field.filter || hidden.includes(field.name)) continue;
-    const key = field.name;
-    const common = { source: field.name, label: field.title, alwaysOn: true } as const;
-    if (field.ref) {
-      inputs.push(
-        // ReferenceInputBase: react-admin's ReferenceInput would bring its default autocomplete into the console's download
-        <ReferenceInputBase
-          key={key}
-          {...common}
-          reference={field.ref.resource}
-          perPage={FULL_LIST_SIZE}
-          sort={{ field: 'id', order: 'ASC' }}
-          offline={<Offline variant="inline" />}
-        >
-          {/* the filter form sizes its direct inputs only: size the wrapped picker the same;
-              typing finds a department, company or person by characters or pinyin */}
-          <PinyinSelectInput
-            source={field.name}
-            label={field.title}
-            optionText={field.ref.label}
-            kind={PEOPLE_RESOURCES.has(field.ref.resource) ? 'name' : 'text'}
-            size="small"
-            helperText={false}
-            emptyText="全部"
-            sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
-            deferred
-          />
-        </ReferenceInputBase>,
-      );
-    } else if (field.filter === 'between') {
-      inputs.push(<DateRangeInput key={key} {...common} />);
-    } else if (field.options && field.options.length >= MANY_CHOICES) {
-      // many values (a dictionary): typing finds them by characters or pinyin
-      inputs.push(
+    const kind: FilterKind = field.ref
+      ? 'picker'
+      : field.filter === 'between'
+        ? 'range'
+        : field.options && field.options.length >= MANY_CHOICES
+          ? 'picker'
+          : field.options?.length
+            ? 'select'
+            : 'text';
+    items.push({ source: field.name, label: field.title, kind, field });
+  }
+  return items;
+}
+
+function filterInput({ source, label, kind, field }: FilterItem) {
+  if (kind === 'search') return <SearchInput key={source} source={source} alwaysOn placeholder={label} />;
+  if (!field) return null;
+  const key = source;
+  const common = { source, label, alwaysOn: true } as const;
+  if (field.ref) {
+    return (
+      // ReferenceInputBase: react-admin's ReferenceInput would bring its default autocomplete into the console's download
+      <ReferenceInputBase
+        key={key}
+        {...common}
+        reference={field.ref.resource}
+        perPage={FULL_LIST_SIZE}
+        sort={{ field: 'id', order: 'ASC' }}
+        offline={<Offline variant="inline" />}
+      >
+        {/* the filter form sizes its direct inputs only: size the wrapped picker the same;
+            typing finds a department, company or person by characters or pinyin */}
         <PinyinSelectInput
-          key={key}
-          {...common}
-          optionText="name"
-          choices={choicesOf(field)}
-          emptyText="全部"
+          source={source}
+          label={label}
+          optionText={field.ref.label}
+          kind={PEOPLE_RESOURCES.has(field.ref.resource) ? 'name' : 'text'}
           size="small"
           helperText={false}
+          emptyText="全部"
           sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
           deferred
-        />,
-      );
-    } else if (field.options?.length) {
-      inputs.push(<SelectInput key={key} {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />);
-    } else {
-      inputs.push(<TextInput key={key} {...common} resettable />);
-    }
+        />
+      </ReferenceInputBase>
+    );
   }
-  return inputs;
+  if (kind === 'range') return <DateRangeInput key={key} {...common} />;
+  if (kind === 'picker') {
+    // many values (a dictionary): typing finds them by characters or pinyin
+    return (
+      <PinyinSelectInput
+        key={key}
+        {...common}
+        optionText="name"
+        choices={choicesOf(field)}
+        emptyText="全部"
+        size="small"
+        helperText={false}
+        sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+        deferred
+      />
+    );
+  }
+  if (kind === 'select') return <SelectInput key={key} {...common} choices={choicesOf(field)} emptyText="全部" sx={FILTER_SELECT_SX} />;
+  return <TextInput key={key} {...common} resettable />;
+}
+
+export function filterInputs(items: FilterItem[]) {
+  return items.flatMap((item) => {
+    const input = filterInput(item);
+    return input ? [input] : [];
+  });
 }
