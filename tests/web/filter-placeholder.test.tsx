@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { isValidElement } from 'react';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { filterInputs, filterItems } from '../../src/web/staff/schema/filters.tsx';
-import { DATE_FIELD_WIDTH, FILTER_FIELD_WIDTH, FilterBarSkeleton } from '../../src/web/staff/schema/FilterBarSkeleton.tsx';
+import { FilterBarSkeleton } from '../../src/web/staff/schema/FilterBarSkeleton.tsx';
+import { DATE_FIELD_WIDTH, FILTER_FIELD_WIDTH } from '../../src/web/staff/schema/filterWidths.ts';
 
 const staff = resourceByName.staff;
 

@@ -5,6 +5,7 @@
  * the box, marked as an error, and is not passed on.
  */
 import { DateField } from '../../components/DateFields.tsx';
+import { DATE_FIELD_WIDTH } from './filterWidths.ts';
 
 export interface DateTextFieldProps {
   label: string;
@@ -13,5 +14,5 @@ export interface DateTextFieldProps {
 }
 
 export function DateTextField({ label, value, onChange }: DateTextFieldProps) {
-  return <DateField label={label} value={value} onChange={onChange} size="small" clearable sx={{ width: 190 }} />;
+  return <DateField label={label} value={value} onChange={onChange} size="small" clearable sx={{ width: DATE_FIELD_WIDTH }} />;
 }

@@ -14,12 +14,8 @@ import type { ReactElement } from 'react';
 import Box from '@mui/material/Box';
 import { FilterForm } from 'react-admin';
 import type { SxProps, Theme } from '@mui/material/styles';
-import type { FilterItem, FilterKind } from './filters.tsx';
-
-/** The width (px) of each kind's field, as its input has it in the filter bar. */
-export const FILTER_FIELD_WIDTH: Record<Exclude<FilterKind, 'range'>, number> = { search: 260, text: 260, select: 160, picker: 180 };
-/** one end of a date range (DateTextField.tsx) */
-export const DATE_FIELD_WIDTH = 190;
+import type { FilterItem } from './filters.tsx';
+import { DATE_FIELD_WIDTH, FILTER_FIELD_WIDTH } from './filterWidths.ts';
 
 /** react-admin's filter form (FilterForm, FilterFormInput) and the outlined small field, as static rules */
 const skeletonSx: SxProps<Theme> = (theme) => ({

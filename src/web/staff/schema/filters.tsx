@@ -14,6 +14,7 @@ import { PinyinSelectInput } from './PinyinSelectInput.tsx';
 import { MANY_CHOICES, PEOPLE_RESOURCES } from './inputs.tsx';
 import { DateTextField } from './DateTextField.tsx';
 import { DATE_SHORTCUTS, shortcutRange } from './dateShortcuts.ts';
+import { FILTER_FIELD_WIDTH } from './filterWidths.ts';
 
 /** 快捷: the range picker's shortcuts (today to 今天 / 明天 / 3天后 / 1周后 / 半个月后 / 1个月后). */
 function DateShortcutsButton({ label, onPick }: { label: string; onPick: (range: [string, string]) => void }) {
@@ -89,13 +90,10 @@ const FILTER_SELECT_SX = { mb: 0 };
 /** What kind of input a filter of a generated list is; the list's filter bar and its placeholder (FilterBarSkeleton.tsx) follow it. */
 export type FilterKind = 'search' | 'text' | 'select' | 'picker' | 'range';
 
-export interface FilterItem {
-  /** the filter's key in the list's filter values */
-  source: string;
-  label: string;
-  kind: FilterKind;
-  field?: FieldSpec;
-}
+/** A filter: the search box (no field of its own), or a field's filter; `source` is its key in the filter values. */
+export type FilterItem =
+  | { kind: 'search'; source: string; label: string }
+  | { kind: Exclude<FilterKind, 'search'>; source: string; label: string; field: FieldSpec };
 
 /** The filters of a list in order: the blurry search box first, then each filter field not fixed by the route. */
 export function filterItems(spec: ResourceSpec, hidden: string[] = []): FilterItem[] {
@@ -103,7 +101,7 @@ export function filterItems(spec: ResourceSpec, hidden: string[] = []): FilterIt
   if (spec.search.length) items.push({ source: 'blurry', label: '请输入搜索内容', kind: 'search' });
   for (const field of spec.fields) {
     if (!field.filter || hidden.includes(field.name)) continue;
-    const kind: FilterKind = field.ref
+    const kind: Exclude<FilterKind, 'search'> = field.ref
       ? 'picker'
       : field.filter === 'between'
         ? 'range'
@@ -117,9 +115,10 @@ export function filterItems(spec: ResourceSpec, hidden: string[] = []): FilterIt
   return items;
 }
 
-function filterInput({ source, label, kind, field }: FilterItem) {
-  if (kind === 'search') return <SearchInput key={source} source={source} alwaysOn placeholder={label} />;
-  if (!field) return null;
+function filterInput(item: FilterItem) {
+  const { source, label } = item;
+  if (item.kind === 'search') return <SearchInput key={source} source={source} alwaysOn placeholder={label} />;
+  const { kind, field } = item;
   const key = source;
   const common = { source, label, alwaysOn: true } as const;
   if (field.ref) {
@@ -143,7 +142,7 @@ function filterInput({ source, label, kind, field }: FilterItem) {
           size="small"
           helperText={false}
           emptyText="全部"
-          sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+          sx={{ minWidth: FILTER_FIELD_WIDTH.picker, ...FILTER_SELECT_SX }}
           deferred
         />
       </ReferenceInputBase>
@@ -161,7 +160,7 @@ function filterInput({ source, label, kind, field }: FilterItem) {
         emptyText="全部"
         size="small"
         helperText={false}
-        sx={{ minWidth: 180, ...FILTER_SELECT_SX }}
+        sx={{ minWidth: FILTER_FIELD_WIDTH.picker, ...FILTER_SELECT_SX }}
         deferred
       />
     );
@@ -171,8 +170,5 @@ function filterInput({ source, label, kind, field }: FilterItem) {
 }
 
 export function filterInputs(items: FilterItem[]) {
-  return items.flatMap((item) => {
-    const input = filterInput(item);
-    return input ? [input] : [];
-  });
+  return items.map(filterInput);
 }
