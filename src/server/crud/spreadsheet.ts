@@ -59,34 +59,49 @@ export function exportFileName(spec: ResourceSpec): string {
  * The rows to export as arrays in the order of `columns` (rowArrays: no object per row), batch by
  * batch: keyset by id for the id sort, otherwise the sorted ids first (compact), then the rows.
  * On PostgreSQL every batch is read on the same connection, held for the whole export (no pool
- * checkout per batch) and given back however the export ends.
- *
- * Measured and left out: sending the next batch's read before writing the current one. At a load
- * average of 6-10 on 2 cores it cost 0.5-2 s more CPU per 1,000,000 rows than reading in turn
- * and the wall time did not improve (scripts/bench/README.md, "PostgreSQL plans and the export's reading").
+ * checkout per batch) and given back however the export ends, and the next batch is asked for
+ * before the current one is given out: PostgreSQL reads it while this process writes the sheet.
+ * On SQLite a read runs in this thread, so there is nothing to overlap and batches are read in
+ * turn. (Reading ahead was first measured at a load average of 6-10, with no idle core for
+ * PostgreSQL, and left out; on a quiet machine it saves about 0.6 s of 6.5 per 1,000,000 rows:
+ * scripts/bench/README.md, "The export reads ahead on PostgreSQL".)
  */
 async function* rowBatches(database: Database, spec: ResourceSpec, params: ListParams, columns: string[]): AsyncGenerator<unknown[][]> {
   const id = idField(spec);
   const idAt = columns.indexOf(id.column);
   const idOnly = params.sort.length === 1 && params.sort[0].field === id;
+  const readAhead = database.dialect === 'postgres';
   const reader = await rowArrayReader(database);
+  /** a read sent ahead, settled before the reader is closed */
+  let ahead: Promise<unknown> | undefined;
+  const sendAhead = <T>(read: Promise<T>): Promise<T> => {
+    ahead = read.catch(() => undefined);
+    return read;
+  };
   try {
     if (idOnly) {
       const desc = params.sort[0].desc;
-      let last: number | undefined;
-      for (;;) {
+      const batchAfter = (last: number | undefined) => {
         let q = filteredQuery(database, spec, params.conditions).clearSelect().select(columns);
         if (last !== undefined) q = q.where(id.column, desc ? '<' : '>', last);
-        const rows = await reader.read(
+        return reader.read(
           q
             .orderBy(id.column, desc ? 'desc' : 'asc')
             .limit(BATCH)
             .compile(),
         );
+      };
+      let next = batchAfter(undefined);
+      for (;;) {
+        const rows = await next;
         if (rows.length === 0) return;
-        last = Number(rows[rows.length - 1][idAt]);
+        const more = rows.length === BATCH;
+        // before the rows are given out: their consumer turns them into cells in place
+        const last = Number(rows[rows.length - 1][idAt]);
+        if (more && readAhead) next = sendAhead(batchAfter(last));
         yield rows;
-        if (rows.length < BATCH) return;
+        if (!more) return;
+        if (!readAhead) next = batchAfter(last);
       }
     }
     const idRows = await orderedQuery(
@@ -95,13 +110,22 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     ).execute();
     const ids = Float64Array.from(idRows, (r) => Number(r[id.column]));
     idRows.length = 0;
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const chunk = Array.from(ids.subarray(i, i + BATCH));
-      const rows = await reader.read(database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile());
+    const chunkAt = (i: number) => Array.from(ids.subarray(i, i + BATCH));
+    const batchOf = (chunk: number[]) =>
+      reader.read(database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile());
+    let chunk = chunkAt(0);
+    let next = chunk.length ? batchOf(chunk) : undefined;
+    for (let i = 0; next; i += BATCH) {
+      const rows = await next;
+      const nextChunk = chunkAt(i + BATCH);
+      next = nextChunk.length === 0 ? undefined : readAhead ? sendAhead(batchOf(nextChunk)) : undefined;
       const byId = new Map(rows.map((r) => [Number(r[idAt]), r]));
       yield chunk.map((k) => byId.get(k)).filter((r): r is unknown[] => !!r);
+      if (nextChunk.length && !readAhead) next = batchOf(nextChunk);
+      chunk = nextChunk;
     }
   } finally {
+    await ahead;
     reader.close();
   }
 }
