@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { resourceByName } from '../../src/generated/resources.ts';
-import { insertAll } from '../../src/server/crud/index.ts';
-import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
-import { parseListQuery } from '../../src/server/crud/query.ts';
 import { exportStream } from '../../src/server/crud/spreadsheet.ts';
-import { testApps, type TestApp } from './helpers.ts';
+import { testApps } from './helpers.ts';
+import { exportParams as params, spec, withExportRows } from './export-rows.ts';
 
-const spec = resourceByName.sysQuestion;
 const ROWS = 2_500;
 
 async function allBytes(stream: Readable): Promise<Buffer> {
@@ -32,39 +28,20 @@ async function titles(body: Buffer): Promise<string[]> {
 // the whole export): it must give that connection back however the export ends, or a few stopped
 // downloads would starve the pool.
 describe.each(testApps())('the export connection on %s', (_name, start) => {
-  let t: TestApp;
-  const params = (query: Record<string, string> = {}) => parseListQuery(spec, query, FULL_ACCESS, { paging: false });
-
-  beforeAll(async () => {
-    // two connections: a connection kept by a stopped export would leave the pool short at once
-    t = await start({ databasePoolSize: 2 });
-    await insertAll(
-      t.app.database,
-      spec,
-      Array.from({ length: ROWS }, (_, i) => ({
-        userType: '员工',
-        model: '其他',
-        title: `导出${String(i).padStart(4, '0')}`,
-        content: `row ${i}`,
-        status: i % 3 === 0,
-        enabled: true,
-      })),
-    );
-  });
-  afterAll(async () => t?.close());
+  const app = withExportRows(start, ROWS, '导出');
 
   it('every row once, in order, for the id sort and for another sort', async () => {
-    const byId = await titles(await allBytes(exportStream(t.app.database, spec, params(), () => undefined)));
+    const byId = await titles(await allBytes(exportStream(app().app.database, spec, params(), () => undefined)));
     expect(byId).toHaveLength(ROWS);
     expect(byId[0]).toBe(`导出${ROWS - 1}`);
     expect(new Set(byId).size).toBe(ROWS);
-    const byTitle = await titles(await allBytes(exportStream(t.app.database, spec, params({ sort: 'title,asc' }), () => undefined)));
+    const byTitle = await titles(await allBytes(exportStream(app().app.database, spec, params({ sort: 'title,asc' }), () => undefined)));
     expect(byTitle).toEqual([...byId].sort());
   });
 
   it('exports stopped after their first bytes give their connections back', async () => {
     for (let i = 0; i < 4; i++) {
-      const stream = exportStream(t.app.database, spec, params(), () => undefined);
+      const stream = exportStream(app().app.database, spec, params(), () => undefined);
       await new Promise<void>((resolve, reject) => {
         stream.once('data', () => {
           stream.destroy();
@@ -76,10 +53,10 @@ describe.each(testApps())('the export connection on %s', (_name, start) => {
     }
     // with both connections still held, this would wait for the pool's timeout and fail
     const started = Date.now();
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM sys_question`.execute(t.app.database.db);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM sys_question`.execute(app().app.database.db);
     expect(Number(rows[0].n)).toBe(ROWS);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(await titles(await allBytes(exportStream(t.app.database, spec, params(), () => undefined)))).toHaveLength(ROWS);
+    expect(await titles(await allBytes(exportStream(app().app.database, spec, params(), () => undefined)))).toHaveLength(ROWS);
   });
 
   it('a read that fails ends the export with the error and frees the connection', async () => {
@@ -87,8 +64,8 @@ describe.each(testApps())('the export connection on %s', (_name, start) => {
     // a condition on a column that does not exist: the database refuses the first read
     failing.conditions.push({ kind: 'eq', field: { ...spec.fields[1], column: 'no_such_column' }, value: 'x' } as never);
     const errors: unknown[] = [];
-    await expect(allBytes(exportStream(t.app.database, spec, failing, (err) => errors.push(err)))).rejects.toThrow();
+    await expect(allBytes(exportStream(app().app.database, spec, failing, (err) => errors.push(err)))).rejects.toThrow();
     expect(errors).toHaveLength(1);
-    expect(await titles(await allBytes(exportStream(t.app.database, spec, params(), () => undefined)))).toHaveLength(ROWS);
+    expect(await titles(await allBytes(exportStream(app().app.database, spec, params(), () => undefined)))).toHaveLength(ROWS);
   });
 });

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Readable } from 'node:stream';
-import { resourceByName } from '../../src/generated/resources.ts';
-import { insertAll } from '../../src/server/crud/index.ts';
-import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
-import { parseListQuery } from '../../src/server/crud/query.ts';
 import { exportStream } from '../../src/server/crud/spreadsheet.ts';
-import { testApps, type TestApp } from './helpers.ts';
+import { testApps } from './helpers.ts';
+import { exportParams as params, spec, withExportRows } from './export-rows.ts';
 
 // The export's reader, watched: each read is held back a little (so a read sent ahead is still
 // running when the export stops), and each close records how many reads were still running.
@@ -38,7 +35,6 @@ vi.mock('../../src/server/db/index.ts', async (importOriginal) => {
   };
 });
 
-const spec = resourceByName.sysQuestion;
 const ROWS = 4_500;
 
 async function allBytes(stream: Readable): Promise<number> {
@@ -48,25 +44,7 @@ async function allBytes(stream: Readable): Promise<number> {
 }
 
 describe.each(testApps())('the export reading ahead on %s', (name, start) => {
-  let t: TestApp;
-  const params = (query: Record<string, string> = {}) => parseListQuery(spec, query, FULL_ACCESS, { paging: false });
-
-  beforeAll(async () => {
-    t = await start({ databasePoolSize: 2 });
-    await insertAll(
-      t.app.database,
-      spec,
-      Array.from({ length: ROWS }, (_, i) => ({
-        userType: '员工',
-        model: '其他',
-        title: `预读${i}`,
-        content: `row ${i}`,
-        status: false,
-        enabled: true,
-      })),
-    );
-  });
-  afterAll(async () => t?.close());
+  const app = withExportRows(start, ROWS, '预读');
 
   for (const sort of ['id,desc', 'title,asc']) {
     it(`sends the next read before the current batch is written only on PostgreSQL (sort ${sort})`, async () => {
@@ -74,7 +52,7 @@ describe.each(testApps())('the export reading ahead on %s', (name, start) => {
       // told after each batch is written: reads sent by then, beyond the batches written
       const ahead: number[] = [];
       const onRows = (written: number) => ahead.push(watch.reads - Math.ceil(written / 1000));
-      await allBytes(exportStream(t.app.database, spec, params({ sort }), () => undefined, onRows));
+      await allBytes(exportStream(app().app.database, spec, params({ sort }), () => undefined, onRows));
       // 4,500 rows: four full batches, each with the next read already sent, then the last one
       expect(ahead).toEqual(name === 'postgres' ? [1, 1, 1, 1, 0] : [0, 0, 0, 0, 0]);
     });
@@ -85,7 +63,7 @@ describe.each(testApps())('the export reading ahead on %s', (name, start) => {
         // stopped once its first batch is written (the zip's first bytes come before any row is read)
         let stop = () => undefined as void;
         const stream = exportStream(
-          t.app.database,
+          app().app.database,
           spec,
           params({ sort }),
           () => undefined,
