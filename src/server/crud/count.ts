@@ -26,6 +26,8 @@
  *    (PostgreSQL only: on SQLite rule 7 keeps it, exactly). A caller may lower that bar
  *    (`keepFromMs`): a pinyin search keeps every count, since its keys only change by writes
  *    through this server.
+ * On PostgreSQL a filter counted by the plain count(*) has it asked in the page's own statement
+ * (countsWithPage), so a small filtered list costs one statement per request.
  * 7. On SQLite a count up to the cap is kept with the database's change stamp (db/change-stamp.ts,
  *    taken before counting) and answered again while the stamp reads the same: any row written
  *    since, by this app or by anything else on the file, changes the stamp and the next request
@@ -145,6 +147,21 @@ function exactCount<O>(s: TableState, filterKey: string, filtered: TableQuery<O>
   })();
   s.pending.set(filterKey, job);
   return job.promise;
+}
+
+/**
+ * PostgreSQL: whether this filter's total is counted by a plain count(*) on every request (its
+ * last count was small, rule 5). The list then asks for it in the page's own statement
+ * (repository.ts, `listPage`): one round trip instead of two, and the total and the page read in
+ * one snapshot. SQLite keeps such totals with its change stamp instead (rule 7).
+ */
+export function countsWithPage(database: Database, table: string, filterKey: string): boolean {
+  return database.dialect === 'postgres' && stateOf(database, table).plain.has(filterKey);
+}
+
+/** A total counted in the page's statement, kept as the plain count's would be (rule 5). */
+export function countedWithPage(database: Database, table: string, filterKey: string, n: number): void {
+  if (n > SMALL_COUNT) stateOf(database, table).plain.delete(filterKey);
 }
 
 /** Settles when no count of this table is running (tests). */

@@ -8,7 +8,7 @@ import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
 import type { Database, Db, TableQuery } from '../types.ts';
-import { countMatching, tableChanged } from './count.ts';
+import { countedWithPage, countMatching, countsWithPage, tableChanged } from './count.ts';
 import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
 import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
@@ -79,16 +79,29 @@ function limitOffset<O>(database: Database, q: TableQuery<O>, size: number, offs
   return q.limit(sql.lit(size)).offset(sql.lit(offset));
 }
 
-function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number): TableQuery {
+function pageQueryAt(database: Database, spec: ResourceSpec, params: ListParams, offset: number, withTotal = false): TableQuery {
   const paged = <O>(q: TableQuery<O>) => limitOffset(database, orderedQuery(q, params.sort), params.size, offset);
+  // the filter's total as one more column of every row (countsWithPage): a subquery run once
+  const total = (q: TableQuery): TableQuery =>
+    withTotal
+      ? q.select(
+          filteredQuery(database, spec, params.conditions)
+            .clearSelect()
+            .select(sql<number>`count(*)`.as('n'))
+            .as(TOTAL_COLUMN),
+        )
+      : q;
   if (idsFirst(database, spec, params)) {
     // the page's ids from the (column, id) index alone, then only those rows
     const id = idField(spec).column;
     const ids = paged(filteredQuery(database, spec, params.conditions).clearSelect().select(id));
-    return orderedQuery(database.db.selectFrom(spec.table).select(columnsOf(spec)).where(id, 'in', ids), params.sort);
+    return orderedQuery(total(database.db.selectFrom(spec.table).select(columnsOf(spec))).where(id, 'in', ids), params.sort);
   }
-  return paged(filteredQuery(database, spec, params.conditions));
+  return paged(total(filteredQuery(database, spec, params.conditions)));
 }
+
+/** the column a page's row carries the filter's total in, when asked along (no column is named so) */
+const TOTAL_COLUMN = '__total';
 
 /**
  * Equality filters whose columns an index holds followed by the id (one filter's (column, id),
@@ -159,15 +172,17 @@ function templatesOf(database: Database, spec: ResourceSpec): Map<string, PageTe
 }
 
 /** The compiled page query of `params`: the same SQL and parameters pageQuery(...).compile() gives. */
-export function compiledPageQuery(database: Database, spec: ResourceSpec, params: ListParams): CompiledQuery {
+export function compiledPageQuery(database: Database, spec: ResourceSpec, params: ListParams, withTotal = false): CompiledQuery {
   const templates = templatesOf(database, spec);
   // PostgreSQL: the offset is in the text (limitOffset), so each offset has a statement of its own
   const inText = database.dialect === 'postgres';
+  // the total along is asked on PostgreSQL only (countsWithPage)
+  if (withTotal && !inText) throw new Error('compiledPageQuery: a total along the page is for PostgreSQL');
   const offset = params.page * params.size;
-  const key = `${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort.map((k) => `${k.field.name}${k.desc ? '-' : '+'}`).join(',')}|${params.filterKey}${inText ? `|@${offset}` : ''}`;
+  const key = `${idsFirst(database, spec, params) ? 'ids' : 'rows'}|${params.size}|${params.sort.map((k) => `${k.field.name}${k.desc ? '-' : '+'}`).join(',')}|${params.filterKey}${inText ? `|@${offset}${withTotal ? '|n' : ''}` : ''}`;
   let template = templates.get(key);
   if (template === undefined && inText) {
-    template = { compiled: pageQueryAt(database, spec, params, offset).compile(), offsetAt: -1 };
+    template = { compiled: pageQueryAt(database, spec, params, offset, withTotal).compile(), offsetAt: -1 };
     if (templates.size >= PAGE_TEMPLATES_MAX) templates.delete(templates.keys().next().value!);
     templates.set(key, template);
   }
@@ -247,12 +262,17 @@ function oneIdQuery(database: Database, spec: ResourceSpec, params: ListParams):
   return { ...template.compiled, parameters };
 }
 
-async function pageRows(database: Database, spec: ResourceSpec, params: ListParams): Promise<Record<string, unknown>[]> {
+/**
+ * The rows of the page `params`. With `withTotal` (PostgreSQL, countsWithPage), a page read by
+ * the plain page statement also carries the filter's total in each row's TOTAL_COLUMN; the other
+ * kinds of page (one id, from a bookmark) do not, and the caller counts as usual.
+ */
+async function pageRows(database: Database, spec: ResourceSpec, params: ListParams, withTotal = false): Promise<Record<string, unknown>[]> {
   const byId = oneIdQuery(database, spec, params);
   if (byId) return (await database.db.executeQuery<Record<string, unknown>>(byId)).rows;
   const position = bookmarkable(spec, params) ? bookmarkPosition(params.page * params.size) : 0;
   if (position === 0) {
-    return (await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params))).rows;
+    return (await database.db.executeQuery<Record<string, unknown>>(compiledPageQuery(database, spec, params, withTotal))).rows;
   }
   const id = idField(spec).column;
   const desc = params.sort[0].desc;
@@ -328,12 +348,18 @@ export async function listPage(database: Database, spec: ResourceSpec, params: L
     pageRows: (planned) => pageRows(database, spec, planned),
     filtered: () => filteredQuery(database, spec, params.conditions),
   });
+  // PostgreSQL, a filter whose total is small: the total comes with the page (countsWithPage)
+  const withTotal = !kept && !pinyinBlurry(params) && countsWithPage(database, spec.table, params.filterKey);
   // a pinyin blurry over a common prefix pages by walking the table (the total keeps `params`)
-  const rows = kept ? kept.rows : await pageRows(database, spec, await pinyinPagePlan(database, spec, params));
+  const rows = kept ? kept.rows : await pageRows(database, spec, await pinyinPagePlan(database, spec, params), withTotal);
   const content = rows.map((r) => rowToRecord(spec, r));
+  const along = withTotal && rows.length ? rows[0][TOTAL_COLUMN] : undefined;
   let totalElements: number;
   if (kept?.total !== undefined) {
     totalElements = kept.total;
+  } else if (along !== undefined) {
+    totalElements = Number(along);
+    countedWithPage(database, spec.table, params.filterKey, totalElements);
   } else if (content.length > 0 && content.length < params.size) {
     // the result ends on this page, so its size is known exactly without counting
     totalElements = params.page * params.size + content.length;
