@@ -22,6 +22,28 @@ import { captureQueries } from '../../scripts/bench/capture.ts';
 const Q = '/api/sysQuestion';
 const spec = resourceByName.sysQuestion;
 
+/** Feedback rows of `model` written past the app (no write counter bumped): only a count that really runs sees them. */
+async function writeBehind(app: FastifyInstance, n: number, model: string, label: string): Promise<void> {
+  const rows = Array.from({ length: n }, (_, i) =>
+    recordToRow(spec, { userType: '员工', model, content: `${label} ${i}`, status: true, enabled: true }, app.database.dialect),
+  );
+  for (let i = 0; i < rows.length; i += 500)
+    await app.database.db
+      .insertInto(spec.table)
+      .values(rows.slice(i, i + 500))
+      .execute();
+}
+
+/** The feedback rows of `model`, counted straight on the database. */
+async function rowsOfModel(app: FastifyInstance, model: string): Promise<number> {
+  const row = await app.database.db
+    .selectFrom(spec.table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('model', '=', model)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 describe.each(testApps())('list totals beyond the count cap on %s', (_name, start) => {
   let t: TestApp;
   let app: FastifyInstance;
@@ -129,17 +151,7 @@ describe.each(testApps())('small list totals stay exact without the write counte
   const total = async (model: string) =>
     (await app.inject({ method: 'GET', url: `${Q}?page=3&size=15&model=${encodeURIComponent(model)}`, headers: admin })).json<Page>()
       .totalElements;
-  /** rows written past the app (no write counter bumped): only a count that really runs sees them */
-  const insertBehind = async (n: number, model: string) => {
-    const rows = Array.from({ length: n }, (_, i) =>
-      recordToRow(spec, { userType: '员工', model, content: `behind ${i}`, status: true, enabled: true }, app.database.dialect),
-    );
-    for (let i = 0; i < rows.length; i += 500)
-      await app.database.db
-        .insertInto(spec.table)
-        .values(rows.slice(i, i + 500))
-        .execute();
-  };
+  const insertBehind = (n: number, model: string) => writeBehind(app, n, model, 'behind');
 
   beforeAll(async () => {
     t = await start();
@@ -169,15 +181,7 @@ describe.each(testApps())('small list totals stay exact without the write counte
     expect(await total('人事')).toBe(COUNT_CAP / 2 + 130);
     expect(await total('人事')).toBe(COUNT_CAP / 2 + 130);
     await app.database.db.deleteFrom(spec.table).where('content', 'like', 'behind 1%').execute();
-    const left = Number(
-      (
-        await app.database.db
-          .selectFrom(spec.table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('model', '=', '人事')
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const left = await rowsOfModel(app, '人事');
     expect(left).toBeLessThan(COUNT_CAP / 2);
     expect(await total('人事')).toBe(left);
     expect(await total('人事')).toBe(left);
@@ -200,16 +204,7 @@ describe.each(testApps())('a small total on %s costs the page one statement', (n
       sql: queries.map((q) => q.sql).filter((s) => s.includes('sys_question')),
     };
   };
-  const insertBehind = async (n: number) => {
-    const rows = Array.from({ length: n }, (_, i) =>
-      recordToRow(spec, { userType: '员工', model: '培训', content: `along ${i}`, status: true, enabled: true }, app.database.dialect),
-    );
-    for (let i = 0; i < rows.length; i += 500)
-      await app.database.db
-        .insertInto(spec.table)
-        .values(rows.slice(i, i + 500))
-        .execute();
-  };
+  const insertBehind = (n: number) => writeBehind(app, n, '培训', 'along');
 
   beforeAll(async () => {
     t = await start();
@@ -241,15 +236,7 @@ describe.each(testApps())('a small total on %s costs the page one statement', (n
       expect(big.total).toBe(COUNT_CAP / 2 + 45);
       if (name === 'postgres') expect(big.sql.filter((s) => s.includes('count(*)') && !s.includes('limit 15'))).toHaveLength(1);
       await app.database.db.deleteFrom(spec.table).where('content', 'like', 'along 1%').execute();
-      const left = Number(
-        (
-          await app.database.db
-            .selectFrom(spec.table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('model', '=', '培训')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const left = await rowsOfModel(app, '培训');
       expect(await page()).toMatchObject({ total: left });
       expect(await page()).toMatchObject({ total: left });
     } finally {
