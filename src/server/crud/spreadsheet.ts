@@ -91,17 +91,17 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
             .compile(),
         );
       };
-      let next = batchAfter(undefined);
+      let last: number | undefined;
+      let next: Promise<unknown[][]> | undefined;
       for (;;) {
-        const rows = await next;
+        const rows = await (next ?? batchAfter(last));
         if (rows.length === 0) return;
         const more = rows.length === BATCH;
         // before the rows are given out: their consumer turns them into cells in place
-        const last = Number(rows[rows.length - 1][idAt]);
-        if (more && readAhead) next = sendAhead(batchAfter(last));
+        last = Number(rows[rows.length - 1][idAt]);
+        next = more && readAhead ? sendAhead(batchAfter(last)) : undefined;
         yield rows;
         if (!more) return;
-        if (!readAhead) next = batchAfter(last);
       }
     }
     const idRows = await orderedQuery(
@@ -113,16 +113,13 @@ async function* rowBatches(database: Database, spec: ResourceSpec, params: ListP
     const chunkAt = (i: number) => Array.from(ids.subarray(i, i + BATCH));
     const batchOf = (chunk: number[]) =>
       reader.read(database.db.selectFrom(spec.table).select(columns).where(id.column, 'in', chunk).compile());
-    let chunk = chunkAt(0);
-    let next = chunk.length ? batchOf(chunk) : undefined;
-    for (let i = 0; next; i += BATCH) {
-      const rows = await next;
-      const nextChunk = chunkAt(i + BATCH);
-      next = nextChunk.length === 0 ? undefined : readAhead ? sendAhead(batchOf(nextChunk)) : undefined;
+    let next: Promise<unknown[][]> | undefined;
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const chunk = chunkAt(i);
+      const rows = await (next ?? batchOf(chunk));
+      next = readAhead && i + BATCH < ids.length ? sendAhead(batchOf(chunkAt(i + BATCH))) : undefined;
       const byId = new Map(rows.map((r) => [Number(r[idAt]), r]));
       yield chunk.map((k) => byId.get(k)).filter((r): r is unknown[] => !!r);
-      if (nextChunk.length && !readAhead) next = batchOf(nextChunk);
-      chunk = nextChunk;
     }
   } finally {
     await ahead;
