@@ -4,6 +4,9 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
+    // expect.poll waits for its event with a deadline in seconds (vitest's own default, one second,
+    // is a fixed wait in disguise: a slower machine missed a list that filtered in 1.2 s)
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     projects: [
       // reading every schema compiles them all (a second or two, more on a busy machine)
       { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 20000 } },

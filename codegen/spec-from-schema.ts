@@ -13,7 +13,9 @@ import type {
   MaskKind,
   ScopeKind,
   Option,
+  PersonalProcessing,
   ResourceSpec,
+  Retention,
 } from '../src/shared/resource-spec.ts';
 import { PERMISSION_ACTIONS, snakeCase } from '../src/shared/resource-spec.ts';
 import { ENTITY_KEYWORDS, PROPERTY_KEYWORDS } from '../src/shared/schema-ajv.ts';
@@ -213,6 +215,34 @@ function filterFits(filter: FilterKind, type: FieldType, format: string | undefi
   }
 }
 
+/** Keywords whose value is a limit a message may quote (标题长度不能超过100个字符). */
+const LIMIT_KEYWORDS = new Set([
+  'maxLength',
+  'minLength',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'maxItems',
+  'minItems',
+]);
+
+/**
+ * A message written for a limit keyword that quotes a number must quote the limit in force: after
+ * maxLength went from 100 to 5, "标题长度不能超过100个字符" would tell users a limit that no longer
+ * holds. A message without a number (问题描述不能为空) is left alone.
+ */
+function checkLimitInMessage(file: string, path: string, keyword: string, limit: unknown, message: string): void {
+  if (!LIMIT_KEYWORDS.has(keyword) || typeof limit !== 'number') return;
+  const numbers = (message.match(/(?<!\d)-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+  if (!numbers.length || numbers.includes(limit)) return;
+  throw new SchemaError(
+    file,
+    path,
+    `the message names ${numbers.join(', ')} but ${keyword} is ${limit}: write the limit in force (or leave the message out: the derived one names the limit)`,
+  );
+}
+
 /** Checks `errorMessage` of a property: an object keyword -> Chinese message, for keywords the property has. */
 function parseMessages(file: string, path: string, p: Json): Record<string, string> {
   const messages: Record<string, string> = {};
@@ -242,6 +272,7 @@ function parseMessages(file: string, path: string, p: Json): Record<string, stri
       null,
     );
     need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message (a string with Chinese characters)', null);
+    checkLimitInMessage(file, here, k, p[k], v as string);
     messages[k] = v as string;
   }
   return messages;
@@ -490,6 +521,14 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   }
   if (p['x-column'] !== undefined)
     need(file, `${path}/x-column`, typeof p['x-column'] === 'string' && IDENT.test(p['x-column']), 'must be a column identifier', null);
+  if (p['x-renamedFrom'] !== undefined)
+    need(
+      file,
+      `${path}/x-renamedFrom`,
+      typeof p['x-renamedFrom'] === 'string' && IDENT.test(p['x-renamedFrom']) && p['x-renamedFrom'] !== name,
+      'must be the property name before the rename (another identifier)',
+      null,
+    );
   if (p['x-form'] !== undefined) need(file, `${path}/x-form`, typeof p['x-form'] === 'boolean', 'must be true or false', null);
   if (p['x-placeholder'] !== undefined)
     need(file, `${path}/x-placeholder`, typeof p['x-placeholder'] === 'string', 'must be a string', null);
@@ -538,6 +577,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     ...(ocr ? { ocr } : {}),
     scope,
     ...(p['x-money'] === true ? { money: true as const } : {}),
+    ...(typeof p['x-renamedFrom'] === 'string' ? { renamedFrom: p['x-renamedFrom'] } : {}),
     form: auto === undefined && p.readOnly !== true && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
     messages,
@@ -587,6 +627,114 @@ function checkRootMessages(file: string, schema: Json, required: string[]): Reco
     need(file, here, typeof v === 'string' && HANZI.test(v), 'must be a Chinese message', null);
   }
   return ((em as Json).required ?? {}) as Record<string, string>;
+}
+
+/**
+ * `x-purpose`, `x-retention` and `x-erase` (root): required together on a schema with personal
+ * fields (`x-mask`), refused on one without. `anonymize` must blank every `x-mask` property.
+ */
+function parsePersonal(file: string, schema: Json, fields: FieldSpec[]): PersonalProcessing | undefined {
+  const masked = fields.filter((f) => f.mask);
+  const given = (['x-purpose', 'x-retention', 'x-erase'] as const).filter((k) => schema[k] !== undefined);
+  if (!masked.length) {
+    need(
+      file,
+      `/${given[0]}`,
+      given.length === 0,
+      'only a schema with personal fields (x-mask) takes x-purpose, x-retention, x-erase',
+      null,
+    );
+    return undefined;
+  }
+  const personal = `personal fields (${masked.map((f) => f.name).join(', ')})`;
+  for (const k of ['x-erase', 'x-purpose', 'x-retention'] as const)
+    need(
+      file,
+      `/${k}`,
+      schema[k] !== undefined,
+      `required: the schema has ${personal} (see schemas/README.md, Personal information)`,
+      null,
+    );
+  const purpose = schema['x-purpose'];
+  need(file, '/x-purpose', typeof purpose === 'string' && HANZI.test(purpose), 'must say in Chinese why the data is kept', null);
+  const e = schema['x-erase'];
+  need(file, '/x-erase', isObject(e), 'must be {"mode": "delete"} or {"mode": "anonymize", "fields": [...]}', null);
+  const eo = e as Json;
+  for (const k of Object.keys(eo))
+    need(file, `/x-erase/${k}`, k === 'mode' || k === 'fields', 'unknown key (x-erase is {mode, fields?})', null);
+  need(file, '/x-erase/mode', eo.mode === 'delete' || eo.mode === 'anonymize', 'must be "delete" or "anonymize"', null);
+  let erased: string[] = [];
+  if (eo.mode === 'anonymize') {
+    need(file, '/x-erase/fields', Array.isArray(eo.fields) && eo.fields.length > 0, 'anonymize needs the properties to blank', null);
+    erased = eo.fields as string[];
+    erased.forEach((n, i) => {
+      const f = fields.find((x) => x.name === n);
+      need(file, `/x-erase/fields/${i}`, !!f && !f.auto && f.type === 'string', 'must name a string property that is not automatic', null);
+      need(file, `/x-erase/fields/${i}`, erased.indexOf(n) === i, 'is listed twice', null);
+    });
+    const missing = masked.filter((f) => !erased.includes(f.name)).map((f) => f.name);
+    need(file, '/x-erase/fields', missing.length === 0, `must blank every x-mask property; missing: ${missing.join(', ')}`, null);
+  } else {
+    need(file, '/x-erase/fields', eo.fields === undefined, 'delete removes the whole record: no fields', null);
+  }
+  const r = schema['x-retention'];
+  need(file, '/x-retention', isObject(r), 'must be {"days": n, "after": "<date property>", "where"?: {...}} or {"none": "<why>"}', null);
+  const ro = r as Json;
+  let retention: Retention;
+  if ('none' in ro) {
+    need(file, '/x-retention', Object.keys(ro).length === 1, '"none" stands alone', null);
+    need(
+      file,
+      '/x-retention/none',
+      typeof ro.none === 'string' && HANZI.test(ro.none),
+      'must say in Chinese why no fixed period applies',
+      null,
+    );
+    retention = { none: ro.none as string };
+  } else {
+    for (const k of Object.keys(ro))
+      need(
+        file,
+        `/x-retention/${k}`,
+        ['days', 'after', 'where'].includes(k),
+        'unknown key (x-retention is {days, after, where?} or {none})',
+        null,
+      );
+    need(
+      file,
+      '/x-retention/days',
+      Number.isInteger(ro.days) && (ro.days as number) >= 1,
+      'must be a whole number of days, at least 1',
+      null,
+    );
+    const after = fields.find((f) => f.name === ro.after);
+    need(
+      file,
+      '/x-retention/after',
+      !!after && after.type === 'string' && (after.format === 'date' || after.format === 'date-time'),
+      'must name a date or date-time property (e.g. "updateTime")',
+      null,
+    );
+    const where: Record<string, Array<string | number | boolean>> = {};
+    if (ro.where !== undefined) {
+      need(file, '/x-retention/where', isObject(ro.where), 'must map properties to a value or a list of values', null);
+      for (const [n, v] of Object.entries(ro.where as Json)) {
+        const f = fields.find((x) => x.name === n);
+        need(file, `/x-retention/where/${n}`, !!f, 'must name a property', null);
+        const values = Array.isArray(v) ? v : [v];
+        need(
+          file,
+          `/x-retention/where/${n}`,
+          values.length > 0 && values.every((x) => valueFitsType(f!.type, x)),
+          `must be one ${f!.type} value or a list of them`,
+          null,
+        );
+        where[n] = values as Array<string | number | boolean>;
+      }
+    }
+    retention = { days: ro.days as number, after: after!.name, ...(ro.where !== undefined ? { where } : {}) };
+  }
+  return { purpose: purpose as string, retention, erase: { mode: eo.mode as 'delete' | 'anonymize', fields: erased } };
 }
 
 export function specFromSchema(file: string, raw: unknown): ResourceSpec {
@@ -648,6 +796,15 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   required.forEach((r, i) => need(file, `/required/${i}`, r in props, `"${r}" is not a property`, null));
   const reqMessages = checkRootMessages(file, schema, required);
   const fields = Object.entries(props).map(([n, p]) => parseField(file, n, p, required.includes(n), reqMessages[n]));
+  for (const f of fields) {
+    if (f.renamedFrom && fields.some((o) => o.name === f.renamedFrom || o.column === snakeCase(f.renamedFrom!))) {
+      throw new SchemaError(
+        file,
+        `/properties/${f.name}/x-renamedFrom`,
+        `"${f.renamedFrom}" is still a property (or its column) of the schema`,
+      );
+    }
+  }
   need(
     file,
     '/properties/id',
@@ -799,6 +956,8 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     });
   }
 
+  const personal = parsePersonal(file, schema, fields);
+
   compileSchema(file, schema);
   const body = bodySchema(schema, fields);
   compileOrThrow(file, body, '/');
@@ -821,5 +980,6 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ...(ownedByApplicant ? { ownedByApplicant } : {}),
     ...(read !== undefined ? { read: read as string[] } : {}),
     ...(indexes !== undefined ? { indexes } : {}),
+    ...(personal ? { personal } : {}),
   };
 }

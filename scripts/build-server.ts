@@ -11,7 +11,7 @@ export const SERVER_ENTRY = resolve(import.meta.dirname, '../build/server/main.j
 
 /**
  * Node flags of the running server: --expose-gc lets long exports collect garbage as they go
- * (src/server/crud/spreadsheet.ts); NODE_SERVER_FLAGS from the environment adds more (for
+ * (src/server/crud/sheets/spreadsheet.ts); NODE_SERVER_FLAGS from the environment adds more (for
  * example `--optimize-for-size`: see scripts/bench/README.md).
  * Not `--enable-source-maps` by default: the first error stack formatted (any 4xx that logs one)
  * then parses the bundle's 2.9 MB map, which held 100-250 MB more RSS and pushed the 100,000-row

@@ -1,7 +1,9 @@
 /**
  * npm run restore FILE: restores a backup archive into the database and upload folder the
  * environment names (DATA_DIR or DATABASE_URL), with the checks and the all-or-nothing swap of
- * the 备份管理 screen (see src/server/modules/backup/restore.ts): the archive is verified against
+ * the 备份管理 screen (see src/server/modules/backup/restore.ts): the archive is decrypted with
+ * BACKUP_ENCRYPTION_KEY or one of BACKUP_DECRYPTION_KEYS (an unencrypted archive of the older
+ * format is accepted with a warning) and verified against
  * its manifest, a fresh database is built and counted, the present state is saved as a
  * pre-restore backup in BACKUP_DIR, then one transaction swaps the data. Stop every instance of
  * the server first (a running one would keep its in-memory caches of the old data); the
@@ -20,7 +22,7 @@ import { announce, RESTORED_TITLE, restoredMessage } from '../src/server/modules
 
 const arg = process.argv[2];
 if (!arg) {
-  console.error('usage: npm run restore FILE   (a backup-....tar.gz written by npm run backup or the schedule)');
+  console.error('usage: npm run restore FILE   (a backup-....tar.gz.enc written by npm run backup or the schedule)');
   process.exit(2);
 }
 const file = resolve(arg);
@@ -44,7 +46,10 @@ await app.ready();
 await app.close();
 const database = await openDatabase(config);
 try {
-  const result = await exclusively('restore', () => restoreBackup(database, config, file, (stage) => console.log(stage)));
+  // an archive of the older unencrypted format is accepted here, with a warning (the screen refuses it)
+  const result = await exclusively('restore', () =>
+    restoreBackup(database, config, file, (stage) => console.log(stage), { allowPlain: true }),
+  );
   await announce(
     undefined,
     database,

@@ -37,8 +37,8 @@ import { directLoad, httpLoad, settle, type LoadResult } from './load.ts';
 import { QUESTION_TABLE, SPAN_SECONDS, col, createTimeAt, seedQuestions } from './seed.ts';
 import type { Dialect, Tables } from '../../src/server/types.ts';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { parseListQuery } from '../../src/server/crud/query.ts';
-import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
+import { parseListQuery } from '../../src/server/crud/query/query.ts';
+import { FULL_ACCESS } from '../../src/server/crud/access/field-access.ts';
 import { listPage } from '../../src/server/crud/repository.ts';
 
 const spec = resourceByName.sysQuestion;

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { buildBenchApp, fmt, keptPlace, pgServerUrl, signInAdmin } from './common.ts';
+import { buildBenchApp, fmt, injected, keptPlace, pgServerUrl, signInAdmin } from './common.ts';
 import { installStatementTimer, printStatementTimes, startStatementTimer } from './statement-timer.ts';
 import type { Dialect } from '../../src/server/types.ts';
 
@@ -51,14 +51,7 @@ try {
       let left = n;
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (left-- > 0) {
-            const res = await app.inject({ method: 'GET', url, headers });
-            if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-          }
-        }),
-      );
+      await injected(app, { url, headers }, () => left-- > 0);
       const cpu = process.cpuUsage(cpu0);
       return { cpuUs: (cpu.user + cpu.system) / n, wallUs: ((performance.now() - t0) * 1000) / n };
     };

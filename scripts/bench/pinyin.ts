@@ -29,11 +29,11 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { pinyinKeys, pinyinQuery } from '../../src/shared/pinyin.ts';
-import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
-import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
-import { pinyinPagePlan } from '../../src/server/crud/pinyin-plan.ts';
-import { parseListQuery } from '../../src/server/crud/query.ts';
-import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
+import { pinyinTable } from '../../src/server/crud/pinyin/pinyin-search.ts';
+import { pinyinStoredKeys } from '../../src/server/crud/pinyin/pinyin-keys.ts';
+import { pinyinPagePlan } from '../../src/server/crud/pinyin/pinyin-plan.ts';
+import { parseListQuery } from '../../src/server/crud/query/query.ts';
+import { FULL_ACCESS } from '../../src/server/crud/access/field-access.ts';
 import { compiledPageQuery, filteredQuery } from '../../src/server/crud/repository.ts';
 import type { Database, Dialect } from '../../src/server/types.ts';
 import {

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
-import { benchConfig, cpuSnapshot, createTarget, fmt, signInAdmin } from './common.ts';
+import { benchConfig, cpuSnapshot, createTarget, fmt, injected, signInAdmin } from './common.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { QUESTION_TABLE, seedQuestions } from './seed.ts';
 import { installStatementTimer, printStatementTimes, startStatementTimer } from './statement-timer.ts';
@@ -61,14 +61,7 @@ try {
     let left = n;
     const snap0 = cpuSnapshot();
     const cpu0 = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (left-- > 0) {
-          const res = await target_.inject({ method: 'GET', url: url_, headers });
-          if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-        }
-      }),
-    );
+    await injected(target_, { url: url_, headers }, () => left-- > 0);
     const cpu = process.cpuUsage(cpu0);
     const snap1 = cpuSnapshot();
     if (snap0 && snap1) pgUs.push(((snap1.postgres - snap0.postgres) * 1e6) / n);

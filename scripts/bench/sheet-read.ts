@@ -10,8 +10,8 @@
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { readImport, sheetFields } from '../../src/server/crud/spreadsheet.ts';
-import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
+import { readImport, sheetFields } from '../../src/server/crud/sheets/spreadsheet.ts';
+import { xlsxStream, type CellValue } from '../../src/server/crud/sheets/xlsx-writer.ts';
 import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { rosterRecords } from './roster-rows.ts';
 

@@ -20,11 +20,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { FieldSpec, ResourceSpec } from '../shared/resource-spec.ts';
 import { routeCatalogue, type RouteEntry } from './auth/route-catalogue.ts';
-import { MAX_PAGE_SIZE } from './crud/query.ts';
+import { MAX_PAGE_SIZE } from './crud/query/query.ts';
 import { DATABASE_UNAVAILABLE } from './db/unavailable.ts';
 import { DUPLICATE_SUBMIT, SUBMIT_ID_HEADER } from './submit-id.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED } from './realtime/long-tasks.ts';
-import { XLSX_MIME } from './crud/spreadsheet.ts';
+import { XLSX_MIME } from './crud/sheets/spreadsheet.ts';
 import { BODY_NOT_OBJECT } from './crud/validation.ts';
 import { HAND_WRITTEN_COMPONENTS, HAND_WRITTEN_ROUTES } from './api-docs-routes.ts';
 import { errorAnswer, LIST_QUERY_OF, NO_BODY } from './openapi/shapes.ts';
@@ -32,9 +32,11 @@ import { STORAGE_FULL } from './db/storage-full.ts';
 import { STORAGE_LOW } from './disk/free-space.ts';
 import { DEFAULT_PRODUCT_NAME, productName } from '../shared/product.ts';
 import { getPublicSettings } from './modules/system/public-settings.ts';
-import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history-docs.ts';
+import { historyRouteKinds, historySchema, type HistoryKind } from './crud/history/history-docs.ts';
 
 export const DOCS_PREFIX = '/api/docs';
+/** YAML copies of the document kept, one per title (api-docs routes). */
+const YAML_TITLES_KEPT = 4;
 export const OPENAPI_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 type Json = Record<string, unknown>;
@@ -357,6 +359,7 @@ function access(entry: RouteEntry | undefined, applicantToo: boolean): { securit
   if (entry.identity === 'applicant')
     return { security: [{ applicantToken: [] }], note: '应聘人员令牌（POST /api/staffun 注册时返回）', keys };
   if (entry.identity === 'socket') return { security: [], note: 'WebSocket：令牌在地址中（/webSocket/{token}）', keys };
+  if (entry.identity === 'metrics') return { security: [], note: '监控令牌（METRICS_TOKEN，Bearer）', keys };
   const staff = keys.length ? keys.map((k) => ({ staffToken: [k] })) : entry.authenticated ? [{ staffToken: [] }] : [];
   const note = keys.length ? `员工令牌，权限：${keys.join(' 或 ')}` : entry.authenticated ? '员工令牌（登录即可）' : '公开';
   if (applicantToo) return { security: [...staff, { applicantToken: [] }], note: `${note}；或应聘人员令牌（仅本人的记录）`, keys };
@@ -521,9 +524,26 @@ export async function registerApiDocsRoutes(app: FastifyInstance): Promise<void>
   });
   // the page's own copies of the document carry the same title, read as each is asked for
   const titles = new WeakMap<FastifyRequest, string>();
+  // The YAML copy, by title: the page's plugin clones the document and writes it as YAML on every
+  // request (seconds of CPU under load); the routes are fixed for the life of the process, so the
+  // text of a title is written once. A few titles at most (the product name as set in 系统设置).
+  const yamlByTitle = new Map<string, string>();
+  const isYaml = (request: FastifyRequest) => request.url.split('?')[0].endsWith('/yaml');
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
       if (/\/(json|yaml)$/.test(request.url.split('?')[0])) titles.set(request, await documentTitle(app));
+    });
+    scope.addHook('preHandler', async (request, reply) => {
+      const text = isYaml(request) ? yamlByTitle.get(titles.get(request) ?? '') : undefined;
+      if (text !== undefined) return reply.type('application/x-yaml').send(text);
+    });
+    scope.addHook('onSend', async (request, reply, payload) => {
+      const title = titles.get(request);
+      if (title !== undefined && isYaml(request) && reply.statusCode === 200 && typeof payload === 'string' && !yamlByTitle.has(title)) {
+        if (yamlByTitle.size >= YAML_TITLES_KEPT) yamlByTitle.delete(yamlByTitle.keys().next().value as string);
+        yamlByTitle.set(title, payload);
+      }
+      return payload;
     });
     await scope.register(swaggerUi, {
       routePrefix: DOCS_PREFIX,

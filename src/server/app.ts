@@ -11,14 +11,15 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { serializeRequest } from './log-safe-url.ts';
 import { SharedCounters, databaseRateLimitStore, ensureLimitTables } from './db/shared-limits.ts';
-import { createReadLimits } from './read-limits.ts';
+import { countReadsByConstruction, createReadLimits } from './read-limits.ts';
 import type { Config } from './config.ts';
 import { resources } from '../generated/resources.ts';
 import type { ResourceSpec } from '../shared/resource-spec.ts';
 import { openDatabase } from './db/index.ts';
 import { ensureResourceTables } from './db/migrate.ts';
-import { ensureRevisionTables } from './crud/revisions.ts';
+import { ensureRevisionTables } from './crud/history/revisions.ts';
 import { describeError, errorBody, installErrorHandling } from './errors.ts';
 import { registerAuth } from './auth/index.ts';
 import { registerSystem } from './modules/system/index.ts';
@@ -38,10 +39,12 @@ import { registerSalesRoutes } from './modules/sales/index.ts';
 import { registerUploads } from './modules/uploads/index.ts';
 import { registerSystemSettings } from './modules/system/settings.ts';
 import { registerDealerArea } from './modules/dealer/index.ts';
+import { registerPrivacy } from './modules/privacy/index.ts';
 import { registerWebStatic, WEB_DIST } from './web-static.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerRequestDeadline } from './request-deadline.ts';
 import { registerHealth } from './health.ts';
+import { ensureHealthProbeTable } from './disk/write-probe.ts';
 import { registerDraining } from './draining.ts';
 import { registerDiskSpaceWatch } from './disk/space-watch.ts';
 import { acquireStartLock, type StartLock } from './db/start-lock.ts';
@@ -53,15 +56,22 @@ import { registerStaffArea } from './modules/staff/index.ts';
 import { registerKfRoutes } from './modules/kf/index.ts';
 import { registerTmsRoutes } from './modules/tms/index.ts';
 import { registerBackups } from './modules/backup/index.ts';
+import { createBackup } from './modules/backup/create.ts';
 import { registerApiDocs, registerApiDocsRoutes } from './api-docs.ts';
 import { trackRoutes } from './auth/route-catalogue.ts';
+import { registerMetrics, registerMetricsRoute } from './metrics/index.ts';
+import { registerTracing } from './tracing/index.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import './decorations.ts';
 
 export interface BuildOptions {
   logger?: boolean;
+  /** where the log lines go (default standard output); with `logger` */
+  logStream?: { write(line: string): void };
   /** resource specs to serve (default: the generated ones) */
   resources?: ResourceSpec[];
+  /** committed schema migrations (default: config.migrationsDir) */
+  migrationsDir?: string;
 }
 
 /** A hand-written area of the API: registers its routes (and tables) on the app. */
@@ -91,6 +101,7 @@ export const AREAS: Array<{ name: string; register: Area }> = [
   { name: 'disk-space', register: (app) => registerDiskSpaceWatch(app) },
   { name: 'backup', register: (app) => registerBackups(app) },
   { name: 'home', register: (app, specs) => registerHomeRoutes(app, specs) },
+  { name: 'privacy', register: (app, specs) => registerPrivacy(app, specs) },
 ];
 
 /** Trust the nearest `hops` proxies (Fastify takes a count, its types do not say so). */
@@ -99,7 +110,14 @@ const hopsOf = (hops: number) => (_address: string, hop: number) => hop < hops;
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const specs = opts.resources ?? resources;
   const app = Fastify({
-    logger: opts.logger ? { level: config.logLevel } : false,
+    logger: opts.logger
+      ? {
+          level: config.logLevel,
+          // the address without the personal values a search or look-up carries (log-safe-url.ts)
+          serializers: { req: serializeRequest },
+          ...(opts.logStream ? { stream: opts.logStream } : {}),
+        }
+      : false,
     bodyLimit: config.bodyLimit,
     // how long a client may take to send its whole request (slow or endless bodies): 408
     requestTimeout: config.requestTimeoutMs,
@@ -117,8 +135,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
   app.decorate('config', config);
+  // every signed-in GET counts against the read budget unless declared exempt (read-limits.ts);
+  // its hook runs before the catalogue's, which then records the result
+  countReadsByConstruction(app);
   // the route catalogue (who may call what) sees every route, the first ones included
   trackRoutes(app);
+  // Prometheus metrics (METRICS_TOKEN): their request hook joins each route as it is registered
+  app.decorate('metrics', registerMetrics(app));
+  // OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT): nothing is loaded or hooked without it
+  await registerTracing(app);
 
   // 1. wiring
   // first of the request hooks: a closing app answers before any other work
@@ -146,17 +171,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await database.close();
   });
   app.decorate('health', registerHealth(app));
+  registerMetricsRoute(app);
   // instances starting together take turns through tables and first-start data
   let startLock: StartLock | undefined;
   try {
     startLock = await acquireStartLock(config);
     await registerSubmitIdGuard(app);
     await ensureLimitTables(database);
+    await ensureHealthProbeTable(database);
 
     // 2. services
     await registerAuth(app, { resources: specs });
     await registerSystem(app);
-    await ensureResourceTables(database, specs);
+    // committed migrations, then the safe changes; a backup precedes a migration that rewrites values
+    await ensureResourceTables(database, specs, {
+      migrationsDir: opts.migrationsDir ?? config.migrationsDir,
+      backup: () => createBackup(database, config, { reason: 'pre-migration' }),
+    });
     await ensureRevisionTables(database);
 
     // 3. areas

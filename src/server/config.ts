@@ -4,6 +4,7 @@
  */
 import { join, resolve, sep } from 'node:path';
 import type { S3Target } from './modules/backup/s3-copy.ts';
+import { parseBackupKey, type BackupKey } from './modules/backup/crypto.ts';
 
 export interface Config {
   port: number;
@@ -12,6 +13,8 @@ export interface Config {
   dataDir: string;
   /** postgres://... switches to PostgreSQL; empty means SQLite in dataDir */
   databaseUrl: string;
+  /** committed schema migrations (npm run schema:plan writes them), applied at start */
+  migrationsDir: string;
   captchaEnabled: boolean;
   /** initial password of the admin user created on first start */
   adminInitialPassword: string;
@@ -49,6 +52,16 @@ export interface Config {
   serveWeb: boolean;
   /** serve the OpenAPI document (/api/docs/openapi.json) and its interactive page (/api/docs) */
   apiDocsEnabled: boolean;
+  /** the bearer token a Prometheus scrape of GET /metrics presents; empty = metrics off (nothing collected, /metrics answers 401) */
+  metricsToken: string;
+  /** METRICS_PORT: serve /metrics on a listener of its own at metricsHost:metricsPort (and not on the main port); null = on the main port */
+  metricsPort: number | null;
+  /** METRICS_HOST: the address the metrics listener binds to (127.0.0.1) */
+  metricsHost: string;
+  /** where OpenTelemetry traces are sent (OTLP over HTTP, JSON): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; empty = tracing off */
+  tracesEndpoint: string;
+  /** OTEL_SERVICE_NAME: the service.name of the traces (dealer-console) */
+  serviceName: string;
   logLevel: string;
   /** filing (ICP record) number shown in footers; also editable in public settings */
   recordNumber: string;
@@ -118,6 +131,12 @@ export interface Config {
   backupKeep: number;
   /** an S3-compatible store receiving a second copy of each scheduled backup (BACKUP_S3_*); null = none */
   backupS3: S3Target | null;
+  /** BACKUP_ENCRYPTION_KEY: the key new backups are encrypted with (null: none set, see modules/backup/keys.ts) */
+  backupKey: BackupKey | null;
+  /** BACKUP_DECRYPTION_KEYS: older keys, comma-separated, accepted for reading backups after a rotation */
+  backupOldKeys: BackupKey[];
+  /** BACKUP_MAX_UNPACKED_MB: the most an archive may unpack to on a restore (see modules/backup/archive.ts) */
+  backupMaxUnpackedMb: number;
 }
 
 export const DEFAULT_ADMIN_PASSWORD = 'Admin@123456';
@@ -201,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || 'data'),
     databaseUrl,
+    migrationsDir: resolve(env.MIGRATIONS_DIR || 'migrations'),
     captchaEnabled: bool(env, 'CAPTCHA_ENABLED', true),
     adminInitialPassword: env.ADMIN_INITIAL_PASSWORD || DEFAULT_ADMIN_PASSWORD,
     seedDemo: bool(env, 'SEED_DEMO', true),
@@ -226,6 +246,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databasePreparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
     serveWeb: bool(env, 'SERVE_WEB', true),
     apiDocsEnabled: bool(env, 'API_DOCS_ENABLED', true),
+    metricsToken: env.METRICS_TOKEN ?? '',
+    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    tracesEndpoint: tracesEndpoint(env),
+    serviceName: env.OTEL_SERVICE_NAME || 'dealer-console',
     logLevel: env.LOG_LEVEL || 'info',
     recordNumber: env.RECORD_NUMBER ?? '豫ICP备00000000号',
     ssoLinkUrl: env.SSO_LINK_URL ?? '',
@@ -266,6 +291,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     backupDir: '',
     backupKeep: int(env, 'BACKUP_KEEP', 7, 1, 1000),
     backupS3: backupS3(env),
+    backupKey: backupKey(env.BACKUP_ENCRYPTION_KEY),
+    backupOldKeys: (env.BACKUP_DECRYPTION_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k, i) => backupKey(k, `BACKUP_DECRYPTION_KEYS (key ${i + 1})`)!),
+    backupMaxUnpackedMb: int(env, 'BACKUP_MAX_UNPACKED_MB', 20_480, 64, 10_000_000),
     ...overrides,
   };
   if (overrides.dbStatementTimeoutMs === undefined) config.dbStatementTimeoutMs = statementTimeoutMs(env, config.requestTimeoutMs);
@@ -280,8 +312,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       throw new ConfigError(`SSO_LINK_URL must start with http:// or https://, got "${config.ssoLinkUrl}"`);
     if (config.ssoSecret.length < 16) throw new ConfigError('SSO_SECRET must hold at least 16 characters when SSO_LINK_URL is set');
   }
+  if (config.metricsToken && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken)))
+    throw new ConfigError('METRICS_TOKEN must hold at least 16 characters and no spaces');
+  if (config.metricsPort !== null) {
+    if (config.metricsPort !== 0 && config.metricsPort === config.port)
+      throw new ConfigError(`METRICS_PORT (${config.metricsPort}) must differ from PORT: the metrics have a listener of their own`);
+    if (!config.metricsToken && !isLoopback(config.metricsHost))
+      throw new ConfigError(`METRICS_HOST (${config.metricsHost}) is not a loopback address: set METRICS_TOKEN too, or bind to 127.0.0.1`);
+  }
+  if (config.tracesEndpoint && !/^https?:\/\/[^/]/.test(config.tracesEndpoint))
+    throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT must start with http:// or https://, got "${config.tracesEndpoint}"`);
   checkProviders(config);
   return config;
+}
+
+/** Whether the Prometheus metrics are collected: a token protects /metrics, or it has a port of its own. */
+export const metricsOn = (config: Pick<Config, 'metricsToken' | 'metricsPort'>): boolean =>
+  !!config.metricsToken || config.metricsPort !== null;
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * The OTLP/HTTP traces address, with the standard variables' meaning: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+ * as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces appended; empty (tracing off) when
+ * neither is set, OTEL_SDK_DISABLED is true or OTEL_TRACES_EXPORTER is none.
+ */
+function tracesEndpoint(env: NodeJS.ProcessEnv): string {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return '';
+  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return '';
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : '';
+}
+
+/** A backup key: 32 bytes as base64 or 64 hex digits; empty: none. */
+function backupKey(raw: string | undefined, name = 'BACKUP_ENCRYPTION_KEY'): BackupKey | null {
+  if (!raw?.trim()) return null;
+  const key = parseBackupKey(raw);
+  if (!key) throw new ConfigError(`${name} must be 32 random bytes as base64 (openssl rand -base64 32) or 64 hex digits`);
+  return key;
 }
 
 /** BACKUP_S3_*: all of endpoint, bucket and keys, or none. */

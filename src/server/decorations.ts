@@ -9,6 +9,8 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { LongTasks } from './realtime/long-tasks.ts';
 import type { Hub } from './realtime/hub.ts';
 import type { Draining } from './draining.ts';
+import type { Health } from './health.ts';
+import type { Metrics } from './metrics/index.ts';
 import type { ApplicantCaller, Database, SessionUser } from './types.ts';
 
 declare module 'fastify' {
@@ -27,8 +29,12 @@ declare module 'fastify' {
     requirePermission(key: string): preHandlerAsyncHookHandler;
     /** preHandler: authenticate, then any one of the keys is required (403 otherwise); admin passes */
     requireAnyPermission(keys: string[]): preHandlerAsyncHookHandler;
-    /** readiness: stopping() makes /api/health/ready answer 503 while the instance drains */
-    health: { stopping(): void };
+    /** preHandler: authenticate, then every one of the keys is required (403 otherwise); admin passes */
+    requireAllPermissions(keys: string[]): preHandlerAsyncHookHandler;
+    /** readiness: stopping() makes /api/health/ready answer 503 while the instance drains; ready() says whether it answers 200 */
+    health: Health;
+    /** Prometheus metrics (metrics/index.ts): counters the areas feed; no-ops when METRICS_TOKEN is unset */
+    metrics: Metrics;
     /** a stopping instance: requests in flight, and their answer when the grace period ends */
     draining: Draining;
     /**

@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/rate-limit';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/unavailable.ts';
 import { STORAGE_FULL, isStorageFull } from './db/storage-full.ts';
+import { dataMismatch } from './db/data-mismatch.ts';
+import { SCHEMA_MOVED_ON, isSchemaMovedOn, markSchemaMovedOn } from './db/schema-moved-on.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -83,6 +85,11 @@ export function describeError(error: unknown): { status: number; message: string
   }
   if (isDatabaseUnavailable(error)) return { status: 503, message: DATABASE_UNAVAILABLE, internal: false };
   if (isStorageFull(error)) return { status: 507, message: STORAGE_FULL, internal: false };
+  // a newer version migrated the database under this instance (logged like a fault: it needs an upgrade)
+  if (isSchemaMovedOn(error)) return { status: 503, message: SCHEMA_MOVED_ON, internal: true };
+  const mismatch = dataMismatch(error);
+  // logged like a fault: the schema and the database may disagree
+  if (mismatch) return { ...mismatch, internal: true };
   return { status: 500, message: '服务器内部错误', internal: true };
 }
 
@@ -94,6 +101,8 @@ export function describeError(error: unknown): { status: number; message: string
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, message, details, internal } = describeError(error);
+    // from now on the instance answers not ready: the balancer moves its traffic to up-to-date ones
+    if (message === SCHEMA_MOVED_ON) markSchemaMovedOn((request.server as { database?: object }).database);
     if (internal) request.log.error({ err: error }, 'request failed');
     else if (status >= 500) request.log.warn({ err: error }, 'request failed');
     // an error after the answer has started (a stream broke) cannot change the answer any more
@@ -106,9 +115,11 @@ export function installErrorHandling(app: FastifyInstance): void {
   const notFound = (_request: FastifyRequest, reply: FastifyReply) => {
     reply.status(404).send(errorBody(404, '接口不存在'));
   };
+  // timed by the metrics first (metrics/index.ts), so that a 404 refused by the rate limit counts too
+  const timed = app.hasDecorator('metrics') ? app.metrics.unmatched : (_r: FastifyRequest, _p: FastifyReply, done: () => void) => done();
   if (typeof (app as { rateLimit?: unknown }).rateLimit === 'function') {
-    app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 120, timeWindow: 60_000 }) }, notFound);
+    app.setNotFoundHandler({ preHandler: [timed, app.rateLimit({ max: 120, timeWindow: 60_000 })] }, notFound);
   } else {
-    app.setNotFoundHandler(notFound);
+    app.setNotFoundHandler({ preHandler: timed }, notFound);
   }
 }

@@ -78,6 +78,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       setTimeout(() => process.exit(1), FLUSH_MS);
     }, config.shutdownGraceMs).unref();
     setTimeout(() => {
+      app.log.info(`${signal}: drain delay over, closing`);
       app.close().then(
         () => process.exit(0),
         () => process.exit(1),

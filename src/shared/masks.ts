@@ -5,53 +5,75 @@
 import type { MaskKind } from './resource-spec.ts';
 import { plainText } from './text.ts';
 
+/**
+ * Shows `head` characters at the start and `tail` at the end, the rest starred; never more
+ * than a third of the characters (floor(n/3)): a short value loses its tail first, then its head.
+ */
 function keep(value: string, head: number, tail: number): string {
+  // a value masked already (a list answer shown again in a form) stays as it is: masked twice, it would lose its shown part
+  if (value.includes('*')) return value;
   const chars = [...value];
-  if (chars.length <= head + tail) return value;
-  return chars.slice(0, head).join('') + '*'.repeat(chars.length - head - tail) + chars.slice(chars.length - tail).join('');
+  const most = Math.floor(chars.length / 3);
+  const t = Math.min(tail, most);
+  const h = Math.min(head, most - t);
+  return chars.slice(0, h).join('') + '*'.repeat(chars.length - h - t) + chars.slice(chars.length - t).join('');
 }
 
-/** Phone: first 3 and last 4 digits, e.g. 138****5678. */
+/** A mobile number as the national convention masks it: 1[3-9] and 9 digits. */
+const MOBILE = /^1[3-9]\d{9}$/;
+/** An ID number of 18 (or the older 15) characters. */
+const ID_NUMBER = /^(\d{17}[\dXx]|\d{15})$/;
+
+/**
+ * Phone: a mobile keeps its first 3 and last 4 digits, e.g. 138****5678 (the national
+ * convention, GB/T 35273); any other number keeps at most a third, from its end.
+ */
 export function maskPhone(value: string): string {
+  if (MOBILE.test(value)) return `${value.slice(0, 3)}****${value.slice(7)}`;
   return keep(value, 3, 4);
 }
 
-/** Name: first and last character, e.g. 欧阳*锋; a two-character name keeps its first, e.g. 张*. */
+/** Name: the first character only, e.g. 欧**, 张*; a one-character name is starred whole. */
 export function maskName(value: string): string {
   const chars = [...value];
-  if (chars.length <= 1) return value;
-  if (chars.length === 2) return `${chars[0]}*`;
-  return keep(value, 1, 1);
+  return chars.length <= 1 ? '*'.repeat(chars.length) : chars[0] + '*'.repeat(chars.length - 1);
 }
 
-/** ID number: first 4 and last 5 characters, e.g. 1101*********1002X. */
+/**
+ * ID number: an 18- or 15-character number keeps its first 4 and last 5 characters, e.g.
+ * 1101*********1002X (the convention); anything else keeps at most a third.
+ */
 export function maskIdNumber(value: string): string {
+  if (ID_NUMBER.test(value)) return `${value.slice(0, 4)}${'*'.repeat(value.length - 9)}${value.slice(-5)}`;
   return keep(value, 4, 5);
 }
 
-/** E-mail: the local part is masked after its first 3 characters, e.g. abc***@example.com. */
+/**
+ * E-mail: the domain stays; of the local part at most its first 3 characters and never more
+ * than a third of it, e.g. zh******@example.com, **@qq.com.
+ */
 export function maskEmail(value: string): string {
   const at = value.lastIndexOf('@');
   if (at < 0) return keep(value, 3, 0);
   return keep(value.slice(0, at), 3, 0) + value.slice(at);
 }
 
-/** Bank card: first 4 and last 4 digits, e.g. 6222***********1234. */
+/** Bank card: the last 4 digits, e.g. ************1234 (a short number: at most a third). */
 export function maskBankCard(value: string): string {
-  return keep(value, 4, 4);
+  return keep(value, 0, 4);
 }
 
-/** Address: the first 6 characters (province and city), the rest starred. */
+/** Address: the first 6 characters (province and city), at most a third, the rest starred. */
 export function maskAddress(value: string): string {
   return keep(value, 6, 0);
 }
 
-/** A date of birth: the year only, e.g. 1990-**-**. */
+/** A date of birth: the year only, e.g. 1990-**-**; a value that is not a date keeps at most a third. */
 export function maskDate(value: string): string {
-  return /^\d{4}-/.test(value) ? `${value.slice(0, 4)}-**-**` : keep(value, 0, 0);
+  return /^\d{4}-\d{1,2}-\d{1,2}/.test(value) ? `${value.slice(0, 4)}-**-**` : keep(value, 0, 0);
 }
 
-const MASKS: Record<MaskKind, (value: string) => string> = {
+export const MASKS: Record<MaskKind, (value: string) => string> = {
   phone: maskPhone,
   name: maskName,
   id: maskIdNumber,

@@ -29,7 +29,7 @@ export type PinyinKind = 'name' | 'text';
 
 /**
  * bumped whenever the keys of a text, or the form the server stores them in, change; stored rows
- * are then computed again (2: two keys per reading, server/crud/pinyin-keys.ts)
+ * are then computed again (2: two keys per reading, server/crud/pinyin/pinyin-keys.ts)
  */
 export const PINYIN_RULE_VERSION = 2;
 /** syllables over which full and initial forms mix freely */
@@ -131,7 +131,7 @@ export interface KeyEntry {
 /**
  * The syllables of a text as the keys are made of them: per character (or Latin letter, digit)
  * its readings, most likely first, and whether it is a Chinese character. The server stores a
- * compact form of the keys built from these (server/crud/pinyin-keys.ts).
+ * compact form of the keys built from these (server/crud/pinyin/pinyin-keys.ts).
  */
 export function pinyinTokens(text: string | null | undefined, kind: PinyinKind = 'text'): Array<Pick<Token, 'readings' | 'han'>> {
   return text ? tokenize(text, kind) : [];

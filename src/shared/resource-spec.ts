@@ -62,6 +62,11 @@ export interface FieldSpec {
   pinyin?: 'name' | 'text';
   /** `x-money`: an amount in yuan with at most two decimals, stored as integer cents */
   money?: true;
+  /**
+   * `x-renamedFrom`: the property's name before a rename. `npm run schema:plan` writes a
+   * migration that renames the old column, so the rows keep their values (docs/adding-an-entity.md).
+   */
+  renamedFrom?: string;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
   form: boolean;
   /** placeholder / help text */
@@ -118,6 +123,37 @@ export interface ResourceSpec {
    * from the index.
    */
   indexes?: string[][];
+  /**
+   * Personal information processing (`x-purpose`, `x-retention`, `x-erase` at the schema root),
+   * present on every schema holding personal fields (`x-mask`): why the data is kept, for how
+   * long, and what erasing a person's record means.
+   */
+  personal?: PersonalProcessing;
+}
+
+/** `x-retention`: aged records are erased by `x-erase`; or why no fixed period applies. */
+export type Retention =
+  | {
+      /** days after `after` */
+      days: number;
+      /** a date or date-time property, e.g. `updateTime` */
+      after: string;
+      /** only records whose properties have these values (one value or a list) */
+      where?: Record<string, Array<string | number | boolean>>;
+    }
+  | { none: string };
+
+/** `x-erase`: `delete` removes the record; `anonymize` blanks the listed properties (every x-mask one among them). */
+export interface EraseRule {
+  mode: 'delete' | 'anonymize';
+  /** the properties set to null by `anonymize` (empty for `delete`) */
+  fields: string[];
+}
+
+export interface PersonalProcessing {
+  purpose: string;
+  retention: Retention;
+  erase: EraseRule;
 }
 
 /** Who may read a resource's records (list, queryAll, total, reading by id). */

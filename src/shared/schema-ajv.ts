@@ -13,7 +13,7 @@ import { isApiDate, isApiDateTime } from './date-text.ts';
 import { addMoneyKeyword } from './money-keyword.ts';
 
 /** Entity-level keyword (at the root of a schema). */
-export const ENTITY_KEYWORDS = ['x-entity'] as const;
+export const ENTITY_KEYWORDS = ['x-entity', 'x-purpose', 'x-retention', 'x-erase'] as const;
 
 /** Property-level keywords (on `properties/<name>`). */
 export const PROPERTY_KEYWORDS = [
@@ -31,6 +31,7 @@ export const PROPERTY_KEYWORDS = [
   'x-pinyin',
   'x-placeholder',
   'x-ref',
+  'x-renamedFrom',
   'x-scope',
 ] as const;
 

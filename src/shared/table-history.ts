@@ -3,7 +3,7 @@
  * settings) as record history sees them: a resource name for sys_revision, the API path their
  * history routes hang under, the screen's title, and the tracked fields with their Chinese
  * titles, option labels and masks. The server records and reads revisions with these
- * (src/server/crud/table-revisions.ts); the console's 历史记录 dialog shows them with the same
+ * (src/server/crud/history/table-revisions.ts); the console's 历史记录 dialog shows them with the same
  * titles and labels as a generated entity's.
  *
  * A field's `column` is the table's column; fields without one (a user's roles, a role's

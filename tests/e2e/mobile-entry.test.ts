@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { shot, startSignedInAsAdmin, type AdminSession } from './support.ts';
 import { CLICK_GUARD_MS } from '../../src/web/staff/shell/clickGuard.ts';
+import { elapse } from '../support/wait.ts';
 
 let s: AdminSession;
 let context: BrowserContext;
@@ -29,7 +30,7 @@ async function clickable(page: Page, label: string): Promise<void> {
   const add = page.getByTestId('list-toolbar').getByRole('button', { name: '新增' });
   await add.waitFor();
   // the toolbar ignores a second click within CLICK_GUARD_MS of the one before
-  await page.waitForTimeout(CLICK_GUARD_MS + 100);
+  await elapse(CLICK_GUARD_MS + 100); // the guard's window runs out
   await add.click({ timeout: 5000 });
   const dialog = page.getByRole('dialog');
   try {

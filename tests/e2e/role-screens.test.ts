@@ -51,6 +51,7 @@ const SCREEN_HINTS: Record<string, ScreenHint> = {
   '/DecisionCenter/index': { none: 'a page with a link to the data centre' },
   '/system/backup': { none: 'its buttons run a backup, a download, a restore or a delete, never a dialog to fill' },
   '/outbox': { none: 'a read-only list of sent messages' },
+  '/system/privacy': { none: 'a form that looks a person up, copies or erases (confirmed before it runs), and a list of requests' },
 };
 
 /** Screens every signed-in member reaches outside the menus (from the user menu). */
@@ -183,11 +184,8 @@ function watch(p: Page) {
   /** Resolves once no request has been in flight for `quietMs` (at most `maxMs`). */
   const settle = async (quietMs = 250, maxMs = 8000) => {
     const start = Date.now();
-    await p.waitForTimeout(80);
-    while (Date.now() - start < maxMs) {
-      if (inFlight === 0 && Date.now() - last >= quietMs) return;
-      await p.waitForTimeout(80);
-    }
+    do await p.waitForTimeout(80);
+    while (Date.now() - start < maxMs && !(inFlight === 0 && Date.now() - last >= quietMs));
   };
   return { refused, settle };
 }
@@ -317,7 +315,8 @@ async function walk(who: Walker, laneIndex = 0): Promise<{ screens: Screen[]; pr
   };
   // the app bar's message and chat drawers, open on every screen
   for (const drawer of who.everything ? APP_BAR_DRAWERS : []) {
-    await p.getByRole('button', { name: drawer.button, exact: true }).click();
+    // named with the count it shows, when it shows one (系统消息：未读消息3条)
+    await p.getByRole('button', { name: new RegExp(`^${drawer.button}(：|$)`) }).click();
     const region = p.getByRole('region', { name: drawer.region, exact: true });
     await region.waitFor();
     await settle();
@@ -367,6 +366,8 @@ async function walk(who: Walker, laneIndex = 0): Promise<{ screens: Screen[]; pr
 
     if (hint.rowClick) {
       const cell = main.locator('tbody tr').first().locator('td').first();
+      // a hand-written list (no list toolbar waited for above) may still be loading its rows
+      await cell.waitFor({ timeout: 10_000 }).catch(() => undefined);
       if (await cell.count()) {
         await cell.click();
         if (hint.rowClick === 'dialog') {
@@ -383,8 +384,8 @@ async function walk(who: Walker, laneIndex = 0): Promise<{ screens: Screen[]; pr
 
     const done = new Set<string>();
     if (!hint.none && !(await openersOf(p, hint.buttons ?? [])).length) {
-      // a screen without any opener yet may still be drawing: one more look after a pause
-      await p.waitForTimeout(1000);
+      // a screen without any opener yet may still be drawing: look again for a while
+      for (let i = 0; i < 20 && !(await openersOf(p, hint.buttons ?? [])).length; i++) await p.waitForTimeout(100);
       await settle();
     }
     const lost = new Set<string>();

@@ -140,7 +140,7 @@ describe('系统设置', () => {
     await other.goto(`${product.url}/#/login`);
     const footer = other.getByTestId('record-number');
     await footer.waitFor();
-    expect(await footer.innerText()).toBe('Copyright © 顺达汽车集团 | 沪ICP备12345678号-1');
+    expect(await footer.innerText()).toBe('版权所有 © 顺达汽车集团 | 沪ICP备12345678号-1');
     // the same product name as the sidebar, the page title and the API document
     await other.getByText('顺达车商管理系统', { exact: true }).first().waitFor();
     const doc = await other.request.get(`${product.url}/api/docs/openapi.json`);

@@ -95,7 +95,6 @@ describe('staff roster (员工花名册)', () => {
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     await dialog.getByRole('textbox', { name: '调岗说明' }).fill('售后扩编');
     await dialog.getByRole('heading', { name: '调岗：张伟' }).click();
-    await page.waitForTimeout(300); // the label's float animation
     await shot(page, 'staff-transfer-dialog', { fullPage: false });
 
     const edit = waitForCall(page, 'PUT', 'api/staff/editJob');
@@ -121,7 +120,6 @@ describe('staff roster (员工花名册)', () => {
       .getByText('部门 销售部 → 售后服务部；岗位 销售顾问 → 服务顾问；岗位类型 销售顾问 → 服务顾问；岗位权限 服务顾问岗')
       .waitFor();
     await history.getByText('售后扩编').waitFor();
-    await page.waitForTimeout(300); // the dialog's fade-in
     await shot(page, 'staff-history-dialog', { fullPage: false });
     await history.getByRole('button', { name: '关闭' }).click();
   });
@@ -143,7 +141,6 @@ describe('staff roster (员工花名册)', () => {
     await dialog.getByRole('button', { name: '确定' }).click();
     const confirm = page.getByRole('dialog').filter({ hasText: '确定为「张伟」办理离职吗？' });
     await confirm.waitFor();
-    await page.waitForTimeout(300);
     await shot(page, 'staff-leave-confirm', { fullPage: false });
     const leave = waitForCall(page, 'PUT', 'api/staff/staffLeave');
     await confirm.getByRole('button', { name: '确定' }).click();
@@ -176,7 +173,6 @@ describe('staff roster (员工花名册)', () => {
       .getByText(/企业微信未配置/)
       .first()
       .waitFor();
-    await page.waitForTimeout(400); // the notice's slide-in
     await shot(page, 'staff-wecom-not-configured', { fullPage: false });
     await dialog.getByRole('button', { name: '取消' }).click();
   });

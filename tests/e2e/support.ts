@@ -73,7 +73,26 @@ export async function launchBrowser(): Promise<Browser> {
 /** Screenshot into test-results/screenshots; the whole page unless `fullPage: false` (use it while a dialog is open). */
 export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
+  await animationsDone(page);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
+
+/**
+ * Waits for the page's finite animations and transitions (a dialog's fade-in, a label's float, a
+ * notice's slide-in) to end, with a deadline of 5 s; endless ones (a spinner) are left running.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(a.effect?.getComputedTiming().iterations ?? Infinity))
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((r) => setTimeout(r, 5000)), // a deadline
+    ]),
+  );
 }
 
 /**

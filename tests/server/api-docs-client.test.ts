@@ -97,7 +97,7 @@ const chartDays: string[] = (home.data?.charts[0]?.days ?? []).map((d) => d.date
 const backups = await client.GET('/api/backups', { headers });
 typed(backups.data, true);
 const keep: number | undefined = backups.data?.keep;
-const reasons: Array<'manual' | 'schedule' | 'cli' | 'pre-restore'> = (backups.data?.content ?? []).map((b) => b.reason);
+const reasons: Array<'manual' | 'schedule' | 'cli' | 'pre-restore' | 'pre-migration'> = (backups.data?.content ?? []).map((b) => b.reason);
 
 // the user picker of other screens' dialogs
 const picked = await client.GET('/api/users/pick', { params: { query: { blurry: 'admin', size: 5 } }, headers });
@@ -200,7 +200,7 @@ describe.each(testApps().slice(0, 1))('the OpenAPI document for client generator
     // explicitly (`x-no-body` with the reason); a new one is added here on purpose, not by omission
     expect(declaredWithoutBody.sort()).toEqual([
       'post /api/backups',
-      'post /api/backups/{name}/restore',
+      'post /api/privacy/retention/run',
       'post /api/users/resetPass',
       'put /api/jobs/exec/{id}',
       'put /api/jobs/passwordReminder/read',

@@ -48,6 +48,7 @@ interface Operation {
 
 type Doc = {
   openapi: string;
+  info: { title: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
 };
@@ -164,6 +165,24 @@ describe.each(testApps())('OpenAPI document on %s', (_name, start) => {
     const list = doc.paths['/api/sysQuestion'].get;
     const userType = list.parameters.find((p) => p.name === 'userType');
     expect(userType!.schema.type).toBe('string');
+  });
+
+  it('serves the YAML copy of the document with its title, the same text again from the copy written once', async () => {
+    const first = await t.app.inject({ url: '/api/docs/yaml' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toMatch(/application\/x-yaml/);
+    expect(first.body).toContain(`title: ${doc.info.title}`);
+    for (const path of Object.keys(doc.paths).slice(0, 20)) expect(first.body).toContain(`${path}:`);
+    // the second comes from the copy: the document is not built or written again
+    const swagger = t.app.swagger;
+    const app = t.app as { swagger: unknown };
+    app.swagger = () => {
+      throw new Error('the document was built again');
+    };
+    const second = await t.app.inject({ url: '/api/docs/yaml' }).finally(() => (app.swagger = swagger));
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['content-type']).toMatch(/application\/x-yaml/);
+    expect(second.body).toBe(first.body);
   });
 
   it('serves the interactive page and its files from this origin under the usual CSP', async () => {

@@ -123,7 +123,7 @@ export interface AuthTestApp {
   close(): Promise<void>;
 }
 
-function withSearchPath(url: string, schema: string): string {
+export function withSearchPath(url: string, schema: string): string {
   const u = new URL(url);
   u.searchParams.set('options', `-c search_path=${schema}`);
   return u.toString();

@@ -5,13 +5,13 @@
  * BACKUP_DIR and BACKUP_KEEP are checked when the configuration is read.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Config } from '../../src/server/config.ts';
 import { testApps, type TestApp } from './helpers.ts';
-import { fillEverything, snapshot, uploadedFiles } from './backup-helpers.ts';
+import { fillEverything, snapshot, TEST_BACKUP_KEY, uploadedFiles } from './backup-helpers.ts';
 
 const run = promisify(execFile);
 
@@ -24,6 +24,7 @@ function script(name: string, config: Config, args: string[] = []) {
       DATABASE_URL: config.databaseUrl,
       STORAGE_PROVIDER: config.storage,
       LOG_LEVEL: 'warn',
+      BACKUP_ENCRYPTION_KEY: TEST_BACKUP_KEY.key.toString('base64'),
     },
     timeout: 120_000,
   });
@@ -49,16 +50,21 @@ describe.each(testApps())('npm run backup / restore on %s', (_dialect, start) =>
   });
 
   it('backs up a serving instance and restores it into a fresh stopped one', async () => {
-    const source = await start({ storage: 'disk', jobsEnabled: false });
+    const source = await start({ storage: 'disk', jobsEnabled: false, backupKey: TEST_BACKUP_KEY });
     apps.push(source);
     await fillEverything(source.app);
     const out = await script('backup.ts', source.config);
-    expect(out.stdout).toMatch(/backup written: .*backup-\d{8}-\d{6}-\d{3}-cli\.tar\.gz \(\d+ bytes\)/);
-    const [name] = readdirSync(source.config.backupDir).filter((n) => n.endsWith('-cli.tar.gz'));
+    expect(out.stdout).toMatch(/backup written: .*backup-\d{8}-\d{6}-\d{3}-cli\.tar\.gz\.enc \(\d+ bytes\)/);
+    const [name] = readdirSync(source.config.backupDir).filter((n) => n.endsWith('-cli.tar.gz.enc'));
+    // npm run backup:decrypt gives the gzip-compressed tar inside
+    const clear = join(source.config.dataDir, 'clear.tar.gz');
+    await script('backup-decrypt.ts', source.config, [join(source.config.backupDir, name), clear]);
+    expect(readFileSync(clear).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    rmSync(clear);
     const state = await snapshot(source.app);
     const files = uploadedFiles(source.config.dataDir);
 
-    const target = await start({ storage: 'disk', jobsEnabled: false });
+    const target = await start({ storage: 'disk', jobsEnabled: false, backupKey: TEST_BACKUP_KEY });
     apps.push(target);
     await target.app.close();
     const restored = await script('restore.ts', target.config, [join(source.config.backupDir, name)]);
@@ -74,6 +80,6 @@ describe.each(testApps())('npm run backup / restore on %s', (_dialect, start) =>
       else expect(after[table], table).toEqual(rows);
     }
     expect(uploadedFiles(target.config.dataDir)).toEqual(files);
-    expect(readdirSync(target.config.backupDir).some((n) => n.endsWith('-pre-restore.tar.gz'))).toBe(true);
+    expect(readdirSync(target.config.backupDir).some((n) => n.endsWith('-pre-restore.tar.gz.enc'))).toBe(true);
   }, 300_000);
 });

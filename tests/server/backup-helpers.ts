@@ -6,10 +6,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import tar from 'tar-stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Config } from '../../src/server/config.ts';
+import { decryptStream, encryptStream, parseBackupKey, type BackupKey } from '../../src/server/modules/backup/crypto.ts';
+import { readKeys, writeKey } from '../../src/server/modules/backup/keys.ts';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { resources } from '../../src/generated/resources.ts';
 import { TRANSIENT_TABLES } from '../../src/server/modules/backup/dump.ts';
 import { databaseStorage } from '../../src/server/providers/storage.ts';
-import { loginAs } from './auth-helpers.ts';
+import { encryptPassword, loginAs, publicKeyOf } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId } from './helpers.ts';
 import { multipartFile } from './multipart.ts';
 import { sampleBody } from './sample-records.ts';
@@ -23,10 +30,13 @@ export async function tableNames(app: FastifyInstance): Promise<string[]> {
         )
       : await sql<{ name: string }>`select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = current_schema() and c.relkind in ('r', 'p')`.execute(app.database.db);
-  return rows.rows
-    .map((r) => r.name)
-    .filter((n) => !TRANSIENT_TABLES.has(n))
-    .sort();
+  return (
+    rows.rows
+      .map((r) => r.name)
+      // schema_snapshot is the shape the last start applied: every start writes it again
+      .filter((n) => !TRANSIENT_TABLES.has(n) && n !== 'schema_snapshot')
+      .sort()
+  );
 }
 
 const text = (v: unknown): unknown => (v instanceof Uint8Array ? `bytes:${Buffer.from(v).toString('base64')}` : v);
@@ -106,4 +116,75 @@ export async function fillEverything(app: FastifyInstance): Promise<{ admin: str
   }
   await databaseStorage(app.database).put({ name: 'in-db.png', contentType: 'image/png', kind: 'picture', content: PNG(9) });
   return { admin, schemas };
+}
+
+/** A backup key of the tests (as BACKUP_ENCRYPTION_KEY would give it), and another one. */
+export const TEST_BACKUP_KEY = parseBackupKey('0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef')!;
+export const OTHER_BACKUP_KEY = parseBackupKey('fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210')!;
+
+async function through(input: Buffer, stage: NodeJS.ReadWriteStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, callback) {
+      chunks.push(chunk);
+      callback();
+    },
+  });
+  await pipeline(Readable.from([input]), stage, sink);
+  return Buffer.concat(chunks);
+}
+
+/** The archive's gzip-compressed tar, decrypted with the keys of `config`. */
+export function decryptArchive(config: Config, archive: Buffer): Promise<Buffer> {
+  return through(archive, decryptStream(readKeys(config)));
+}
+
+/** Encrypts a gzip-compressed tar as a backup is, with `key` (default: the key of `config`). */
+export function encryptArchive(config: Config, gz: Buffer, key: BackupKey = writeKey(config)!): Promise<Buffer> {
+  return through(gz, encryptStream(key));
+}
+
+/** The entries of a backup archive, in order. */
+export async function archiveEntries(config: Config, archive: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  const out: Array<{ name: string; data: Buffer }> = [];
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      out.push({ name: header.name, data: Buffer.concat(chunks) });
+      next();
+    });
+  });
+  const done = new Promise((resolve, reject) => extract.on('finish', resolve).on('error', reject));
+  extract.end(gunzipSync(await decryptArchive(config, archive)));
+  await done;
+  return out;
+}
+
+/** A backup archive of these entries, as the product writes one. */
+export async function packArchive(config: Config, entries: Array<{ name: string; data: Buffer }>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const e of entries) pack.entry({ name: e.name }, e.data);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of pack) chunks.push(c as Buffer);
+  return encryptArchive(config, gzipSync(Buffer.concat(chunks)));
+}
+
+/** The admin's password for a restore's step-up, encrypted as the screen sends it. */
+export async function stepUpPassword(app: FastifyInstance, password = ADMIN_PASSWORD): Promise<string> {
+  return encryptPassword(await publicKeyOf(app), password);
+}
+
+/** Restores an uploaded archive through the screen's route, with the password of the step-up (default: the admin's). */
+export async function restoreUpload(app: FastifyInstance, name: string, content: Buffer, token: string, password?: string | null) {
+  const fields: Record<string, string> = password === null ? {} : { password: password ?? (await stepUpPassword(app)) };
+  const body = multipartFile(name, content, 'application/octet-stream', 'file', fields);
+  return app.inject({
+    method: 'POST',
+    url: '/api/backups/restore',
+    headers: { ...bearer(token), ...body.headers },
+    payload: body.payload,
+  });
 }

@@ -21,6 +21,7 @@ import type { S3Target } from '../../src/server/modules/backup/s3-copy.ts';
 import type { BackupInfo } from '../../src/server/modules/backup/store.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import { TEST_BACKUP_KEY } from './backup-helpers.ts';
 
 const KEY_ID = 'AKIDFAKESTORE';
 const SECRET = 'fake-store-secret/key+1';
@@ -111,7 +112,7 @@ describe.each(testApps())('the second copy in S3 on %s', (_name, start) => {
       secretAccessKey: SECRET,
       prefix: 'console/',
     };
-    t = await start({ backupS3: target, diskWarnFreeMb: 0 });
+    t = await start({ backupS3: target, diskWarnFreeMb: 0, backupKey: TEST_BACKUP_KEY });
     token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
   }, 60_000);
   afterAll(async () => {

@@ -16,6 +16,7 @@ import { BACKUP_FAILED_TITLE } from '../../src/server/modules/backup/notices.ts'
 import type { BackupInfo } from '../../src/server/modules/backup/store.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
+import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
 import { fill, mountSmallVolume, unmountSmallVolume } from './small-volume.ts';
 import { listen, openSocket } from './ws-helpers.ts';
 
@@ -28,7 +29,7 @@ describe.each(testApps())('backups on a full backup volume on %s', (_name, start
 
   beforeAll(async () => {
     if (!dir) return;
-    t = await start({ backupDir: join(dir, 'backups'), diskWarnFreeMb: 0 });
+    t = await start({ backupDir: join(dir, 'backups'), diskWarnFreeMb: 0, backupKey: TEST_BACKUP_KEY });
     token = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
   }, 60_000);
   afterAll(async () => {
@@ -64,7 +65,12 @@ describe.each(testApps())('backups on a full backup volume on %s', (_name, start
         expect(errorOf(refused).message).toBe(STORAGE_LOW);
 
         // a restore would first save the present state: refused before anything changes
-        const restore = await t.app.inject({ method: 'POST', url: `/api/backups/${made.name}/restore`, headers: bearer(token) });
+        const restore = await t.app.inject({
+          method: 'POST',
+          url: `/api/backups/${made.name}/restore`,
+          headers: bearer(token),
+          payload: { password: await stepUpPassword(t.app) },
+        });
         expect(restore.statusCode, restore.body).toBe(507);
         expect(errorOf(restore).message).toBe(STORAGE_LOW);
         expect(await messages()).toEqual(before);

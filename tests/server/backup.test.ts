@@ -11,21 +11,28 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
-import { multipartFile } from './multipart.ts';
 import { listen, openSocket } from './ws-helpers.ts';
-import { fillEverything, snapshot, uploadedFiles } from './backup-helpers.ts';
+import {
+  archiveEntries,
+  fillEverything,
+  packArchive,
+  restoreUpload as upload,
+  snapshot,
+  stepUpPassword,
+  TEST_BACKUP_KEY,
+  uploadedFiles,
+} from './backup-helpers.ts';
 import { BACKUP_FAILED_TITLE, RESTORED_TITLE } from '../../src/server/modules/backup/notices.ts';
 import type { Manifest } from '../../src/server/modules/backup/manifest.ts';
 import { writeBackup } from '../../src/server/modules/backup/create.ts';
 import type { TaskState } from '../../src/server/modules/backup/index.ts';
 import type { BackupInfo } from '../../src/server/modules/backup/store.ts';
+import { elapse } from '../support/wait.ts';
 
 /** Tables a request itself writes to after a restore (the log; the restore's notice with its pinyin keys and revision): compared as "holds at least every row". */
 const GROWING = new Set(['sys_log', 'sys_socket', 'sys_socket_title_py', 'sys_revision']);
@@ -41,36 +48,11 @@ function expectSameData(before: Record<string, string[]>, after: Record<string, 
   }
 }
 
-/** The entries of a .tar.gz, in order. */
-async function entriesOf(archive: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
-  const out: Array<{ name: string; data: Buffer }> = [];
-  const extract = tar.extract();
-  extract.on('entry', (header, stream, next) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      out.push({ name: header.name, data: Buffer.concat(chunks) });
-      next();
-    });
-  });
-  const done = new Promise((resolve, reject) => extract.on('finish', resolve).on('error', reject));
-  extract.end(gunzipSync(archive));
-  await done;
-  return out;
-}
+const entriesOf = (app: TestApp, archive: Buffer) => archiveEntries(app.config, archive);
 
-async function manifestOf(archive: Buffer): Promise<Manifest> {
-  const entries = await entriesOf(archive);
+async function manifestOf(app: TestApp, archive: Buffer): Promise<Manifest> {
+  const entries = await entriesOf(app, archive);
   return JSON.parse(entries.at(-1)!.data.toString()) as Manifest;
-}
-
-async function packOf(entries: Array<{ name: string; data: Buffer }>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const e of entries) pack.entry({ name: e.name }, e.data);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const c of pack) chunks.push(c as Buffer);
-  return gzipSync(Buffer.concat(chunks));
 }
 
 describe.each(testApps())('backups on %s', (dialect, start) => {
@@ -88,18 +70,18 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<BackupInfo>();
   };
-  const restoreUpload = (app: TestApp['app'], name: string, content: Buffer, token = admin) => {
-    const body = multipartFile(name, content, 'application/gzip');
-    return app.inject({
+  const restoreUpload = (app: TestApp['app'], name: string, content: Buffer, token = admin) => upload(app, name, content, token);
+  /** restores a listed backup, with the admin's password again */
+  const restoreListed = async (app: TestApp['app'], name: string) =>
+    app.inject({
       method: 'POST',
-      url: '/api/backups/restore',
-      headers: { ...bearer(token), ...body.headers },
-      payload: body.payload,
+      url: `/api/backups/${name}/restore`,
+      headers: bearer(admin),
+      payload: { password: await stepUpPassword(app) },
     });
-  };
 
   beforeAll(async () => {
-    t = await start({ storage: 'disk', jobsEnabled: false });
+    t = await start({ storage: 'disk', jobsEnabled: false, backupKey: TEST_BACKUP_KEY });
     const filled = await fillEverything(t.app);
     admin = filled.admin;
     expect(filled.schemas).toBeGreaterThan(20);
@@ -128,7 +110,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     atRest = await backupNow();
     state = await snapshot(t.app);
     files = uploadedFiles(t.config.dataDir);
-    fresh = await start({ storage: 'disk', jobsEnabled: false });
+    fresh = await start({ storage: 'disk', jobsEnabled: false, backupKey: TEST_BACKUP_KEY });
   }, 180_000);
   afterAll(async () => {
     await t?.close();
@@ -148,10 +130,12 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     const download = await t.app.inject({ method: 'GET', url: `/api/backups/${atRest.name}/download`, headers: bearer(admin) });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-disposition']).toContain(atRest.name);
-    const entries = await entriesOf(download.rawPayload);
+    const entries = await entriesOf(t, download.rawPayload);
     expect(entries.at(-1)!.name).toBe('manifest.json');
     const manifest = JSON.parse(entries.at(-1)!.data.toString()) as Manifest;
-    expect(Object.keys(manifest.tables).sort()).toEqual(Object.keys(state).sort());
+    // every table, and the shape the data was stored in (schema_snapshot: a restore knows what it brings back)
+    expect(Object.keys(manifest.tables).sort()).toEqual([...Object.keys(state), 'schema_snapshot'].sort());
+    expect(manifest.tables.schema_snapshot).toBeGreaterThan(0);
     // (the operation log also holds the backup request itself, written as it was answered)
     for (const [table, rows] of Object.entries(state))
       if (GROWING.has(table)) expect(manifest.tables[table], table).toBeLessThanOrEqual(rows.length);
@@ -200,7 +184,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
   it('took one consistent state while writes ran: the first k writes, nothing torn', async () => {
     // a signed-in user's open console hears of the restore at once
     const user = await openSocket(`${await listen(t.app)}/webSocket/${admin}`);
-    const res = await t.app.inject({ method: 'POST', url: `/api/backups/${underWrites.name}/restore`, headers: bearer(admin) });
+    const res = await restoreListed(t.app, underWrites.name);
     expect(res.statusCode, res.body).toBe(200);
     try {
       await user.next((m) => m.msgType === 'INFO' && m.msg === `您有新的系统消息：${RESTORED_TITLE}`);
@@ -216,7 +200,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     expect(titles.sort((a, b) => a - b)).toEqual(Array.from({ length: k }, (_, i) => i + 1));
     // and back to the state at rest, from the pre-restore backup the restore kept
     const before = res.json<{ before: BackupInfo }>().before;
-    const back = await t.app.inject({ method: 'POST', url: `/api/backups/${before.name}/restore`, headers: bearer(admin) });
+    const back = await restoreListed(t.app, before.name);
     expect(back.statusCode, back.body).toBe(200);
     expectSameData(state, await snapshot(t.app));
     expect(uploadedFiles(t.config.dataDir)).toEqual(files);
@@ -224,26 +208,30 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
 
   it('refuses a corrupted, truncated or tampered archive with a Chinese 400 and changes nothing', async () => {
     const good = readFileSync(join(t.config.backupDir, atRest.name));
-    const entries = await entriesOf(good);
-    const tampered = await packOf(
+    const entries = await entriesOf(t, good);
+    const tampered = await packArchive(
+      t.config,
       entries.map((e, i) =>
         i === 0 ? { ...e, data: Buffer.concat([e.data.subarray(0, e.data.length - 1), Buffer.from([e.data.at(-1)! ^ 1])]) } : e,
       ),
     );
-    const withoutManifest = await packOf(entries.slice(0, -1));
+    const withoutManifest = await packArchive(t.config, entries.slice(0, -1));
     // a crafted manifest naming a table that is not a plain name (it would reach SQL text)
     const crafted = JSON.parse(entries.at(-1)!.data.toString()) as Manifest;
     crafted.tables['x"; drop table sys_user; --'] = 0;
-    const badManifest = await packOf([...entries.slice(0, -1), { name: 'manifest.json', data: Buffer.from(JSON.stringify(crafted)) }]);
+    const badManifest = await packArchive(t.config, [
+      ...entries.slice(0, -1),
+      { name: 'manifest.json', data: Buffer.from(JSON.stringify(crafted)) },
+    ]);
     const flipped = Buffer.from(good);
     flipped[Math.floor(flipped.length / 2)] ^= 0xff;
     const cases: Array<[string, Buffer, RegExp]> = [
-      ['truncated', good.subarray(0, Math.floor(good.length / 2)), /不完整或已损坏/],
-      ['flipped', flipped, /备份/],
+      ['truncated', good.subarray(0, Math.floor(good.length / 2)), /不完整/],
+      ['flipped', flipped, /已损坏或被篡改/],
       ['tampered', tampered, /校验和不符/],
       ['no manifest', withoutManifest, /缺少清单/],
       ['crafted manifest', badManifest, /数据表名称无效/],
-      ['not an archive', Buffer.from('hello, not a backup'), /不完整或已损坏/],
+      ['not an archive', Buffer.from('hello, not a backup'), /不是本系统的备份文件/],
     ];
     const before = await snapshot(t.app);
     const names = (await readdir(t.config.backupDir)).sort();
@@ -262,8 +250,9 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     expect((await readdir(t.config.backupDir)).sort()).toEqual(names);
     const missing = await t.app.inject({
       method: 'POST',
-      url: '/api/backups/backup-20200101-000000-000-manual.tar.gz/restore',
+      url: '/api/backups/backup-20200101-000000-000-manual.tar.gz.enc/restore',
       headers: bearer(admin),
+      payload: { password: await stepUpPassword(t.app) },
     });
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).message).toBe('备份不存在或已被删除');
@@ -297,11 +286,12 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
       .catch(() => undefined);
     await inside;
     const made = writeBackup(t.app.database, t.config, { reason: 'manual' });
-    await new Promise((r) => setTimeout(r, 300));
+    // the backup reads while the transaction is open (a slower start only reads after the rollback: the same rows)
+    await elapse(300);
     release();
     await request;
     const info = await made;
-    const manifest = await manifestOf(readFileSync(join(t.config.backupDir, info.name)));
+    const manifest = await manifestOf(t, readFileSync(join(t.config.backupDir, info.name)));
     expect(manifest.tables.sys_socket).toBe(committed);
     expect(await count()).toBe(committed);
     await rm(join(t.config.backupDir, info.name));
@@ -316,7 +306,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
       await locker.query('begin');
       await locker.query('lock table sys_dict in access share mode');
       t.app.config.requestTimeoutMs = 2000;
-      const res = await t.app.inject({ method: 'POST', url: `/api/backups/${atRest.name}/restore`, headers: bearer(admin) });
+      const res = await restoreListed(t.app, atRest.name);
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json<{ running: boolean; task: { kind: string } }>()).toMatchObject({ running: true, task: { kind: 'restore' } });
     } finally {
@@ -347,7 +337,7 @@ describe.each(testApps())('backups on %s', (dialect, start) => {
     }
     const before = await snapshot(t.app);
     try {
-      const res = await t.app.inject({ method: 'POST', url: `/api/backups/${atRest.name}/restore`, headers: bearer(admin) });
+      const res = await restoreListed(t.app, atRest.name);
       expect(res.statusCode, res.body).toBe(503);
       expect(errorOf(res).message).toMatch(/^恢复失败，现有数据未改变：/);
     } finally {

@@ -28,6 +28,7 @@ import { encryptPassword } from './auth-helpers.ts';
 import { ADMIN_PASSWORD } from './helpers.ts';
 import { clusterUnavailableReason, startCluster, type Cluster } from './pg-cluster.ts';
 import type { Created, Row } from '../support/answers.ts';
+import { elapse, until } from '../support/wait.ts';
 
 const reason = clusterUnavailableReason();
 if (reason) console.info(`chaos test skipped: ${reason}`);
@@ -38,7 +39,6 @@ const WRITERS = 4;
 const WRITE_PAUSE_MS = 380;
 const OUTAGE_MS = 3000;
 const RECOVERY_LIMIT_MS = 5000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Instance {
   proc: ChildProcess;
@@ -124,7 +124,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
       while ((await status(`${inst.base}/api/health/ready`)) !== 200) {
         if (inst.exit || Date.now() > deadline)
           throw new Error(`instance ${inst.base} did not start: ${JSON.stringify(inst.exit)} ${inst.output.join('').slice(-2000)}`);
-        await sleep(200);
+        await elapse(200);
       }
     }
   }, 120_000);
@@ -181,14 +181,14 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
           body: JSON.stringify({ msg }),
         });
         if (res?.status === 201) acked.set(Number(((await res.json()) as Created).id), msg);
-        await sleep(WRITE_PAUSE_MS);
+        await elapse(WRITE_PAUSE_MS);
       }
     });
     const readers = instances.map(async (inst) => {
       while (running) {
         await call('chat read', `${inst.base}/api/sysSocketChat?page=0&size=5&sort=id,desc`, { headers: headers('10.9.2.1') });
         await call('readiness', `${inst.base}/api/health/ready`);
-        await sleep(150);
+        await elapse(150);
       }
     });
 
@@ -212,7 +212,7 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
           if (res?.status === 201) {
             const id = Number(((await res.json()) as Created).id);
             acked.set(id, `probe ${probes}`);
-            while (!sockets.every((s) => s.chats.has(id)) && Date.now() - back < 20_000) await sleep(50);
+            while (!sockets.every((s) => s.chats.has(id)) && Date.now() - back < 20_000) await elapse(50);
             if (sockets.every((s) => s.chats.has(id))) marks.push = Date.now() - back;
           }
         }
@@ -223,22 +223,23 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
           ).catch(() => [{ n: 0 }]);
           if (ran[0].n > 0) marks.job = Date.now() - back;
         }
-        await sleep(100);
+        await elapse(100);
       }
       return marks;
     };
 
-    await sleep(3000);
+    // the scenario's own times: load before, during and after two outages of the database
+    await elapse(3000); // load on a healthy database
     await cluster.stop('fast');
-    await sleep(OUTAGE_MS);
+    await elapse(OUTAGE_MS); // the database is away
     await cluster.start();
     const first = await recovery();
-    await sleep(2000);
+    await elapse(2000); // load between the outages
     await cluster.stop('immediate');
-    await sleep(OUTAGE_MS);
+    await elapse(OUTAGE_MS); // the database is away again
     await cluster.start();
     const second = await recovery();
-    await sleep(3000);
+    await elapse(3000); // load after the second recovery
     running = false;
     await Promise.all([...writers, ...readers]);
     console.info(
@@ -262,9 +263,8 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     const lost = [...acked].filter(([id, msg]) => stored.get(id) !== msg);
     expect(lost).toEqual([]);
     // every acknowledged message reached every socket, none of which was closed
-    const until = Date.now() + 10_000;
     const missing = () => sockets.map((s) => [...acked.keys()].filter((id) => !s.chats.has(id)));
-    while (missing().some((m) => m.length) && Date.now() < until) await sleep(200);
+    await until(() => !missing().some((m) => m.length), 'every acknowledged message on every socket').catch(() => undefined);
     expect(sockets.map((s) => s.closed ?? 'open')).toEqual(sockets.map(() => 'open'));
     expect(missing()).toEqual(sockets.map(() => []));
     // recovery within 5 s of the cluster being back: readiness, pushes, scheduled jobs
@@ -293,11 +293,15 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
         (e: Error) => `dropped: ${String(e.cause instanceof Error ? e.cause : e)}`,
       ),
     );
-    await sleep(20);
+    await elapse(20); // the requests are on their way when the signal comes
     draining.proc.kill('SIGTERM');
     expect(await Promise.all(inFlight)).toEqual(inFlight.map(() => 200));
-    expect(await Promise.race([exits[0], sleep(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null });
-    await sleep(100);
+    expect(await Promise.race([exits[0], elapse(30_000).then(() => 'still running')])).toEqual({ code: 0, signal: null }); // a deadline
+    // the sockets of the stopped instance see their close frame; the others stay open
+    await until(
+      () => sockets.slice(0, SOCKETS_PER_INSTANCE).every((s) => s.closed !== undefined),
+      'the sockets of the stopped instance to close',
+    );
     expect(sockets.map((s) => s.closed ?? 'open')).toEqual(sockets.map((_, i) => (i < SOCKETS_PER_INSTANCE ? 1001 : 'open')));
     const after = await fetch(`${instances[1].base}/api/sysSocketChat`, {
       method: 'POST',
@@ -312,7 +316,8 @@ describe.skipIf(!!reason)(`chaos: three instances while PostgreSQL restarts twic
     for (const s of sockets) s.ws.close();
     // SIGTERM: the other processes drain and exit with 0
     for (const inst of instances.slice(1)) inst.proc.kill('SIGTERM');
-    expect(await Promise.race([Promise.all(exits), sleep(30_000).then(() => 'still running')])).toEqual(
+    // a deadline for the exits
+    expect(await Promise.race([Promise.all(exits), elapse(30_000).then(() => 'still running')])).toEqual(
       instances.map(() => ({ code: 0, signal: null })),
     );
   }, 150_000);

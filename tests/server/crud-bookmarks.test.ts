@@ -1,5 +1,5 @@
 /**
- * Deep pages of id-ordered lists start from bookmarks (src/server/crud/bookmarks.ts): every page
+ * Deep pages of id-ordered lists start from bookmarks (src/server/crud/query/bookmarks.ts): every page
  * must hold exactly the rows of the plain LIMIT/OFFSET query, before and after writes through
  * the app (which drop the bookmarks), in both directions, filtered or not, and past the end.
  */
@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { deleteRecords, filteredQuery, insertAll, listPage, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { orderedQuery } from '../../src/server/crud/repository.ts';
-import { BOOKMARK_STEP, MAX_TOTAL_MARKS, bookmarkAt, bookmarkCount, bookmarkPosition } from '../../src/server/crud/bookmarks.ts';
+import { BOOKMARK_STEP, MAX_TOTAL_MARKS, bookmarkAt, bookmarkCount, bookmarkPosition } from '../../src/server/crud/query/bookmarks.ts';
 import { feedbackRows } from './sample-records.ts';
 import { testApps, type TestApp } from './helpers.ts';
 

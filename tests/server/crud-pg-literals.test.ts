@@ -1,6 +1,6 @@
 /**
  * Filter values of a small fixed set (booleans, a field's x-options) and the page's bookmark are
- * written into the SQL text on PostgreSQL (crud/pg-literals.ts), so a list page's named statement
+ * written into the SQL text on PostgreSQL (crud/query/pg-literals.ts), so a list page's named statement
  * has no parameters and keeps one plan; everything else stays a parameter. The rows and totals are
  * those of the plain query on both databases, and a value outside the options (a quote included)
  * is still bound, never written into the text.
@@ -12,7 +12,7 @@ import { resourceByName } from '../../src/generated/resources.ts';
 import type { FieldSpec } from '../../src/shared/resource-spec.ts';
 import { insertAll, listPage, parseListQuery, FULL_ACCESS } from '../../src/server/crud/index.ts';
 import { compiledAnchoredPage, compiledPageQuery } from '../../src/server/crud/repository.ts';
-import { pgLiteral } from '../../src/server/crud/pg-literals.ts';
+import { pgLiteral } from '../../src/server/crud/query/pg-literals.ts';
 import { HOT_AFTER } from '../../src/server/db/pg-prepared.ts';
 import { loginAs } from './auth-helpers.ts';
 import { feedbackRows } from './sample-records.ts';

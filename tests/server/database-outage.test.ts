@@ -5,7 +5,8 @@
  *   checked-out clients alike) ends no process; the query in flight is a 503 数据库暂时不可用，请稍后再试
  *   and the next request works on a new connection;
  * - three instances started at once on an empty database all come up, with one copy of the
- *   first-start data (they take turns under an advisory lock);
+ *   first-start data (they take turns under an advisory lock), and all three are ready from their
+ *   first readiness check, asked of all three at the same moment;
  * - a start on a missing or unreachable database says so in one line naming DATABASE_URL.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ import { describeError } from '../../src/server/errors.ts';
 import { databaseStartError } from '../../src/server/start-errors.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import { loginAs } from './auth-helpers.ts';
+import { until } from '../support/wait.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
 
@@ -87,14 +89,27 @@ describe.runIf(!!PG)('PostgreSQL going away', () => {
         () => undefined,
         (e: unknown) => e,
       );
-    await new Promise((r) => setTimeout(r, 300));
+    // both statements are running on the server before it ends the connections
+    await until(
+      () =>
+        admin(async (c) => {
+          const r = await c.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where datname = $1 and query like '%pg_sleep(5)%' and state = 'active'",
+            [dbName],
+          );
+          return Number(r.rows[0].n) === 2;
+        }),
+      'the two pg_sleep statements to be running',
+    );
     await terminate();
     const [err, trxErr] = await Promise.all([inFlight, inTransaction]);
     expect(describeError(err)).toMatchObject({ status: 503, message: DATABASE_UNAVAILABLE });
     expect(describeError(trxErr)).toMatchObject({ status: 503, message: DATABASE_UNAVAILABLE });
-    // the idle clients were dropped by the pool; the next requests get new connections
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    // the pool drops the ended idle clients as their errors arrive; then requests get new connections
+    await until(
+      async () => (await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode === 200,
+      'readiness to answer 200 again',
+    );
     const list = await t.app.inject({ method: 'GET', url: '/api/sysQuestion', headers: bearer(token) });
     expect(list.statusCode).toBe(200);
   }, 30_000);
@@ -108,7 +123,7 @@ describe.runIf(!!PG)('instances started together on an empty database', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('all three come up, with one copy of the first-start data', async () => {
+  it('all three come up, with one copy of the first-start data, and are ready at once', async () => {
     await admin((c) => c.query(`create database ${name}`));
     const u = new URL(PG!);
     u.pathname = `/${name}`;
@@ -150,6 +165,9 @@ describe.runIf(!!PG)('instances started together on an empty database', () => {
       expect(await count('sys_user', 'username', 'hr01')).toBe(1);
       expect(await count('sys_role', 'name', '人事专员')).toBe(1);
       expect(await count('dbc_company', 'username', 'jxs001')).toBe(1);
+      // the first readiness check of each, together: the write probe's table was made under the start lock
+      const ready = await Promise.all(apps.map((a) => a.inject({ method: 'GET', url: '/api/health/ready' })));
+      expect(ready.map((r) => `${r.statusCode} ${r.body}`)).toEqual(apps.map(() => `200 {"status":"UP","database":"UP","storage":"UP"}`));
     } finally {
       for (const a of apps) await a.close();
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { exportStream } from '../../src/server/crud/spreadsheet.ts';
+import { exportStream } from '../../src/server/crud/sheets/spreadsheet.ts';
 import { testApps } from './helpers.ts';
 import { exportParams as params, spec, withExportRows } from './export-rows.ts';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Readable } from 'node:stream';
-import { exportStream } from '../../src/server/crud/spreadsheet.ts';
+import { exportStream } from '../../src/server/crud/sheets/spreadsheet.ts';
 import { testApps } from './helpers.ts';
 import { exportParams as params, spec, withExportRows } from './export-rows.ts';
+import { elapse } from '../support/wait.ts';
 
 // The export's reader, watched: each read is held back a little (so a read sent ahead is still
 // running when the export stops), and each close records how many reads were still running.
@@ -20,7 +21,7 @@ vi.mock('../../src/server/db/index.ts', async (importOriginal) => {
           inFlight++;
           try {
             const rows = await reader.read(query);
-            await new Promise((resolve) => setTimeout(resolve, 30));
+            await elapse(30); // a slower database: the read-ahead has a read in flight to overlap
             return rows;
           } finally {
             inFlight--;

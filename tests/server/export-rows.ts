@@ -7,8 +7,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
-import { FULL_ACCESS } from '../../src/server/crud/field-access.ts';
-import { parseListQuery } from '../../src/server/crud/query.ts';
+import { FULL_ACCESS } from '../../src/server/crud/access/field-access.ts';
+import { parseListQuery } from '../../src/server/crud/query/query.ts';
 import type { StartApp, TestApp } from './helpers.ts';
 
 export const spec = resourceByName.sysQuestion;

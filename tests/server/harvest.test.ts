@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/generated/resources.ts';
 import { routeCatalogue, type RouteEntry } from '../../src/server/auth/index.ts';
 import { checkRecord, insertAll } from '../../src/server/crud/index.ts';
-import { PATTERN_SAMPLES } from '../../src/server/crud/import-template.ts';
+import { PATTERN_SAMPLES } from '../../src/server/crud/sheets/import-template.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';

@@ -59,6 +59,17 @@ describe.each(testApps())('首页 summary on %s', (_name, start) => {
     t = await start({ seedDemo: true });
     tokens.admin = await loginAs(t.app, 'admin', ADMIN_PASSWORD);
     const db = t.app.database.db;
+    // the demo's leads and applicants leave: the counts below are of this test's rows alone
+    for (const name of [
+      'xsSubmersibleContact',
+      'xsSubmersibleCar',
+      'xsSubmersibleFile',
+      'staffunEducation',
+      'staffunPx',
+      'staffunWork',
+      'applicant',
+    ])
+      await db.deleteFrom(resourceByName[name].table).execute();
     // sales01's department, and one outside their 本级 scope
     const sales = await db.selectFrom('sys_user').select(['dept_id']).where('username', '=', 'sales01').executeTakeFirstOrThrow();
     const salesDept = Number(sales.dept_id);

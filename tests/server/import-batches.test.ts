@@ -1,15 +1,15 @@
 /**
  * insertAll's batches as written on each database (on PostgreSQL one statement per thousand rows
- * for the rows, their revisions and their keys: src/server/crud/pg-import-batch.ts): what a
+ * for the rows, their revisions and their keys: src/server/crud/sheets/pg-import-batch.ts): what a
  * batch leaves out, revisions as recorded, and a row refused by the database inside a batch.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
-import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
-import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
-import { REVISION_TABLE } from '../../src/server/crud/revisions.ts';
+import { pinyinTable } from '../../src/server/crud/pinyin/pinyin-search.ts';
+import { pinyinStoredKeys } from '../../src/server/crud/pinyin/pinyin-keys.ts';
+import { REVISION_TABLE } from '../../src/server/crud/history/revisions.ts';
 import { testApps, type TestApp } from './helpers.ts';
 
 const staff = resourceByName.staff;

@@ -1,5 +1,5 @@
 /**
- * The import route with the product's own sheet reader (crud/xlsx-reader.ts): a file that passes
+ * The import route with the product's own sheet reader (crud/sheets/xlsx-reader.ts): a file that passes
  * the zip checks but whose XML cannot be read answers 文件无法读取 as the exceljs reader did (a binary
  * sheet, a workbook part that is not XML, two root elements) and stores nothing; a sheet cut off
  * or holding no element at all, which exceljs read as a sheet without rows (模板格式不正确), is now
@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { readImport, UnreadableSheetError } from '../../src/server/crud/spreadsheet.ts';
+import { readImport, UnreadableSheetError } from '../../src/server/crud/sheets/spreadsheet.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';

@@ -7,7 +7,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/generated/resources.ts';
-import { dropDownLabels, templateFields } from '../../src/server/crud/import-template.ts';
+import { dropDownLabels, templateFields } from '../../src/server/crud/sheets/import-template.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import { multipartFile, XLSX_TYPE } from './multipart.ts';

@@ -7,6 +7,7 @@ import { registerJobFunction, schedulerOf } from '../../src/server/modules/jobs/
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page, Row } from '../support/answers.ts';
+import { elapse, steady, until } from '../support/wait.ts';
 
 /** a row of api/dj as these tests read it */
 interface Job {
@@ -28,8 +29,6 @@ interface ExecAnswer {
   message: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Calls of the test job functions, per app instance tag in params. */
 const calls: string[] = [];
 registerJobFunction('testJobs', 'record', ({ params }) => {
@@ -43,7 +42,7 @@ registerJobFunction('testJobs', 'fail', () => {
 let slowRuns = 0;
 registerJobFunction('testJobs', 'slow', async () => {
   slowRuns++;
-  await sleep(2500);
+  await elapse(2500); // simulated work, long enough for the next firings to come while it runs
 });
 
 describe('cron expressions', () => {
@@ -291,9 +290,8 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
       expect(row.isSuccess).toBe(true);
     }
     await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
-    const paused = calls.filter((c) => c === tag).length;
-    await sleep(1500);
-    expect(calls.filter((c) => c === tag).length).toBe(paused);
+    // a job firing every second that keeps firing never stays quiet for 1.5 s (steady then times out)
+    await steady(() => calls.filter((c) => c === tag).length, 'the calls of the paused job', { quietMs: 1500 });
     await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
     await app.inject({ method: 'DELETE', url: '/api/dj', headers: admin, payload: [id] });
     expect(schedulerOf(app)!.scheduledIds()).not.toContain(id);
@@ -304,10 +302,10 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
     const skippedBefore = scheduler.stats.skippedBusy;
     slowRuns = 0;
     const id = (await create(job({ methodName: 'slow', cronExpression: '* * * * * *' }))).json<Created>().id;
-    await sleep(2300);
+    // a firing comes while the first run (2.5 s) is still going and is skipped; then the job is paused
+    await until(() => scheduler.stats.skippedBusy > skippedBefore, 'a firing skipped while the run is busy');
     await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
     expect(slowRuns).toBe(1);
-    expect(scheduler.stats.skippedBusy).toBeGreaterThan(skippedBefore);
     // the one run finishes about 2.5 s after it started
     await expect.poll(async () => (await logs(id)).content[0]?.isSuccess, { timeout: 5000, interval: 200 }).toBe(true);
     const page = await logs(id);
@@ -455,10 +453,8 @@ describe.each(testApps())('scheduled jobs on %s', (_name, start) => {
         .toBeGreaterThan(lostBefore + 1);
       // a pause through one instance stops the other at its next firing check
       await app.inject({ method: 'PUT', url: `/api/jobs/${id}`, headers: admin });
-      await sleep(300);
-      const stopped = calls.filter((c) => c === tag).length;
-      await sleep(1600);
-      expect(calls.filter((c) => c === tag).length).toBe(stopped);
+      // a job still firing every second on either instance never stays quiet for 1.6 s (steady then times out)
+      await steady(() => calls.filter((c) => c === tag).length, 'the calls of the paused job on both instances', { quietMs: 1600 });
       expect(b.scheduledIds()).not.toContain(id);
       // every firing ran once: one log row per firing time, one call per row
       const page = await logs(id);

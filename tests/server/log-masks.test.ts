@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/generated/resources.ts';
+import { isLuhn } from '../../src/shared/masks.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
 import { sampleBody } from './sample-records.ts';
@@ -92,4 +93,43 @@ describe.each(testApps())('the operation log masks personal data on %s', (_name,
     console.log(`log masks: ${written.length} personal values of ${kinds.size} kinds written through ${personal.length + 1} areas`);
     expect(leaks).toEqual([]);
   }, 120_000);
+
+  it('masks personal values typed into free text, where no key says what they are', async () => {
+    // each kind the free-text rules know, as a person would type it into a title, a description or a search
+    const values = {
+      id: '11010519491231002X',
+      bankCard: '6214830102030409',
+      phone: '13922334455',
+      email: 'wang.xiaoming@163.com',
+    };
+    expect(isLuhn(values.bankCard)).toBe(true); // a card number that fails the check is not taken for one
+    const text = `身份证${values.id}，卡号 ${values.bankCard}，电话${values.phone}，邮箱 ${values.email}`;
+    const before = await t.app.database.db
+      .selectFrom('sys_log')
+      .select(({ fn }) => fn.max('id').as('top'))
+      .executeTakeFirst();
+    const top = Number(before?.top ?? 0);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/sysQuestion',
+      headers: { ...bearer(admin), submit_id: submitId() },
+      payload: { userType: '员工', model: '其他', title: text.slice(0, 100), content: text, remark: text },
+    });
+    expect(posted.statusCode, posted.body).toBeLessThan(500);
+    // a refused search is logged too (with its query)
+    await t.app.inject({ method: 'GET', url: `/api/sysQuestion?blurry=${encodeURIComponent(text)}`, headers: bearer(admin) });
+    const rows = await t.app.database.db
+      .selectFrom('sys_log')
+      .select(['method', 'params', 'exception_detail', 'description'])
+      .where('id', '>', top)
+      .execute();
+    const stored = JSON.stringify(rows);
+    expect(stored).toContain('POST /api/sysQuestion');
+    const leaks = Object.entries(values).filter(([, v]) => stored.includes(v));
+    expect(leaks).toEqual([]);
+    // what is there is the masked form of each
+    for (const shown of ['1101*********1002X', '139****4455']) expect(stored).toContain(shown);
+    expect(stored).toMatch(/\*{8,}0409/);
+    expect(stored).toMatch(/\*+@163\.com/);
+  });
 });

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { resources } from '../../src/generated/resources.ts';
 import type { FieldSpec, ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { MONEY_MESSAGE } from '../../src/shared/money.ts';
-import { sheetFields } from '../../src/server/crud/spreadsheet.ts';
+import { sheetFields } from '../../src/server/crud/sheets/spreadsheet.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import type { Created, ErrorBody, Page, Row } from '../support/answers.ts';

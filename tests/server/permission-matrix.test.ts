@@ -3,7 +3,8 @@
  * Fastify's onRoute hook fills, so a new route is covered without editing this file) is called
  * - without a token: 401, unless it is in PUBLIC_ROUTES below;
  * - by a user holding every key but the route's own: 403;
- * - by a user holding only the route's key (or no key for a sign-in-only route): neither 401 nor 403;
+ * - by a user holding only the route's key (or no key for a sign-in-only route; with the other keys
+ *   of a route that needs several together): neither 401 nor 403;
  * - by admin: neither 401 nor 403 (except the decision centre, which refuses admin).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { resources } from '../../src/generated/resources.ts';
 import { invalidateAccess } from '../../src/server/auth/access.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';
+import { TEST_BACKUP_KEY } from './backup-helpers.ts';
 import type { ErrorBody } from '../support/answers.ts';
 
 /** Routes anyone may call without signing in. */
@@ -157,14 +159,14 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
   let keys: string[];
 
   beforeAll(async () => {
-    t = await start();
+    t = await start({ backupKey: TEST_BACKUP_KEY }); // a backup is written: the matrix expects no 503
     // socket routes are not plain HTTP calls: the realtime tests open them with real clients
     routes = routeCatalogue(t.app).filter((r) => !r.url.includes('*') && r.identity !== 'socket');
     keys = [...new Set(routes.map((r) => r.permission).filter((k): k is string => !!k))].sort();
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('lists the routes of every area, with their keys', () => {
+  it('lists the routes of the main areas with their keys; every key a route checks is a menu button', () => {
     const names = new Set(routes.map(key));
     for (const r of [
       'GET /api/users',
@@ -274,7 +276,28 @@ describe.each(testApps())('permission matrix on %s', (_name, start) => {
           invalidateAccess();
         }
         if (denied.statusCode !== 403) wrong.push(`${key(r)} without ${k} -> ${denied.statusCode}`);
+        // a route that needs several keys together (the recycle bin: list and delete) opens with all of them
+        const together = (r.allOf ?? []).filter((o) => o !== k && menuOf.has(o));
+        if (together.length) {
+          await db
+            .insertInto('sys_roles_menus')
+            .values(together.map((o) => ({ role_id: onlyRole, menu_id: menuOf.get(o)! })))
+            .execute();
+          invalidateAccess();
+        }
         const allowed = await call(t, r, only);
+        if (together.length) {
+          await db
+            .deleteFrom('sys_roles_menus')
+            .where('role_id', '=', onlyRole)
+            .where(
+              'menu_id',
+              'in',
+              together.map((o) => menuOf.get(o)!),
+            )
+            .execute();
+          invalidateAccess();
+        }
         if (allowed.statusCode === 401 || allowed.statusCode === 403 || allowed.statusCode >= 500)
           wrong.push(`${key(r)} with ${k} -> ${allowed.statusCode} ${allowed.body.slice(0, 80)}`);
       }

@@ -227,7 +227,7 @@ describe.each(testApps())('personal data on %s', (_name, start) => {
     const full = await loginAs(t.app, 'users_full', PASSWORD);
     const seen = await t.app.inject({ method: 'GET', url: '/api/users?blurry=zhangsan_pd', headers: bearer(plain) });
     const row = seen.json<Page>().content[0];
-    expect([row.phone, row.email]).toEqual(['139****0001', 'zha*****@example.com']);
+    expect([row.phone, row.email]).toEqual(['139****0001', 'zh******@example.com']);
     expect(seen.body).not.toContain('13912340001');
     expect(seen.body).not.toContain('zhangsan@example.com');
     // the edit dialog sends back what it holds: the masks are not written

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
-import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
-import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
-import { REVISION_TABLE } from '../../src/server/crud/revisions.ts';
+import { pinyinTable } from '../../src/server/crud/pinyin/pinyin-search.ts';
+import { pinyinStoredKeys } from '../../src/server/crud/pinyin/pinyin-keys.ts';
+import { REVISION_TABLE } from '../../src/server/crud/history/revisions.ts';
 import ExcelJS from 'exceljs';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';

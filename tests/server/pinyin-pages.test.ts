@@ -1,5 +1,5 @@
 /**
- * Pages of pinyin searches kept on SQLite by the database's change stamp (crud/pinyin-pages.ts):
+ * Pages of pinyin searches kept on SQLite by the database's change stamp (crud/pinyin/pinyin-pages.ts):
  * the same rows and totals as the usual path, page by page and in both orders; a write between
  * two identical searches changes the answer whoever makes it (the app's routes, another
  * connection to the file, the app's connection beneath Kysely); each caller still gets only its
@@ -14,10 +14,10 @@ import type { CompiledQuery, QueryResult } from 'kysely';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { FULL_ACCESS, insertAll, parseListQuery } from '../../src/server/crud/index.ts';
 import { filteredQuery, pageQuery } from '../../src/server/crud/repository.ts';
-import { pinyinPagePlan } from '../../src/server/crud/pinyin-plan.ts';
-import { pinyinTable } from '../../src/server/crud/pinyin-search.ts';
-import { pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
-import { keptPinyinMemory, keptPinyinPage } from '../../src/server/crud/pinyin-pages.ts';
+import { pinyinPagePlan } from '../../src/server/crud/pinyin/pinyin-plan.ts';
+import { pinyinTable } from '../../src/server/crud/pinyin/pinyin-search.ts';
+import { pinyinStoredKeys } from '../../src/server/crud/pinyin/pinyin-keys.ts';
+import { keptPinyinMemory, keptPinyinPage } from '../../src/server/crud/pinyin/pinyin-pages.ts';
 import { sqliteHandleOf } from '../../src/server/db/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, submitId, testApps, type TestApp } from './helpers.ts';

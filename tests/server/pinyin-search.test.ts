@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { resourceByName } from '../../src/generated/resources.ts';
 import { insertAll } from '../../src/server/crud/index.ts';
-import { PINYIN_MARKER_TABLE, pinyinTable } from '../../src/server/crud/pinyin-search.ts';
+import { PINYIN_MARKER_TABLE, pinyinTable } from '../../src/server/crud/pinyin/pinyin-search.ts';
 import { ensureResourceTables } from '../../src/server/db/migrate.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';

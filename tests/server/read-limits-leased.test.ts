@@ -13,6 +13,7 @@ import { SharedCounters } from '../../src/server/db/shared-limits.ts';
 import { READ_LIMIT_MESSAGE } from '../../src/server/read-limits.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import { elapse } from '../support/wait.ts';
 
 /** The database counter's arithmetic (shared-limits.ts hitNow) in memory, counting its calls. */
 function memoryCounter(windowMs = 60_000) {
@@ -117,7 +118,7 @@ describe.skipIf(postgres.length === 0).each(cases)('read budget in leases, two i
     expect(upserts.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(READS / lease));
     upserts.mockRestore();
     // the budget comes back when the window ends, on both instances
-    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 300));
+    await elapse(WINDOW_SECONDS * 1000 + 300); // the window runs out
     expect((await read(a, alice)).statusCode).toBe(200);
     expect((await read(b, alice)).statusCode).toBe(200);
   });

@@ -2,7 +2,8 @@
  * Per-user limits for reading (read-limits.ts): list, look-up and export routes count against the
  * signed-in user's budget, one budget over every read route; over it the answer is 429 in
  * Chinese in the product's error shape, another user is not affected, and the budget comes back
- * when the window ends. On PostgreSQL a second instance on the same database shares the counts.
+ * when the window ends. This file tries a few routes; that every signed-in read route counts is
+ * read-limits-every-route.test.ts, generated from the route table. On PostgreSQL a second instance on the same database shares the counts.
  * The limits are set low (READ_LIMIT_PER_MINUTE and friends) so the test stays quick.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { EXPORT_LIMIT_MESSAGE, READ_LIMIT_MESSAGE } from '../../src/server/read-
 import { loadConfig } from '../../src/server/config.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import { elapse } from '../support/wait.ts';
 
 const PASSWORD = 'Passw0rd!x';
 const READS = 6;
@@ -45,7 +47,7 @@ describe.each(testApps())('read limits per user on %s', (dialect, start) => {
     return codes;
   }
 
-  it('reads past the budget answer 429 查询过于频繁 over every read route; another user still reads; the budget comes back', async () => {
+  it('a list, a look-up and the user picker share one budget: past it 429 查询过于频繁; another user still reads; the budget comes back', async () => {
     const codes = await readUntilLimited(alice);
     expect(codes.slice(0, READS)).toEqual(Array(READS).fill(200));
     expect(codes.slice(READS)).toEqual([429, 429]);
@@ -55,7 +57,7 @@ describe.each(testApps())('read limits per user on %s', (dialect, start) => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // bob is not affected by alice's budget
     expect((await get(1, bob, '/api/staff?page=0&size=1')).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 300));
+    await elapse(WINDOW_SECONDS * 1000 + 300); // the window runs out
     expect((await get(0, alice, '/api/staff?page=0&size=1')).statusCode).toBe(200);
   });
 
@@ -66,7 +68,7 @@ describe.each(testApps())('read limits per user on %s', (dialect, start) => {
     const last = await get(EXPORTS, bob, '/api/staff/download');
     expect(last.statusCode).toBe(429);
     expect(errorOf(last).message).toBe(EXPORT_LIMIT_MESSAGE);
-    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 300));
+    await elapse(WINDOW_SECONDS * 1000 + 300); // the window runs out
     expect((await get(0, bob, '/api/staff?page=0&size=1')).statusCode).toBe(200);
     expect((await get(1, bob, '/api/staff/download')).statusCode).toBe(200);
   });

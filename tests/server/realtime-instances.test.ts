@@ -12,6 +12,7 @@ import { bearer, testApps, type TestApp } from './helpers.ts';
 import { listen, openSocket } from './ws-helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
 import type { SocketMessage } from '../support/shapes.ts';
+import { until } from '../support/wait.ts';
 
 const PASSWORD = 'Passw0rd!x';
 const postgres = testApps().filter(([name]) => name === 'postgres');
@@ -142,8 +143,10 @@ describe.skipIf(postgres.length === 0).each(cases)('two instances on one %s data
     const after = await a.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(alice), payload: { msg: '恢复后' } });
     await later.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === after.json<Created>().id, 8000);
     expect(later.messages.some((m: SocketMessage) => m.msgType === 'CHAT' && ids.includes(m.id))).toBe(false);
-    // the periodic catch-up does not send anything twice
-    await new Promise((r) => setTimeout(r, 2500));
+    // the periodic catch-up does not send anything twice: two more of its reads on each instance
+    const pubA = a.hub.pubsub as import('../../src/server/realtime/pubsub.ts').PostgresPubSub;
+    const [doneA, doneB] = [pubA.stats.catchUps, pubB.stats.catchUps];
+    await until(() => pubA.stats.catchUps >= doneA + 2 && pubB.stats.catchUps >= doneB + 2, 'two more catch-up reads on each instance');
     expect(onB.messages.filter((m: SocketMessage) => m.msgType === 'CHAT' && ids.includes(m.id))).toHaveLength(3);
     for (const sock of [onA, onB, later]) sock.close();
   });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Hub } from '../../src/server/realtime/hub.ts';
 import type { Delivery, PubSub } from '../../src/server/realtime/pubsub.ts';
 import type { Database } from '../../src/server/types.ts';
+import { elapse, until } from '../support/wait.ts';
 
 class FlakyPubSub implements PubSub {
   down = false;
@@ -35,13 +36,13 @@ describe('the hub while the database is away', () => {
     await hub.push({ kind: 'layout', users: [1] }, { msgType: 'EXCEL', code: 100, msg: '进行中' });
     await hub.push({ kind: 'layout', users: [1] }, { msgType: 'EXCEL', code: 200, msg: '完成' });
     expect(hub.waiting).toBe(2);
-    await new Promise((r) => setTimeout(r, 700));
+    // a quiet spell of retries against the dead database: nothing is dropped meanwhile
+    await elapse(700);
     expect(hub.waiting).toBe(2);
     pubsub.down = false;
     // a push made now waits behind the older ones
     await hub.push({ kind: 'layout', users: [1] }, { msgType: 'INFO', msg: '之后' });
-    await new Promise((r) => setTimeout(r, 700));
-    expect(hub.waiting).toBe(0);
+    await until(() => hub.waiting === 0, 'the waiting pushes to be published');
     expect(pubsub.published.map((m) => (JSON.parse(m) as { data: { msg: string } }).data.msg)).toEqual(['开始', '进行中', '完成', '之后']);
     await hub.close();
   });

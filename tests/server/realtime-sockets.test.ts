@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
-import { handshakeStatus, listen, openSocket, sleep } from './ws-helpers.ts';
+import { handshakeStatus, listen, openSocket } from './ws-helpers.ts';
+import { elapse, until } from '../support/wait.ts';
 import { SESSION_ENDED_CODE } from '../../src/server/realtime/index.ts';
 import { tokenHash } from '../../src/server/auth/sessions.ts';
 import type { Created, Page } from '../support/answers.ts';
@@ -102,7 +103,7 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     (s.ws as unknown as { _receiver: EventEmitter })._receiver.removeAllListeners('ping');
     (s.ws as unknown as { _receiver: EventEmitter })._receiver.on('ping', () => undefined);
     await app.hub.heartbeat(); // ping sent, marked not alive
-    await sleep(100);
+    await elapse(100); // time in which an answering client's pong would come back; this one sends none
     await app.hub.heartbeat(); // no pong since: terminated
     const closed = await s.closed;
     expect(closed.code).toBe(1006);
@@ -146,7 +147,7 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     const layout = await openSocket(`${base}/webSocket/${other}`);
     const again = await app.inject({ method: 'POST', url: '/api/sysSocketChat', headers: bearer(publisher), payload: { msg: '第二条' } });
     await a.next((m: SocketMessage) => m.msgType === 'CHAT' && m.id === again.json<Created>().id);
-    await sleep(100);
+    await elapse(100); // a quiet spell after the chat socket got it: the layout socket gets nothing meanwhile
     expect(layout.messages.filter((m: SocketMessage) => m.msgType === 'CHAT')).toEqual([]);
 
     // an earlier test's reader socket may still be announced late (its CLOSE lists this test's
@@ -345,9 +346,11 @@ describe.each(testApps())('realtime sockets on %s', (_name, start) => {
     expect(hidden.content.some((n) => n.id === message.id)).toBe(false);
     const removed = await app.inject({ method: 'DELETE', url: '/api/sysSocket', headers: bearer(adminToken), payload: [message.id] });
     expect(removed.statusCode).toBe(200);
-    await sleep(50);
-    const left = await app.database.db.selectFrom('sys_socket_read').selectAll().where('socket_id', '=', message.id).execute();
-    expect(left).toEqual([]);
+    await until(
+      async () =>
+        (await app.database.db.selectFrom('sys_socket_read').selectAll().where('socket_id', '=', message.id).execute()).length === 0,
+      'the read state of the deleted message to be removed',
+    );
     readerSocket.close();
     otherSocket.close();
   });

@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/generated/resources.ts';
-import { historyEntries, revisionsOf } from '../../src/server/crud/history.ts';
+import { historyEntries, revisionsOf } from '../../src/server/crud/history/history.ts';
 import { createRecord, findById, updateRecord } from '../../src/server/crud/repository.ts';
-import { diffRecords, REVISION_TABLE, updateWithKnownOldPg, type RevisionActor } from '../../src/server/crud/revisions.ts';
+import { diffRecords, REVISION_TABLE, updateWithKnownOldPg, type RevisionActor } from '../../src/server/crud/history/revisions.ts';
 import { recordToRow } from '../../src/server/crud/values.ts';
 import { testApps, type TestApp } from './helpers.ts';
 

@@ -3,10 +3,11 @@
  * file, allotment to a consultant of the same company, the consultant's own list and
  * processing, activation, channel and company changes; ownership and keys on the server.
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowText } from '../../src/server/db/index.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
-import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
 
 const F = '/api/xs/xsSubmersibleFile';
@@ -294,6 +295,53 @@ describe.each(testApps())('sales leads on %s', (_dialect, start) => {
     const moved = await call(admin, 'PUT', `${F}/upBatchOrgId`, { ids: [open], orgId: otherOrg });
     expect(moved.json()).toEqual({ count: 1 });
     expect(await lead(open)).toMatchObject({ orgId: otherOrg, consultantId: null, status: 0 });
+  });
+
+  it('新增 and 导入 keep one open main clue per number and company: a second lead of the number is 次线索', async () => {
+    const add = async (token: string, mobile: string, org: number) => {
+      const res = await call(token, 'POST', F, { customerName: '周七', mobile, orgId: org });
+      expect(res.statusCode).toBe(201);
+      return lead(res.json<Created>().id);
+    };
+    expect(await add(clerk, '13722220001', orgId)).toMatchObject({ isMain: true });
+    // the same number and company: secondary, whoever adds it
+    expect(await add(clerk, '13722220001', orgId)).toMatchObject({ isMain: false });
+    expect(await add(admin, '13722220001', orgId)).toMatchObject({ isMain: false });
+    // another company, or another number: a main clue of its own
+    expect(await add(clerk, '13722220001', otherOrg)).toMatchObject({ isMain: true });
+    expect(await add(clerk, '13722220002', orgId)).toMatchObject({ isMain: true });
+
+    // an import: the rows are checked against the stored leads and against each other
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('潜客档案');
+    const template = await call(admin, 'GET', `${F}/template`);
+    expect(template.statusCode).toBe(200);
+    const read = new ExcelJS.Workbook();
+    await read.xlsx.load(template.rawPayload as unknown as ArrayBuffer);
+    const header = (read.worksheets[0].getRow(1).values as unknown[]).slice(1).map(String);
+    ws.addRow(header);
+    const row = (name: string, mobile: string) =>
+      header.map((h) => ({ 客户姓名: name, 手机号: mobile, 所属公司: orgId })[h as '客户姓名'] ?? null);
+    ws.addRow(row('吴八', '13722220003'));
+    ws.addRow(row('吴八', '13722220003'));
+    ws.addRow(row('周七', '13722220002'));
+    const content = Buffer.from(await wb.xlsx.writeBuffer());
+    const boundary = `----leads${Math.random().toString(16).slice(2)}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="leads.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+    );
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: `${F}/import`,
+      payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+      headers: { ...bearer(admin), submit_id: submitId(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const mains = async (mobile: string) =>
+      (await call(admin, 'GET', `${F}?mobile=${mobile}&orgId=${orgId}&size=50&sort=id,asc`)).json<Page>().content.map((r) => r.isMain);
+    expect(await mains('13722220003')).toEqual([true, false]);
+    expect(await mains('13722220002')).toEqual([true, false]);
+    expect(await mains('13722220001')).toEqual([true, false, false]);
   });
 
   it('deleting a lead deletes its cars and contact records in the same call', async () => {

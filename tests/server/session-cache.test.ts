@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { CHANGE_QUIET_MS } from '../../src/server/auth/sessions.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { bearer, testApps, type TestApp } from './helpers.ts';
+import { elapse, until } from '../support/wait.ts';
 
 const PASSWORD = 'Passw0rd!x';
 
@@ -102,13 +103,12 @@ describe.skipIf(postgres.length === 0).each(cases)('session cache with two insta
 
   it('disabling the user on A ends the session on B within a moment', async () => {
     // the logout before keeps memory unused for a moment on both instances
-    await new Promise((r) => setTimeout(r, CHANGE_QUIET_MS + 100));
+    await elapse(CHANGE_QUIET_MS + 100); // the quiet time after a change must run out
     const token = await loginAs(a, 'dave', PASSWORD);
     expect((await info(b, token)).statusCode).toBe(200);
     expect(await lookupsDuring(b, () => info(b, token))).toBe(0);
     await a.database.db.updateTable('sys_user').set({ enabled: 0 }).where('id', '=', userId).execute();
-    // told over LISTEN/NOTIFY: delivered in milliseconds, well before the cache's 5 s
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await info(b, token)).statusCode).toBe(401);
+    // told over LISTEN/NOTIFY: delivered in milliseconds, well before the cache's 5 s run out
+    await until(async () => (await info(b, token)).statusCode === 401, 'B to refuse the disabled user', { timeoutMs: 4000 });
   });
 });

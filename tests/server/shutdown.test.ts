@@ -26,10 +26,10 @@ import { SERVER_NODE_FLAGS, buildServer } from '../../scripts/build-server.ts';
 import { SERVICE_STOPPING } from '../../src/server/draining.ts';
 import { encryptPassword } from './auth-helpers.ts';
 import { ADMIN_PASSWORD } from './helpers.ts';
+import { elapse, until } from '../support/wait.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
 const GRACE_SECONDS = 3;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -93,7 +93,7 @@ async function startServer(dataDir: string, env: Record<string, string>): Promis
     );
     if (ok) break;
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${output.join('').slice(-2000)}`);
-    await sleep(200);
+    await elapse(200);
   }
   return { proc, base, output, exited };
 }
@@ -175,7 +175,7 @@ async function loadThroughSigterm(server: Server, token: string, clients: number
       await once();
     }
   });
-  await sleep(signalAfterMs);
+  await elapse(signalAfterMs); // the load runs a while before the signal
   signalled = true;
   server.proc.kill('SIGTERM');
   await Promise.all(workers);
@@ -220,11 +220,16 @@ describe.runIf(!!PG)('SIGTERM while PostgreSQL is stalled', () => {
   let proc: ChildProcess;
   let base = '';
   let exited: Server['exited'];
+  let output: string[] = [];
 
   beforeAll(async () => {
     db = await freshDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-    ({ proc, base, exited } = await startServer(dataDir, { DATABASE_URL: db.url, SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) }));
+    ({ proc, base, exited, output } = await startServer(dataDir, {
+      DATABASE_URL: db.url,
+      SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      LOG_LEVEL: 'info', // the test waits for the line that says the app closes
+    }));
   }, 120_000);
 
   afterAll(async () => {
@@ -260,11 +265,17 @@ describe.runIf(!!PG)('SIGTERM while PostgreSQL is stalled', () => {
         late.on('close', () => res(text));
         late.on('error', () => res(text));
       });
-      await sleep(300);
+      // the list requests are on the server, waiting for the lock (or for a connection, or for the same read)
+      await until(async () => {
+        const r = await locker.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        return r.rows[0].n >= 1;
+      }, 'the list requests to wait for the lock');
       const termAt = Date.now();
       proc.kill('SIGTERM');
       // past the drain delay (1 s): the app is closing
-      await sleep(1500);
+      await until(() => output.join('').includes('drain delay over, closing'), 'the app to start closing');
       late.write('\r\n');
 
       const answer = await lateAnswer;

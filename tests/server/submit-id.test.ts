@@ -4,6 +4,7 @@ import { SUBMIT_ID_TABLE, SUBMIT_ID_WINDOW_MS, SubmitIdGuard } from '../../src/s
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, submitId, testApps, type TestApp } from './helpers.ts';
 import type { Created, Page } from '../support/answers.ts';
+import { elapse } from '../support/wait.ts';
 
 const Q = '/api/sysQuestion';
 const question = (content: string) => ({ userType: '员工', model: '系统', content });
@@ -92,7 +93,7 @@ describe.each(testApps())('submit_id duplicate guard on %s', (_name, start) => {
     // the original method, read off the prototype unbound: the slow one calls it on each guard, and it is put back after
     const release = Object.getOwnPropertyDescriptor(SubmitIdGuard.prototype, 'release')!.value as SubmitIdGuard['release'];
     SubmitIdGuard.prototype.release = async function slow(this: SubmitIdGuard, owner: string, id: string) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await elapse(100); // a slow database
       return release.call(this, owner, id);
     };
     try {

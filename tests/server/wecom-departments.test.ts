@@ -501,7 +501,7 @@ describe.each(testApps())('WeCom not configured on %s', (_name, start) => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('answers 400 企业微信未配置 on every WeCom call', async () => {
+  it('answers 400 企业微信未配置 on each WeCom call of the department tree and the approval sync', async () => {
     const admin = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
     for (const [m, u, b] of [
       ['GET', '/api/dept/syncQwDept'],

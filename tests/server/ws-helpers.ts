@@ -100,5 +100,3 @@ export async function handshakeStatus(url: string): Promise<number> {
     return (err as { statusCode?: number }).statusCode ?? 0;
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

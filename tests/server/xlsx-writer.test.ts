@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { columnLetters, sheetName, xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
+import { columnLetters, sheetName, xlsxStream, type CellValue } from '../../src/server/crud/sheets/xlsx-writer.ts';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { elapse } from './wait.ts';
 
 export const FAKE_API_KEY = 'fake-api-key';
 export const FAKE_SECRET_KEY = 'fake-secret-key';
@@ -168,7 +169,7 @@ export async function startFakeBaiduOcr(): Promise<FakeBaiduOcr> {
       return send(200, { error_code: 216201, error_msg: 'image format error', log_id: logId() });
     const content = contentOf(image);
     if (content.slow) {
-      await new Promise((r) => setTimeout(r, Number(content.slow) || 5000));
+      await elapse(Number(content.slow) || 5000); // a provider that answers late
     }
     if (content.badformat) return send(200, { error_code: 216201, error_msg: 'image format error', log_id: logId() });
     if (content.qps) return send(200, { error_code: 18, error_msg: 'Open api qps request limit reached', log_id: logId() });

@@ -189,6 +189,20 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
   it('keyword that does not apply to the type (strict types)', () => {
     expectBad((s) => (s.properties.amount.minLength = 1), '/properties/amount', /minLength/);
   });
+  it('a message quoting a limit other than its keyword (a limit changed, its message not)', () => {
+    const err = expectBad(
+      (s) => (s.properties.name.maxLength = 5),
+      '/properties/name/errorMessage/maxLength',
+      /names 50 but maxLength is 5/,
+    );
+    expect(err.message).toMatch(/^schemas\/tmpThing\.json: /);
+    // the limit in force, a range naming it, or no number at all pass
+    expect(() => specFromSchema('schemas/tmpThing.json', tmpThingSchema())).not.toThrow();
+  });
+  it('x-renamedFrom names the old property, not a current one', () => {
+    expectBad((s) => (s.properties.name['x-renamedFrom'] = 'phone'), '/properties/name/x-renamedFrom', /still a property/);
+    expectBad((s) => (s.properties.name['x-renamedFrom'] = 'name'), '/properties/name/x-renamedFrom', /before the rename/);
+  });
   it('another JSON Schema dialect', () => {
     expectBad((s) => (s.$schema = 'http://json-schema.org/draft-07/schema#'), '/$schema', /2020-12/);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pinyinKeys, pinyinQuery, type PinyinKind } from '../../src/shared/pinyin.ts';
-import { keyInRanges, pinyinKeyRanges, pinyinStoredKeys } from '../../src/server/crud/pinyin-keys.ts';
+import { keyInRanges, pinyinKeyRanges, pinyinStoredKeys } from '../../src/server/crud/pinyin/pinyin-keys.ts';
 
 /** The rule in memory: the query is a prefix of one of the text's keys. */
 const ruleKeys = new Map<string, string[]>();

@@ -16,6 +16,8 @@ const ROOT = join(import.meta.dirname, '../../src/server/modules');
 const EXEMPT: Record<string, string> = {
   'dealer/members.ts': 'the demo members seeded on an empty table at first start (no person changed anything)',
   'dealer/demo.ts': 'the demo dealer companies seeded on an empty table at first start',
+  'privacy/erase.ts':
+    "erasing a person (PIPL art. 47): its records, revisions and bin entries are removed or blanked; a new revision would keep what was erased, and the erasure's report and request record say what was done",
 };
 
 const REVISION_WRITERS = /\b(writeRevisions|writeImportRevisions|insertRecorded|updateRecorded|updateColumnsRecorded|trackChange)\(/;

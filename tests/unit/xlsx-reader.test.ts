@@ -9,9 +9,9 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { sheetRows, isDateFormat, type SheetValue } from '../../src/server/crud/xlsx-reader.ts';
-import { XmlScanner } from '../../src/server/crud/xml-scan.ts';
-import { xlsxStream, type CellValue } from '../../src/server/crud/xlsx-writer.ts';
+import { sheetRows, isDateFormat, type SheetValue } from '../../src/server/crud/sheets/xlsx-reader.ts';
+import { XmlScanner } from '../../src/server/crud/sheets/xml-scan.ts';
+import { xlsxStream, type CellValue } from '../../src/server/crud/sheets/xlsx-writer.ts';
 import { buildZip } from '../server/zip-fixtures.ts';
 
 const LIMIT = 1024 * 1024 * 1024;

@@ -10,6 +10,7 @@ import { AppNotification } from '../../src/web/staff/layout/AppNotification.tsx'
 import { createDataProvider } from '../../src/web/staff/providers/dataProvider.ts';
 import { UserAdmin } from '../../src/web/staff/pages/system/UserAdmin.tsx';
 import { mockFetch } from './fetchMock.ts';
+import { DEFAULT_USER_PASSWORD, PASSWORD_RESET_NOTICE, USER_CREATED_NOTICE } from '../../src/shared/accounts.ts';
 import { testAuthProvider } from './renderScreen.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -51,6 +52,7 @@ function routes() {
     'GET /api/roles/level': { body: { level: 3 } },
     'GET /api/users': { body: { content: [USER], totalElements: 1 } },
     'PUT /api/users': { status: 204 },
+    'POST /api/users/resetPass': { status: 200, body: {} },
   });
 }
 
@@ -99,6 +101,19 @@ describe('用户管理', () => {
     expect(put?.body).toMatchObject({ id: 7, enabled: false, roles: [{ id: 3 }], deptId: 2, orgId: 1 });
   });
 
+  it('重置密码 names the initial password in its question and in its notice', async () => {
+    const { calls } = routes();
+    renderUsers(['user:list', 'user:edit']);
+    fireEvent.click(await screen.findByRole('button', { name: '重置密码' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(`确定将 lisi 的密码重置为初始密码（${DEFAULT_USER_PASSWORD}）吗？`)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await screen.findByText(PASSWORD_RESET_NOTICE);
+    expect(PASSWORD_RESET_NOTICE).toContain(DEFAULT_USER_PASSWORD);
+    expect(USER_CREATED_NOTICE).toContain(DEFAULT_USER_PASSWORD);
+    expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/users/resetPass')).toBe(true);
+  });
+
   it("without user:sensitive the new user's phone and e-mail are left to its owner (the personal centre)", async () => {
     routes();
     renderUsers(['user:list', 'user:add']);
@@ -130,7 +145,7 @@ describe('用户管理', () => {
   });
 
   it('without user:sensitive the masked phone and e-mail show read-only and are not sent back; the edit still saves', async () => {
-    const masked = { ...USER, phone: '138****8000', email: 'lis***@example.com' };
+    const masked = { ...USER, phone: '138****8000', email: 'l***@example.com' };
     const { calls } = mockFetch({
       'GET /api/dept/getDeptList': {
         body: [

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import IconButton from '@mui/material/IconButton';
 import { LazyTooltip } from '../../src/web/components/LazyTooltip.tsx';
+import { elapse } from '../support/wait.ts';
 
 const mounted = () => document.querySelector('[data-mui-internal-clone-element]');
 
@@ -70,7 +71,7 @@ describe('LazyTooltip', () => {
     expect(mounted()).toBe(button);
     // the mouse events a browser sends after a tap
     fireEvent.mouseOver(button);
-    await act(() => new Promise((r) => setTimeout(r, 300)));
+    await act(() => elapse(300)); // longer than the tooltip's enter delay: none opens after a tap
     expect(screen.queryByRole('tooltip')).toBeNull();
   });
 

@@ -34,7 +34,15 @@ describe('role-menu tree', () => {
     expect([...toggleMenu(tree, new Set([1, 2, 3, 4, 5]), tree[0])]).toEqual([5]);
   });
   it('knows every entry ancestors', () => {
-    expect(ancestorsOf(tree).get(3)).toEqual([1, 2]);
-    expect(ancestorsOf(tree).get(5)).toEqual([]);
+    // the whole map: every entry of the tree, the roots with none
+    expect(ancestorsOf(tree)).toEqual(
+      new Map([
+        [1, []],
+        [2, [1]],
+        [3, [1, 2]],
+        [4, [1, 2]],
+        [5, []],
+      ]),
+    );
   });
 });

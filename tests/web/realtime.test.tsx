@@ -16,6 +16,7 @@ import { ExcelProgressDialog } from '../../src/web/staff/realtime/ExcelProgressD
 import { clearTokenEnded, markTokenEnded, setToken, removeToken, tokenEnded } from '../../src/web/common/token.ts';
 import { mockFetch } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
+import { elapse } from '../support/wait.ts';
 
 /** A stand-in for the browser's WebSocket, driven by the test. */
 class FakeSocket {
@@ -185,13 +186,13 @@ describe('RealtimeProvider in the console', () => {
     renderConsole();
     const { layout, chat } = await sockets();
     expect(chat.url).toMatch(/\/webSocket\/T{43}\/%E5%BC%A0%E4%B8%89$/);
-    await screen.findByLabelText('未读消息2条');
+    await screen.findByLabelText('系统消息：未读消息2条');
     unread = 3;
     act(() => layout.receive({ msgType: 'INFO', msg: '您有新的系统消息：x' }));
-    await screen.findByLabelText('未读消息3条');
+    await screen.findByLabelText('系统消息：未读消息3条');
     act(() => chat.receive({ msgType: 'CHAT', id: 1, formUser: 'lisi', formName: '李四', msg: '你好', createTime: '2026-01-01 00:00:00' }));
     act(() => chat.receive({ msgType: 'CHAT', id: 2, formUser: 'lisi', formName: '李四', msg: '在吗', createTime: '2026-01-01 00:00:01' }));
-    await screen.findByLabelText('未读聊天2条');
+    await screen.findByLabelText('在线用户：未读聊天2条');
   });
 
   it('keeps the last 5 EXCEL messages in the progress dialog', async () => {
@@ -219,7 +220,7 @@ describe('RealtimeProvider in the console', () => {
     });
     const alerts = await screen.findAllByText('WebSocket连接发生错误');
     expect(alerts).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 3000));
+    await elapse(3000); // a spell in which the notice must not close by itself
     expect(screen.getByText('WebSocket连接发生错误')).toBeTruthy();
   });
 
@@ -232,7 +233,7 @@ describe('RealtimeProvider in the console', () => {
         layout.fail();
         chat.fail();
       });
-      await new Promise((r) => setTimeout(r, 1500));
+      await elapse(1500); // a spell in which no error notice and no retry with the ended token may come
       expect(screen.queryByText('WebSocket连接发生错误')).toBeNull();
       // the retries do not use the ended token
       expect(FakeSocket.all).toHaveLength(2);
@@ -251,7 +252,7 @@ describe('RealtimeProvider in the console', () => {
     ];
     renderConsole();
     const { layout, chat } = await sockets();
-    await screen.findByLabelText('未读消息2条');
+    await screen.findByLabelText('系统消息：未读消息2条');
     // while both sockets are down: a notice and two chat messages are published
     act(() => {
       layout.fail();
@@ -263,7 +264,7 @@ describe('RealtimeProvider in the console', () => {
     act(() => {
       for (const s of FakeSocket.all.slice(2)) s.open();
     });
-    await screen.findByLabelText('未读消息5条');
-    await screen.findByLabelText('未读聊天2条');
+    await screen.findByLabelText('系统消息：未读消息5条');
+    await screen.findByLabelText('在线用户：未读聊天2条');
   });
 });

@@ -11,6 +11,7 @@ import { RowActions } from '../../src/web/staff/schema/columns.tsx';
 import { feedbackRows } from './feedbackRows.ts';
 import { mockFetch } from './fetchMock.ts';
 import { renderScreen } from './renderScreen.tsx';
+import { elapse } from '../support/wait.ts';
 
 const LOAD = { timeout: 10000 };
 
@@ -92,7 +93,7 @@ describe('status radios of a row', { timeout: 60000 }, () => {
     expect(radios).toHaveLength(2);
     expect(radios.every((r) => r.disabled)).toBe(true);
     fireEvent.click(radios[1]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await elapse(100); // a spell in which a save would have been sent: none is
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
     expect(radios[0].checked).toBe(true);
   });

@@ -16,6 +16,7 @@ import { ResetBySmsDialog } from '../../src/web/staff/pages/user-center/ResetByS
 import { timeColour } from '../../src/web/staff/pages/user-center/api.ts';
 import { mockFetch, type Answer } from './fetchMock.ts';
 import { testAuthProvider } from './renderScreen.tsx';
+import { elapse } from '../support/wait.ts';
 
 const spki = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 
@@ -100,7 +101,7 @@ describe('password dialog', { timeout: 60000 }, () => {
     type('确认密码', 'Zhang.2025');
     confirm();
     expect(await screen.findByText('修改失败，旧密码错误')).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1200));
+    await elapse(1200); // longer than the sign-out after a successful change: none comes after a refusal
     expect(signedOut).not.toHaveBeenCalled();
   });
 });

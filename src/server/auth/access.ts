@@ -1,10 +1,10 @@
-import type { Db } from '../types.ts';
 /**
  * A user's roles and permission keys: permissions are the keys of the menus linked to the
  * user's roles. Looked up on every authenticated request, so the answer is cached per user for
  * a few seconds; code that changes roles, menus or their links calls invalidateAccess() so this
  * instance sees the change at once (other instances within ACCESS_CACHE_MS).
  */
+import type { Db } from '../types.ts';
 
 export const ACCESS_CACHE_MS = 5000;
 const MAX_ENTRIES = 10000;

@@ -4,7 +4,7 @@
  * - creates/extends its tables and seeds the first start (root company, admin, menus and
  *   permission keys of every resource), under a lock so that several instances can start at once;
  * - loads or creates the RSA key pair;
- * - decorates app.authenticate and app.requirePermission(key);
+ * - decorates app.authenticate, app.requirePermission(key), requireAnyPermission and requireAllPermissions;
  * - serves the sign-in routes.
  * The system area (public settings, department list) is registered right after it
  * (registerSystem), and fills in the user directory the sign-in answer reads.
@@ -26,7 +26,7 @@ import { ADMIN_USERNAME, seedAuth } from './seed.ts';
 import { writeWatchOf } from '../db/write-watch.ts';
 import { SessionStore } from './sessions.ts';
 import { AUTH_TABLES, ensureTables } from './tables.ts';
-import { markAuthenticated, markPermission, trackRoutes } from './route-catalogue.ts';
+import { markAllPermissions, markAuthenticated, markPermission, trackRoutes } from './route-catalogue.ts';
 
 export { invalidateAccess, loadAccess } from './access.ts';
 export { hashPassword, checkPassword } from './passwords.ts';
@@ -106,6 +106,14 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions = 
       if (!user.isAdmin && !keys.some((k) => user.permissions.has(k))) throw forbidden();
     };
     return markPermission(check, keys[0], keys);
+  });
+  app.decorate('requireAllPermissions', (keys: string[]): preHandlerAsyncHookHandler => {
+    const check: preHandlerAsyncHookHandler = async function (this: FastifyInstance, request, reply) {
+      await authenticate.call(this, request, reply);
+      const user = request.user!;
+      if (!user.isAdmin && !keys.every((k) => user.permissions.has(k))) throw forbidden();
+    };
+    return markAllPermissions(check, keys);
   });
 
   registerAuthRoutes(app, { keys, sessions, captchas, throttle, now });

@@ -1,8 +1,8 @@
-import type { Db } from '../types.ts';
 /**
  * Staff who hold a permission key through their roles' menus, for screens that pick a person
  * by what they may do (e.g. the sales consultants a lead can be allotted to).
  */
+import type { Db } from '../types.ts';
 
 export interface StaffBrief {
   id: number;

@@ -15,16 +15,45 @@ export interface RouteEntry {
   permissions?: string[];
   /** a staff token is required */
   authenticated: boolean;
+  /** every key the route needs together (the route's `permission` is one of them) */
+  allOf?: string[];
   /** the token kind the route takes instead of a staff one (dealer, applicant) or a socket route */
   identity?: RouteIdentity;
+  /** the route counts against the caller's read budget (read-limits.ts) */
+  readCounted: boolean;
+  /** the route is declared exempt from the read budget, and why (read-limits.ts) */
+  readExempt?: string;
+  /** Fastify validates its query string by a schema (a refused query answers 400 before any pre-handler) */
+  queryValidated?: boolean;
 }
 
-export type RouteIdentity = 'dealer' | 'applicant' | 'socket';
+export type RouteIdentity = 'dealer' | 'applicant' | 'socket' | 'metrics';
 
 const PERMISSION = Symbol('permissionKey');
 const PERMISSIONS = Symbol('permissionKeys');
 const AUTHENTICATES = Symbol('authenticates');
 const IDENTITY = Symbol('identity');
+const ALL_OF = Symbol('permissionKeysAllOf');
+const READ_COUNTED = Symbol('readCounted');
+const READ_EXEMPT = Symbol('readExempt');
+
+/** Marks a pre-handler as checking that every one of the keys is held (it authenticates too). */
+export function markAllPermissions<T extends object>(handler: T, keys: string[]): T {
+  Object.assign(handler, { [PERMISSION]: keys[0], [AUTHENTICATES]: true, [ALL_OF]: keys });
+  return handler;
+}
+
+/** Marks a pre-handler as counting the request against the caller's read or export budget. */
+export function markReadCounted<T extends object>(handler: T): T {
+  Object.assign(handler, { [READ_COUNTED]: true });
+  return handler;
+}
+
+/** Marks a pre-handler as declaring its route exempt from the read budget, with the reason. */
+export function markReadExempt<T extends object>(handler: T, reason: string): T {
+  Object.assign(handler, { [READ_EXEMPT]: reason });
+  return handler;
+}
 
 /** Marks a pre-handler as taking another identity than a staff token (a dealer's or applicant's token, a socket). */
 export function markIdentity<T extends object>(handler: T, identity: RouteIdentity): T {
@@ -44,6 +73,24 @@ export function markAuthenticated<T extends object>(handler: T): T {
   return handler;
 }
 
+/** What a route's hooks say about its caller and its read budget (the catalogue and read-limits.ts read it). */
+export function routeMarks(route: { preHandler?: unknown; onRequest?: unknown; preValidation?: unknown }): {
+  authenticated: boolean;
+  identity?: RouteIdentity;
+  readCounted: boolean;
+  readExempt?: string;
+} {
+  const handlers = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as unknown as Array<
+    Record<symbol, unknown>
+  >;
+  return {
+    authenticated: handlers.some((h) => h[AUTHENTICATES] === true),
+    identity: handlers.map((h) => h[IDENTITY]).find((k): k is RouteIdentity => typeof k === 'string'),
+    readCounted: handlers.some((h) => h[READ_COUNTED] === true),
+    readExempt: handlers.map((h) => h[READ_EXEMPT]).find((k): k is string => typeof k === 'string'),
+  };
+}
+
 const catalogues = new WeakMap<FastifyInstance, RouteEntry[]>();
 
 /** Starts recording the routes registered on `app` from now on (once: a second call changes nothing). */
@@ -59,6 +106,9 @@ export function trackRoutes(app: FastifyInstance): void {
     const permissions = handlers.map((h) => h[PERMISSIONS]).find((k): k is string[] => Array.isArray(k));
     const authenticated = handlers.some((h) => h[AUTHENTICATES] === true);
     const identity = handlers.map((h) => h[IDENTITY]).find((k): k is RouteIdentity => typeof k === 'string');
+    const allOf = handlers.map((h) => h[ALL_OF]).find((k): k is string[] => Array.isArray(k));
+    const readCounted = handlers.some((h) => h[READ_COUNTED] === true);
+    const readExempt = handlers.map((h) => h[READ_EXEMPT]).find((k): k is string => typeof k === 'string');
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
@@ -68,7 +118,11 @@ export function trackRoutes(app: FastifyInstance): void {
         permission,
         ...(permissions ? { permissions } : {}),
         authenticated,
+        ...(allOf ? { allOf } : {}),
         ...(identity ? { identity } : {}),
+        readCounted,
+        ...(readExempt ? { readExempt } : {}),
+        ...(route.schema?.querystring ? { queryValidated: true } : {}),
       });
     }
   });

@@ -92,6 +92,7 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
       if (!code) throw badRequest('验证码不能为空');
       const result = await s.captchas.check(uuid, code);
       if (result !== 'ok') {
+        app.metrics?.signIn('staff', 'failure');
         await s.throttle.fail(ip);
         throw badRequest(result === 'missing' ? '验证码不存在或已过期' : '验证码错误');
       }
@@ -104,12 +105,16 @@ export function registerAuthRoutes(app: FastifyInstance, s: AuthServices): void 
     const ok = await checkPassword(plain ?? '', user?.password);
     if (lock !== null) throw new ApiError(423, lockedMessage(lock));
     if (!plain || !user || !ok) {
+      app.metrics?.signIn('staff', 'failure');
       await s.throttle.fail(ip);
       // a password that was tried counts against the account; an undecryptable one is no guess
       if (user && plain) {
         // on a full disk the attempt goes uncounted (the address throttle still holds) rather than answering 507
         const until = await recordFailure(db, app.database.dialect, Number(user.id), now).catch(skipWhenFull(null));
-        if (until !== null) throw new ApiError(423, lockedMessage(until));
+        if (until !== null) {
+          app.metrics?.signIn('staff', 'lockout');
+          throw new ApiError(423, lockedMessage(until));
+        }
       }
       throw badRequest('用户名或密码错误');
     }

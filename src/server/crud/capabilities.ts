@@ -10,12 +10,12 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { fieldByName, permissionKey, readAccess, type FieldSpec, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
-import { accessFor, callerOf, scopeListQuery } from './owner-access.ts';
-import { oneIdRead, RECORD_NOT_FOUND, scopedParams } from './scope.ts';
-import { guardRecords } from './personal-data.ts';
-import { fieldAccess } from './field-access.ts';
+import { accessFor, callerOf, scopeListQuery } from './access/owner-access.ts';
+import { oneIdRead, RECORD_NOT_FOUND, scopedParams } from './access/scope.ts';
+import { guardRecords } from './access/personal-data.ts';
+import { fieldAccess } from './access/field-access.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { MAX_PAGE_SIZE, parseListQuery } from './query.ts';
+import { MAX_PAGE_SIZE, parseListQuery } from './query/query.ts';
 import { filteredQuery, findById, pageQuery, updateRecord } from './repository.ts';
 import { rowToRecord } from './values.ts';
 import { positiveId } from './routes.ts';

@@ -8,11 +8,11 @@ import { registerCrudRoutes } from './routes.ts';
 import { registerCapabilityRoutes } from './capabilities.ts';
 import { readAccess } from '../../shared/resource-spec.ts';
 import { dependentsOf } from './repository.ts';
-import { registerTemplateRoute } from './import-template.ts';
-import { registerHistoryRoutes } from './history-routes.ts';
+import { registerTemplateRoute } from './sheets/import-template.ts';
+import { registerHistoryRoutes } from './history/history-routes.ts';
 
 export { registerCrudRoutes, positiveId, crudWriteHandlers } from './routes.ts';
-export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query.ts';
+export { parseListQuery, MAX_PAGE_SIZE, type ListParams } from './query/query.ts';
 export {
   fieldAccess,
   dealerFieldAccess,
@@ -21,7 +21,7 @@ export {
   maskedFieldRefused,
   FULL_ACCESS,
   type FieldAccess,
-} from './field-access.ts';
+} from './access/field-access.ts';
 export {
   listPage,
   pageQuery,
@@ -34,7 +34,7 @@ export {
   dependentsOf,
   type Dependent,
 } from './repository.ts';
-export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './count.ts';
+export { countMatching, countsSettled, tableChanged, COUNT_CAP, COUNT_TTL_MS, MAX_STALE_MS, SQLITE_COUNT_TTL_MS } from './query/count.ts';
 export { checkRecord } from './validation.ts';
 export {
   assertReadable,
@@ -44,10 +44,10 @@ export {
   storedScopeValues,
   OUT_OF_SCOPE,
   RECORD_NOT_FOUND,
-} from './scope.ts';
-export { sheetFields, exportFileName } from './spreadsheet.ts';
+} from './access/scope.ts';
+export { sheetFields, exportFileName } from './sheets/spreadsheet.ts';
 export { rowToRecord, recordToRow } from './values.ts';
-export { writePinyinKeys, rewritePinyinKeys } from './pinyin-search.ts';
+export { writePinyinKeys, rewritePinyinKeys } from './pinyin/pinyin-search.ts';
 export { setRecordHooks, recordHooks, type RecordHooks } from './hooks.ts';
 
 /** Routes for every spec. */

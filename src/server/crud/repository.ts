@@ -8,9 +8,9 @@ import { badRequest } from '../errors.ts';
 import { resourceIndexes } from '../../shared/column-types.ts';
 import { nowText } from '../db/index.ts';
 import type { Database, Db, TableQuery } from '../types.ts';
-import { countedWithPage, countMatching, countsWithPage, tableChanged } from './count.ts';
-import { bookmarkAt, bookmarkPosition } from './bookmarks.ts';
-import { whereExpr, type Condition, type ListParams, type SortKey } from './query.ts';
+import { countedWithPage, countMatching, countsWithPage, tableChanged } from './query/count.ts';
+import { bookmarkAt, bookmarkPosition } from './query/bookmarks.ts';
+import { whereExpr, type Condition, type ListParams, type SortKey } from './query/query.ts';
 import { idField, recordToRow, rowToRecord, toColumnValue } from './values.ts';
 import {
   deletePinyinKeys,
@@ -19,11 +19,11 @@ import {
   pinyinFields,
   rewritePinyinKeys,
   writePinyinKeys,
-} from './pinyin-search.ts';
-import { pinyinBlurry, pinyinPagePlan } from './pinyin-plan.ts';
-import { keptPinyinPage } from './pinyin-pages.ts';
-import { HeapBound } from './heap-bound.ts';
-import { insertPgImportBatch, pgImportBatch } from './pg-import-batch.ts';
+} from './pinyin/pinyin-search.ts';
+import { pinyinBlurry, pinyinPagePlan } from './pinyin/pinyin-plan.ts';
+import { keptPinyinPage } from './pinyin/pinyin-pages.ts';
+import { HeapBound } from './sheets/heap-bound.ts';
+import { insertPgImportBatch, pgImportBatch } from './sheets/pg-import-batch.ts';
 import {
   diffRecords,
   revisionActor,
@@ -35,7 +35,7 @@ import {
   writeRevisions,
   type ActorKind,
   type RevisionAction,
-} from './revisions.ts';
+} from './history/revisions.ts';
 
 export interface Page {
   content: Record<string, unknown>[];

@@ -13,7 +13,7 @@ import { assertFreeSpace } from '../disk/free-space.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { permissionKey, readAccess, scopeField, type ReadAccess, type ResourceSpec } from '../../shared/resource-spec.ts';
 import { ApiError, badRequest, errorBody, notFound } from '../errors.ts';
-import { parseListQuery } from './query.ts';
+import { parseListQuery } from './query/query.ts';
 import {
   createRecord,
   deleteRecords,
@@ -25,16 +25,17 @@ import {
   type Actor,
   type Dependent,
 } from './repository.ts';
-import { accessFor, callerOf, scopeBody, scopeListQuery } from './owner-access.ts';
-import { attachmentHeader, exportFileName, exportStream, readImport, UnreadableSheetError, XLSX_MIME } from './spreadsheet.ts';
+import { accessFor, callerOf, scopeBody, scopeListQuery } from './access/owner-access.ts';
+import { timedImport } from '../metrics/transfers.ts';
+import { attachmentHeader, exportFileName, exportStream, readImport, UnreadableSheetError, XLSX_MIME } from './sheets/spreadsheet.ts';
 import { BODY_NOT_OBJECT, checkRecord } from './validation.ts';
-import { InspectError, inspectXlsx } from './xlsx-inspect.ts';
-import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './personal-data.ts';
+import { InspectError, inspectXlsx } from './sheets/xlsx-inspect.ts';
+import { guardRecords, personalFields, seesPersonalData, withoutMaskedFields } from './access/personal-data.ts';
 import { recordHooks } from './hooks.ts';
-import { fieldAccess } from './field-access.ts';
-import { countMatching } from './count.ts';
+import { fieldAccess } from './access/field-access.ts';
+import { countMatching } from './query/count.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
-import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './scope.ts';
+import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './access/scope.ts';
 import { exportLimit, readLimit } from '../read-limits.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
@@ -225,7 +226,7 @@ export function registerCrudRoutes(
         tasks.startImport(request.user, spec, result.records);
         return reply.status(ASYNC_STATUS).send(errorBody(ASYNC_STATUS, IMPORT_STARTED, { total: result.records.length }));
       }
-      const count = await insertAll(database(), spec, result.records, actorOf(request));
+      const count = await timedImport(database(), () => insertAll(database(), spec, result.records, actorOf(request)));
       await hooks?.afterWrite?.({ app, mode: 'create', ids: [] });
       return reply.status(200).send({ count });
     });

@@ -7,11 +7,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
-import type { Config } from '../config.ts';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type Dialect, type LogEvent } from 'kysely';
+import { metricsOn, type Config } from '../config.ts';
 import type { Database, Tables } from '../types.ts';
 import { attachWriteWatch } from './write-watch.ts';
 import { MAX_USES, PreparedStatements } from './pg-prepared.ts';
+import { timedDialect } from './statement-timing.ts';
 
 const PG_TIMESTAMP = 1114;
 const PG_TIMESTAMPTZ = 1184;
@@ -31,8 +32,41 @@ function setPgParsers(): void {
   pg.types.setTypeParser(PG_NUMERIC, (v: string) => Number(v));
 }
 
+/** Who hears of every statement Kysely runs (the metrics, the traces); set after the database opens. */
+interface StatementObserver {
+  fns: Array<(event: LogEvent) => void>;
+}
+const observers = new WeakMap<Database, StatementObserver>();
+
+/**
+ * Hands every statement's timing and failure to `fn` (one of several: the metrics and the traces).
+ * Only a database opened with metrics or traces on times its statements (statement-timing.ts): with
+ * both off its dialect is Kysely's own, untouched.
+ */
+export function observeStatements(database: Database, fn: (event: LogEvent) => void): void {
+  observers.get(database)?.fns.push(fn);
+}
+
+/** The PostgreSQL pool's connections (all, idle) and the requests waiting for one; undefined on SQLite. */
+export function poolState(database: Database): { total: number; idle: number; waiting: number } | undefined {
+  const pool = pgPools.get(database);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : undefined;
+}
+
 /** Opens the database; answers a settled promise (callers await it; connections are made on first use). */
 export function openDatabase(config: Config): Promise<Database> {
+  const observer: StatementObserver = { fns: [] };
+  const timed =
+    metricsOn(config) || config.tracesEndpoint
+      ? (dialect: Dialect) =>
+          timedDialect(dialect, (event: LogEvent) => {
+            for (const fn of observer.fns) fn(event);
+          })
+      : (dialect: Dialect) => dialect;
+  const opened = (database: Database) => {
+    observers.set(database, observer);
+    return Promise.resolve(database);
+  };
   if (config.databaseUrl) {
     setPgParsers();
     const pool = new pg.Pool({
@@ -58,10 +92,12 @@ export function openDatabase(config: Config): Promise<Database> {
     // the write watch: writeWatchOf(db) (write-watch.ts)
     // the SELECTs run again and again become named statements, planned once per connection (pg-prepared.ts)
     const kyselyPool = config.databasePreparedStatements ? new PreparedStatements().wrap(pool) : pool;
-    const db = attachWriteWatch((watch) => new Kysely<Tables>({ dialect: new PostgresDialect({ pool: kyselyPool }), plugins: [watch] }));
+    const db = attachWriteWatch(
+      (watch) => new Kysely<Tables>({ dialect: timed(new PostgresDialect({ pool: kyselyPool })), plugins: [watch] }),
+    );
     const database: Database = { db, dialect: 'postgres', close: () => db.destroy() };
     pgPools.set(database, pool);
-    return Promise.resolve(database);
+    return opened(database);
   }
   mkdirSync(config.dataDir, { recursive: true });
   const sqlite = new SQLite(join(config.dataDir, 'console.db'));
@@ -70,11 +106,11 @@ export function openDatabase(config: Config): Promise<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = attachWriteWatch(
-    (watch) => new Kysely<Tables>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [watch] }),
+    (watch) => new Kysely<Tables>({ dialect: timed(new SqliteDialect({ database: reusingStatements(sqlite) })), plugins: [watch] }),
   );
   const database: Database = { db, dialect: 'sqlite', close: () => db.destroy() };
   sqliteHandles.set(database, { sqlite, file: join(config.dataDir, 'console.db') });
-  return Promise.resolve(database);
+  return opened(database);
 }
 
 const sqliteHandles = new WeakMap<Database, { sqlite: SQLite.Database; file: string }>();

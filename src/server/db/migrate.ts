@@ -1,7 +1,10 @@
 /**
- * Tables from resource specs, additively: a missing table is created, a missing column is
- * added, missing indexes are created. Nothing is ever dropped, so a start on an existing database
- * keeps every row (a column removed from a schema simply stays). The one rewrite: a money column
+ * Tables from resource specs: a missing table is created, a missing column is added, a longer
+ * maxLength widens its column, missing indexes are created. A change that could lose, strand or
+ * reject rows (a rename, a type change, a narrowing or a new rule that stored rows break) applies
+ * only from a committed migration (schema-plan.ts, schema-migrations.ts); nothing is dropped but
+ * by a migration, so a start on an existing database keeps every row (a column removed from a
+ * schema simply stays). The one rewrite: a money column
  * (`x-money`) made before money was exact holds floating-point yuan; it is converted once, in
  * place and atomically, to integer cents (see convertMoneyColumns).
  *
@@ -28,7 +31,29 @@ import {
   type ColumnSource,
 } from '../../shared/column-types.ts';
 import type { Database, Dialect, Db } from '../types.ts';
-import { ensurePinyinTables } from '../crud/pinyin-search.ts';
+import { ensurePinyinTables } from '../crud/pinyin/pinyin-search.ts';
+import { nowText } from './index.ts';
+import {
+  deleteSnapshot,
+  ensureSnapshotTable,
+  planAll,
+  readSnapshots,
+  refusal,
+  shapeToKeep,
+  writeSnapshot,
+  type Change,
+} from './schema-plan.ts';
+import {
+  appliedMigrations,
+  applyMigrationSteps,
+  editedAfterApplying,
+  editedRefusal,
+  ensureMigrationsTable,
+  patchShape,
+  readMigrationFiles,
+  recordMigration,
+  rewritesData,
+} from './schema-migrations.ts';
 
 const columnType = (field: ColumnSource, dialect: Dialect) => sql.raw(typeSql(field, dialect));
 function columnDefault(field: ColumnSource, dialect: Dialect) {
@@ -138,32 +163,124 @@ async function ensureOne(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<
   for (const cols of resourceIndexes(spec)) {
     await db.schema.createIndex(indexName(spec.table, cols)).ifNotExists().on(spec.table).columns(cols).execute();
   }
-  // the pinyin keys of x-pinyin fields, filled in for rows stored before (crud/pinyin-search.ts)
+  // the pinyin keys of x-pinyin fields, filled in for rows stored before (crud/pinyin/pinyin-search.ts)
   await ensurePinyinTables(db, dialect, spec);
 }
 
 /** Arbitrary constant for the advisory lock that serialises schema changes across instances. */
 const MIGRATION_LOCK = 72_310_514;
 
+export interface SchemaApplyOptions {
+  /** the folder of committed migrations (migrations/); none: no migration applies */
+  migrationsDir?: string;
+  /** takes a backup; called before a migration that rewrites or drops stored values */
+  backup?: () => Promise<unknown>;
+}
+
+/** Widening (and narrowing with every value fitting) on PostgreSQL, whose varchar enforces its length. */
+async function alignLengths(db: Db, dialect: Dialect, changes: Change[], spec: ResourceSpec): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const c of changes) {
+    if (c.entity !== spec.name || !c.auto || (c.kind !== 'widen' && c.kind !== 'narrow')) continue;
+    const f = spec.fields.find((x) => x.name === c.property)!;
+    await sql`alter table ${sql.table(spec.table)} alter column ${sql.ref(f.column)} type ${columnType(f, dialect)}`.execute(db);
+  }
+}
+
 /**
- * Creates or extends the table of every spec. On PostgreSQL the work runs under an advisory
- * lock so several instances starting at once do not race on CREATE TABLE; on SQLite it runs in
- * one transaction.
+ * Brings the database to the schemas: committed migrations not yet applied (each in its own
+ * transaction, a backup first when one rewrites or drops values), then the plan of what is left
+ * (schema-plan.ts): a change that could lose, strand or reject rows stops the start with a
+ * message naming it and its rows; the rest applies (new tables, columns and indexes, widened
+ * columns), and the shape applied is kept for the next start and plan.
  */
-export async function ensureResourceTables(database: Database, specs: ResourceSpec[]): Promise<void> {
+async function applySchema(db: Db, dialect: Dialect, specs: ResourceSpec[], opts: SchemaApplyOptions): Promise<void> {
+  await ensureSnapshotTable(db);
+  await ensureMigrationsTable(db);
+  const snapshots = await readSnapshots(db, dialect);
+  if (opts.migrationsDir) {
+    const files = readMigrationFiles(opts.migrationsDir);
+    const applied = await appliedMigrations(db, dialect);
+    const edited = editedAfterApplying(files, applied);
+    if (edited.length) throw editedRefusal(edited);
+    const idOf = (table: string) => {
+      const spec = specs.find((s) => s.table === table);
+      if (spec) return spec.fields.find((f) => f.auto === 'id')?.column;
+      for (const shape of snapshots.values()) if (shape.table === table) return shape.fields.find((f) => f.auto === 'id')?.column;
+      return undefined;
+    };
+    for (const file of files) {
+      if (applied.some((a) => a.name === file.name)) continue;
+      if (rewritesData(file) && opts.backup) await opts.backup();
+      const started = performance.now();
+      await inTransaction(db, dialect, async (trx) => {
+        await applyMigrationSteps(trx, dialect, file, idOf);
+        for (const step of file.steps) {
+          if (step.kind === 'dropTable') {
+            snapshots.delete(step.entity);
+            await deleteSnapshot(trx, step.entity);
+            continue;
+          }
+          const patched = patchShape(snapshots.get(step.entity), step);
+          if (patched) {
+            snapshots.set(step.entity, patched);
+            await writeSnapshot(trx, patched, nowText());
+          }
+        }
+        await recordMigration(trx, file, nowText(), performance.now() - started);
+      });
+    }
+  }
+  const changes = await planAll(db, dialect, specs, snapshots);
+  const blocking = changes.filter((c) => c.blocking);
+  if (blocking.length) throw refusal(blocking);
+  const ensure = async (trx: Db) => {
+    for (const spec of specs) {
+      await alignLengths(trx, dialect, changes, spec);
+      await ensureOne(trx, dialect, spec);
+      await writeSnapshot(trx, await shapeToKeep(trx, dialect, spec, snapshots.get(spec.name)), nowText());
+    }
+  };
+  // SQLite: one transaction; PostgreSQL: statement by statement under the lock, as the money
+  // conversion of ensureOne holds a transaction of its own
+  if (dialect === 'sqlite') await db.transaction().execute(ensure);
+  else await ensure(db);
+}
+
+/** One transaction: on PostgreSQL on the connection the caller holds, on SQLite Kysely's. */
+async function inTransaction(db: Db, dialect: Dialect, work: (trx: Db) => Promise<void>): Promise<void> {
+  if (dialect === 'sqlite') {
+    await db.transaction().execute(work);
+    return;
+  }
+  await sql`begin`.execute(db);
+  try {
+    // a migration may take longer than one request's statement timeout
+    await sql`set local statement_timeout = 0`.execute(db);
+    await work(db);
+    await sql`commit`.execute(db);
+  } catch (e) {
+    await sql`rollback`.execute(db).catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * Creates or extends the table of every spec (applySchema). On PostgreSQL the work runs under an
+ * advisory lock so several instances starting at once take turns: the first applies, the
+ * others find it done; on SQLite one server owns the file.
+ */
+export async function ensureResourceTables(database: Database, specs: ResourceSpec[], opts: SchemaApplyOptions = {}): Promise<void> {
   if (database.dialect === 'postgres') {
     await database.db.connection().execute(async (conn) => {
       await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
       try {
-        for (const spec of specs) await ensureOne(conn, 'postgres', spec);
+        await applySchema(conn, 'postgres', specs, opts);
       } finally {
         await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
       }
     });
     return;
   }
-  // one transaction holds SQLite's single connection, so concurrent callers take turns
-  await database.db.transaction().execute(async (trx) => {
-    for (const spec of specs) await ensureOne(trx, 'sqlite', spec);
-  });
+  await applySchema(database.db, 'sqlite', specs, opts);
 }

@@ -9,6 +9,13 @@
  *   - uploads kept on disk (STORAGE_PROVIDER=disk): the same file in DATA_DIR/uploads.
  * Probes run at most once every PROBE_EVERY_MS; readiness checks in between share the last
  * result, and callers arriving during a probe share that probe.
+ *
+ * The probe's table is created at start, under the start lock (ensureHealthProbeTable), never by
+ * the probe itself: instances started together on one PostgreSQL used to create it from their
+ * first readiness checks at the same moment, one CREATE failed on a duplicate catalogue row
+ * (23505), and that instance reported 存储不可写 for 5 s. A failure that does not mean "storage
+ * refuses writes" (a missing table, a broken connection, a duplicate key) is reported as what
+ * it is (`error`, not `NOT_WRITABLE`) and not kept: the next readiness check probes again.
  */
 import { open, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,7 +39,40 @@ export const HEALTH_PROBE_TABLE: TableDef = {
   ],
 };
 
-export type WriteState = 'UP' | 'NOT_WRITABLE';
+/** UP: takes writes; NOT_WRITABLE: storage refuses them (full, read-only, no permission); ERROR: the probe failed for another reason */
+export type WriteState = 'UP' | 'NOT_WRITABLE' | 'ERROR';
+
+/** Creates the probe's table; called at start under the start lock (app.ts). */
+export async function ensureHealthProbeTable(database: Database): Promise<void> {
+  await ensureTables(database.db, database.dialect, [HEALTH_PROBE_TABLE]);
+}
+
+/** Codes that say the storage itself refuses writes (besides those of a full disk). */
+const NOT_WRITABLE_CODES = new Set([
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  // SQLite: a read-only database file or volume, a file it cannot open for writing
+  'SQLITE_READONLY',
+  'SQLITE_READONLY_DBMOVED',
+  'SQLITE_READONLY_DIRECTORY',
+  'SQLITE_READONLY_RECOVERY',
+  'SQLITE_READONLY_ROLLBACK',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  // PostgreSQL: read_only_sql_transaction (a standby, default_transaction_read_only), insufficient_privilege
+  '25006',
+  '42501',
+]);
+
+/** Whether a failed probe means that storage refuses writes (as opposed to the probe failing otherwise). */
+export function refusesWrites(err: unknown): boolean {
+  if (isStorageFull(err)) return true;
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (NOT_WRITABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_READONLY'))) return true;
+  }
+  return false;
+}
 
 export interface WriteProbeResult {
   /** the database takes a write */
@@ -43,6 +83,8 @@ export interface WriteProbeResult {
   reasons: string[];
   /** whether a failure was for lack of space */
   full: boolean;
+  /** whether a probe failed for another reason than storage refusing writes (database/storage is then ERROR) */
+  error: boolean;
 }
 
 const codeOf = (err: unknown): string => {
@@ -82,7 +124,6 @@ async function probeFolder(dir: string): Promise<void> {
 export class WriteProbe {
   private last?: { at: number; result: WriteProbeResult };
   private running?: Promise<WriteProbeResult>;
-  private tableReady = false;
 
   constructor(
     private readonly database: () => Database,
@@ -100,16 +141,19 @@ export class WriteProbe {
   }
 
   private async probe(): Promise<WriteProbeResult> {
-    const result: WriteProbeResult = { database: 'UP', storage: 'UP', reasons: [], full: false };
-    const failed = (what: string, err: unknown) => {
+    const result: WriteProbeResult = { database: 'UP', storage: 'UP', reasons: [], full: false, error: false };
+    /** the state a failure leaves: NOT_WRITABLE when storage refuses writes, else ERROR */
+    const failed = (what: string, err: unknown): WriteState => {
       result.reasons.push(`${what}: ${codeOf(err)}`);
       if (isStorageFull(err)) result.full = true;
+      if (refusesWrites(err)) return 'NOT_WRITABLE';
+      result.error = true;
+      return 'ERROR';
     };
     try {
       await withTimeout(this.probeDatabase());
     } catch (err) {
-      result.database = 'NOT_WRITABLE';
-      failed('database', err);
+      result.database = failed('database', err);
     }
     const folders: Array<[string, string]> = [];
     if (!this.config.databaseUrl) folders.push(['data directory', this.config.dataDir]);
@@ -118,20 +162,17 @@ export class WriteProbe {
       try {
         await withTimeout(probeFolder(dir));
       } catch (err) {
-        result.storage = 'NOT_WRITABLE';
-        failed(what, err);
+        const state = failed(what, err);
+        if (result.storage !== 'NOT_WRITABLE') result.storage = state;
       }
     }
-    this.last = { at: this.now(), result };
+    // a probe that failed for another reason than storage is not kept: the next check probes again
+    if (!result.error) this.last = { at: this.now(), result };
     return result;
   }
 
   private async probeDatabase(): Promise<void> {
-    const { db, dialect } = this.database();
-    if (!this.tableReady) {
-      await ensureTables(db, dialect, [HEALTH_PROBE_TABLE]);
-      this.tableReady = true;
-    }
+    const { db } = this.database();
     const at = this.now();
     await sql`insert into sys_health_probe (id, at) values (1, ${at}) on conflict (id) do update set at = excluded.at`.execute(db);
   }

@@ -9,12 +9,14 @@ import { STAFF_ROUTES } from './staff.ts';
 import { DEALER_STAFF_ROUTES } from './dealer.ts';
 import { UPLOAD_COMPONENTS, UPLOAD_ROUTES } from './uploads.ts';
 import { HOME_COMPONENTS, HOME_ROUTES } from './home.ts';
+import { PRIVACY_COMPONENTS, PRIVACY_ROUTES } from './privacy.ts';
 import { json, object, type Json } from './shapes.ts';
 
 export const AREA_COMPONENTS: Record<string, Json> = {
   ...ACCOUNT_COMPONENTS,
   ...BACKUP_COMPONENTS,
   ...HOME_COMPONENTS,
+  ...PRIVACY_COMPONENTS,
   ...UPLOAD_COMPONENTS,
 };
 
@@ -41,6 +43,7 @@ export const AREA_ROUTES: Record<string, Json> = {
   ...ACCOUNT_ROUTES,
   ...BACKUP_ROUTES,
   ...HOME_ROUTES,
+  ...PRIVACY_ROUTES,
   ...SALES_ROUTES,
   ...UPLOAD_ROUTES,
   ...STAFF_ROUTES,

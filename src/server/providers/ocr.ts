@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { providerFetch } from '../tracing/scope.ts';
 import { ApiError } from '../errors.ts';
 
 /** cph 车牌号, jz 驾驶证, xsz 行驶证, vin 车架号, yhk 银行卡 */
@@ -190,7 +191,7 @@ export class BaiduOcr implements OcrProvider {
   private async post(url: string, body: string | undefined): Promise<{ status: number; json: Record<string, unknown> }> {
     let res: Response;
     try {
-      res = await fetch(url, {
+      res = await providerFetch('ocr', url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body,

@@ -8,6 +8,7 @@
 import type { Db } from '../types.ts';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { providerFetch } from '../tracing/scope.ts';
 import { writeOutbox } from './outbox.ts';
 
 export interface SmsProvider {
@@ -58,7 +59,7 @@ export class AliyunSms implements SmsProvider {
     const base = this.config.smsApiUrl.replace(/\/?$/, '/');
     let answer: { Code?: string; Message?: string };
     try {
-      const res = await fetch(`${base}?${signedAliyunQuery(params, this.config.smsAccessKeySecret)}`, {
+      const res = await providerFetch('sms', `${base}?${signedAliyunQuery(params, this.config.smsAccessKeySecret)}`, {
         signal: AbortSignal.timeout(10_000),
       });
       answer = (await res.json()) as typeof answer;

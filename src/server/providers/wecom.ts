@@ -6,6 +6,7 @@
  * The access token is kept until shortly before it expires.
  */
 import type { Config } from '../config.ts';
+import { providerFetch } from '../tracing/scope.ts';
 import { wecomLoginUrl } from '../../shared/wecom.ts';
 import { plainText } from '../../shared/text.ts';
 
@@ -49,7 +50,7 @@ export class WecomApi implements WecomClient {
     for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
     let answer: Answer;
     try {
-      const res = await fetch(u, { signal: AbortSignal.timeout(10_000) });
+      const res = await providerFetch('wecom', u, { signal: AbortSignal.timeout(10_000) });
       answer = (await res.json()) as Answer;
     } catch (err) {
       throw new WecomError(`WeCom unreachable: ${(err as Error).message}`);
@@ -138,7 +139,7 @@ export class WecomContactsApi implements WecomContacts {
     const u = new URL(path, this.config.wecomApiBase.replace(/\/?$/, '/'));
     for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
     try {
-      const res = await fetch(u, {
+      const res = await providerFetch('wecom', u, {
         method: body === undefined ? 'GET' : 'POST',
         headers: body === undefined ? undefined : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),

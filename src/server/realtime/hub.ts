@@ -103,6 +103,9 @@ export class Hub {
   }
 
   /** Sockets open on this instance (all kinds). */
+  /** messages sent to sockets of this instance since it started (the metrics read it) */
+  sentMessages = 0;
+
   get size(): number {
     return this.connections.size;
   }
@@ -289,6 +292,7 @@ export class Hub {
       c.socket.terminate();
       return;
     }
+    this.sentMessages++;
     c.socket.send(text);
   }
 

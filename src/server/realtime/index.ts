@@ -15,7 +15,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionRecord } from '../auth/sessions.ts';
 import { badRequest, notFound, unauthorized } from '../errors.ts';
-import { attachmentHeader } from '../crud/spreadsheet.ts';
+import { attachmentHeader } from '../crud/sheets/spreadsheet.ts';
 import { downloadChunks, findDownload } from './downloads.ts';
 import { Hub, type SocketKind } from './hub.ts';
 import { LongTasks } from './long-tasks.ts';

@@ -11,12 +11,13 @@ import { STORAGE_FULL, isStorageFull } from '../db/storage-full.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Database, SessionUser } from '../types.ts';
-import type { ListParams } from '../crud/query.ts';
+import type { ListParams } from '../crud/query/query.ts';
 import { insertAll } from '../crud/repository.ts';
-import { exportFileName, exportStream, XLSX_MIME } from '../crud/spreadsheet.ts';
+import { timedImport } from '../metrics/transfers.ts';
+import { exportFileName, exportStream, XLSX_MIME } from '../crud/sheets/spreadsheet.ts';
 import { ApiError } from '../errors.ts';
 import { createDownload } from './downloads.ts';
-import { personalFields } from '../crud/field-access.ts';
+import { personalFields } from '../crud/access/field-access.ts';
 import type { Hub } from './hub.ts';
 
 export const ASYNC_STATUS = 299;
@@ -145,16 +146,18 @@ export class LongTasks {
       await this.send(user.id, { msgType: 'EXCEL', code: 100, msg: `${spec.title}数据开始导入，共${total}条` });
       let lastReport = Date.now();
       try {
-        const count = await insertAll(this.database, spec, records, { username: user.username }, (done) => {
-          const now = Date.now();
-          if (now - lastReport < PROGRESS_EVERY_MS) return;
-          lastReport = now;
-          void this.send(user.id, {
-            msgType: 'EXCEL',
-            code: 100,
-            msg: `${spec.title}数据导入中：${done}/${total}条（${percent(done, total)}%）`,
-          });
-        });
+        const count = await timedImport(this.database, () =>
+          insertAll(this.database, spec, records, { username: user.username }, (done) => {
+            const now = Date.now();
+            if (now - lastReport < PROGRESS_EVERY_MS) return;
+            lastReport = now;
+            void this.send(user.id, {
+              msgType: 'EXCEL',
+              code: 100,
+              msg: `${spec.title}数据导入中：${done}/${total}条（${percent(done, total)}%）`,
+            });
+          }),
+        );
         await this.send(user.id, { msgType: 'EXCEL', code: 200, msg: `${spec.title}数据导入成功，共${count}条` });
       } catch (err) {
         this.opts.log.error({ err }, 'background import failed');

@@ -85,6 +85,8 @@ export interface PubSubStats {
   live: number;
   late: number;
   listenerConnects: number;
+  /** catch-up reads completed (the periodic one and those after a reconnect) */
+  catchUps: number;
 }
 
 export class PostgresPubSub implements PubSub {
@@ -101,7 +103,7 @@ export class PostgresPubSub implements PubSub {
   /** notifications and catch-ups are handled one at a time, in order */
   private queue: Promise<void> = Promise.resolve();
   private catchingUp = false;
-  readonly stats: PubSubStats = { live: 0, late: 0, listenerConnects: 0 };
+  readonly stats: PubSubStats = { live: 0, late: 0, listenerConnects: 0, catchUps: 0 };
   /** an outage is logged once, not at every retry and catch-up */
   private outageLogged = false;
 
@@ -270,6 +272,7 @@ export class PostgresPubSub implements PubSub {
       this.settle(last);
     }
     this.settle();
+    this.stats.catchUps++;
     await this.prune();
   }
 

@@ -4,6 +4,7 @@
  * (#1890ff 3.24:1, #409EFF 2.78:1); the replacements are the darker steps of the same hues.
  */
 import type { Components, Theme } from '@mui/material/styles';
+import { CHINESE_COMPONENTS } from './muiChinese.ts';
 
 /** The product blue: Ant Design's blue-7, the darker step of the former #1890ff (5.0:1 on white). */
 export const BRAND_BLUE = '#096dd9';
@@ -51,6 +52,8 @@ type CheckboxState = { 'aria-label'?: string; inputProps?: Record<string, unknow
  * own, and appears whenever a request is in flight).
  */
 export const ACCESSIBLE_COMPONENTS: Components<Theme> = {
+  // Chinese names for what MUI names itself (pager arrows, close buttons): muiChinese.ts
+  ...CHINESE_COMPONENTS,
   MuiCircularProgress: { defaultProps: { 'aria-label': '加载中' } },
   MuiCheckbox: {
     defaultProps: {

@@ -13,7 +13,7 @@ export function RecordFooter({ compName, recordNumber, sx }: RecordFooterProps) 
   if (!compName && !recordNumber) return null;
   return (
     <Typography variant="body2" component="footer" sx={sx} data-testid="record-number">
-      {compName ? `Copyright © ${compName}` : ''}
+      {compName ? `版权所有 © ${compName}` : ''}
       {compName && recordNumber ? ' | ' : ''}
       {recordNumber ? (
         <Link href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">

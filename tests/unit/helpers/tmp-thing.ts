@@ -26,6 +26,9 @@ export function tmpThingSchema(): TestSchema {
     title: '临时物品',
     type: 'object',
     'x-entity': { name: 'tmpThing', title: '临时物品', search: ['name'] },
+    'x-purpose': '测试：联系物品登记人',
+    'x-retention': { days: 30, after: 'createTime' },
+    'x-erase': { mode: 'anonymize', fields: ['phone'] },
     properties: {
       id: { type: 'integer', title: 'ID', 'x-auto': 'id' },
       name: {

@@ -16,12 +16,13 @@ import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { inScope, requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
+import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
-import type { RevisionAction } from '../../crud/revisions.ts';
-import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { registerTableBin } from '../../crud/table-recycle-bin.ts';
-import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import type { RevisionAction } from '../../crud/history/revisions.ts';
+import { registerTableHistory } from '../../crud/history/table-history-routes.ts';
+import { registerTableBin } from '../../crud/history/table-recycle-bin.ts';
+import type { MaySee } from '../../crud/access/record-door.ts';
+import { idListsBy, trackChange, type TrackedTable } from '../../crud/history/table-revisions.ts';
 import { assertForm, deleteIds, integer, bool, objectBody, onlyKeys, optionalId, queryValue, requiredId, requiredText } from './input.ts';
 import { DEPT_FORM } from '../../../shared/admin-forms.ts';
 import type { StoredDept } from '../system/departments.ts';
@@ -278,13 +279,23 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
     );
   };
 
+  /**
+   * The one decision on a department's record (record-door.ts): the department itself inside the
+   * caller's scope, or its parent (a deleted department is in no scope of its own any more)
+   */
+  const deptsVisible = async (request: FastifyRequest): Promise<MaySee> => {
+    const scope = await scopeOf(request);
+    return (state, id) =>
+      scope.all ||
+      scope.deptIds.includes(id) ||
+      (state.pid !== null && state.pid !== undefined && scope.deptIds.includes(Number(state.pid)));
+  };
+
   registerTableHistory(app, {
     key: 'dept',
     table: DEPT_TABLE,
-    // a department outside the caller's data scope answers as an absent one
-    assertVisible: async (request, id) => {
-      if (!inScope(await scopeOf(request), 'dept', id)) throw notFound('部门不存在');
-    },
+    // a department outside the caller's data scope (as stored, or as deleted) answers as an absent one
+    visible: deptsVisible,
     restore: (request, id, state) => editDept(request, { ...state, id, pid: state.pid ?? 0 }, id, 'restore'),
   });
 
@@ -295,10 +306,7 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
     key: 'dept',
     table: DEPT_TABLE,
     optionalLinks: ['roles'],
-    visible: async (request) => {
-      const scope = await scopeOf(request);
-      return (state) => scope.all || (state.pid !== null && scope.deptIds.includes(Number(state.pid)));
-    },
+    visible: deptsVisible,
     check: async (request, { state }) => mustBeInScope(await scopeOf(request), state.pid ? Number(state.pid) : null),
     insert: async (trx, { id, state, createTime }) => {
       await trx

@@ -24,10 +24,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
-import type { RevisionAction } from '../../crud/revisions.ts';
-import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { registerTableBin } from '../../crud/table-recycle-bin.ts';
-import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import type { RevisionAction } from '../../crud/history/revisions.ts';
+import { registerTableHistory } from '../../crud/history/table-history-routes.ts';
+import { registerTableBin } from '../../crud/history/table-recycle-bin.ts';
+import { trackChange, type TrackedTable } from '../../crud/history/table-revisions.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';

@@ -46,3 +46,24 @@ export async function userLevel(db: Db, userId: number, username: string): Promi
     .execute();
   return rows.length ? Math.min(...rows.map((r) => Number(r.level))) : MAX_LEVEL + 1;
 }
+
+export const KEYS_ABOVE_OWN = '不能恢复权限多于自己的账号：该账号的角色持有你没有的权限';
+
+/**
+ * 403 unless the actor holds every permission key the roles with these ids grant (admin holds
+ * all): an account coming back (from the recycle bin or an earlier version) never carries keys
+ * its restorer does not hold.
+ */
+export async function assertHoldsKeysOf(db: Db, user: SessionUser, roleIds: number[]): Promise<void> {
+  if (user.isAdmin || !roleIds.length) return;
+  const rows = await db
+    .selectFrom('sys_roles_menus as rm')
+    .innerJoin('sys_menu as m', 'm.id', 'rm.menu_id')
+    .select('m.permission')
+    .distinct()
+    .where('rm.role_id', 'in', roleIds)
+    .where('m.permission', 'is not', null)
+    .execute();
+  const missing = rows.map((r) => String(r.permission)).find((k) => k !== '' && !user.permissions.has(k));
+  if (missing !== undefined) throw forbidden(KEYS_ABOVE_OWN);
+}

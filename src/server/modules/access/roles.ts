@@ -40,10 +40,10 @@ import {
 } from './input.ts';
 import { ROLE_FORM } from '../../../shared/admin-forms.ts';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
-import type { RevisionAction } from '../../crud/revisions.ts';
-import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { registerTableBin } from '../../crud/table-recycle-bin.ts';
-import { idListsBy, trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import type { RevisionAction } from '../../crud/history/revisions.ts';
+import { registerTableHistory } from '../../crud/history/table-history-routes.ts';
+import { registerTableBin } from '../../crud/history/table-recycle-bin.ts';
+import { idListsBy, trackChange, type TrackedTable } from '../../crud/history/table-revisions.ts';
 
 export const ROLE_IN_USE = '所选角色存在用户关联，请解除关联再试！';
 

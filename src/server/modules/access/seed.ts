@@ -22,6 +22,8 @@ export interface AdminScreen {
   sort: number;
   /** permission module: <module>:list opens the screen, the buttons carry the others */
   module: string;
+  /** the key of the screen's menu when it is not `<module>:list` (a screen with a single key) */
+  menuKey?: string;
   buttons: Array<{ action: string; title: string }>;
 }
 
@@ -97,6 +99,18 @@ export const ADMIN_SCREENS: AdminScreen[] = [
       { action: 'restore', title: '备份恢复' },
     ],
   },
+  // PIPL requests: finding, copying and erasing a person's data, retention, records of processing
+  // (src/server/modules/privacy): one key, since each of them reads every personal datum in full
+  {
+    title: '个人信息保护',
+    path: 'system/privacy',
+    component: 'system/privacy/index',
+    icon: 'lock',
+    sort: 12,
+    module: 'pi',
+    menuKey: 'pi:admin',
+    buttons: [],
+  },
 ];
 
 export const SYSTEM_DIRECTORY = '系统管理';
@@ -113,7 +127,7 @@ async function seedAdminMenus(db: Db): Promise<void> {
   const adminRole = await db.selectFrom('sys_role').select('id').where('name', '=', ADMIN_ROLE).executeTakeFirst();
   const created: number[] = [];
   for (const screen of ADMIN_SCREENS) {
-    const listKey = `${screen.module}:list`;
+    const listKey = screen.menuKey ?? `${screen.module}:list`;
     let menuId = (await db.selectFrom('sys_menu').select('id').where('permission', '=', listKey).executeTakeFirst())?.id as
       number | undefined;
     if (menuId === undefined) {

@@ -28,7 +28,8 @@ import { ADMIN_USERNAME } from '../../auth/seed.ts';
 import { maskEmail, maskPhone } from '../../../shared/masks.ts';
 import { plainText } from '../../../shared/text.ts';
 import { userTextCondition } from './user-search.ts';
-import { actorLevel, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
+import { actorLevel, assertHoldsKeysOf, assertLevel, highestLevelOf, levelMessage, userLevel } from './levels.ts';
+import { randomBytes } from 'node:crypto';
 import {
   assertForm,
   bool,
@@ -47,13 +48,15 @@ import {
 } from './input.ts';
 import { USER_FORM } from '../../../shared/admin-forms.ts';
 import { TABLE_HISTORY } from '../../../shared/table-history.ts';
-import type { RevisionAction } from '../../crud/revisions.ts';
-import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { registerTableBin } from '../../crud/table-recycle-bin.ts';
-import { idListsBy, trackChange, type TrackedState, type TrackedTable } from '../../crud/table-revisions.ts';
+import type { RevisionAction } from '../../crud/history/revisions.ts';
+import { registerTableHistory } from '../../crud/history/table-history-routes.ts';
+import { registerTableBin } from '../../crud/history/table-recycle-bin.ts';
+import type { MaySee } from '../../crud/access/record-door.ts';
+import { idListsBy, trackChange, type TrackedState, type TrackedTable } from '../../crud/history/table-revisions.ts';
 
-/** Password of a new user and of a reset; the user must change it at the next sign-in. */
-export const DEFAULT_USER_PASSWORD = 'Abc123456';
+/** Password of a new user and of a reset; the user must change it at the next sign-in (the console shows it). */
+export { DEFAULT_USER_PASSWORD } from '../../../shared/accounts.ts';
+import { DEFAULT_USER_PASSWORD } from '../../../shared/accounts.ts';
 export const LOCK_TIME_MAX = 999;
 
 const USER_SORT: Record<string, string> = { id: 'u.id', username: 'u.username', createTime: 'u.create_time', enabled: 'u.enabled' };
@@ -284,7 +287,7 @@ export function registerUserAdmin(app: FastifyInstance): void {
     if (clash) throw badRequest('手机号已存在', { field: 'phone' });
   };
 
-  /** The stored user an actor wants to change: exists, in scope, not above the actor. */
+  /** The stored user an actor wants to change: exists and in scope (else 404, alike), not above the actor. */
   const target = async (request: FastifyRequest, id: number) => {
     const row = await db
       .selectFrom('sys_user')
@@ -292,11 +295,12 @@ export function registerUserAdmin(app: FastifyInstance): void {
       .where('id', '=', id)
       .$castTo<Pick<StoredUser, 'id' | 'username' | 'dept_id' | 'org_id'>>()
       .executeTakeFirst();
-    if (!row) throw notFound('用户不存在');
     const user = request.user!;
+    // a user outside the caller's data scope answers as an absent one (record-door.ts)
+    if (!row || (Number(row.id) !== user.id && !inScope(await requestScope(db, request), 'dept', row.dept_id)))
+      throw notFound('用户不存在');
     if (row.username === ADMIN_USERNAME && !user.isAdmin) throw forbidden('不能操作超级管理员');
     if (Number(row.id) !== user.id) {
-      if (!inScope(await requestScope(db, request), 'dept', row.dept_id)) throw forbidden('没有权限操作该部门的用户');
       const theirs = await userLevel(db, Number(row.id), row.username);
       const mine = actorLevel(user);
       if (theirs < mine) throw forbidden(levelMessage(mine, theirs));
@@ -542,34 +546,43 @@ export function registerUserAdmin(app: FastifyInstance): void {
     return { message: '密码重置成功' };
   });
 
+  /** the one decision on a user's record (record-door.ts): its department, as stored or as deleted, inside the caller's scope */
+  const usersVisible = async (request: FastifyRequest): Promise<MaySee> => {
+    const scope = await requestScope(db, request);
+    return (state) => inScope(scope, 'dept', state.deptId === null || state.deptId === undefined ? null : Number(state.deptId));
+  };
+
   registerTableHistory(app, {
     key: 'user',
     table: USER_TABLE,
     sees: seesUserContacts,
     personalResource: 'user',
-    // a user outside the caller's data scope answers as an absent one, as the list leaves them out
-    assertVisible: async (request, _id, state) => {
-      if (!inScope(await requestScope(db, request), 'dept', state.deptId)) throw notFound('用户不存在');
+    // a user outside the caller's data scope (as stored, or as deleted) answers as an absent one
+    visible: usersVisible,
+    restore: async (request, id, state) => {
+      // an earlier version's roles never grant keys the restorer does not hold (levels: editUser)
+      await assertHoldsKeysOf(db, request.user!, (state.roleIds as number[] | null) ?? []);
+      await editUser(request, userBody(id, state), id, 'restore');
     },
-    restore: (request, id, state) => editUser(request, userBody(id, state), id, 'restore'),
   });
 
-  // 回收站: a user comes back with its roles and the initial password (使用初始密码: no revision
-  // holds a password), through the checks of a create (scope, levels, a name or phone taken since)
+  // 回收站: a user comes back with its roles, through the checks of a create (scope, levels, a
+  // name or phone taken since) and only when the restorer holds every key its roles grant. It
+  // comes back disabled, with a random password nobody knows that must be changed: an
+  // administrator enables it and resets its password (重置密码) before anyone can sign in as it
+  // (docs/history.md), so a restore never opens an account to the one who restored it
   registerTableBin(app, {
     key: 'user',
     table: USER_TABLE,
     sees: seesUserContacts,
     personalResource: 'user',
-    visible: async (request) => {
-      const scope = await requestScope(db, request);
-      return (state) => inScope(scope, 'dept', state.deptId === null ? null : Number(state.deptId));
-    },
+    visible: usersVisible,
     check: async (request, { state }) => {
       const user = request.user!;
       if (state.username === ADMIN_USERNAME && !user.isAdmin) throw forbidden('不能操作超级管理员');
       if (!canChooseAnyOrganisation(user) && Number(state.orgId) !== user.orgId) throw forbidden('只能选择本公司');
       assertLevel(user, await highestLevelOf(db, (state.roleIds as number[] | null) ?? []));
+      await assertHoldsKeysOf(db, user, (state.roleIds as number[] | null) ?? []);
       await uniqueChecks({
         username: String(state.username),
         phone: (state.phone as string | null) ?? null,
@@ -584,14 +597,14 @@ export function registerUserAdmin(app: FastifyInstance): void {
           id,
           username: state.username,
           nick_name: state.nickName,
-          password: await hashPassword(DEFAULT_USER_PASSWORD),
+          password: await hashPassword(randomBytes(24).toString('base64url')),
           phone: state.phone,
           email: state.email,
           wecom_user_id: state.wecomUserId,
           sex: state.sex ?? 1,
           dept_id: state.deptId,
           org_id: state.orgId,
-          enabled: state.enabled === false ? 0 : 1,
+          enabled: 0,
           lock_time: state.lockTime ?? 0,
           img: state.img,
           is_def_password: 1,

@@ -23,7 +23,7 @@ import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
 import { checkRecord, positiveId, recordToRow, rowToRecord, tableChanged, writePinyinKeys } from '../../crud/index.ts';
 import { nowText } from '../../db/index.ts';
-import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/history/revisions.ts';
 import { actorOf, applicantActor } from '../../crud/routes.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { sql } from 'kysely';

@@ -23,7 +23,7 @@ import {
 } from '../../crud/index.ts';
 import { dateText } from '../../crud/values.ts';
 import { nowText } from '../../db/index.ts';
-import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/revisions.ts';
+import { revisionActor, snapshotChanges, writeRevisions } from '../../crud/history/revisions.ts';
 import { actorOf } from '../../crud/routes.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { companyOf, staffRecordProblem } from '../staff/rules.ts';

@@ -1,10 +1,14 @@
 /**
  * The backup archive: a gzip-compressed tar of the database dump and the uploaded files, with
  * `manifest.json` as its last entry (it lists every other entry with its size and SHA-256, so it
- * can only be written once they are). Writing goes to a hidden `.partial` name beside the target
- * and is renamed into place once complete and flushed: an archive under its final name is always whole.
- * Reading streams the archive into a folder, hashing each entry as it goes; the caller compares
- * the hashes with the manifest before using anything.
+ * can only be written once they are), encrypted with the operator's key (crypto.ts). Writing
+ * goes to a hidden `.partial` name beside the target and is renamed into place once complete and
+ * flushed: an archive under its final name is always whole.
+ * Reading decrypts and streams the archive into a folder, hashing each entry as it goes; the
+ * caller compares the hashes with the manifest before using anything. What an archive may unpack
+ * to is capped before anything is written: every entry's declared size counts against the cap
+ * before its first byte is written, and the bytes coming out of gunzip are counted as they come
+ * (a gzip bomb stops at the cap); whatever was written is removed by the caller's cleanup.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -12,7 +16,9 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { Transform } from 'node:stream';
 import tar from 'tar-stream';
+import { BackupCryptError, decryptStream, encryptStream, type BackupKey } from './crypto.ts';
 
 export const MANIFEST_ENTRY = 'manifest.json';
 const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
@@ -53,10 +59,11 @@ export async function writeArchive(
   target: string,
   sources: ArchiveSource[],
   manifestOf: (entries: ArchiveEntry[]) => unknown,
+  key: BackupKey,
 ): Promise<number> {
   const partial = join(dirname(target), `.${basename(target)}.partial`);
   const pack = tar.pack();
-  const written = pipeline(pack, createGzip({ level: 6 }), createWriteStream(partial, { mode: 0o600 }));
+  const written = pipeline(pack, createGzip({ level: 6 }), encryptStream(key), createWriteStream(partial, { mode: 0o600 }));
   try {
     const entries: ArchiveEntry[] = [];
     for (const s of sources) {
@@ -90,14 +97,48 @@ export interface ReadArchive {
   entries: Map<string, { size: number; sha256: string }>;
 }
 
+export interface ReadOptions {
+  /** the keys the archive may be encrypted with; null: an unencrypted archive of the older format */
+  keys: BackupKey[] | null;
+  /** the most the archive may unpack to, in bytes */
+  maxBytes: number;
+}
+
+const MIB = 1024 * 1024;
+export const tooLarge = (maxBytes: number) =>
+  `备份文件解压后超过上限 ${Math.round(maxBytes / MIB)} MiB（BACKUP_MAX_UNPACKED_MB，且不超过备份文件大小的 ${UNPACK_RATIO} 倍），已停止解压，现有数据未改变`;
+
+/** An uploaded or listed archive may unpack to at most this many times its own size (at least UNPACK_FLOOR). */
+export const UNPACK_RATIO = 200;
+export const UNPACK_FLOOR = 64 * MIB;
+
+/** The cap of what an archive of `archiveBytes` may unpack to: the ratio (at least the floor), within BACKUP_MAX_UNPACKED_MB. */
+export function unpackCap(archiveBytes: number, maxUnpackedMb: number): number {
+  return Math.min(maxUnpackedMb * MIB, Math.max(UNPACK_FLOOR, archiveBytes * UNPACK_RATIO));
+}
+
+/** Counts what passes and stops the stream once it exceeds `max` bytes. */
+function byteCap(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, callback) {
+      seen += chunk.length;
+      if (seen > max) return callback(new ArchiveError(tooLarge(max)));
+      callback(null, chunk);
+    },
+  });
+}
+
 /**
  * Reads the archive at `source`, writing each entry where `placeOf(path)` says (a file path, or
  * null to refuse the entry). Answers the manifest and what was read; throws ArchiveError for
- * anything that is not a complete archive of the product.
+ * anything that is not a complete archive of the product, that another key encrypted, or that
+ * unpacks to more than `maxBytes`.
  */
-export async function readArchive(source: string, placeOf: (path: string) => string | null): Promise<ReadArchive> {
+export async function readArchive(source: string, placeOf: (path: string) => string | null, opts: ReadOptions): Promise<ReadArchive> {
   const entries = new Map<string, { size: number; sha256: string }>();
   let manifestText: string | undefined;
+  let declared = 0;
   const extract = tar.extract();
   extract.on('entry', (header, stream, next) => {
     const fail = (message: string) => {
@@ -105,6 +146,9 @@ export async function readArchive(source: string, placeOf: (path: string) => str
       next(new ArchiveError(message));
     };
     if (header.type !== 'file') return fail(`备份文件中有不支持的条目：${header.name}`);
+    // the declared size counts before anything of the entry is written
+    declared += header.size ?? 0;
+    if (declared > opts.maxBytes) return fail(tooLarge(opts.maxBytes));
     if (header.name === MANIFEST_ENTRY) {
       if ((header.size ?? 0) > MANIFEST_MAX_BYTES) return fail('备份清单过大，不是本系统的备份文件');
       const chunks: Buffer[] = [];
@@ -136,8 +180,15 @@ export async function readArchive(source: string, placeOf: (path: string) => str
         (err: unknown) => next(err),
       );
   });
-  await pipeline(createReadStream(source), createGunzip(), extract).catch((err: unknown) => {
-    throw err instanceof ArchiveError ? err : new ArchiveError('备份文件不完整或已损坏，无法读取');
+  // the tar's own headers and padding come on top of the entries
+  const slack = 16 * MIB;
+  const reading = opts.keys
+    ? pipeline(createReadStream(source), decryptStream(opts.keys), createGunzip(), byteCap(opts.maxBytes + slack), extract)
+    : pipeline(createReadStream(source), createGunzip(), byteCap(opts.maxBytes + slack), extract);
+  await reading.catch((err: unknown) => {
+    if (err instanceof ArchiveError) throw err;
+    if (err instanceof BackupCryptError) throw new ArchiveError(err.message);
+    throw new ArchiveError('备份文件不完整或已损坏，无法读取');
   });
   if (manifestText === undefined) throw new ArchiveError('备份文件缺少清单（manifest.json），可能不完整或已损坏');
   let manifest: unknown;

@@ -16,6 +16,7 @@ import { writeArchive } from './archive.ts';
 import { dumpPostgres, dumpSqlite } from './dump.ts';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, type BackupReason, type Manifest } from './manifest.ts';
 import { backupName, type BackupInfo } from './store.ts';
+import { NO_KEY, writeKey } from './keys.ts';
 
 export const BUSY = '已有备份或恢复任务正在进行，请稍后再试';
 
@@ -57,6 +58,9 @@ export async function assertRoomForBackup(config: Config): Promise<void> {
 }
 
 export async function writeBackup(database: Database, config: Config, opts: BackupOptions): Promise<BackupInfo> {
+  // never an archive in clear: without the operator's key no backup is written
+  const key = writeKey(config);
+  if (!key) throw new ApiError(503, NO_KEY);
   await mkdir(config.backupDir, { recursive: true });
   await assertRoomForBackup(config);
   const started = new Date();
@@ -67,20 +71,25 @@ export async function writeBackup(database: Database, config: Config, opts: Back
       database.dialect === 'sqlite'
         ? await dumpSqlite(database, config.dataDir, work, { bulk: opts.bulk })
         : await dumpPostgres(config, work);
-    const size = await writeArchive(join(config.backupDir, name), dump.sources, (files): Manifest => ({
-      format: MANIFEST_FORMAT,
-      formatVersion: MANIFEST_VERSION,
-      appVersion: pkg.version,
-      createdAt: nowText(started),
-      createdAtIso: started.toISOString(),
-      reason: opts.reason,
-      dialect: database.dialect,
-      tables: dump.tables,
-      ...(dump.columns ? { columns: dump.columns } : {}),
-      uploads: dump.uploads,
-      files,
-    }));
-    return { name, size, createdAt: nowText(started), reason: opts.reason };
+    const size = await writeArchive(
+      join(config.backupDir, name),
+      dump.sources,
+      (files): Manifest => ({
+        format: MANIFEST_FORMAT,
+        formatVersion: MANIFEST_VERSION,
+        appVersion: pkg.version,
+        createdAt: nowText(started),
+        createdAtIso: started.toISOString(),
+        reason: opts.reason,
+        dialect: database.dialect,
+        tables: dump.tables,
+        ...(dump.columns ? { columns: dump.columns } : {}),
+        uploads: dump.uploads,
+        files,
+      }),
+      key,
+    );
+    return { name, size, createdAt: nowText(started), reason: opts.reason, encrypted: true };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

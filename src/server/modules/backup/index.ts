@@ -6,8 +6,12 @@
  *   POST   /api/backups                      back up now (backup:add)
  *   GET    /api/backups/{name}/download      the archive (backup:download)
  *   DELETE /api/backups/{name}               (backup:del)
- *   POST   /api/backups/{name}/restore       restore a listed backup (backup:restore)
- *   POST   /api/backups/restore              restore an uploaded archive, multipart field `file` (backup:restore)
+ *   POST   /api/backups/{name}/restore       restore a listed backup (backup:restore), body {password}
+ *   POST   /api/backups/restore              restore an uploaded archive, multipart fields `password`
+ *                                            then `file` (backup:restore)
+ * A restore replaces every record, so the key alone is not enough: the caller needs the admin
+ * role's level and gives their own password again (step-up, RSA-encrypted as at sign-in); every
+ * attempt is in the operation log (the password left out).
  * A backup or restore answers when done (200 with the result); one still running near the
  * request deadline answers 202 with the task, which GET /api/backups/task then follows.
  * The scheduled job backupMaintenance.scheduledBackup writes one and keeps the newest BACKUP_KEEP.
@@ -19,6 +23,11 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
+import { checkPassword } from '../../auth/passwords.ts';
+import { loadOrCreateKeys } from '../../auth/rsa.ts';
+import { assertLevel, MIN_LEVEL } from '../access/levels.ts';
+import { plainPassword } from '../account/password-policy.ts';
+import { DEMO_KEY_NOTICE, keyState, NO_KEY } from './keys.ts';
 import { nowText } from '../../db/index.ts';
 import { invalidateAccess } from '../../auth/access.ts';
 import { tableChanged } from '../../crud/index.ts';
@@ -41,7 +50,9 @@ export const BACKUP_PERMISSIONS = {
 } as const;
 
 export const NO_SUCH_BACKUP = '备份不存在或已被删除';
-const NO_FILE = '请选择要恢复的备份文件（.tar.gz）';
+const NO_FILE = '请选择要恢复的备份文件（.tar.gz.enc）';
+export const STEP_UP_PROMPT = '恢复备份需要再次输入当前登录账号的密码';
+export const STEP_UP_WRONG = '密码错误，未恢复';
 /** largest uploaded backup */
 const UPLOAD_MAX_BYTES = 20 * 1024 * 1024 * 1024;
 
@@ -67,6 +78,20 @@ const appOf = (database: Database) => areas.get(database)?.app;
 function forgetCaches(app: FastifyInstance, tables: string[]): void {
   invalidateAccess();
   for (const t of tables) tableChanged(app.database, t);
+}
+
+/**
+ * Work other areas do around a restore: `before` reads what must outlive the replaced database
+ * (the erasure ledger of personal information requests), `after` applies it to the restored one.
+ */
+export interface RestoreHook {
+  name: string;
+  before(database: Database): Promise<unknown>;
+  after(app: FastifyInstance, carried: unknown): Promise<void>;
+}
+const restoreHooks: RestoreHook[] = [];
+export function addRestoreHook(hook: RestoreHook): void {
+  if (!restoreHooks.some((h) => h.name === hook.name)) restoreHooks.push(hook);
 }
 
 /** After a restore: caches forgotten, everyone told. */
@@ -113,6 +138,7 @@ function registerBackupJob(): void {
         return await scheduledBackup(database, config, keep);
       } catch (err) {
         const app = appOf(database);
+        app?.metrics.backupFailed();
         // to the administrators (the admin and holders of sysSocket:list), not to every user
         if (app) await notifyAdmins(app, BACKUP_FAILED_TITLE, failedMessage(nowText(now)));
         else
@@ -132,7 +158,7 @@ function registerBackupJob(): void {
 }
 
 /** The last run of the scheduled backup, from the job log. */
-async function lastScheduled(database: Database): Promise<{ time: string; success: boolean; message: string } | null> {
+export async function lastScheduled(database: Database): Promise<{ time: string; success: boolean; message: string } | null> {
   const row = await database.db
     .selectFrom(JOB_LOG_TABLE)
     .select(['start_time', 'is_success', 'result'])
@@ -157,6 +183,19 @@ export function registerBackups(app: FastifyInstance): void {
   const state: BackupArea = { task: null };
   areas.set(app.database, { app, state });
   registerBackupJob();
+  if (keyState(config) === 'missing') app.log.error('BACKUP_ENCRYPTION_KEY is not set: no backup (scheduled or other) will be written');
+
+  /** The step-up of a restore: the admin role's level and the caller's own password again. */
+  async function stepUp(request: FastifyRequest, password: unknown): Promise<void> {
+    const user = request.user!;
+    assertLevel(user, MIN_LEVEL);
+    const plain = plainPassword(await loadOrCreateKeys(app.database.db), password, STEP_UP_PROMPT);
+    const row = await app.database.db.selectFrom('sys_user').select('password').where('id', '=', user.id).executeTakeFirst();
+    if (!row || !(await checkPassword(plain, row.password as string))) {
+      request.log.warn({ user: user.id }, 'restore refused: wrong password');
+      throw badRequest(STEP_UP_WRONG);
+    }
+  }
 
   /**
    * Runs a backup or restore as this instance's one task, answering when it is done or, near the
@@ -176,6 +215,7 @@ export function registerBackups(app: FastifyInstance): void {
         Object.assign(task, { ok: true, message: done(r), stage: '已完成', finishedAt: nowText() });
         return r;
       } catch (err) {
+        if (kind === 'backup') app.metrics?.backupFailed();
         Object.assign(task, {
           ok: false,
           message: err instanceof ApiError ? err.message : '失败，详见服务器日志',
@@ -210,6 +250,10 @@ export function registerBackups(app: FastifyInstance): void {
       keep: config.backupKeep,
       task: state.task,
       lastScheduled: await lastScheduled(app.database),
+      encryption: {
+        state: keyState(config),
+        message: { configured: null, demo: DEMO_KEY_NOTICE, missing: NO_KEY }[keyState(config)],
+      },
     };
   });
 
@@ -237,7 +281,7 @@ export function registerBackups(app: FastifyInstance): void {
     const s = await stat(file).catch(() => null);
     if (!s?.isFile()) throw notFound(NO_SUCH_BACKUP);
     return reply
-      .header('content-type', 'application/gzip')
+      .header('content-type', name.endsWith('.enc') ? 'application/octet-stream' : 'application/gzip')
       .header('content-length', s.size)
       .header('content-disposition', dispositionHeader(name))
       .send(createReadStream(file));
@@ -257,7 +301,9 @@ export function registerBackups(app: FastifyInstance): void {
       async (stage) => {
         try {
           stage('正在校验备份文件并构建新数据库');
+          const carried = await Promise.all(restoreHooks.map((h) => h.before(app.database)));
           const result = await restoreBackup(app.database, config, file, stage);
+          for (const [i, hook] of restoreHooks.entries()) await hook.after(app, carried[i]);
           await afterRestore(app, label, result);
           return result;
         } finally {
@@ -281,16 +327,19 @@ export function registerBackups(app: FastifyInstance): void {
     const name = named(request);
     const file = join(config.backupDir, name);
     if (!(await stat(file).catch(() => null))?.isFile()) throw notFound(NO_SUCH_BACKUP);
-    request.log.warn({ backup: name }, 'restore requested');
+    await stepUp(request, (request.body as { password?: unknown } | undefined)?.password);
+    request.log.warn({ backup: name, user: request.user!.id }, 'restore requested');
     return restoreFrom(reply, file, name, () => Promise.resolve());
   });
 
   app.post('/api/backups/restore', { preHandler: app.requirePermission(BACKUP_PERMISSIONS.restore) }, async (request, reply) => {
     if (!request.isMultipart()) throw badRequest(NO_FILE);
+    // the level is checked before anything of the upload is read
+    assertLevel(request.user!, MIN_LEVEL);
     await mkdir(config.backupDir, { recursive: true });
     const work = await mkdtemp(join(config.backupDir, '.upload-'));
     const cleanup = () => rm(work, { recursive: true, force: true });
-    const file = join(work, 'upload.tar.gz');
+    const file = join(work, 'upload.bin');
     let label: string;
     try {
       let part: MultipartFile | undefined;
@@ -301,6 +350,12 @@ export function registerBackups(app: FastifyInstance): void {
         throw err;
       }
       if (!part) throw badRequest(NO_FILE);
+      // the password comes before the file (a form field sent after it is not seen): checked before the file is stored
+      const field = part.fields.password as { value?: unknown } | undefined;
+      await stepUp(request, field && 'value' in field ? field.value : undefined).catch((err: unknown) => {
+        part.file.resume();
+        throw err;
+      });
       label = (part.filename ?? 'upload').split(/[\\/]/).pop()!.slice(-120) || 'upload';
       await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
       if (part.file.truncated) throw badRequest('备份文件过大');
@@ -309,7 +364,7 @@ export function registerBackups(app: FastifyInstance): void {
       await cleanup();
       throw err;
     }
-    request.log.warn({ backup: label }, 'restore of an uploaded backup requested');
+    request.log.warn({ backup: label, user: request.user!.id }, 'restore of an uploaded backup requested');
     return restoreFrom(reply, file, label, cleanup);
   });
 }

@@ -10,8 +10,8 @@ export const MANIFEST_FORMAT = 'dealer-console-backup';
 export const MANIFEST_VERSION = 1;
 
 /** Why a backup was made: from the screen, by the schedule, from the command line, or just before a restore. */
-export type BackupReason = 'manual' | 'schedule' | 'cli' | 'pre-restore';
-export const BACKUP_REASONS: BackupReason[] = ['manual', 'schedule', 'cli', 'pre-restore'];
+export type BackupReason = 'manual' | 'schedule' | 'cli' | 'pre-restore' | 'pre-migration';
+export const BACKUP_REASONS: BackupReason[] = ['manual', 'schedule', 'cli', 'pre-restore', 'pre-migration'];
 
 /** A PostgreSQL column as the dump wrote it: its name and type as `format_type` spells it. */
 export interface ColumnInfo {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { resourceByName } from '../../../generated/resources.ts';
-import { insertRecorded, SYSTEM_ACTOR } from '../../crud/recorded-writes.ts';
+import { insertRecorded, SYSTEM_ACTOR } from '../../crud/history/recorded-writes.ts';
 
 export const RESTORED_TITLE = '系统数据已从备份恢复';
 export const BACKUP_FAILED_TITLE = '自动备份失败，请系统管理员处理';

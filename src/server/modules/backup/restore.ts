@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import SQLite from 'better-sqlite3';
@@ -28,7 +28,9 @@ import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../types.ts';
 import { ApiError } from '../../errors.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
-import { ArchiveError, readArchive } from './archive.ts';
+import { ArchiveError, readArchive, unpackCap } from './archive.ts';
+import { archiveKind } from './crypto.ts';
+import { NO_KEY, readKeys, writeKey } from './keys.ts';
 import { quoteId, rawTextClient, SQLITE_ENTRY, tableEntry, TRANSIENT_TABLES } from './dump.ts';
 import { checkEntries, checkManifest, type ColumnInfo, type Manifest } from './manifest.ts';
 import { assertRoomForBackup, writeBackup } from './create.ts';
@@ -40,6 +42,16 @@ export interface RestoreResult {
   /** the backup of the state before the restore */
   before: BackupInfo;
   rows: number;
+}
+
+/** An archive of the older unencrypted format offered to the screen. */
+export const PLAIN_REFUSED =
+  '这是未加密的旧格式备份，不能从界面恢复；确需恢复时，请停止服务后在服务器上执行 npm run restore 文件名（见备份文档）';
+export const NOT_A_BACKUP = '不是本系统的备份文件（既不是加密备份，也不是旧格式的备份）';
+
+export interface RestoreOptions {
+  /** accept an archive of the older unencrypted format (the command line, with a warning) */
+  allowPlain?: boolean;
 }
 
 /** A restore refused (bad archive, or a check of the fresh database failed): 400, nothing changed. */
@@ -60,7 +72,15 @@ export async function restoreBackup(
   config: Config,
   archive: string,
   stage: (text: string) => void = () => undefined,
+  opts: RestoreOptions = {},
 ): Promise<RestoreResult> {
+  // the pre-restore backup is encrypted like every other: no key, no restore
+  if (!writeKey(config)) throw new ApiError(503, NO_KEY);
+  const kind = await archiveKind(archive);
+  if (kind === 'unknown') throw refused(NOT_A_BACKUP);
+  if (kind === 'plain' && !opts.allowPlain) throw refused(PLAIN_REFUSED);
+  if (kind === 'plain') stage('警告：这是未加密的旧格式备份，按旧格式恢复');
+  const maxBytes = unpackCap((await stat(archive)).size, config.backupMaxUnpackedMb);
   await mkdir(config.backupDir, { recursive: true });
   // the pre-restore backup and the fresh database need room before anything is changed
   await assertRoomForBackup(config);
@@ -70,12 +90,16 @@ export async function restoreBackup(
     let manifest: Manifest;
     stage('正在校验备份文件');
     try {
-      const read = await readArchive(archive, (path) => {
-        if (path === SQLITE_ENTRY) return join(work, 'console.db');
-        if (/^tables\/[A-Za-z0-9_]+\.ndjson$/.test(path)) return join(work, path);
-        if (path.startsWith('uploads/')) return join(uploadsStage, path.slice('uploads/'.length));
-        return null;
-      });
+      const read = await readArchive(
+        archive,
+        (path) => {
+          if (path === SQLITE_ENTRY) return join(work, 'console.db');
+          if (/^tables\/[A-Za-z0-9_]+\.ndjson$/.test(path)) return join(work, path);
+          if (path.startsWith('uploads/')) return join(uploadsStage, path.slice('uploads/'.length));
+          return null;
+        },
+        { keys: kind === 'plain' ? null : readKeys(config), maxBytes },
+      );
       manifest = checkManifest(read.manifest);
       checkEntries(manifest, read.entries);
       if (manifest.dialect !== database.dialect)

@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import { startOutgoing } from '../../tracing/scope.ts';
 import { pipeline } from 'node:stream/promises';
 
 export interface S3Target {
@@ -80,23 +81,33 @@ export async function copyToS3(target: S3Target, file: string, name: string): Pr
   const { size } = await stat(file);
   const headers = signedPutHeaders(target, url, size, await fileSha256(file));
   const client = url.protocol === 'https:' ? https : http;
+  // run for a traced request (the backup job started by hand) the upload is a span of it and carries the trace on
+  const call = startOutgoing('s3', 'PUT', url);
   await new Promise<void>((resolve, reject) => {
-    const req = client.request(url, { method: 'PUT', headers, timeout: UPLOAD_TIMEOUT_MS }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d.length < 2000 ? d : ''));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve();
-        else {
-          const code = /<Code>([^<]{1,80})<\/Code>/.exec(text)?.[1];
-          reject(new Error(`S3 answered ${status}${code ? ` ${code}` : ''}`));
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = client.request(
+      url,
+      { method: 'PUT', headers: call ? { ...headers, ...call.headers } : headers, timeout: UPLOAD_TIMEOUT_MS },
+      (res) => {
+        call?.end(res.statusCode ?? 0);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d.length < 2000 ? d : ''));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve();
+          else {
+            const code = /<Code>([^<]{1,80})<\/Code>/.exec(text)?.[1];
+            reject(new Error(`S3 answered ${status}${code ? ` ${code}` : ''}`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('S3 upload timed out')));
-    req.on('error', reject);
+    req.on('error', (err) => {
+      call?.end(err);
+      reject(err);
+    });
     createReadStream(file).on('error', reject).pipe(req);
   });
   return `${target.bucket}/${target.prefix}${name}`;

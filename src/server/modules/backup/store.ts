@@ -1,14 +1,15 @@
 /**
  * The backups in BACKUP_DIR: their names, the list the screen shows, deleting one and keeping
  * the newest N. A backup's name says when and why it was made:
- *   backup-YYYYMMDD-HHmmss-SSS-<reason>.tar.gz
+ *   backup-YYYYMMDD-HHmmss-SSS-<reason>.tar.gz.enc  (encrypted, see crypto.ts)
+ *   backup-YYYYMMDD-HHmmss-SSS-<reason>.tar.gz      (the older unencrypted format: listed, restored only from the command line)
  * Work folders and unfinished archives start with a dot and are never listed.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_REASONS, type BackupReason } from './manifest.ts';
 
-export const BACKUP_NAME = /^backup-(\d{8})-(\d{6})-(\d{3})-(manual|schedule|cli|pre-restore)\.tar\.gz$/;
+export const BACKUP_NAME = /^backup-(\d{8})-(\d{6})-(\d{3})-(manual|schedule|cli|pre-restore|pre-migration)\.tar\.gz(\.enc)?$/;
 
 export interface BackupInfo {
   name: string;
@@ -16,6 +17,8 @@ export interface BackupInfo {
   /** 'YYYY-MM-DD HH:mm:ss' from the name */
   createdAt: string;
   reason: BackupReason;
+  /** false for an archive of the older unencrypted format */
+  encrypted: boolean;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -24,7 +27,7 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 export function backupName(reason: BackupReason, now = new Date()): string {
   const day = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}`;
   const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
-  return `backup-${day}-${time}-${pad(now.getMilliseconds(), 3)}-${reason}.tar.gz`;
+  return `backup-${day}-${time}-${pad(now.getMilliseconds(), 3)}-${reason}.tar.gz.enc`;
 }
 
 export function isBackupName(name: string): boolean {
@@ -40,6 +43,7 @@ function infoOf(name: string, size: number): BackupInfo | null {
     size,
     createdAt: `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)} ${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}`,
     reason: m[4] as BackupReason,
+    encrypted: m[5] === '.enc',
   };
 }
 

@@ -21,7 +21,7 @@ import { lockTimeOf } from '../access/users.ts';
 import { MOBILE_EMPTY, MOBILE_INVALID } from './customers.ts';
 import type { DealerSessions } from './sessions.ts';
 import { resourceByName } from '../../../generated/resources.ts';
-import { PASSWORD_CHANGED, writeRevisions, type Changes } from '../../crud/revisions.ts';
+import { PASSWORD_CHANGED, writeRevisions, type Changes } from '../../crud/history/revisions.ts';
 import type { Db } from '../../types.ts';
 
 export const SMS_TYPES = { password: 2, bindPhone: 3, changePhone: 4, customerConsent: 5 } as const;

@@ -88,14 +88,19 @@ export async function registerDealerAuth(app: FastifyInstance, sessions: DealerS
     const ok = await checkPassword(plain ?? '', company?.password);
     if (lock !== null) throw new ApiError(423, lockedMessage(lock));
     if (!plain) {
+      app.metrics?.signIn('dealer', 'failure');
       await throttle.fail(ip);
       throw badRequest('密码格式不正确，请刷新登录页后重试');
     }
     if (!company || !ok) {
+      app.metrics?.signIn('dealer', 'failure');
       await throttle.fail(ip);
       if (company) {
         const until = await recordFailure(db, app.database.dialect, Number(company.id), at, 'dbc_company');
-        if (until !== null) throw new ApiError(423, lockedMessage(until));
+        if (until !== null) {
+          app.metrics?.signIn('dealer', 'lockout');
+          throw new ApiError(423, lockedMessage(until));
+        }
       }
       throw badRequest('账号或密码错误');
     }

@@ -20,13 +20,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
 import { fieldAccess, findById, listPage, parseListQuery, positiveId } from '../../crud/index.ts';
-import { tableChanged } from '../../crud/count.ts';
-import { insertRecorded, updateRecorded } from '../../crud/recorded-writes.ts';
-import type { RevisionActor } from '../../crud/revisions.ts';
+import { tableChanged } from '../../crud/query/count.ts';
+import { insertRecorded, updateRecorded } from '../../crud/history/recorded-writes.ts';
+import type { RevisionActor } from '../../crud/history/revisions.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { isMobile } from '../../../shared/validators.ts';
-import { guardRecords } from '../../crud/personal-data.ts';
+import { guardRecords } from '../../crud/access/personal-data.ts';
 import { DEALER_BASE } from './auth.ts';
 import { runPreHandler } from './take-over.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';

@@ -6,7 +6,7 @@ import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { resourceByName } from '../../../generated/resources.ts';
-import { writePinyinKeys } from '../../crud/pinyin-search.ts';
+import { writePinyinKeys } from '../../crud/pinyin/pinyin-search.ts';
 
 export const DEMO_DEALER_PASSWORD = 'Jxs@123456';
 export const DEMO_DEALERS = [

@@ -8,7 +8,7 @@
 import type { Database } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
 import { resourceByName } from '../../../generated/resources.ts';
-import { writePinyinKeys } from '../../crud/pinyin-search.ts';
+import { writePinyinKeys } from '../../crud/pinyin/pinyin-search.ts';
 import { plainText } from '../../../shared/text.ts';
 
 export interface Member {

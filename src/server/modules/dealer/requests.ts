@@ -28,7 +28,7 @@ import {
   rowToRecord,
   writePinyinKeys,
 } from '../../crud/index.ts';
-import { tableChanged } from '../../crud/count.ts';
+import { tableChanged } from '../../crud/query/count.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { checkDemand, countPrice, DEMAND_MESSAGES, firstDemandError, type DemandValues } from '../../../shared/dbc-demand.ts';
@@ -38,9 +38,9 @@ import { checkCarTypePath } from './car-type.ts';
 import { runPreHandler, takeOverRoute } from './take-over.ts';
 import { bodyObject, memberValues, ownCustomer, queryObject } from './customers.ts';
 import { NOT_REGISTERED, type MemberProvider } from './members.ts';
-import { guardRecords } from '../../crud/personal-data.ts';
-import { diffRecords, snapshotChanges, writeRevisions, type RevisionActor } from '../../crud/revisions.ts';
-import { updateRecorded } from '../../crud/recorded-writes.ts';
+import { guardRecords } from '../../crud/access/personal-data.ts';
+import { diffRecords, snapshotChanges, writeRevisions, type RevisionActor } from '../../crud/history/revisions.ts';
+import { updateRecorded } from '../../crud/history/recorded-writes.ts';
 
 export const REQUEST_NOT_FOUND = '用车需求不存在';
 export const AUDIT_REASON_REQUIRED = '请填写审核意见';

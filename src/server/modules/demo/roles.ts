@@ -1,7 +1,8 @@
 /**
- * Demo roles and one user each (SEED_DEMO), so a reviewer can sign in as each and see the
- * sidebar, the lists and the masks change. None holds a `:sensitive` key: only 管理员 sees
- * personal data in full. Added once: a role that exists already (by name) is left as it is.
+ * Demo roles and one user each (SEED_DEMO), so a reviewer can sign in as each and follow the
+ * user guide's page of the role (docs/用户手册/): each holds the keys its page describes and sits
+ * in the department its work needs. None holds a `:sensitive` key: only 管理员 sees personal data
+ * in full. Added once: a role that exists already (by name) is left as it is.
  */
 import type { Db } from '../../types.ts';
 import { nowText } from '../../db/index.ts';
@@ -14,6 +15,8 @@ export interface DemoRole {
   username: string;
   nickName: string;
   dataScope: '全部' | '本级';
+  /** the demo department the user sits in (the company root when it is missing) */
+  dept: string;
   keys: string[];
 }
 
@@ -23,6 +26,7 @@ export const DEMO_ROLES: DemoRole[] = [
     username: 'hr01',
     nickName: '人事小王',
     dataScope: '全部',
+    dept: '人事部',
     keys: [
       'staff:list',
       'staff:add',
@@ -48,16 +52,23 @@ export const DEMO_ROLES: DemoRole[] = [
     username: 'sales01',
     nickName: '销售小李',
     dataScope: '本级',
+    dept: '销售部',
     keys: [
       'xsSubmersibleFile:list',
       'xsSubmersibleFile:own',
       'xsSubmersibleFile:add',
       'xsSubmersibleFile:edit',
       'xsSubmersibleCar:list',
+      'xsSubmersibleCar:add',
+      'xsSubmersibleCar:edit',
       'xsSubmersibleContact:list',
+      'xsSubmersibleContact:add',
+      'xsSubmersibleContact:edit',
       'xsSubmersibleActivity:list',
       'xsLrSjmx:list',
+      'xsLrSjmx:download',
       'xsZjs:list',
+      'xsZjs:download',
     ],
   },
   {
@@ -65,20 +76,33 @@ export const DEMO_ROLES: DemoRole[] = [
     username: 'kf01',
     nickName: '客服小张',
     dataScope: '全部',
-    keys: ['sysQuestion:list', 'sysQuestion:add', 'sysQuestion:edit', 'sysQuestion:download', 'sysSocket:list', 'kfRemindType:list'],
+    dept: '售后服务部',
+    keys: [
+      'sysQuestion:list',
+      'sysQuestion:add',
+      'sysQuestion:edit',
+      'sysQuestion:download',
+      'sysSocket:list',
+      'sysSocket:add',
+      'sysSocket:edit',
+      'sysSocket:del',
+      'kfRemindType:list',
+      'kfRemindType:add',
+      'kfRemindType:edit',
+      'kfRemindType:del',
+    ],
   },
 ];
 
 export async function seedDemoRoles(db: Db): Promise<void> {
   const now = nowText();
-  const depts = (await db.selectFrom('sys_dept').select(['id', 'pid']).orderBy('id').execute()).map((d) => ({
+  const depts = (await db.selectFrom('sys_dept').select(['id', 'pid', 'name']).orderBy('id').execute()).map((d) => ({
     id: Number(d.id),
     pid: d.pid === null ? null : Number(d.pid),
+    name: String(d.name),
   }));
   const root = depts.find((d) => d.pid === null);
   if (!root) return;
-  // the 本级 role sits in a department below the root when there is one, so its scope shows
-  const below = depts.find((d) => d.pid === root.id) ?? root;
   for (const demo of DEMO_ROLES) {
     if (await db.selectFrom('sys_role').select('id').where('name', '=', demo.role).executeTakeFirst()) continue;
     if (await db.selectFrom('sys_user').select('id').where('username', '=', demo.username).executeTakeFirst()) continue;
@@ -93,7 +117,8 @@ export async function seedDemoRoles(db: Db): Promise<void> {
         .insertInto('sys_roles_menus')
         .values({ role_id: Number(role.id), menu_id: Number(m.id) })
         .execute();
-    const deptId = demo.dataScope === '本级' ? below.id : root.id;
+    // each in the department its work belongs to: 销售部's leads are sales01's 本级
+    const deptId = depts.find((d) => d.pid === root.id && d.name === demo.dept)?.id ?? root.id;
     const user = await db
       .insertInto('sys_user')
       .values({

@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
 import { countMatching, fieldAccess, filteredQuery, parseListQuery, scopedParams } from '../../crud/index.ts';
-import { whereExpr } from '../../crud/query.ts';
+import { whereExpr } from '../../crud/query/query.ts';
 import { countUnreadNotices } from '../messages/system-messages.ts';
 import { nowText } from '../../db/index.ts';
 import type { Summary, SummaryChart, SummaryItem } from '../../../shared/home-summary.ts';

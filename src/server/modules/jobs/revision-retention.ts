@@ -4,7 +4,7 @@
  * bin's records deleted that long ago. Like every scheduled job it runs once per firing across
  * instances (the run log's claim, see tables.ts).
  */
-import { deleteOldRevisions } from '../../crud/revisions.ts';
+import { deleteOldRevisions } from '../../crud/history/revisions.ts';
 import { registerJobFunction } from './registry.ts';
 
 /** Params of purgeOldRevisions: empty (REVISION_RETENTION_DAYS) or the days to keep, 1-36500. */

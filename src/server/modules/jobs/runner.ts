@@ -90,6 +90,7 @@ export async function runJob(app: FastifyInstance, job: JobRow, fireTime: number
     app.log.warn({ job: job.id, err }, 'scheduled job failed');
   }
   const time = Date.now() - started.getTime();
+  app.metrics?.jobRan(registered ? `${job.bean}.${job.method}` : 'unregistered', success, time);
   await db
     .updateTable(JOB_LOG_TABLE)
     .set({ time, is_success: flag(success), result: clip(message, 500) || null, exception_detail: detail ? clip(detail, 8000) : null })

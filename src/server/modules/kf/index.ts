@@ -13,7 +13,7 @@ import { resourceByName } from '../../../generated/resources.ts';
 import { permissionKey } from '../../../shared/resource-spec.ts';
 import { maskPhone } from '../../../shared/masks.ts';
 import { assertReadable, findById, positiveId, storedScopeValues } from '../../crud/index.ts';
-import { seesPersonalData } from '../../crud/personal-data.ts';
+import { seesPersonalData } from '../../crud/access/personal-data.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { MOBILE_INVALID, normaliseMobile, phoneLocation, type PhoneLocation } from './phone-location.ts';
 

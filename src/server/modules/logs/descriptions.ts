@@ -39,6 +39,9 @@ export const ROUTE_DESCRIPTIONS: Record<string, string> = {
   'DELETE /api/dictDetail': '删除字典详情',
   'PUT /api/system/sysConfig': '修改系统设置',
   'PUT /comp/dbcCompany/lockTime': '修改锁屏时间',
+  'POST /api/privacy/search': '个人信息查询',
+  'POST /api/privacy/copy': '个人信息副本导出',
+  'POST /api/privacy/erase': '个人信息删除',
 };
 
 const VERBS: Record<string, string> = { POST: '新增', PUT: '修改', DELETE: '删除', GET: '查询' };

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import type { Db, TableQuery } from '../../types.ts';
 import '../../decorations.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
-import { likePattern } from '../../crud/query.ts';
+import { likePattern } from '../../crud/query/query.ts';
 import { maskPersonalText } from '../../../shared/masks.ts';
 
 export const LOG_PERMISSION = 'log:list';

@@ -1,4 +1,3 @@
-import type { Db } from '../../types.ts';
 /**
  * GET /api/menus/build: the signed-in user's visible menu tree, in the shape the console's
  * router reads (eladmin's MenuVo):
@@ -16,6 +15,7 @@ import type { Db } from '../../types.ts';
  * Sorted by sort, then id. Disabled parents hide their children (a child of a hidden menu is
  * still built, hidden with it).
  */
+import type { Db } from '../../types.ts';
 
 export interface MenuRow {
   id: number;

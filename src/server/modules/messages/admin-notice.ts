@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { nowText } from '../../db/index.ts';
 import { resourceByName } from '../../../generated/resources.ts';
-import { insertRecorded, SYSTEM_ACTOR } from '../../crud/recorded-writes.ts';
+import { insertRecorded, SYSTEM_ACTOR } from '../../crud/history/recorded-writes.ts';
 import { staffHolding } from '../../auth/permission-holders.ts';
 import { ADMIN_USERNAME } from '../../auth/seed.ts';
 

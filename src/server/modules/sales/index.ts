@@ -5,7 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { nowText } from '../../db/index.ts';
+import { setRecordHooks, type RecordHooks } from '../../crud/hooks.ts';
 import { ALLOT_KEY, CONSULTANT_KEY, registerLeadRoutes } from './leads.ts';
+import { openMainClue, OPEN_STATUSES } from './lead-store.ts';
 import { registerProfitRoutes, registerSettlementRoutes } from './reports.ts';
 
 export { ALLOT_KEY, CONSULTANT_KEY };
@@ -39,12 +41,41 @@ async function seedLeadButtons(app: FastifyInstance, file: ResourceSpec): Promis
   }
 }
 
+/**
+ * One open main clue per mobile number and company: a lead added through 新增 or 导入 whose
+ * number already has an open main clue in its company (or an earlier row of the same import
+ * does) is kept as a secondary clue (主线索 否), as a returning showroom visitor is.
+ */
+const mainClueHooks = new Map<string, RecordHooks>();
+
+function keepOneMainClue(file: ResourceSpec): void {
+  // one hook per resource in the process (hooks are kept by resource name, apps may be built again)
+  if (mainClueHooks.has(file.name)) return;
+  const hooks: RecordHooks = {
+    async beforeWrite({ app, mode, record, shared }) {
+      if (mode !== 'create') return;
+      const mobile = typeof record.mobile === 'string' ? record.mobile : '';
+      const orgId = Number(record.orgId);
+      const status = Number(record.status ?? 0);
+      if (!mobile || !Number.isInteger(orgId) || !OPEN_STATUSES.includes(status)) return;
+      const key = `mainClue:${orgId}:${mobile}`;
+      const earlierRow = shared?.has(key) ?? false;
+      const main = earlierRow || (await openMainClue(app.database.db, file, app.database.dialect, mobile, orgId));
+      record.isMain = !main;
+      shared?.set(key, true);
+    },
+  };
+  mainClueHooks.set(file.name, hooks);
+  setRecordHooks(file.name, hooks);
+}
+
 export async function registerSalesRoutes(app: FastifyInstance, specs: ResourceSpec[]): Promise<void> {
   const by = (name: string) => specs.find((s) => s.name === name);
   const file = by('xsSubmersibleFile');
   const contact = by('xsSubmersibleContact');
   if (file && contact) {
     registerLeadRoutes(app, file, contact);
+    keepOneMainClue(file);
     await seedLeadButtons(app, file);
   }
   const profit = by('xsLrSjmx');

@@ -4,8 +4,8 @@
  */
 import { fieldByName, type ResourceSpec } from '../../../shared/resource-spec.ts';
 import { rowToRecord } from '../../crud/index.ts';
-import { insertRecorded, updateRecorded } from '../../crud/recorded-writes.ts';
-import type { RevisionActor } from '../../crud/revisions.ts';
+import { insertRecorded, updateRecorded } from '../../crud/history/recorded-writes.ts';
+import type { RevisionActor } from '../../crud/history/revisions.ts';
 import type { Database, Db } from '../../types.ts';
 
 /** 跟进状态 */

@@ -22,11 +22,11 @@ import {
   scopedParams,
   tableChanged,
 } from '../../crud/index.ts';
-import { guardRecords } from '../../crud/personal-data.ts';
-import { assertQueryable } from '../../crud/field-access.ts';
-import type { Condition } from '../../crud/query.ts';
+import { guardRecords } from '../../crud/access/personal-data.ts';
+import { assertQueryable } from '../../crud/access/field-access.ts';
+import type { Condition } from '../../crud/query/query.ts';
 import { nowText } from '../../db/index.ts';
-import { revisionActor } from '../../crud/revisions.ts';
+import { revisionActor } from '../../crud/history/revisions.ts';
 import { actorOf } from '../../crud/routes.ts';
 import { deptExists, staffHolding } from '../../auth/permission-holders.ts';
 import { idList, idOf, mobileOf, objectBody, optionOf, orgIdOf, textOf } from './body.ts';

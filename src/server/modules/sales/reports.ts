@@ -25,13 +25,13 @@ import {
   updateRecord,
 } from '../../crud/index.ts';
 import { isDateTimeText } from '../../crud/values.ts';
-import { revisionActor, writeRevisions } from '../../crud/revisions.ts';
+import { revisionActor, writeRevisions } from '../../crud/history/revisions.ts';
 import { actorOf } from '../../crud/routes.ts';
 import { fieldSum } from '../../crud/capabilities.ts';
 import { fieldByName } from '../../../shared/resource-spec.ts';
 import { idOf, objectBody } from './body.ts';
 import { col } from './lead-store.ts';
-import { guardRecords } from '../../crud/personal-data.ts';
+import { guardRecords } from '../../crud/access/personal-data.ts';
 import { readLimit } from '../../read-limits.ts';
 
 function listQueryOf(raw: unknown): Record<string, unknown> {

@@ -19,8 +19,8 @@ import { isMobile } from '../../../shared/validators.ts';
 import { badRequest } from '../../errors.ts';
 import { escapeLike, onlyKeys, queryValue, requiredId } from '../access/input.ts';
 import { allowedOrgIds, assertOrgInScope, StaffStatus } from './store.ts';
-import { guardRecords } from '../../crud/personal-data.ts';
-import { assertQueryable, fieldAccess } from '../../crud/field-access.ts';
+import { guardRecords } from '../../crud/access/personal-data.ts';
+import { assertQueryable, fieldAccess } from '../../crud/access/field-access.ts';
 import type { TableQuery } from '../../types.ts';
 import { readLimit } from '../../read-limits.ts';
 

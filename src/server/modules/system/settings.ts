@@ -10,9 +10,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SETTINGS_RECORD_ID, TABLE_HISTORY } from '../../../shared/table-history.ts';
-import type { RevisionAction } from '../../crud/revisions.ts';
-import { registerTableHistory } from '../../crud/table-history-routes.ts';
-import { trackChange, type TrackedTable } from '../../crud/table-revisions.ts';
+import type { RevisionAction } from '../../crud/history/revisions.ts';
+import { registerTableHistory } from '../../crud/history/table-history-routes.ts';
+import { trackChange, type TrackedTable } from '../../crud/history/table-revisions.ts';
 import { deflateSync } from 'node:zlib';
 import { badRequest } from '../../errors.ts';
 import { createStorage } from '../../providers/storage.ts';

@@ -124,12 +124,26 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   const prefs = usePreferences();
   // elements made once: a re-render of the layout from above does not reach these parts
   const head = useMemo(
-    () => (
-      <>
-        {prefs.tagsView && <TagsView />}
+    () =>
+      prefs.tagsView ? (
+        // the latest message shares the tags bar's row: arriving later, it moves nothing below
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            minWidth: 0,
+            borderBottom: 1,
+            borderColor: 'divider',
+            bgcolor: 'background.paper',
+            '& > [data-testid="tags-view"]': { flex: '1 1 auto', minWidth: 0, borderBottom: 0 },
+          }}
+        >
+          <TagsView />
+          <NoticeMarquee inline />
+        </Box>
+      ) : (
         <NoticeMarquee />
-      </>
-    ),
+      ),
     [prefs.tagsView],
   );
   const tail = useMemo(

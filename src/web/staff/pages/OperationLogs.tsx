@@ -177,7 +177,20 @@ export function OperationLogsPage() {
           </TableHead>
           <TableBody>
             {rows?.map((r) => (
-              <TableRow key={r.id} hover sx={{ cursor: 'pointer' }} onClick={() => setDetail(r)}>
+              <TableRow
+                key={r.id}
+                hover
+                // a row opens its details by keyboard too (Tab to it, Enter or Space)
+                tabIndex={0}
+                sx={{ cursor: 'pointer', '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 } }}
+                onClick={() => setDetail(r)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    setDetail(r);
+                  }
+                }}
+              >
                 <TableCell>{r.username ?? ''}</TableCell>
                 <TableCell>{r.description}</TableCell>
                 <TableCell>{r.requestIp}</TableCell>

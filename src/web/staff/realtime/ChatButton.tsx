@@ -1,11 +1,12 @@
 /** The header's online-users button with the unread chat count; its drawer (ChatDrawer) is loaded when first opened. */
 import { useState } from 'react';
-import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import ForumIcon from '@mui/icons-material/Forum';
 import { lazyPart } from '../lazyPart.tsx';
 import { useRealtime } from './RealtimeContext.tsx';
+import { countedName } from './countedName.ts';
+import { CountBadge } from './CountBadge.tsx';
 
 const ChatDrawer = lazyPart(() => import('./ChatDrawer.tsx'), 'ChatDrawer');
 
@@ -17,15 +18,10 @@ export function ChatButton() {
   return (
     <>
       <LazyTooltip title="在线用户">
-        <IconButton color="inherit" aria-label="在线用户" onClick={() => chat.setOpen(true)}>
-          <Badge
-            badgeContent={chat.unread}
-            color="error"
-            max={99}
-            slotProps={{ badge: { 'aria-label': `未读聊天${chat.unread}条` } as object }}
-          >
+        <IconButton color="inherit" aria-label={countedName('在线用户', '未读聊天', chat.unread)} onClick={() => chat.setOpen(true)}>
+          <CountBadge count={chat.unread}>
             <ForumIcon />
-          </Badge>
+          </CountBadge>
         </IconButton>
       </LazyTooltip>
       {used || chat.open ? <ChatDrawer /> : null}

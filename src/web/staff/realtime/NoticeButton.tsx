@@ -1,11 +1,12 @@
 /** The header's system-messages bell with the unread count; its drawer (NoticeDrawer) is loaded when first opened. */
 import { useEffect, useState } from 'react';
-import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import { LazyTooltip } from '../../components/LazyTooltip.tsx';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { lazyPart } from '../lazyPart.tsx';
 import { useRealtime } from './RealtimeContext.tsx';
+import { countedName } from './countedName.ts';
+import { CountBadge } from './CountBadge.tsx';
 import { OPEN_NOTICES_EVENT } from '../pages/home/summary.ts';
 
 const NoticeDrawer = lazyPart(() => import('./NoticeDrawer.tsx'), 'NoticeDrawer');
@@ -29,15 +30,15 @@ export function NoticeButton() {
       <LazyTooltip title="系统消息">
         <IconButton
           color="inherit"
-          aria-label="系统消息"
+          aria-label={countedName('系统消息', '未读消息', unread)}
           onClick={() => {
             setUsed(true);
             setOpen(true);
           }}
         >
-          <Badge badgeContent={unread} color="error" max={99} slotProps={{ badge: { 'aria-label': `未读消息${unread}条` } as object }}>
+          <CountBadge count={unread}>
             <NotificationsIcon />
-          </Badge>
+          </CountBadge>
         </IconButton>
       </LazyTooltip>
       {used ? <NoticeDrawer open={open} onClose={() => setOpen(false)} /> : null}

@@ -1,7 +1,8 @@
 /**
  * A bar under the header scrolling the latest enabled system message (title and text), with a
  * close control. Closing hides that message for the rest of the browser session; a newer
- * message shows the bar again.
+ * message shows the bar again. With the tags bar on, it sits at the right end of that bar
+ * (`inline`): a message arriving after the screen is drawn then moves nothing on it.
  */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
@@ -14,7 +15,7 @@ import { WARNING_TEXT } from '../../common/palette.ts';
 
 const CLOSED_KEY = 'notice.marquee.closed';
 
-export function NoticeMarquee() {
+export function NoticeMarquee({ inline = false }: { inline?: boolean }) {
   const { latest } = useRealtime();
   const [closedId, setClosedId] = useState<number | null>(() => {
     const saved = Number(sessionStorage.getItem(CLOSED_KEY));
@@ -35,8 +36,10 @@ export function NoticeMarquee() {
         alignItems: 'center',
         gap: 1,
         px: 1.5,
-        py: 0.5,
-        mb: 1,
+        py: inline ? 0 : 0.5,
+        mb: inline ? 0 : 1,
+        // inside the tags bar: no taller than its chips' row, so its arrival moves nothing
+        ...(inline ? { flex: '0 1 50%', minWidth: 120, maxWidth: 640, height: 26, boxSizing: 'border-box', mr: 1 } : {}),
         bgcolor: '#fdf6ec',
         color: WARNING_TEXT,
         border: '1px solid #faecd8',
@@ -65,7 +68,7 @@ export function NoticeMarquee() {
           {text ? `：${text}` : ''}
         </Box>
       </Box>
-      <IconButton size="small" aria-label="关闭通知" onClick={close} sx={{ color: 'inherit' }}>
+      <IconButton size="small" aria-label="关闭通知" onClick={close} sx={{ color: 'inherit', p: inline ? 0.25 : undefined }}>
         <CloseIcon fontSize="small" />
       </IconButton>
     </Box>

@@ -18,6 +18,7 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import ForumIcon from '@mui/icons-material/Forum';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import BackupIcon from '@mui/icons-material/Backup';
+import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
 import { resourceShellParts } from '../resources/shellParts.ts';
 
 const BY_NAME: Record<string, SvgIconComponent> = {
@@ -38,6 +39,7 @@ const BY_NAME: Record<string, SvgIconComponent> = {
   wechat: ForumIcon,
   car: DirectionsCarIcon,
   backup: BackupIcon,
+  lock: PrivacyTipIcon,
 };
 
 export function menuIcon(name: string | null, route: string | undefined, directory: boolean): SvgIconComponent {

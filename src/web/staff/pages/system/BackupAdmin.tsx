@@ -1,9 +1,11 @@
 /**
  * 备份管理 (/system/backup, backup:list): the backups in BACKUP_DIR, newest first, with size and
  * time; 立即备份 (backup:add), 下载 (backup:download), 删除 (backup:del), and 恢复 of a listed
- * backup or of an uploaded file (backup:restore). A restore is confirmed first (it replaces
- * every record and file; the present state is kept as a backup) and shows its progress: the
- * upload's percentage, then the server's stage until it is done.
+ * backup or of an uploaded file (backup:restore). A restore is confirmed first with the
+ * signed-in user's password (step-up; it replaces every record and file; the present state is
+ * kept as a backup) and shows its progress: the upload's percentage, then the server's stage
+ * until it is done. Backups are encrypted with BACKUP_ENCRYPTION_KEY: without it the page says
+ * that no backup is made; with the demo's own key it says so too.
  */
 import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -19,9 +21,12 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Title, useNotify } from 'react-admin';
 import { request, type TransferProgress } from '../../../common/http.ts';
+import { encryptPassword } from '../../../common/rsa.ts';
+import { fetchPublicKey } from '../../../common/session.ts';
 import { TransferProgressBar } from '../../../components/TransferProgress.tsx';
 import { TableState } from '../../../components/TableState.tsx';
 import { ScrollX } from '../../../components/ScrollX.tsx';
@@ -32,7 +37,9 @@ interface Backup {
   name: string;
   size: number;
   createdAt: string;
-  reason: 'manual' | 'schedule' | 'cli' | 'pre-restore';
+  reason: 'manual' | 'schedule' | 'cli' | 'pre-restore' | 'pre-migration';
+  /** false: the older unencrypted format (restored only from the command line) */
+  encrypted?: boolean;
 }
 
 interface Task {
@@ -50,9 +57,16 @@ interface Answer {
   keep: number;
   task: Task | null;
   lastScheduled: { time: string; success: boolean; message: string } | null;
+  encryption?: { state: 'configured' | 'demo' | 'missing'; message: string | null };
 }
 
-const REASONS: Record<Backup['reason'], string> = { manual: '手动', schedule: '定时', cli: '命令行', 'pre-restore': '恢复前自动' };
+const REASONS: Record<Backup['reason'], string> = {
+  manual: '手动',
+  schedule: '定时',
+  cli: '命令行',
+  'pre-restore': '恢复前自动',
+  'pre-migration': '迁移前自动',
+};
 /** a backup or restore may take long: the page waits for it (the server answers 202 near its own deadline) */
 const LONG_MS = 60 * 60_000;
 
@@ -73,6 +87,7 @@ export function BackupAdmin() {
   const { data, loading, failed, reload } = useLoad(() => getJson<Answer>('/api/backups'), []);
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<Source | null>(null);
+  const [password, setPassword] = useState('');
   const [deleting, setDeleting] = useState<Backup | null>(null);
   const [restoring, setRestoring] = useState<{ name: string; upload: TransferProgress | null; stage: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -138,17 +153,32 @@ export function BackupAdmin() {
     reload();
   };
 
-  const restore = async (source: Source) => {
+  const closeConfirm = () => {
     setConfirming(null);
+    setPassword('');
+  };
+
+  const restore = async (source: Source) => {
+    const plain = password;
+    closeConfirm();
     const name = sourceName(source);
     setRestoring({ name, upload: null, stage: 'backup' in source ? '正在校验备份文件' : '正在上传备份文件' });
     try {
+      // the password again (step-up), encrypted as at sign-in
+      const encrypted = await encryptPassword(plain, await fetchPublicKey());
       let answer: { running?: boolean; task?: Task; createdAt?: string; before?: Backup };
       if ('backup' in source) {
-        answer = (await request<typeof answer>(`/api/backups/${encodeURIComponent(name)}/restore`, { method: 'POST', timeoutMs: LONG_MS }))
-          .data;
+        answer = (
+          await request<typeof answer>(`/api/backups/${encodeURIComponent(name)}/restore`, {
+            method: 'POST',
+            body: { password: encrypted },
+            timeoutMs: LONG_MS,
+          })
+        ).data;
       } else {
         const form = new FormData();
+        // before the file: the server checks it before storing the upload
+        form.append('password', encrypted);
         form.append('file', source.file);
         answer = (
           await request<typeof answer>('/api/backups/restore', {
@@ -180,9 +210,19 @@ export function BackupAdmin() {
     <Box sx={{ mt: 1 }}>
       <Title title="备份管理" />
       <Alert severity="info" sx={{ mb: 1 }}>
-        备份包含数据库的全部数据和上传的文件，保存在服务器的 {data?.dir ?? '备份目录'}；定时备份（定时任务“定时备份”）保留最近{' '}
+        备份包含数据库的全部数据和上传的文件，加密后保存在服务器的 {data?.dir ?? '备份目录'}；定时备份（定时任务“定时备份”）保留最近{' '}
         {data?.keep ?? '-'} 份。恢复会用所选备份替换当前全部数据，恢复前的数据会先自动另存为一份备份。
       </Alert>
+      {data?.encryption?.state === 'missing' ? (
+        <Alert severity="error" sx={{ mb: 1 }} role="alert">
+          {data.encryption.message}
+        </Alert>
+      ) : null}
+      {data?.encryption?.state === 'demo' ? (
+        <Alert severity="warning" sx={{ mb: 1 }}>
+          {data.encryption.message}
+        </Alert>
+      ) : null}
       {last && !last.success ? (
         <Alert severity="error" sx={{ mb: 1 }}>
           {last.time} 的定时备份失败：{last.message}
@@ -208,7 +248,7 @@ export function BackupAdmin() {
             <input
               ref={fileInput}
               type="file"
-              accept=".gz,.tar.gz,application/gzip"
+              accept=".enc,.tar.gz.enc,.gz,.tar.gz"
               hidden
               aria-label="选择备份文件"
               onChange={(e) => {
@@ -265,7 +305,7 @@ export function BackupAdmin() {
         </Table>
       </ScrollX>
 
-      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} aria-labelledby="restore-title">
+      <Dialog open={confirming !== null} onClose={closeConfirm} aria-labelledby="restore-title">
         <DialogTitle id="restore-title">确认恢复</DialogTitle>
         <DialogContent dividers>
           <Typography gutterBottom>
@@ -275,10 +315,22 @@ export function BackupAdmin() {
             恢复会用该备份替换系统的全部数据和上传的文件，备份之后录入的数据将不再显示；恢复前的数据会先自动另存为一份备份。
             恢复期间其他用户的操作会稍有等待，完成后所有在线用户都会收到系统消息。
           </Typography>
+          <TextField
+            label="当前账号的密码"
+            type="password"
+            size="small"
+            fullWidth
+            required
+            autoComplete="current-password"
+            sx={{ mt: 2 }}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            helperText="恢复备份需要再次输入当前登录账号的密码"
+          />
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setConfirming(null)}>取消</Button>
-          <Button color="warning" variant="contained" onClick={() => confirming && void restore(confirming)}>
+          <Button onClick={closeConfirm}>取消</Button>
+          <Button color="warning" variant="contained" disabled={!password} onClick={() => confirming && void restore(confirming)}>
             确定恢复
           </Button>
         </DialogActions>

@@ -36,7 +36,7 @@ const TEXTS: Array<{ key: 'title' | 'compName' | 'recordNumber'; label: string; 
 ];
 
 const PICTURES: Array<{ key: 'favicon' | 'logo' | 'sysHomeImg'; label: string; help: string; height: number }> = [
-  { key: 'favicon', label: '网站图标', help: '浏览器标签页的图标（/favicon.ico），建议 32×32 的 png', height: 32 },
+  { key: 'favicon', label: '网站图标', help: '浏览器标签页的图标（/favicon.ico），建议 32×32 的 PNG', height: 32 },
   { key: 'logo', label: '系统Logo', help: '侧边栏顶部显示，建议高度 28 像素以上', height: 48 },
   { key: 'sysHomeImg', label: '首页图片', help: '首页显示', height: 120 },
 ];

@@ -2,13 +2,14 @@
  * 用户管理: departments on the left (a click filters the list to the department and those
  * below), the user list on the right with 搜索 (user name, nickname, phone, e-mail), 状态 and
  * 创建时间 filters, paging 10/15/30/45/60/100, and by permission key: 新增 (user:add), 编辑 /
- * 重置密码 / 启用·禁用 switch (user:edit), 删除 (user:del). A new user gets the default password
- * and must change it at the first sign-in. The organisation can be changed only by a user
+ * 重置密码 / 启用·禁用 switch (user:edit), 删除 (user:del). A new user gets the initial password
+ * (shown in the notice after 新增 and 重置密码) and must change it at the first sign-in. The organisation can be changed only by a user
  * whose role has the 全部 data scope; otherwise it is fixed to the user's own. Phones and
  * e-mails come masked from the server without 用户查看完整个人信息 (user:sensitive): the edit
  * dialog then shows them read-only and does not send them (the stored values stay).
  */
 import { useMemo, useState } from 'react';
+import { DEFAULT_USER_PASSWORD, PASSWORD_RESET_NOTICE, USER_CREATED_NOTICE } from '../../../../shared/accounts.ts';
 import Box from '@mui/material/Box';
 import type { Theme } from '@mui/material/styles';
 import Button from '@mui/material/Button';
@@ -217,7 +218,7 @@ export function UserAdmin() {
     setBusy(true);
     const ok = await act(
       () => send(form.id ? 'PUT' : 'POST', '/api/users', bodyOf(form)),
-      form.id ? messages.notice.updated : messages.notice.created,
+      form.id ? messages.notice.updated : USER_CREATED_NOTICE,
       check.failed,
     );
     setBusy(false);
@@ -380,11 +381,11 @@ export function UserAdmin() {
                             color="warning"
                             onClick={() =>
                               setConfirm({
-                                content: `确定将 ${u.username} 的密码重置为默认密码吗？`,
+                                content: `确定将 ${u.username} 的密码重置为初始密码（${DEFAULT_USER_PASSWORD}）吗？`,
                                 run: () =>
                                   act(
                                     () => send('POST', '/api/users/resetPass', undefined, { userName: u.username, userid: u.id }),
-                                    '密码重置成功',
+                                    PASSWORD_RESET_NOTICE,
                                   ),
                               })
                             }

@@ -11,6 +11,7 @@ const DictAdmin = lazyPage(() => import('./DictAdmin.tsx'), 'DictAdmin');
 const BusiDictAdmin = lazyPage(() => import('./BusiDictAdmin.tsx'), 'BusiDictAdmin');
 const SettingsAdmin = lazyPage(() => import('./SettingsAdmin.tsx'), 'SettingsAdmin');
 const BackupAdmin = lazyPage(() => import('./BackupAdmin.tsx'), 'BackupAdmin');
+const PrivacyAdmin = lazyPage(() => import('./PrivacyAdmin.tsx'), 'PrivacyAdmin');
 
 export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: ComponentType }> = [
   { path: '/system/user', title: '用户管理', component: UserAdmin },
@@ -21,4 +22,5 @@ export const SYSTEM_SCREENS: Array<{ path: string; title: string; component: Com
   { path: '/system/busidict', title: '业务字典', component: BusiDictAdmin },
   { path: '/system/settings', title: '系统设置', component: SettingsAdmin },
   { path: '/system/backup', title: '备份管理', component: BackupAdmin },
+  { path: '/system/privacy', title: '个人信息保护', component: PrivacyAdmin },
 ];

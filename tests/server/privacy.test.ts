@@ -1,0 +1,290 @@
+/**
+ * 个人信息保护 (PIPL requests), generated over the schemas: a person is entered in every schema
+ * holding personal fields (their ID number, mobile and name in every x-mask property of those
+ * kinds), edited, partly deleted (in the recycle bin), entered as a staff user too; then
+ * - the look-up by ID number and by mobile finds every record of every such schema, the deleted
+ *   ones through their revisions, the user, and is stored as a request with who, when, reason;
+ * - the copy (JSON and xlsx) holds them with their history;
+ * - the erasure follows each schema's x-erase, and afterwards the database file holds neither
+ *   the ID number, the mobile nor the name, and a restore of an older backup erases them again.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteHandleOf } from '../../src/server/db/index.ts';
+import type { FastifyInstance } from 'fastify';
+import { resources } from '../../src/generated/resources.ts';
+import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
+import { personalSpecs } from '../../src/server/modules/privacy/sources.ts';
+import { insertRecorded, updateRecorded } from '../../src/server/crud/history/recorded-writes.ts';
+import { deleteRecords } from '../../src/server/crud/repository.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
+import { sampleBody } from './sample-records.ts';
+import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
+import type { Created, Page } from '../support/answers.ts';
+
+export const PERSON = { idNumber: '320106198506123572', mobile: '13766554433', name: '欧阳明月', birthday: '1985-06-12' };
+
+/** The schemas the person is entered in: every one with an ID-number or mobile property. */
+const searchable = (specs: ResourceSpec[]) =>
+  personalSpecs(specs).filter((s) => s.fields.some((f) => f.mask === 'id' || f.mask === 'phone'));
+
+/** The person's values in a body of `spec`: every id, phone and name property, and a 姓名 field. */
+export function withPerson(spec: ResourceSpec, body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  for (const f of spec.fields) {
+    if (!(f.name in body)) continue;
+    if (f.mask === 'id') out[f.name] = PERSON.idNumber;
+    if (f.mask === 'phone') out[f.name] = PERSON.mobile;
+    if (f.mask === 'date') out[f.name] = PERSON.birthday;
+    // the ID number is a man's: the sex must agree with it
+    const male = f.options?.find((o) => o.label === '男');
+    if (male) out[f.name] = male.value;
+    if (f.mask === 'name' || (f.type === 'string' && /^(姓名|客户名称|客户姓名)$/.test(f.title))) out[f.name] = PERSON.name;
+  }
+  return out;
+}
+
+interface Group {
+  resource: string;
+  source: string;
+  records: Array<Record<string, unknown>>;
+  deletedIds: number[];
+  revisions: Array<{ id: number; action: string }>;
+}
+interface Found {
+  requestId: number;
+  groups: Group[];
+  logs: unknown[];
+  count: number;
+}
+
+describe.each(testApps())('personal information requests on %s', (_name, start) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: Record<string, string>;
+  let token: string;
+  /** per resource: the ids entered (the first edited, the second deleted when there are two) */
+  const entered = new Map<string, number[]>();
+  const deleted = new Map<string, number>();
+
+  const post = (url: string, payload: object, headers = admin) => app.inject({ method: 'POST', url, headers, payload });
+
+  beforeAll(async () => {
+    t = await start({ backupKey: TEST_BACKUP_KEY });
+    app = t.app;
+    token = await loginAs(app, 'admin', ADMIN_PASSWORD);
+    admin = bearer(token);
+    const { db, dialect } = app.database;
+    const actor = { kind: 'user' as const, name: 'admin' };
+    for (const spec of searchable(resources)) {
+      const ids: number[] = [];
+      const bodies: Array<Record<string, unknown>> = [];
+      // through the screen's routes where the schema offers them, else as the hand-written areas write
+      for (const variant of [0, 1]) {
+        const body = withPerson(spec, await sampleBody(app, token, resources, spec, variant));
+        bodies.push(body);
+        if (spec.actions.includes('add')) {
+          const res = await post(`/${spec.path}`, body);
+          expect(res.statusCode, `${spec.name}: ${res.body}`).toBe(201);
+          ids.push(res.json<Created>().id);
+        } else {
+          const record = await db.transaction().execute((trx) => insertRecorded(trx, spec, dialect, actor, body));
+          ids.push(Number(record.id));
+        }
+      }
+      entered.set(spec.name, ids);
+      // edited: a change the history keeps
+      // a property the two samples differ in, that is not the person's
+      const other = spec.fields.find(
+        (f) =>
+          !f.mask && !f.ref && !f.auto && f.name in bodies[0] && JSON.stringify(bodies[0][f.name]) !== JSON.stringify(bodies[1][f.name]),
+      );
+      expect(other, `${spec.name}: a property to edit`).toBeDefined();
+      const changed = { [other!.name]: bodies[1][other!.name] };
+      expect(await db.transaction().execute((trx) => updateRecorded(trx, spec, dialect, actor, [ids[0]], changed))).toBe(1);
+      // partly deleted: the second record goes to the recycle bin
+      if (spec.actions.includes('del')) {
+        const del = await app.inject({ method: 'DELETE', url: `/${spec.path}`, headers: admin, payload: [ids[1]] });
+        expect(del.statusCode, `${spec.name} delete: ${del.body}`).toBe(200);
+      } else {
+        expect(await deleteRecords(app.database, spec, [ids[1]])).toBe(1);
+      }
+      deleted.set(spec.name, ids[1]);
+    }
+    await createStaff(app, { username: 'person01', password: 'Person@2024', permissions: [], phone: PERSON.mobile });
+    await createStaff(app, { username: 'nokey', password: 'Nokey@2024', permissions: ['sysQuestion:list'] });
+  }, 600_000);
+  afterAll(async () => t?.close());
+
+  it('is closed without pi:admin, and needs a reason and a whole identifier', async () => {
+    const other = bearer(await loginAs(app, 'nokey', 'Nokey@2024'));
+    expect((await post('/api/privacy/search', { mobile: PERSON.mobile, reason: '本人申请' }, other)).statusCode).toBe(403);
+    expect(errorOf(await post('/api/privacy/search', { mobile: PERSON.mobile })).message).toBe('请填写事由');
+    expect(errorOf(await post('/api/privacy/search', { reason: '本人申请' })).message).toBe('请输入完整的身份证号或手机号');
+    expect(errorOf(await post('/api/privacy/search', { mobile: '1376655', reason: '本人申请' })).message).toBe('请输入正确的11位手机号码');
+    expect(errorOf(await post('/api/privacy/search', { idNumber: '3201061985', reason: '本人申请' })).message).toMatch(/身份证号/);
+  });
+
+  it('finds the person in every schema with an ID-number or mobile property, deleted records through revisions, and the user', async () => {
+    for (const by of [{ idNumber: PERSON.idNumber }, { mobile: PERSON.mobile }]) {
+      const res = await post('/api/privacy/search', { ...by, reason: '本人依个人信息保护法第四十五条申请查阅' });
+      expect(res.statusCode, res.body).toBe(200);
+      const found = res.json<Found>();
+      const kind = 'idNumber' in by ? 'id' : 'phone';
+      const holders = searchable(resources).filter((s) => s.fields.some((f) => f.mask === kind));
+      expect(holders.length).toBeGreaterThan(0);
+      for (const spec of holders) {
+        const g = found.groups.find((x) => x.resource === spec.name);
+        expect(g, `${spec.name} by ${kind}`).toBeDefined();
+        const [kept, gone] = entered.get(spec.name)!;
+        expect(
+          g!.records.map((r) => Number(r.id)),
+          spec.name,
+        ).toContain(kept);
+        expect(g!.deletedIds, spec.name).toContain(gone);
+        expect(
+          g!.revisions.map((r) => r.action),
+          spec.name,
+        ).toEqual(expect.arrayContaining(['create', 'update', 'delete']));
+      }
+      if (kind === 'phone') {
+        const users = found.groups.find((x) => x.resource === 'user');
+        expect(users?.records.map((r) => r.username)).toContain('person01');
+      }
+      console.log(`found by ${kind}: ${found.groups.map((g) => `${g.resource} ${g.records.length}+${g.deletedIds.length}`).join(', ')}`);
+    }
+    // a stranger finds nothing
+    const none = await post('/api/privacy/search', { mobile: '13900000000', reason: '核对' });
+    expect(none.json<Found>().count).toBe(0);
+  });
+
+  it('stores each look-up as a request (who, when, reason, status, count; the identifier masked) and logs it masked', async () => {
+    const res = await post('/api/privacy/search', { mobile: PERSON.mobile, reason: '审计抽查' });
+    const found = res.json<Found>();
+    const list = await app.inject({ method: 'GET', url: '/api/privacy/requests?page=0&size=5', headers: admin });
+    expect(list.statusCode).toBe(200);
+    const first = list.json<Page<Record<string, unknown>>>().content[0];
+    expect(first).toMatchObject({
+      id: found.requestId,
+      kind: 'search',
+      reason: '审计抽查',
+      status: '已完成',
+      resultCount: found.count,
+      username: 'admin',
+    });
+    expect(first.subject).toBe('137****4433');
+    expect(JSON.stringify(list.json())).not.toContain(PERSON.mobile);
+    const sheet = await app.inject({ method: 'GET', url: '/api/privacy/requests/download', headers: admin });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const log = await app.database.db
+      .selectFrom('sys_log')
+      .select(['description', 'params'])
+      .where('description', '=', '个人信息查询')
+      .execute();
+    expect(log.length).toBeGreaterThan(0);
+    expect(JSON.stringify(log)).not.toContain(PERSON.mobile);
+  });
+
+  it('gives the person a copy: one JSON and one xlsx file with the records, their history and the log lines', async () => {
+    const json = await post('/api/privacy/copy', {
+      idNumber: PERSON.idNumber,
+      mobile: PERSON.mobile,
+      reason: '本人申请副本',
+      format: 'json',
+    });
+    expect(json.statusCode, json.body).toBe(200);
+    expect(json.headers['content-disposition']).toMatch(/attachment/);
+    const doc = json.json<{ entities: Array<{ resource: string; records: unknown[]; history: unknown[] }> }>();
+    for (const spec of searchable(resources)) {
+      const e = doc.entities.find((x) => x.resource === spec.name);
+      expect(e?.records.length, spec.name).toBeGreaterThan(0);
+      expect(e?.history.length, spec.name).toBeGreaterThan(0);
+    }
+    expect(json.body).toContain(PERSON.mobile);
+    const xlsx = await post('/api/privacy/copy', { mobile: PERSON.mobile, reason: '本人申请副本', format: 'xlsx' });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const list = await app.inject({ method: 'GET', url: '/api/privacy/requests?size=2', headers: admin });
+    expect(list.json<Page<Record<string, unknown>>>().content.map((r) => r.kind)).toEqual(['copy', 'copy']);
+  });
+
+  it('erases the person by x-erase everywhere; the database file then holds neither ID number, mobile nor name, also after restoring an older backup', async () => {
+    const backup = await app.inject({ method: 'POST', url: '/api/backups', headers: admin });
+    expect(backup.statusCode, backup.body).toBe(200);
+    const older = backup.json<{ name: string }>().name;
+    // the identifiers in full in an old log line (written before logs were masked)
+    await app.database.db
+      .insertInto('sys_log')
+      .values({
+        username: 'admin',
+        description: '旧日志',
+        method: 'POST /api/x',
+        params: `{"mobile":"${PERSON.mobile}"}`,
+        time: 0,
+        log_type: 'INFO',
+        create_time: '2020-01-01 00:00:00',
+      })
+      .execute();
+
+    const res = await post('/api/privacy/erase', { idNumber: PERSON.idNumber, mobile: PERSON.mobile, reason: '本人依第四十七条申请删除' });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json<{
+      lines: Array<{ resource: string; action: string; records: number; binEntries: number }>;
+      logLines: number;
+      ledger: number;
+    }>();
+    for (const spec of searchable(resources)) {
+      const line = report.lines.find((l) => l.resource === spec.name);
+      expect(line, spec.name).toMatchObject({
+        action: spec.personal!.erase.mode === 'delete' ? '删除' : '匿名化',
+        records: 1,
+        binEntries: 1,
+      });
+    }
+    expect(report.logLines).toBeGreaterThan(0);
+    expect(report.ledger).toBe(2);
+    const again = await post('/api/privacy/search', { idNumber: PERSON.idNumber, mobile: PERSON.mobile, reason: '删除后核对' });
+    expect(again.json<Found>().count).toBe(0);
+
+    const leftovers = async () => {
+      const tables =
+        t.dialect === 'sqlite'
+          ? await sql<{ table_name: string }>`select name as table_name from sqlite_master where type = 'table'`.execute(app.database.db)
+          : await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(
+              app.database.db,
+            );
+      {
+        // every row of every table, read back through SQL
+        const hits: string[] = [];
+        for (const { table_name } of tables.rows) {
+          const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table_name)}`.execute(app.database.db);
+          const text = JSON.stringify(rows.rows);
+          for (const v of [PERSON.idNumber, PERSON.mobile, PERSON.name]) if (text.includes(v)) hits.push(`${table_name}: ${v}`);
+        }
+        if (hits.length || t.dialect !== 'sqlite') return hits;
+      }
+      // SQLite: the bytes of the database file, free pages included
+      sqliteHandleOf(app.database)!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      const file = join(t.config.dataDir, 'console.db');
+      const bytes = Buffer.concat([readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)]);
+      return [PERSON.idNumber, PERSON.mobile, PERSON.name].filter((v) => bytes.includes(Buffer.from(v, 'utf8')));
+    };
+    expect(await leftovers()).toEqual([]);
+
+    // the backup made before the erasure still holds the person: restoring it erases them again
+    const restore = await app.inject({
+      method: 'POST',
+      url: `/api/backups/${older}/restore`,
+      headers: admin,
+      payload: { password: await stepUpPassword(app) },
+    });
+    expect(restore.statusCode, restore.body).toBe(200);
+    const afterRestore = await post('/api/privacy/search', { idNumber: PERSON.idNumber, mobile: PERSON.mobile, reason: '恢复后核对' });
+    expect(afterRestore.json<Found>().groups).toEqual([]);
+    expect(await leftovers()).toEqual([]);
+  }, 600_000);
+});

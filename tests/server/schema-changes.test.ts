@@ -1,0 +1,355 @@
+/**
+ * Schema changes that keep the data (docs/adding-an-entity.md, "Changing an entity"): one test per
+ * kind of change and per database, each on 问题反馈 rows written through the API. The schemas are
+ * temporary copies of schemas/ with sysQuestion.json edited; a start with the edit either applies
+ * it by itself, or refuses naming the rows in the way until the migration the plan writes (with
+ * the reviewer's choices) is in the migrations folder.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { loadSpecs } from '../../codegen/main.ts';
+import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
+import type { Config } from '../../src/server/config.ts';
+import { openDatabase } from '../../src/server/db/index.ts';
+import { liveColumns, planAll, readSnapshots, SchemaChangeRefused } from '../../src/server/db/schema-plan.ts';
+import { appliedMigrations, migrationFromPlan, readMigrationFiles } from '../../src/server/db/schema-migrations.ts';
+import { loginAs } from './auth-helpers.ts';
+import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import { TEST_BACKUP_KEY } from './backup-helpers.ts';
+import type { Created, Page, Row } from '../support/answers.ts';
+
+type Json = Record<string, unknown>;
+/** The parts of sysQuestion.json the edits touch. */
+interface Prop {
+  [keyword: string]: unknown;
+  maxLength?: number;
+  errorMessage?: Record<string, string>;
+  enum?: string[];
+  'x-options'?: Array<{ value: string; label: string }>;
+}
+interface QuestionSchema {
+  properties: Record<string, Prop>;
+  required: string[];
+  errorMessage: { required: Record<string, string> };
+}
+type Edit = (q: QuestionSchema) => void;
+
+/** The specs of a temporary copy of schemas/ with sysQuestion.json edited. */
+function specsWith(...edits: Array<Edit | undefined>): ResourceSpec[] {
+  const dir = mkdtempSync(join(tmpdir(), 'schemas-'));
+  try {
+    cpSync('schemas', dir, { recursive: true });
+    const file = join(dir, 'sysQuestion.json');
+    const q = JSON.parse(readFileSync(file, 'utf8')) as QuestionSchema;
+    for (const e of edits) e?.(q);
+    writeFileSync(file, JSON.stringify(q, null, 2));
+    return loadSpecs(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const addCode: Edit = (q) => {
+  q.properties.code = { type: 'string', title: '编号', maxLength: 20 };
+};
+const titleMax =
+  (n: number): Edit =>
+  (q) => {
+    q.properties.title.maxLength = n;
+    q.properties.title.errorMessage!.maxLength = `标题长度不能超过${n}个字符`;
+  };
+
+interface Case {
+  kind: string;
+  /** the schema of the first start (default: as committed) */
+  before?: Edit;
+  rows: Row[];
+  after: Edit;
+  /** applies by itself at start */
+  auto?: boolean;
+  /** words of the refusal besides the schema file */
+  refusal?: string[];
+  /** indexes (in `rows`) of the rows the refusal names */
+  inTheWay?: number[];
+  /** the reviewer's choice in the migration; the migration as planned is refused first */
+  review?: (step: Json) => void;
+  /** a backup is taken before the migration */
+  backup?: boolean;
+  check(rows: Row[], app: FastifyInstance, token: Record<string, string>): void | Promise<void>;
+}
+
+const BASE = { userType: '员工', model: '系统', content: '问题' };
+
+const CASES: Case[] = [
+  {
+    kind: 'add',
+    rows: [{}, {}],
+    after: (q) => {
+      q.properties.priority = { type: 'integer', title: '优先级', default: 3 };
+    },
+    auto: true,
+    check: (rows) => expect(rows.map((r) => r.priority)).toEqual([3, 3]),
+  },
+  {
+    kind: 'widen',
+    rows: [{ title: 'x'.repeat(100) }],
+    after: titleMax(300),
+    auto: true,
+    async check(rows, app, token) {
+      expect(rows[0].title).toBe('x'.repeat(100));
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/sysQuestion',
+        headers: token,
+        payload: { ...BASE, title: 'y'.repeat(250) },
+      });
+      expect(res.statusCode).toBe(201);
+    },
+  },
+  {
+    kind: 'narrow',
+    rows: [{ title: 'a'.repeat(50) }, { title: 'bbb' }],
+    after: titleMax(5),
+    refusal: ['title', '100 → 5'],
+    inTheWay: [0],
+    review: (s) => (s.tooLong = 'truncate'),
+    backup: true,
+    async check(rows, app, token) {
+      expect(rows.map((r) => r.title)).toEqual(['aaaaa', 'bbb']);
+      const res = await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, title: 'c'.repeat(6) } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<Row>().message).toBe('标题长度不能超过5个字符');
+    },
+  },
+  {
+    kind: 'rename',
+    rows: [{ remark: '建议一' }, {}, { remark: '建议二' }],
+    after: (q) => {
+      q.properties.suggestion = { ...q.properties.remark, 'x-renamedFrom': 'remark' };
+      delete q.properties.remark;
+    },
+    refusal: ['remark → suggestion'],
+    inTheWay: [0, 2],
+    check(rows) {
+      expect(rows.map((r) => r.suggestion)).toEqual(['建议一', null, '建议二']);
+      expect(rows[0]).not.toHaveProperty('remark');
+    },
+  },
+  {
+    kind: 'type change, every value converting',
+    before: addCode,
+    rows: [{ code: '12' }, { code: '-3' }, {}],
+    after: (q) => {
+      q.properties.code = { type: 'integer', title: '编号' };
+    },
+    refusal: ['code', 'string → integer'],
+    inTheWay: [],
+    backup: true,
+    check: (rows) => expect(rows.map((r) => r.code)).toEqual([12, -3, null]),
+  },
+  {
+    kind: 'type change, a value not converting',
+    before: addCode,
+    rows: [{ code: '12' }, { code: 'abc' }],
+    after: (q) => {
+      q.properties.code = { type: 'integer', title: '编号' };
+    },
+    refusal: ['code', 'string → integer'],
+    inTheWay: [1],
+    review: (s) => (s.nonConverting = 'null'),
+    backup: true,
+    check: (rows) => expect(rows.map((r) => r.code)).toEqual([12, null]),
+  },
+  {
+    kind: 'required added',
+    rows: [{}, {}],
+    after: (q) => {
+      q.properties.priority = { type: 'integer', title: '优先级' };
+      q.required.push('priority');
+      q.errorMessage.required.priority = '优先级不能为空';
+    },
+    refusal: ['priority', '新增必填属性'],
+    inTheWay: [0, 1],
+    review: (s) => (s.fill = 3),
+    check: (rows) => expect(rows.map((r) => r.priority)).toEqual([3, 3]),
+  },
+  {
+    kind: 'enum narrowed',
+    rows: [{ model: '其他' }, { model: '系统' }],
+    after: (q) => {
+      const m = q.properties.model;
+      m.enum = m.enum!.filter((v) => v !== '其他');
+      m['x-options'] = m['x-options']!.filter((o) => o.value !== '其他');
+    },
+    refusal: ['model', '"其他"'],
+    inTheWay: [0],
+    review: (s) => (s.replace = { 其他: '服务' }),
+    backup: true,
+    check: (rows) => expect(rows.map((r) => r.model)).toEqual(['服务', '系统']),
+  },
+];
+
+/** What `npm run schema:plan` writes for `specs` against the database of `config` (null: nothing to write). */
+async function plan(config: Config, specs: ResourceSpec[], opts: { drop?: boolean } = {}): Promise<string | null> {
+  const database = await openDatabase(config);
+  try {
+    const changes = await planAll(database.db, database.dialect, specs, await readSnapshots(database.db, database.dialect));
+    const m = migrationFromPlan(
+      changes.filter((c) => c.blocking || (opts.drop && c.step)),
+      readMigrationFiles(config.migrationsDir).map((f) => f.name),
+      opts,
+    );
+    if (!m) return null;
+    writeFileSync(join(config.migrationsDir, m.name), m.content);
+    return m.name;
+  } finally {
+    await database.close();
+  }
+}
+
+async function refusedWith(start: Promise<unknown>): Promise<string> {
+  const err = await start.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SchemaChangeRefused);
+  return (err as Error).message;
+}
+
+const backupsOf = (config: Config) => {
+  try {
+    return readdirSync(config.backupDir).filter((n) => n.endsWith('-pre-migration.tar.gz.enc'));
+  } catch {
+    return [];
+  }
+};
+
+async function rowsOf(app: FastifyInstance, ids: number[]): Promise<Row[]> {
+  const token = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+  const page = (await app.inject({ method: 'GET', url: '/api/sysQuestion?page=0&size=100&sort=id,asc', headers: token })).json<Page>();
+  return ids.map((id) => page.content.find((r) => r.id === id)!);
+}
+
+describe.each(testApps())('schema changes on %s', { timeout: 180_000 }, (dialect, start) => {
+  let t: TestApp | undefined;
+  let migrations: string;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+    rmSync(migrations, { recursive: true, force: true });
+  });
+
+  async function begin(before?: Edit, rows: Row[] = []): Promise<{ ids: number[] }> {
+    migrations = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const specs = specsWith(before);
+    t = await start({ migrationsDir: migrations, backupKey: TEST_BACKUP_KEY }, { resources: specs });
+    const token = bearer(await loginAs(t.app, 'admin', ADMIN_PASSWORD));
+    const ids: number[] = [];
+    for (const r of rows) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, ...r } });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json<Created>().id);
+    }
+    await t.app.close();
+    return { ids };
+  }
+
+  it.each(CASES.map((c) => [c.kind, c] as const))('%s', async (_kind, c) => {
+    const { ids } = await begin(c.before, c.rows);
+    const specs = specsWith(c.before, c.after);
+    const t0 = t!;
+    let app: FastifyInstance;
+    if (c.auto) {
+      app = await t0.reopen({ resources: specs });
+      expect(await plan(t0.config, specs)).toBeNull();
+    } else {
+      // no migration: the start refuses, naming the schema, the property, the change and the rows in the way
+      const message = await refusedWith(t0.reopen({ resources: specs }));
+      expect(message).toContain('schemas/sysQuestion.json');
+      expect(message).toMatch(/[\u4e00-\u9fff]/);
+      expect(message).toContain('needs a committed migration');
+      for (const w of c.refusal ?? []) expect(message).toContain(w);
+      for (const i of c.inTheWay ?? []) expect(message).toMatch(new RegExp(`id [0-9, ]*\\b${ids[i]}\\b`));
+      const name = await plan(t0.config, specs);
+      expect(name).toMatch(/^0001-sysQuestion-/);
+      if (c.review) {
+        // as planned (refuse), the rows in the way stop the start, and nothing is applied
+        const again = await refusedWith(t0.reopen({ resources: specs }));
+        expect(again).toContain(`migrations/${name}`);
+        for (const i of c.inTheWay ?? []) expect(again).toContain(String(ids[i]));
+        const file = join(migrations, name!);
+        const m = JSON.parse(readFileSync(file, 'utf8')) as { steps: Json[] };
+        c.review(m.steps[0]);
+        writeFileSync(file, JSON.stringify(m, null, 2));
+      }
+      // a migration that rewrites values takes a backup first (the refused try above took one too)
+      const backups = backupsOf(t0.config).length;
+      app = await t0.reopen({ resources: specs });
+      expect(backupsOf(t0.config).length).toBe(backups + (c.backup ? 1 : 0));
+      if (!c.backup) expect(backups).toBe(0);
+      const applied = await appliedMigrations(app.database.db, app.database.dialect);
+      expect(applied.map((a) => a.name)).toEqual([name]);
+      expect(applied[0].applied_by).toContain(String(process.pid));
+      // applied: the plan has nothing left, and a further start applies nothing again
+      expect(await plan(t0.config, specs)).toBeNull();
+    }
+    const token = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+    await c.check(await rowsOf(app, ids), app, token);
+  });
+
+  it('a removed property is kept until a plan drops it, after a backup', async () => {
+    const { ids } = await begin(undefined, [{ remark: '保留的建议' }]);
+    const specs = specsWith((q) => delete q.properties.remark);
+    const t0 = t!;
+    const app = await t0.reopen({ resources: specs });
+    const kept = await sql<{ remark: string }>`select remark from sys_question where id = ${ids[0]}`.execute(app.database.db);
+    expect(kept.rows[0].remark).toBe('保留的建议');
+    await app.close();
+    expect(await plan(t0.config, specs)).toBeNull();
+    const name = await plan(t0.config, specs, { drop: true });
+    expect(JSON.parse(readFileSync(join(migrations, name!), 'utf8'))).toEqual({
+      steps: [{ entity: 'sysQuestion', table: 'sys_question', kind: 'dropColumn', column: 'remark' }],
+    });
+    const after = await t0.reopen({ resources: specs });
+    const backups = backupsOf(t0.config);
+    expect(backups.length).toBe(1);
+    const cols = await liveColumns(after.database.db, after.database.dialect, 'sys_question');
+    expect(cols?.has('remark')).toBe(false);
+    expect(cols?.has('content')).toBe(true);
+  });
+
+  it('an applied migration edited afterwards stops the start', async () => {
+    await begin(undefined, [{ remark: '建议' }]);
+    const specs = specsWith((q) => {
+      q.properties.suggestion = { ...q.properties.remark, 'x-renamedFrom': 'remark' };
+      delete q.properties.remark;
+    });
+    const t0 = t!;
+    const name = (await plan(t0.config, specs))!;
+    const app = await t0.reopen({ resources: specs });
+    await app.close();
+    const file = join(migrations, name);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"suggestion"', '"advice"'));
+    const message = await refusedWith(t0.reopen({ resources: specs }));
+    expect(message).toContain(`migrations/${name}`);
+    expect(message).toContain('edited after it was applied');
+    expect(message).toContain('被修改');
+  });
+
+  it.skipIf(dialect !== 'postgres')('two instances starting on one pending migration: one applies it, both serve', async () => {
+    const { ids } = await begin(undefined, [{ remark: '建议' }]);
+    const specs = specsWith((q) => {
+      q.properties.suggestion = { ...q.properties.remark, 'x-renamedFrom': 'remark' };
+      delete q.properties.remark;
+    });
+    const t0 = t!;
+    const name = await plan(t0.config, specs);
+    const [a, b] = await Promise.all([t0.reopen({ resources: specs }), t0.reopen({ resources: specs })]);
+    expect((await appliedMigrations(a.database.db, a.database.dialect)).map((m) => m.name)).toEqual([name]);
+    for (const app of [a, b]) expect((await rowsOf(app, ids))[0].suggestion).toBe('建议');
+  });
+});
