@@ -58,6 +58,8 @@ export interface StaffSpec {
   phone?: string;
   enabled?: boolean;
   dataScope?: '全部' | '本级' | '自定义';
+  /** the departments of a 自定义 data scope */
+  customDepts?: number[];
 }
 
 /** Creates a role whose menus carry the given keys and a user holding it; answers the user id. */
@@ -72,6 +74,7 @@ export async function createStaff(app: FastifyInstance, spec: StaffSpec): Promis
     .returning('id')
     .executeTakeFirstOrThrow();
   const roleId = Number(role.id);
+  for (const dept of spec.customDepts ?? []) await db.insertInto('sys_roles_depts').values({ role_id: roleId, dept_id: dept }).execute();
   for (const key of spec.permissions) {
     let menu = await db.selectFrom('sys_menu').select('id').where('permission', '=', key).executeTakeFirst();
     if (!menu) {

@@ -2,10 +2,11 @@
  * One guard for every record, generated over the route table (a new route that takes an id, or a
  * new scoped schema, is covered without editing this file). For the users and departments tables
  * and every schema with a data scope, admin makes two records in another department and deletes
- * one; a 本级 user holding every key of the resource then asks every route under the resource's
+ * one; a user holding every key of the resource then asks every route under the resource's
  * path (read by id, `/{id}/history`, restore to a version, the recycle bin's restore and purge,
  * update, delete, look-ups by `?id=`) about three ids: a live record outside its scope, an id that
- * never existed, and the record deleted outside its scope. The id goes where the route takes one:
+ * never existed, and the record deleted outside its scope; once with data scope 本级 and once with
+ * 自定义 naming its own department. The id goes where the route takes one:
  * its `:id`, `?id=` on a GET, `{id}` on a PUT, `[id]` on a POST or DELETE. The three answers
  * (status and message, the asked id written as ID) must be the same. Prints the routes covered.
  */
@@ -104,68 +105,81 @@ describe.each(testApps())('every door asks the one guard on %s', (_name, start) 
     })),
   ];
 
-  it.each(doors().map((d) => [d.name, d.name] as [string, string]))('%s', async (name) => {
-    const door = doors().find((d) => d.name === name)!;
-    const hidden = await door.make(other, 0);
-    const gone = await door.make(other, 1);
-    const del = await call(admin, 'DELETE', `/${door.path}`, [gone]);
-    expect(del.statusCode, del.body).toBe(200);
-    // a version of the hidden record to name in restore routes
-    const revision = Number(
-      (
-        await t.app.database.db
-          .selectFrom(REVISION_TABLE)
-          .select('id')
-          .where('record_id', '=', hidden)
-          .orderBy('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-    const user = `door_${name}`.slice(0, 30);
-    await createStaff(t.app, { username: user, password: PASSWORD, permissions: door.keys, dataScope: '本级', deptId: mine });
-    const token = await loginAs(t.app, user, PASSWORD);
+  // 本级, and 自定义 naming the caller's own department (both leave the other department out)
+  const scopes = [['本级'], ['自定义']] as const;
+  it.each(doors().flatMap((d) => scopes.map(([scope]) => [d.name, scope] as [string, '本级' | '自定义'])))(
+    '%s, %s',
+    async (name, scope) => {
+      const door = doors().find((d) => d.name === name)!;
+      const variant = scope === '本级' ? 0 : 2;
+      const hidden = await door.make(other, variant);
+      const gone = await door.make(other, variant + 1);
+      const del = await call(admin, 'DELETE', `/${door.path}`, [gone]);
+      expect(del.statusCode, del.body).toBe(200);
+      // a version of the hidden record to name in restore routes
+      const revision = Number(
+        (
+          await t.app.database.db
+            .selectFrom(REVISION_TABLE)
+            .select('id')
+            .where('record_id', '=', hidden)
+            .orderBy('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const user = `door_${scope === '本级' ? 'b' : 'c'}_${name}`.slice(0, 30);
+      await createStaff(t.app, {
+        username: user,
+        password: PASSWORD,
+        permissions: door.keys,
+        dataScope: scope,
+        deptId: mine,
+        customDepts: scope === '自定义' ? [mine] : undefined,
+      });
+      const token = await loginAs(t.app, user, PASSWORD);
 
-    const answer = async (method: string, url: string, payload: unknown, id: number) => {
-      const res = await call(token, method, url, payload);
-      let message: string;
-      try {
-        const m = res.json<{ message?: unknown }>().message;
-        message = typeof m === 'string' ? m : '';
-      } catch {
-        message = '';
-      }
-      return `${res.statusCode} ${message.split(String(id)).join('ID')}`;
-    };
-    const base = `/${door.path}`;
-    // routes of a caller (a public route, an open posting for one, has no scope to keep)
-    const routes = routeCatalogue(t.app).filter(
-      (r) => (r.url === base || r.url.startsWith(`${base}/`)) && !r.url.includes('*') && (r.authenticated || !!r.identity),
-    );
-    const wrong: string[] = [];
-    // writes last: a door that let a hidden record through must not change what the reads find
-    const order = (m: string) => ['GET', 'PUT', 'POST', 'DELETE'].indexOf(m);
-    for (const r of [...routes].sort((a, b) => order(a.method) - order(b.method))) {
-      const takesPathId = r.url.includes(':id');
-      const ask = (id: number) => {
-        const url = takesPathId ? r.url.replace(':id', String(id)).replace(/:[A-Za-z]+/g, String(revision)) : r.url;
-        if (r.method === 'GET') return answer('GET', takesPathId ? url : `${url}?id=${id}`, undefined, id);
-        if (r.method === 'PUT') return answer('PUT', url, takesPathId ? {} : { id }, id);
-        return answer(r.method, url, [id], id);
+      const answer = async (method: string, url: string, payload: unknown, id: number) => {
+        const res = await call(token, method, url, payload);
+        let message: string;
+        try {
+          const m = res.json<{ message?: unknown }>().message;
+          message = typeof m === 'string' ? m : '';
+        } catch {
+          message = '';
+        }
+        return `${res.statusCode} ${message.split(String(id)).join('ID')}`;
       };
-      if (/:[A-Za-z]+/.test(r.url) && !takesPathId) continue;
-      const answers = [await ask(hidden), await ask(ABSENT), await ask(gone)];
-      covered.add(`${r.method} ${r.url}`);
-      asked++;
-      if (new Set(answers).size !== 1)
-        wrong.push(`${r.method} ${r.url}: hidden ${answers[0]} / absent ${answers[1]} / deleted ${answers[2]}`);
-      if (answers.some((a) => a.startsWith('5'))) wrong.push(`${r.method} ${r.url}: ${answers.join(' / ')}`);
-    }
-    expect(wrong).toEqual([]);
-    // the doors that matter most were among them
-    for (const door of ['GET /:id/history', 'POST /recycleBin/restore', 'DELETE /recycleBin'])
-      expect(
-        routes.some((r) => `${r.method} ${r.url.slice(base.length)}` === door.replace('/:id', '/:id')),
-        `${name} ${door}`,
-      ).toBe(true);
-  });
+      const base = `/${door.path}`;
+      // routes of a caller (a public route, an open posting for one, has no scope to keep)
+      const routes = routeCatalogue(t.app).filter(
+        (r) => (r.url === base || r.url.startsWith(`${base}/`)) && !r.url.includes('*') && (r.authenticated || !!r.identity),
+      );
+      const wrong: string[] = [];
+      // writes last: a door that let a hidden record through must not change what the reads find
+      const order = (m: string) => ['GET', 'PUT', 'POST', 'DELETE'].indexOf(m);
+      for (const r of [...routes].sort((a, b) => order(a.method) - order(b.method))) {
+        const takesPathId = r.url.includes(':id');
+        const ask = (id: number) => {
+          const url = takesPathId ? r.url.replace(':id', String(id)).replace(/:[A-Za-z]+/g, String(revision)) : r.url;
+          if (r.method === 'GET') return answer('GET', takesPathId ? url : `${url}?id=${id}`, undefined, id);
+          if (r.method === 'PUT') return answer('PUT', url, takesPathId ? {} : { id }, id);
+          return answer(r.method, url, [id], id);
+        };
+        if (/:[A-Za-z]+/.test(r.url) && !takesPathId) continue;
+        const answers = [await ask(hidden), await ask(ABSENT), await ask(gone)];
+        covered.add(`${r.method} ${r.url}`);
+        asked++;
+        if (new Set(answers).size !== 1)
+          wrong.push(`${r.method} ${r.url}: hidden ${answers[0]} / absent ${answers[1]} / deleted ${answers[2]}`);
+        if (answers.some((a) => a.startsWith('5'))) wrong.push(`${r.method} ${r.url}: ${answers.join(' / ')}`);
+      }
+      expect(wrong).toEqual([]);
+      // the doors that matter most were among them
+      for (const door of ['GET /:id/history', 'POST /recycleBin/restore', 'DELETE /recycleBin'])
+        expect(
+          routes.some((r) => `${r.method} ${r.url.slice(base.length)}` === door.replace('/:id', '/:id')),
+          `${name} ${door}`,
+        ).toBe(true);
+    },
+  );
 });

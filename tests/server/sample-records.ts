@@ -78,8 +78,9 @@ export function sampleValue(spec: ResourceSpec, field: FieldSpec, variant: numbe
       return field.type === 'number' ? v + 0.5 : v;
     }
     case 'string': {
-      if (field.format === 'date') return `2026-0${3 + variant}-1${variant}`;
-      if (field.format === 'date-time') return `2026-0${3 + variant}-1${variant} 0${8 + variant}:${pad(15 + variant)}:00`;
+      // valid for variants 0-5 (month 03-08, day 10-15, hour 08-13)
+      if (field.format === 'date') return `2026-${pad(3 + variant)}-${pad(10 + variant)}`;
+      if (field.format === 'date-time') return `2026-${pad(3 + variant)}-${pad(10 + variant)} ${pad(8 + variant)}:${pad(15 + variant)}:00`;
       if (field.format === 'uri') return `https://example.com/doc/${variant + 1}`;
       if (field.format === 'email') return `user${variant}@example.com`;
       if (typeof p.pattern === 'string') {
