@@ -41,7 +41,9 @@ describe('API documentation page', () => {
       });
       const res = await page.goto(`${product.url}/api/docs`);
       expect(res?.status()).toBe(200);
-      await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 });
+      // Swagger UI reads and renders the whole document (every route) before the first tag shows:
+      // beside a full run (load 12-16) that took over 20 s in two runs of two. A bound, not a wait.
+      await page.locator('.opblock-tag').first().waitFor({ timeout: 60_000 });
       expect(await page.locator('.info .title').innerText()).toContain(`${DEFAULT_PRODUCT_NAME} API`);
 
       // an entity's list: paging, sort and its x-filter parameters, the staff token with its key
