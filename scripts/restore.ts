@@ -8,7 +8,14 @@
  * pre-restore backup in BACKUP_DIR, then one transaction swaps the data. Stop every instance of
  * the server first (a running one would keep its in-memory caches of the old data); the
  * screen's restore is the way to restore while serving. The product's tables are made first
- * (as at a start), so a backup can be restored into an empty database. Exits 1, changing nothing, when refused.
+ * (as at a start). Exits 1, changing nothing, when refused.
+ *
+ * The erasure ledger (个人信息保护) is carried as the screen's restore carries it: read with its
+ * secret from the database being replaced before anything is changed, written into the restored
+ * one and applied, so a person erased after the backup was made is erased again; what was erased
+ * again is printed per table. When the present database is absent, empty or cannot be read its
+ * ledger is unknown and the restore is refused, unless `--without-ledger` says to go on without
+ * it (a lost database): npm run restore -- FILE --without-ledger
  */
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -19,12 +26,27 @@ import { ApiError } from '../src/server/errors.ts';
 import { exclusively } from '../src/server/modules/backup/create.ts';
 import { restoreBackup } from '../src/server/modules/backup/restore.ts';
 import { announce, RESTORED_TITLE, restoredMessage } from '../src/server/modules/backup/notices.ts';
+import {
+  LedgerUnreadable,
+  readCurrentLedger,
+  reErasedText,
+  restoreLedger,
+  type CarriedLedger,
+} from '../src/server/modules/privacy/ledger.ts';
+import { resources } from '../src/generated/resources.ts';
 
-const arg = process.argv[2];
-if (!arg) {
-  console.error('usage: npm run restore FILE   (a backup-....tar.gz.enc written by npm run backup or the schedule)');
+const WITHOUT_LEDGER = '--without-ledger';
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const arg = files[0];
+if (!arg || files.length > 1 || flags.some((f) => f !== WITHOUT_LEDGER)) {
+  console.error(
+    `usage: npm run restore -- FILE [${WITHOUT_LEDGER}]   (a backup-....tar.gz.enc written by npm run backup or the schedule;\n` +
+      `       ${WITHOUT_LEDGER}: go on when the present database cannot be read, without its erasure ledger)`,
+  );
   process.exit(2);
 }
+const withoutLedger = flags.includes(WITHOUT_LEDGER);
 const file = resolve(arg);
 if (!existsSync(file)) {
   console.error(`no such file: ${file}`);
@@ -40,6 +62,20 @@ try {
   }
   throw err;
 }
+// the erasure ledger of the database being replaced, read before anything is built or changed
+let carried: CarriedLedger = { secret: null, rows: [] };
+try {
+  carried = await readCurrentLedger(config);
+} catch (err) {
+  if (!(err instanceof LedgerUnreadable)) throw err;
+  if (!withoutLedger) {
+    console.error(`未恢复，现有数据未改变：无法读取当前数据库中的删除登记（${err.message}）。`);
+    console.error('删除登记记录了已删除的个人信息，恢复较早的备份后要据此再次删除；不带删除登记恢复，已删除的人员可能重新出现。');
+    console.error(`确认当前数据库已丢失、要不带删除登记恢复时，请执行：npm run restore -- ${arg} ${WITHOUT_LEDGER}`);
+    process.exit(1);
+  }
+  console.log(`警告：无法读取当前数据库中的删除登记（${err.message}），按 ${WITHOUT_LEDGER} 不带删除登记恢复`);
+}
 // the product's tables as this version defines them (an empty database gets them all), then closed
 const app = await buildApp({ ...config, jobsEnabled: false, serveWeb: false, seedDemo: false });
 await app.ready();
@@ -50,6 +86,14 @@ try {
   const result = await exclusively('restore', () =>
     restoreBackup(database, config, file, (stage) => console.log(stage), { allowPlain: true }),
   );
+  try {
+    for (const line of reErasedText(carried, await restoreLedger(database, resources, config.dataDir, carried))) console.log(line);
+  } catch (err) {
+    console.error(
+      `备份已恢复，但删除登记未能应用，已删除人员的个人信息可能重新出现：${err instanceof Error ? err.message : String(err)}；请排除原因后重新执行本次恢复`,
+    );
+    process.exitCode = 1;
+  }
   await announce(
     undefined,
     database,

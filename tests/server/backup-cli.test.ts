@@ -4,31 +4,12 @@
  * a stopped, fresh instance, which then holds every table and file as the first one had them.
  * BACKUP_DIR and BACKUP_KEEP are checked when the configuration is read.
  */
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../../src/server/config.ts';
+import { ConfigError, loadConfig } from '../../src/server/config.ts';
 import { testApps, type TestApp } from './helpers.ts';
-import { fillEverything, snapshot, TEST_BACKUP_KEY, uploadedFiles } from './backup-helpers.ts';
-
-const run = promisify(execFile);
-
-/** Runs a script as `npm run` does, with the environment of `config`. */
-function script(name: string, config: Config, args: string[] = []) {
-  return run(process.execPath, ['--import', 'tsx', join('scripts', name), ...args], {
-    env: {
-      ...process.env,
-      DATA_DIR: config.dataDir,
-      DATABASE_URL: config.databaseUrl,
-      STORAGE_PROVIDER: config.storage,
-      LOG_LEVEL: 'warn',
-      BACKUP_ENCRYPTION_KEY: TEST_BACKUP_KEY.key.toString('base64'),
-    },
-    timeout: 120_000,
-  });
-}
+import { fillEverything, script, snapshot, TEST_BACKUP_KEY, uploadedFiles } from './backup-helpers.ts';
 
 describe('backup settings', () => {
   it('BACKUP_DIR defaults to DATA_DIR/backups and may not be the data or uploads folder', () => {

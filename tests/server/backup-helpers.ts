@@ -2,8 +2,10 @@
  * Helpers of the backup tests: every table's rows as comparable text, the uploaded files on
  * disk, and filling a database with data of every kind through the API.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import tar from 'tar-stream';
@@ -186,5 +188,23 @@ export async function restoreUpload(app: FastifyInstance, name: string, content:
     url: '/api/backups/restore',
     headers: { ...bearer(token), ...body.headers },
     payload: body.payload,
+  });
+}
+
+const run = promisify(execFile);
+
+/** Runs a script of scripts/ as `npm run` does, with the environment of `config`. */
+export function script(name: string, config: Config, args: string[] = []) {
+  return run(process.execPath, ['--import', 'tsx', join('scripts', name), ...args], {
+    env: {
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      DATABASE_URL: config.databaseUrl,
+      STORAGE_PROVIDER: config.storage,
+      LOG_LEVEL: 'warn',
+      BACKUP_ENCRYPTION_KEY: TEST_BACKUP_KEY.key.toString('base64'),
+    },
+    // a busy machine takes minutes to load the server's modules and build a database
+    timeout: 300_000,
   });
 }

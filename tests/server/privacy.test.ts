@@ -10,42 +10,21 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteHandleOf } from '../../src/server/db/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { resources } from '../../src/generated/resources.ts';
 import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { personalSpecs } from '../../src/server/modules/privacy/sources.ts';
-import { insertRecorded, updateRecorded } from '../../src/server/crud/history/recorded-writes.ts';
-import { deleteRecords } from '../../src/server/crud/repository.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
-import { sampleBody } from './sample-records.ts';
+import { enterPerson, PERSON, personInRows } from './privacy-helpers.ts';
 import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
-import type { Created, Page } from '../support/answers.ts';
-
-export const PERSON = { idNumber: '320106198506123572', mobile: '13766554433', name: '欧阳明月', birthday: '1985-06-12' };
+import type { Page } from '../support/answers.ts';
 
 /** The schemas the person is entered in: every one with an ID-number or mobile property. */
 const searchable = (specs: ResourceSpec[]) =>
   personalSpecs(specs).filter((s) => s.fields.some((f) => f.mask === 'id' || f.mask === 'phone'));
-
-/** The person's values in a body of `spec`: every id, phone and name property, and a 姓名 field. */
-export function withPerson(spec: ResourceSpec, body: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...body };
-  for (const f of spec.fields) {
-    if (!(f.name in body)) continue;
-    if (f.mask === 'id') out[f.name] = PERSON.idNumber;
-    if (f.mask === 'phone') out[f.name] = PERSON.mobile;
-    if (f.mask === 'date') out[f.name] = PERSON.birthday;
-    // the ID number is a man's: the sex must agree with it
-    const male = f.options?.find((o) => o.label === '男');
-    if (male) out[f.name] = male.value;
-    if (f.mask === 'name' || (f.type === 'string' && /^(姓名|客户名称|客户姓名)$/.test(f.title))) out[f.name] = PERSON.name;
-  }
-  return out;
-}
 
 interface Group {
   resource: string;
@@ -77,42 +56,10 @@ describe.each(testApps())('personal information requests on %s', (_name, start) 
     app = t.app;
     token = await loginAs(app, 'admin', ADMIN_PASSWORD);
     admin = bearer(token);
-    const { db, dialect } = app.database;
-    const actor = { kind: 'user' as const, name: 'admin' };
     for (const spec of searchable(resources)) {
-      const ids: number[] = [];
-      const bodies: Array<Record<string, unknown>> = [];
-      // through the screen's routes where the schema offers them, else as the hand-written areas write
-      for (const variant of [0, 1]) {
-        const body = withPerson(spec, await sampleBody(app, token, resources, spec, variant));
-        bodies.push(body);
-        if (spec.actions.includes('add')) {
-          const res = await post(`/${spec.path}`, body);
-          expect(res.statusCode, `${spec.name}: ${res.body}`).toBe(201);
-          ids.push(res.json<Created>().id);
-        } else {
-          const record = await db.transaction().execute((trx) => insertRecorded(trx, spec, dialect, actor, body));
-          ids.push(Number(record.id));
-        }
-      }
-      entered.set(spec.name, ids);
-      // edited: a change the history keeps
-      // a property the two samples differ in, that is not the person's
-      const other = spec.fields.find(
-        (f) =>
-          !f.mask && !f.ref && !f.auto && f.name in bodies[0] && JSON.stringify(bodies[0][f.name]) !== JSON.stringify(bodies[1][f.name]),
-      );
-      expect(other, `${spec.name}: a property to edit`).toBeDefined();
-      const changed = { [other!.name]: bodies[1][other!.name] };
-      expect(await db.transaction().execute((trx) => updateRecorded(trx, spec, dialect, actor, [ids[0]], changed))).toBe(1);
-      // partly deleted: the second record goes to the recycle bin
-      if (spec.actions.includes('del')) {
-        const del = await app.inject({ method: 'DELETE', url: `/${spec.path}`, headers: admin, payload: [ids[1]] });
-        expect(del.statusCode, `${spec.name} delete: ${del.body}`).toBe(200);
-      } else {
-        expect(await deleteRecords(app.database, spec, [ids[1]])).toBe(1);
-      }
-      deleted.set(spec.name, ids[1]);
+      const [kept, gone] = await enterPerson(app, token, spec);
+      entered.set(spec.name, [kept, gone]);
+      deleted.set(spec.name, gone);
     }
     await createStaff(app, { username: 'person01', password: 'Person@2024', permissions: [], phone: PERSON.mobile });
     await createStaff(app, { username: 'nokey', password: 'Nokey@2024', permissions: ['sysQuestion:list'] });
@@ -251,22 +198,9 @@ describe.each(testApps())('personal information requests on %s', (_name, start) 
     expect(again.json<Found>().count).toBe(0);
 
     const leftovers = async () => {
-      const tables =
-        t.dialect === 'sqlite'
-          ? await sql<{ table_name: string }>`select name as table_name from sqlite_master where type = 'table'`.execute(app.database.db)
-          : await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(
-              app.database.db,
-            );
-      {
-        // every row of every table, read back through SQL
-        const hits: string[] = [];
-        for (const { table_name } of tables.rows) {
-          const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table_name)}`.execute(app.database.db);
-          const text = JSON.stringify(rows.rows);
-          for (const v of [PERSON.idNumber, PERSON.mobile, PERSON.name]) if (text.includes(v)) hits.push(`${table_name}: ${v}`);
-        }
-        if (hits.length || t.dialect !== 'sqlite') return hits;
-      }
+      // every row of every table, read back through SQL
+      const hits = await personInRows(app);
+      if (hits.length || t.dialect !== 'sqlite') return hits;
       // SQLite: the bytes of the database file, free pages included
       sqliteHandleOf(app.database)!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
       const file = join(t.config.dataDir, 'console.db');

@@ -250,7 +250,7 @@ export async function registerPrivacy(app: FastifyInstance, specs: ResourceSpec[
     before: (db) => readLedger(db),
     after: async (restored, carried) => {
       try {
-        const reports = await restoreLedger(restored, specs, carried as CarriedLedger);
+        const reports = await restoreLedger(restored.database, specs, restored.config.dataDir, carried as CarriedLedger);
         restored.log.info({ erased: reports.length }, 'erasure ledger applied after restore');
       } catch (err) {
         restored.log.error({ err }, 'erasure ledger not applied after restore');

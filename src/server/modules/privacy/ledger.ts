@@ -2,11 +2,18 @@
  * The erasure ledger across restores: before a restore the ledger (hashes only) and its secret
  * are read from the database being replaced; after it they are written into the restored one,
  * and every identifier still stored there whose hash is in the ledger is erased again, so a
- * person erased after the backup was made stays erased. Also run by the retention job's start.
+ * person erased after the backup was made stays erased. Both restore paths do this: the 备份管理
+ * screen (a restore hook) and `npm run restore`, which refuses when the database it replaces
+ * cannot be read, unless told to go on without the ledger.
  */
-import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { ensureTables } from '../../auth/tables.ts';
+import type { Config } from '../../config.ts';
+import { openDatabase } from '../../db/index.ts';
+import { databaseStartError } from '../../start-errors.ts';
 import { REVISION_TABLE } from '../../crud/history/revisions.ts';
 import type { Database } from '../../types.ts';
 import { erasePerson, type EraseReport } from './erase.ts';
@@ -30,6 +37,47 @@ export async function readLedger(database: Database): Promise<CarriedLedger> {
     secret,
     rows: rows.map((r) => ({ hash: String(r.hash), subject_kind: String(r.subject_kind), create_time: String(r.create_time) })),
   };
+}
+
+/** The database a command-line restore replaces is absent or cannot be read: its ledger is unknown. */
+export class LedgerUnreadable extends Error {}
+
+/** Which of these tables the database holds. */
+async function presentTables(database: Database, names: string[]): Promise<Set<string>> {
+  const rows =
+    database.dialect === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in (${sql.join(names)})`.execute(
+          database.db,
+        )
+      : await sql<{ name: string }>`select table_name as name from information_schema.tables
+          where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(database.db);
+  return new Set(rows.rows.map((r) => r.name));
+}
+
+/**
+ * The ledger of the database that `npm run restore` is about to replace, read before anything is
+ * built or changed there. A database of a version before the ledger (the product's tables without
+ * the ledger's) answers an empty ledger: nobody was erased in it. Throws LedgerUnreadable when the
+ * database is absent, empty (none of the product's tables) or cannot be read: damage elsewhere in
+ * it does not matter while the ledger itself reads.
+ */
+export async function readCurrentLedger(config: Config): Promise<CarriedLedger> {
+  const file = join(config.dataDir, 'console.db');
+  if (!config.databaseUrl && !existsSync(file)) throw new LedgerUnreadable(`当前数据库文件 ${file} 不存在`);
+  let database: Database | undefined;
+  try {
+    database = await openDatabase(config);
+    const present = await presentTables(database, ['sys_user', LEDGER_TABLE, SECRET_TABLE]);
+    if (!present.has('sys_user')) throw new LedgerUnreadable('当前数据库是空的，没有本系统的数据表');
+    if (!present.has(LEDGER_TABLE) || !present.has(SECRET_TABLE)) return { secret: null, rows: [] };
+    return await readLedger(database);
+  } catch (err) {
+    if (err instanceof LedgerUnreadable) throw err;
+    const detail = databaseStartError(err, config.databaseUrl) ?? (err instanceof Error ? err.message : String(err));
+    throw new LedgerUnreadable(`当前数据库无法读取：${detail}`, { cause: err });
+  } finally {
+    await database?.close().catch(() => undefined);
+  }
 }
 
 /** Every identifier stored anywhere a look-up searches (records, revisions, hand-written tables). */
@@ -82,9 +130,16 @@ export async function applyLedger(database: Database, specs: ResourceSpec[], dat
   return reports;
 }
 
-/** Writes the carried ledger into the restored database and applies it. */
-export async function restoreLedger(app: FastifyInstance, specs: ResourceSpec[], carried: CarriedLedger): Promise<EraseReport[]> {
-  const database = app.database;
+/**
+ * Writes the carried ledger into the restored database and applies it: run by both restore
+ * paths, the 备份管理 screen's (a restore hook) and `npm run restore`.
+ */
+export async function restoreLedger(
+  database: Database,
+  specs: ResourceSpec[],
+  dataDir: string,
+  carried: CarriedLedger,
+): Promise<EraseReport[]> {
   // nobody was ever erased: the restored database stays exactly as it was backed up
   if (!carried.rows.length && carried.secret === null) return [];
   await ensureTables(database.db, database.dialect, PRIVACY_TABLES);
@@ -99,5 +154,29 @@ export async function restoreLedger(app: FastifyInstance, specs: ResourceSpec[],
       .values(carried.rows.slice(i, i + 200))
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
-  return applyLedger(database, specs, app.config.dataDir);
+  return applyLedger(database, specs, dataDir);
+}
+
+/** What a restore erased again, per table, in Chinese (the command line prints it). */
+export function reErasedText(carried: CarriedLedger, reports: EraseReport[]): string[] {
+  if (!carried.rows.length) return ['删除登记为空：没有需要再次删除的个人信息'];
+  if (!reports.length) return [`已带入删除登记 ${carried.rows.length} 条；恢复的数据中没有已删除人员的个人信息`];
+  const tables = new Map<string, { title: string; action: string; records: number; binEntries: number }>();
+  let logLines = 0;
+  for (const report of reports) {
+    logLines += report.logLines;
+    for (const line of report.lines) {
+      const t = tables.get(line.table) ?? { title: line.title, action: line.action, records: 0, binEntries: 0 };
+      t.records += line.records;
+      t.binEntries += line.binEntries;
+      tables.set(line.table, t);
+    }
+  }
+  const out = [`已带入删除登记 ${carried.rows.length} 条，按登记再次删除了 ${reports.length} 个身份证号或手机号的个人信息：`];
+  for (const [table, t] of [...tables].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!t.records && !t.binEntries) continue;
+    out.push(`  ${table}（${t.title}）：${t.action} ${t.records} 条${t.binEntries ? `，回收站 ${t.binEntries} 条` : ''}`);
+  }
+  if (logLines) out.push(`  操作日志：${logLines} 行中的标识已遮蔽`);
+  return out;
 }
