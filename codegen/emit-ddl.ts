@@ -3,7 +3,7 @@
  * written out for reading and review. The server's migrator builds the same statements from
  * the same module (src/shared/column-types.ts); these files are documentation, not input.
  */
-import { createIndexesSql, createTableSql, type SqlDialect } from '../src/shared/column-types.ts';
+import { createIndexesSql, createTableSql, createUniqueIndexesSql, type SqlDialect } from '../src/shared/column-types.ts';
 import type { ResourceSpec } from '../src/shared/resource-spec.ts';
 
 const TITLES: Record<SqlDialect, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -19,6 +19,7 @@ export function emitDdl(specs: ResourceSpec[], dialect: SqlDialect): string {
     out.push(`-- ${spec.title} (${spec.name}, ${spec.path})`);
     out.push(createTableSql(spec, dialect));
     out.push(...createIndexesSql(spec));
+    out.push(...createUniqueIndexesSql(spec));
     out.push('');
   }
   return out.join('\n');

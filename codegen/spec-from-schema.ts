@@ -103,11 +103,15 @@ function checkUnknownKeywords(file: string, node: unknown, path: string, where: 
     if (key.startsWith('x-')) {
       const allowed: readonly string[] = where === 'root' ? ENTITY_KEYWORDS : where === 'property' ? PROPERTY_KEYWORDS : [];
       if (!allowed.includes(key)) {
-        const elsewhere = (ENTITY_KEYWORDS as readonly string[]).includes(key)
-          ? ' (x-entity belongs at the root of the schema)'
-          : (PROPERTY_KEYWORDS as readonly string[]).includes(key)
-            ? ' (it belongs on a property: /properties/<name>/' + key + ')'
-            : '';
+        const atRoot = (ENTITY_KEYWORDS as readonly string[]).includes(key);
+        const elsewhere =
+          atRoot && (PROPERTY_KEYWORDS as readonly string[]).includes(key)
+            ? ` (it belongs at the root of the schema or on a property: /properties/<name>/${key})`
+            : atRoot
+              ? ' (x-entity belongs at the root of the schema)'
+              : (PROPERTY_KEYWORDS as readonly string[]).includes(key)
+                ? ' (it belongs on a property: /properties/<name>/' + key + ')'
+                : '';
         throw new SchemaError(
           file,
           here,
@@ -215,6 +219,66 @@ function filterFits(filter: FilterKind, type: FieldType, format: string | undefi
   }
 }
 
+const UNIQUE_TYPES = 'integer, number or string';
+/** The longest texts a unique rule may cover in all: its index holds the whole values (PostgreSQL's btree takes about 2,700 bytes per entry, 4 per character at worst). */
+export const UNIQUE_MAX_CHARS = 600;
+
+/** Why a property cannot take part in a unique rule, or undefined when it can. */
+function uniqueMisfit(f: { type: FieldType; format?: string; maxLength?: number; auto?: AutoKind }): string | undefined {
+  if (f.type === 'boolean') return `a boolean has two values: it cannot be unique (${UNIQUE_TYPES})`;
+  if (f.auto === 'id') return 'the id is unique already';
+  if (f.auto) return `x-auto "${f.auto}" is set by the server, not by a person, and cannot be unique`;
+  if (
+    f.type === 'string' &&
+    f.format !== 'date' &&
+    f.format !== 'date-time' &&
+    (f.maxLength === undefined || f.maxLength > UNIQUE_MAX_CHARS)
+  )
+    return `a unique string needs a maxLength of at most ${UNIQUE_MAX_CHARS} (its index holds the whole value)`;
+  return undefined;
+}
+
+/** The length a property's values take in a unique index, in characters. */
+const indexedChars = (f: FieldSpec) => (f.type === 'string' && !f.format ? (f.maxLength ?? Infinity) : 0);
+
+/**
+ * `x-unique` at the root: one rule `["brand", "model"]`, or several `[["a", "b"], ["c", "d"]]`, each
+ * 2-4 different properties that can be unique, their texts at most UNIQUE_MAX_CHARS in all.
+ */
+function parseUniqueRules(file: string, raw: unknown, fields: FieldSpec[]): string[][] | undefined {
+  if (raw === undefined) return undefined;
+  const shape = 'must list the properties whose combination is unique, ["brand", "model"], or several such lists';
+  need(file, '/x-unique', Array.isArray(raw) && raw.length > 0, shape, null);
+  const list = raw as unknown[];
+  const one = list.every((x) => typeof x === 'string');
+  need(file, '/x-unique', one || list.every((x) => Array.isArray(x)), shape, null);
+  const rules = (one ? [list] : list) as unknown[][];
+  const seen = new Set<string>();
+  rules.forEach((rule, i) => {
+    const at = one ? '/x-unique' : `/x-unique/${i}`;
+    need(
+      file,
+      at,
+      rule.length >= 2 && rule.length <= 4 && rule.every((n) => typeof n === 'string') && new Set(rule).size === rule.length,
+      'must list 2 to 4 different properties (a rule on one property is "x-unique": true on it)',
+      null,
+    );
+    const members = (rule as string[]).map((n, j) => {
+      const f = fields.find((x) => x.name === n);
+      need(file, `${at}/${j}`, !!f, `"${n}" is not a property`, null);
+      const misfit = uniqueMisfit(f!);
+      if (misfit) throw new SchemaError(file, `${at}/${j}`, misfit);
+      return f!;
+    });
+    const chars = members.reduce((n, f) => n + indexedChars(f), 0);
+    need(file, at, chars <= UNIQUE_MAX_CHARS, `its texts take up to ${chars} characters; at most ${UNIQUE_MAX_CHARS} in all`, null);
+    const key = [...(rule as string[])].sort().join(',');
+    need(file, at, !seen.has(key), 'is listed twice', null);
+    seen.add(key);
+  });
+  return rules as string[][];
+}
+
 /** Keywords whose value is a limit a message may quote (标题长度不能超过100个字符). */
 const LIMIT_KEYWORDS = new Set([
   'maxLength',
@@ -295,6 +359,22 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
   need(file, path, isObject(raw), 'must be an object', null);
   const p = raw as Json;
   const type = p.type as FieldType;
+  if (p['x-unique'] !== undefined) {
+    need(
+      file,
+      `${path}/x-unique`,
+      p['x-unique'] === true,
+      'must be true (or left out); a rule over several properties is "x-unique": ["a", "b"] at the root',
+      null,
+    );
+    need(
+      file,
+      `${path}/x-unique`,
+      FIELD_TYPES.includes(type),
+      `a unique property must hold one scalar value (${UNIQUE_TYPES}), not ${JSON.stringify(p.type ?? null)}`,
+      null,
+    );
+  }
   need(file, `${path}/type`, FIELD_TYPES.includes(type), `must be one of ${FIELD_TYPES.join(', ')}`, null);
   const title = need(
     file,
@@ -393,6 +473,10 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     if (auto === 'createUser' || auto === 'updateUser')
       need(file, `${path}/x-auto`, type === 'string', `x-auto "${auto}" needs a string property (the user name)`, null);
     need(file, `${path}/x-auto`, !required, 'an automatic field is set by the server and cannot be in "required"', null);
+  }
+  if (p['x-unique'] === true) {
+    const misfitUnique = uniqueMisfit({ type, format, maxLength: p.maxLength as number | undefined, auto });
+    if (misfitUnique) throw new SchemaError(file, `${path}/x-unique`, misfitUnique);
   }
   if (p.readOnly !== undefined) {
     need(file, `${path}/readOnly`, typeof p.readOnly === 'boolean', 'must be true or false', null);
@@ -578,6 +662,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     scope,
     ...(p['x-money'] === true ? { money: true as const } : {}),
     ...(typeof p['x-renamedFrom'] === 'string' ? { renamedFrom: p['x-renamedFrom'] } : {}),
+    ...(p['x-unique'] === true ? { unique: true as const } : {}),
     form: auto === undefined && p.readOnly !== true && p['x-form'] !== false && input !== 'hidden',
     placeholder: p['x-placeholder'] as string | undefined,
     messages,
@@ -957,6 +1042,7 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
   }
 
   const personal = parsePersonal(file, schema, fields);
+  const unique = parseUniqueRules(file, schema['x-unique'], fields);
 
   compileSchema(file, schema);
   const body = bodySchema(schema, fields);
@@ -980,6 +1066,7 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ...(ownedByApplicant ? { ownedByApplicant } : {}),
     ...(read !== undefined ? { read: read as string[] } : {}),
     ...(indexes !== undefined ? { indexes } : {}),
+    ...(unique !== undefined ? { unique } : {}),
     ...(personal ? { personal } : {}),
   };
 }

@@ -100,7 +100,8 @@ try {
       }
       console.log(
         'choices to review: "nonConverting" refuse|null (values that do not convert), "tooLong" refuse|truncate,\n' +
-          '"fill" (the value for rows lacking a new required property), "replace" {"old value": "new value"} (removed enum values).\n' +
+          '"fill" (the value for rows lacking a new required property), "replace" {"old value": "new value"} (removed enum values),\n' +
+          '"duplicates" refuse|null|suffix (rows sharing the value of a new unique rule: the first of each group keeps it).\n' +
           'A step left at refuse with rows in the way stops the start and names them.',
       );
     } else if (!pending.length) {

@@ -18,7 +18,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
-import type { FieldSpec, ResourceSpec } from '../shared/resource-spec.ts';
+import { uniqueRules, type FieldSpec, type ResourceSpec } from '../shared/resource-spec.ts';
 import { routeCatalogue, type RouteEntry } from './auth/route-catalogue.ts';
 import { MAX_PAGE_SIZE } from './crud/query/query.ts';
 import { DATABASE_UNAVAILABLE } from './db/unavailable.ts';
@@ -213,6 +213,19 @@ const COMMON_ERRORS = {
   storageLow: errorAnswer(507, '数据目录剩余空间低于下限，导入导出不开始', STORAGE_LOW),
 };
 
+/** The 409 of a write to a resource with `x-unique` rules (crud/unique.ts): the value is taken, or the submit_id was sent before. */
+function uniqueAnswers(spec: ResourceSpec): Json {
+  const [rule] = uniqueRules(spec);
+  if (!rule) return {};
+  const titles = rule.map((n) => spec.fields.find((f) => f.name === n)?.title ?? n);
+  const example =
+    titles.length === 1 ? `${titles[0]}“…”已存在` : `${titles.slice(0, -1).join('、')}“…”与${titles[titles.length - 1]}“…”的组合已存在`;
+  const rules = uniqueRules(spec)
+    .map((r) => r.map((n) => spec.fields.find((f) => f.name === n)?.title ?? n).join('+'))
+    .join('、');
+  return { 409: errorAnswer(409, `唯一值（${rules}）已被其他记录使用，未写入；或同一 submit_id 的重复提交`, example) };
+}
+
 /** The first message the schema answers for a missing required field, as the 400 example. */
 function firstRequiredMessage(spec: ResourceSpec): string {
   const field = spec.fields.find((f) => f.required && f.form && !f.auto);
@@ -278,14 +291,21 @@ function crudSchema(route: CrudRoute): Json {
       return {
         summary: `${title}：新增`,
         body: ref(bodyName(spec)),
-        response: { 201: { description: '新增的记录', content: { 'application/json': { schema: ref(recordName(spec)) } } } },
+        response: {
+          201: { description: '新增的记录', content: { 'application/json': { schema: ref(recordName(spec)) } } },
+          ...uniqueAnswers(spec),
+        },
         badRequest: firstRequiredMessage(spec),
       };
     case 'update':
       return {
         summary: `${title}：修改（请求体含 id）`,
         body: { allOf: [ref(bodyName(spec)), { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }] },
-        response: { 204: { type: 'null', description: '已修改' }, 404: errorAnswer(404, '记录不存在', '数据不存在') },
+        response: {
+          204: { type: 'null', description: '已修改' },
+          404: errorAnswer(404, '记录不存在', '数据不存在'),
+          ...uniqueAnswers(spec),
+        },
         badRequest: 'ID不能为空',
       };
     case 'delete':
@@ -328,6 +348,7 @@ function crudSchema(route: CrudRoute): Json {
             content: { 'application/json': { schema: { type: 'object', properties: { count: { type: 'integer' } } } } },
           },
           [ASYNC_STATUS]: errorAnswer(ASYNC_STATUS, '数据较多，转入后台导入，进度经 WebSocket 通知', IMPORT_STARTED),
+          ...uniqueAnswers(spec),
         },
         badRequest: '上传模板只能是xlsx格式!',
       };

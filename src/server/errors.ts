@@ -88,8 +88,8 @@ export function describeError(error: unknown): { status: number; message: string
   // a newer version migrated the database under this instance (logged like a fault: it needs an upgrade)
   if (isSchemaMovedOn(error)) return { status: 503, message: SCHEMA_MOVED_ON, internal: true };
   const mismatch = dataMismatch(error);
-  // logged like a fault: the schema and the database may disagree
-  if (mismatch) return { ...mismatch, internal: true };
+  // logged like a fault: the schema and the database may disagree (not so a duplicate of an x-unique rule)
+  if (mismatch) return { status: mismatch.status, message: mismatch.message, internal: !mismatch.rule };
   return { status: 500, message: '服务器内部错误', internal: true };
 }
 

@@ -19,7 +19,7 @@
  * fills existing rows when the column is added). Integers are bigint on PostgreSQL so that a
  * reference to an identity id always fits.
  */
-import type { FieldSpec, ResourceSpec } from './resource-spec.ts';
+import { uniqueRules, type FieldSpec, type ResourceSpec } from './resource-spec.ts';
 
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -130,5 +130,38 @@ export function createIndexesSql(spec: Pick<ResourceSpec, 'table' | 'fields' | '
   return resourceIndexes(spec).map(
     (cols) =>
       `create index if not exists ${quoteIdent(indexName(spec.table, cols))} on ${quoteIdent(spec.table)} (${cols.map(quoteIdent).join(', ')});`,
+  );
+}
+
+/** The prefix of every unique index made from `x-unique` (the start drops one no rule asks for any more). */
+export const UNIQUE_INDEX_PREFIX = 'uq_';
+
+export interface UniqueIndex {
+  /** `uq_<table>_<columns joined by _>`, cut to PostgreSQL's 63 characters */
+  name: string;
+  columns: string[];
+  /** the property names, in the rule's order */
+  properties: string[];
+}
+
+/**
+ * The unique indexes of `x-unique`: one per rule, on the rule's columns. Both databases let any
+ * number of rows hold an empty (NULL) value under a unique index, as the engine's check does.
+ * Deleted records leave the table (the recycle bin keeps them in their revisions), so the index
+ * covers every row: a deleted record does not hold its value, and restoring one whose value was
+ * taken meanwhile is refused (409).
+ */
+export function uniqueIndexes(spec: Pick<ResourceSpec, 'table' | 'fields' | 'unique'>): UniqueIndex[] {
+  return uniqueRules(spec).flatMap((properties) => {
+    const columns = properties.map((n) => spec.fields.find((f) => f.name === n)?.column);
+    if (!columns.every((c): c is string => !!c)) return [];
+    return [{ name: `${UNIQUE_INDEX_PREFIX}${spec.table}_${columns.join('_')}`.slice(0, 63), columns, properties }];
+  });
+}
+
+export function createUniqueIndexesSql(spec: Pick<ResourceSpec, 'table' | 'fields' | 'unique'>): string[] {
+  return uniqueIndexes(spec).map(
+    (u) =>
+      `create unique index if not exists ${quoteIdent(u.name)} on ${quoteIdent(spec.table)} (${u.columns.map(quoteIdent).join(', ')});`,
   );
 }

@@ -67,6 +67,11 @@ export interface FieldSpec {
    * migration that renames the old column, so the rows keep their values (docs/adding-an-entity.md).
    */
   renamedFrom?: string;
+  /**
+   * `x-unique: true`: no two records hold the same value (empty values aside). A unique index
+   * guards it in the database; create, edit, import and restore answer 409 `<title>“<value>”已存在`.
+   */
+  unique?: true;
   /** shown in the dialog (false for auto fields and `x-form: false`) */
   form: boolean;
   /** placeholder / help text */
@@ -123,6 +128,12 @@ export interface ResourceSpec {
    * from the index.
    */
   indexes?: string[][];
+  /**
+   * `x-unique` at the schema root: rules over several properties together, each a list of 2-4
+   * property names whose combination no two records share (a record with any of them empty
+   * aside). A rule on one property is `x-unique: true` on the property (FieldSpec.unique).
+   */
+  unique?: string[][];
   /**
    * Personal information processing (`x-purpose`, `x-retention`, `x-erase` at the schema root),
    * present on every schema holding personal fields (`x-mask`): why the data is kept, for how
@@ -191,6 +202,11 @@ export function permissionKey(spec: Pick<ResourceSpec, 'permission'>, action: st
 
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** Every unique rule of a resource as lists of property names: single properties first, then the composite ones. */
+export function uniqueRules(spec: Pick<ResourceSpec, 'fields' | 'unique'>): string[][] {
+  return [...spec.fields.filter((f) => f.unique).map((f) => [f.name]), ...(spec.unique ?? [])];
 }
 
 /** The field that carries the data scope (`x-scope`), if any. */

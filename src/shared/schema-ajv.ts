@@ -13,7 +13,7 @@ import { isApiDate, isApiDateTime } from './date-text.ts';
 import { addMoneyKeyword } from './money-keyword.ts';
 
 /** Entity-level keyword (at the root of a schema). */
-export const ENTITY_KEYWORDS = ['x-entity', 'x-purpose', 'x-retention', 'x-erase'] as const;
+export const ENTITY_KEYWORDS = ['x-entity', 'x-purpose', 'x-retention', 'x-erase', 'x-unique'] as const;
 
 /** Property-level keywords (on `properties/<name>`). */
 export const PROPERTY_KEYWORDS = [
@@ -33,9 +33,11 @@ export const PROPERTY_KEYWORDS = [
   'x-ref',
   'x-renamedFrom',
   'x-scope',
+  'x-unique',
 ] as const;
 
-export const X_KEYWORDS: readonly string[] = [...ENTITY_KEYWORDS, ...PROPERTY_KEYWORDS];
+/** every `x-` keyword once (`x-unique` is both: a property's rule, or a rule over several at the root) */
+export const X_KEYWORDS: readonly string[] = [...new Set<string>([...ENTITY_KEYWORDS, ...PROPERTY_KEYWORDS])];
 
 export { isApiDate, isApiDateTime };
 

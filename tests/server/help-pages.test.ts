@@ -38,15 +38,8 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
   });
   afterAll(async () => t?.close());
 
-  it('stores pageRemark sanitised and answers it by menuId, newest first', async () => {
+  it('stores pageRemark sanitised and answers it by menuId; one help page per menu', async () => {
     let res = await app.inject({
-      method: 'POST',
-      url: '/api/menuPage',
-      headers: admin,
-      payload: { menuId, title: '旧说明', pageRemark: '<p>旧</p>' },
-    });
-    expect(res.statusCode).toBe(201);
-    res = await app.inject({
       method: 'POST',
       url: '/api/menuPage',
       headers: admin,
@@ -55,8 +48,17 @@ describe.each(testApps())('menu help pages and job descriptions on %s', (_name, 
     expect(res.statusCode).toBe(201);
     expect(res.json<Row>().pageRemark).toBe('<p>说明<img src="x" /></p>');
     const id = res.json<Created>().id;
+    // the page is keyed by its menu (x-unique): a second page for it is refused, the first is edited instead
+    res = await app.inject({
+      method: 'POST',
+      url: '/api/menuPage',
+      headers: admin,
+      payload: { menuId, title: '另一份说明', pageRemark: '<p>另</p>' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toBe(`菜单ID“${menuId}”已存在`);
     res = await app.inject({ method: 'GET', url: `/api/menuPage?menuId=${menuId}`, headers: admin });
-    expect(res.json<Page>().totalElements).toBe(2);
+    expect(res.json<Page>().totalElements).toBe(1);
     expect(res.json<Page>().content[0]).toMatchObject({ id, title: '定时任务说明', pageRemark: '<p>说明<img src="x" /></p>' });
     // an update is sanitised too
     res = await app.inject({

@@ -17,6 +17,7 @@ import type { Config } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/index.ts';
 import { liveColumns, planAll, readSnapshots, SchemaChangeRefused } from '../../src/server/db/schema-plan.ts';
 import { appliedMigrations, migrationFromPlan, readMigrationFiles } from '../../src/server/db/schema-migrations.ts';
+import { liveUniqueIndexes } from '../../src/server/db/unique-plan.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import { TEST_BACKUP_KEY } from './backup-helpers.ts';
@@ -32,6 +33,7 @@ interface Prop {
   'x-options'?: Array<{ value: string; label: string }>;
 }
 interface QuestionSchema {
+  'x-unique'?: string[];
   properties: Record<string, Prop>;
   required: string[];
   errorMessage: { required: Record<string, string> };
@@ -75,6 +77,8 @@ interface Case {
   refusal?: string[];
   /** indexes (in `rows`) of the rows the refusal names */
   inTheWay?: number[];
+  /** words the refusal must not hold (a personal value) */
+  notInRefusal?: string[];
   /** the reviewer's choice in the migration; the migration as planned is refused first */
   review?: (step: Json) => void;
   /** a backup is taken before the migration */
@@ -191,6 +195,76 @@ const CASES: Case[] = [
     backup: true,
     check: (rows) => expect(rows.map((r) => r.model)).toEqual(['服务', '系统']),
   },
+  {
+    kind: 'unique added, no duplicates',
+    rows: [{ title: '一' }, { title: '二' }, {}, {}],
+    after: (q) => {
+      q.properties.title['x-unique'] = true;
+    },
+    auto: true,
+    async check(rows, app, token) {
+      expect(rows.map((r) => r.title)).toEqual(['一', '二', null, null]);
+      expect(await liveUniqueIndexes(app.database.db, app.database.dialect, 'sys_question')).toEqual(new Set(['uq_sys_question_title']));
+      const res = await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, title: '一' } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json<Row>().message).toBe('标题“一”已存在');
+    },
+  },
+  {
+    kind: 'unique added with duplicates',
+    rows: [{ title: '重复' }, { title: '独一' }, { title: '重复' }, { title: '重复' }, { title: '又重' }, { title: '又重' }],
+    after: (q) => {
+      q.properties.title['x-unique'] = true;
+    },
+    refusal: ['title', '新增唯一规则（title）：2 组重复值', '“重复” id', '“又重” id', '2 groups of duplicates'],
+    inTheWay: [0, 2, 3, 4, 5],
+    review: (s) => (s.duplicates = 'suffix'),
+    backup: true,
+    async check(rows, app, token) {
+      const id = (i: number) => Number(rows[i].id);
+      expect(rows.map((r) => r.title)).toEqual(['重复', '独一', `重复-${id(2)}`, `重复-${id(3)}`, '又重', `又重-${id(5)}`]);
+      const res = await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, title: '重复' } });
+      expect(res.statusCode).toBe(409);
+    },
+  },
+  {
+    kind: 'unique added on a personal field with duplicates',
+    rows: [{ username: '张三丰' }, { username: '张三丰' }, { username: '李四' }],
+    after: (q) => {
+      q.properties.username['x-unique'] = true;
+    },
+    refusal: ['username', '1 组重复值 “张**” id'],
+    notInRefusal: ['张三丰'],
+    inTheWay: [0, 1],
+    review: (s) => (s.duplicates = 'null'),
+    backup: true,
+    check: (rows) => expect(rows.map((r) => r.username)).toEqual(['张三丰', null, '李四']),
+  },
+  {
+    kind: 'unique rule over two properties added with duplicates',
+    rows: [
+      { model: '系统', title: '甲' },
+      { model: '销售', title: '甲' },
+      { model: '系统', title: '甲' },
+      { model: '系统' },
+      { model: '系统' },
+    ],
+    after: (q) => {
+      q['x-unique'] = ['model', 'title'];
+    },
+    refusal: ['model+title', '“系统 / 甲” id'],
+    inTheWay: [0, 2],
+    review: (s) => (s.duplicates = 'null'),
+    backup: true,
+    check: (rows) =>
+      expect(rows.map((r) => [r.model, r.title])).toEqual([
+        ['系统', '甲'],
+        ['销售', '甲'],
+        ['系统', null],
+        ['系统', null],
+        ['系统', null],
+      ]),
+  },
 ];
 
 /** What `npm run schema:plan` writes for `specs` against the database of `config` (null: nothing to write). */
@@ -273,6 +347,7 @@ describe.each(testApps())('schema changes on %s', { timeout: 180_000 }, (dialect
       expect(message).toMatch(/[\u4e00-\u9fff]/);
       expect(message).toContain('needs a committed migration');
       for (const w of c.refusal ?? []) expect(message).toContain(w);
+      for (const w of c.notInRefusal ?? []) expect(message).not.toContain(w);
       for (const i of c.inTheWay ?? []) expect(message).toMatch(new RegExp(`id [0-9, ]*\\b${ids[i]}\\b`));
       const name = await plan(t0.config, specs);
       expect(name).toMatch(/^0001-sysQuestion-/);
@@ -281,6 +356,7 @@ describe.each(testApps())('schema changes on %s', { timeout: 180_000 }, (dialect
         const again = await refusedWith(t0.reopen({ resources: specs }));
         expect(again).toContain(`migrations/${name}`);
         for (const i of c.inTheWay ?? []) expect(again).toContain(String(ids[i]));
+        for (const w of c.notInRefusal ?? []) expect(again).not.toContain(w);
         const file = join(migrations, name!);
         const m = JSON.parse(readFileSync(file, 'utf8')) as { steps: Json[] };
         c.review(m.steps[0]);

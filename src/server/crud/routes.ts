@@ -6,6 +6,8 @@
  *   DELETE path            JSON array of ids (`:del`)     -> 200
  *   GET    path/download   xlsx of the list (`:download`) -> 200 streamed
  *   POST   path/import     one xlsx, all or nothing (`:import`) -> 200 {count}
+ * A value of an `x-unique` rule held by another record answers 409 on create, update and import
+ * (unique.ts), and nothing is written.
  *   GET    path/template   the import template (`:import`), import-template.ts
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -37,6 +39,7 @@ import { countMatching } from './query/count.ts';
 import { ASYNC_STATUS, EXPORT_STARTED, IMPORT_STARTED, type LongTasks } from '../realtime/long-tasks.ts';
 import { assertAllVisible, assertRecordsInScope, oneIdRead, RECORD_NOT_FOUND, scopedParams, storedScopeValues } from './access/scope.ts';
 import { exportLimit, readLimit } from '../read-limits.ts';
+import { assertUnique, repeatedMessage, takenMessage, uniqueClashes, uniqueConflict } from './unique.ts';
 
 export const NO_SELECTION = '请至少选择一条数据';
 export const IMPORT_NOT_XLSX = '上传模板只能是xlsx格式!';
@@ -221,6 +224,20 @@ export function registerCrudRoutes(
           }
         }
       }
+      // x-unique: a value stored already or repeated in the file refuses the whole file (409), naming the rows
+      const clashes = await uniqueClashes(database(), spec, result.records);
+      if (clashes.length) {
+        const hidden = fieldAccess(request, spec).masked;
+        const errors = clashes.map((c) => {
+          const record = result.records[c.index];
+          const message =
+            c.earlier === undefined
+              ? takenMessage(c.rule, record, hidden)
+              : repeatedMessage(c.rule, record, hidden, `第${result.rows[c.earlier]}行`);
+          return { row: result.rows[c.index], column: c.rule.map((f) => f.title).join('、'), message };
+        });
+        throw new ApiError(409, `第${errors[0].row}行「${errors[0].column}」: ${errors[0].message}`, { errors });
+      }
       const tasks = longTasks(app);
       if (tasks && request.user && result.records.length > app.config.importAsyncThreshold) {
         tasks.startImport(request.user, spec, result.records);
@@ -247,7 +264,14 @@ export function crudWriteHandlers(app: FastifyInstance, spec: ResourceSpec): { c
     if (scoped) await assertRecordsInScope(database(), spec, request, [result.values[scoped.name]]);
     const hooks = recordHooks(spec.name);
     await hooks?.beforeWrite?.({ app, mode: 'create', record: result.values });
-    const record = await createRecord(database(), spec, result.values, actorOf(request));
+    const unique = { hidden: fieldAccess(request, spec).masked };
+    await assertUnique(database(), spec, result.values, unique);
+    let record: Record<string, unknown>;
+    try {
+      record = await createRecord(database(), spec, result.values, actorOf(request));
+    } catch (err) {
+      throw uniqueConflict(spec, err, result.values, unique) ?? err;
+    }
     await hooks?.afterWrite?.({ app, mode: 'create', ids: [Number(record.id)] });
     return reply.status(201).send(record);
   };
@@ -302,16 +326,30 @@ export async function updateFromBody(
     // a hook may rewrite the body's own fields (e.g. sanitise HTML)
     for (const name of Object.keys(result.values)) result.values[name] = record[name];
   }
+  // x-unique: the record as it would be stored, against every other record
+  const after: Record<string, unknown> = { ...existing, ...result.values };
+  for (const name of result.cleared) after[name] = null;
+  const unique = {
+    exceptId: id,
+    hidden: fieldAccess(request, spec).masked,
+    changed: new Set([...Object.keys(result.values), ...result.cleared]),
+  };
+  await assertUnique(database(), spec, after, unique);
   const actor = actorOf(request);
-  const found = await updateRecord(
-    database(),
-    spec,
-    id,
-    result.values,
-    result.cleared,
-    actor && revision ? { ...actor, revision } : actor,
-    existing,
-  );
+  let found: boolean;
+  try {
+    found = await updateRecord(
+      database(),
+      spec,
+      id,
+      result.values,
+      result.cleared,
+      actor && revision ? { ...actor, revision } : actor,
+      existing,
+    );
+  } catch (err) {
+    throw uniqueConflict(spec, err, after, unique) ?? err;
+  }
   if (!found) throw notFound('数据不存在');
   await hooks?.afterWrite?.({ app, mode: 'update', ids: [id] });
 }

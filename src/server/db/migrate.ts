@@ -1,7 +1,9 @@
 /**
  * Tables from resource specs: a missing table is created, a missing column is added, a longer
- * maxLength widens its column, missing indexes are created. A change that could lose, strand or
- * reject rows (a rename, a type change, a narrowing or a new rule that stored rows break) applies
+ * maxLength widens its column, missing indexes are created (the unique index of an `x-unique`
+ * rule only when no two rows share a value, and one no rule asks for any more is dropped:
+ * unique-plan.ts). A change that could lose, strand or reject rows (a rename, a type change, a
+ * narrowing or a new rule that stored rows break, duplicates of a new unique rule among them) applies
  * only from a committed migration (schema-plan.ts, schema-migrations.ts); nothing is dropped but
  * by a migration, so a start on an existing database keeps every row (a column removed from a
  * schema simply stays). The one rewrite: a money column
@@ -33,10 +35,13 @@ import {
 import type { Database, Dialect, Db } from '../types.ts';
 import { ensurePinyinTables } from '../crud/pinyin/pinyin-search.ts';
 import { nowText } from './index.ts';
+import { ensureUniqueIndexes } from './unique-plan.ts';
+import { isUniqueViolation, knowUniqueIndexes } from './data-mismatch.ts';
 import {
   deleteSnapshot,
   ensureSnapshotTable,
   planAll,
+  planEntity,
   readSnapshots,
   refusal,
   shapeToKeep,
@@ -163,6 +168,17 @@ async function ensureOne(db: Db, dialect: Dialect, spec: ResourceSpec): Promise<
   for (const cols of resourceIndexes(spec)) {
     await db.schema.createIndex(indexName(spec.table, cols)).ifNotExists().on(spec.table).columns(cols).execute();
   }
+  // x-unique: the plan found no duplicates (or a migration resolved them); a row written since
+  // by an instance still serving refuses the start like the plan would
+  try {
+    await ensureUniqueIndexes(db, dialect, spec);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const blocking = (await planEntity(db, dialect, spec, undefined)).filter((c) => c.blocking && c.kind === 'uniqueAdded');
+    if (blocking.length) throw refusal(blocking);
+    throw err;
+  }
+  knowUniqueIndexes(spec);
   // the pinyin keys of x-pinyin fields, filled in for rows stored before (crud/pinyin/pinyin-search.ts)
   await ensurePinyinTables(db, dialect, spec);
 }

@@ -5,7 +5,8 @@
  * its choices are the reviewer's: what to do with values that do not convert
  * (`nonConverting`: refuse | null), with values too long (`tooLong`: refuse | truncate), the
  * value that fills rows lacking a new required property (`fill`), old enum values to rewrite
- * (`replace`). A choice left at refuse with rows in the way stops the start, naming them.
+ * (`replace`), what to do with rows sharing the value of a new unique rule (`duplicates`: refuse |
+ * null | suffix, unique-plan.ts). A choice left at refuse with rows in the way stops the start, naming them.
  *
  * Applied: one transaction per file (PostgreSQL runs DDL in transactions; on SQLite a changed
  * column is rebuilt inside the transaction: new column, values copied, old one dropped, the new
@@ -33,6 +34,7 @@ import {
   type FieldShape,
   type MigrationStep,
 } from './schema-plan.ts';
+import { applyUniqueStep, UniqueStepRefused } from './unique-plan.ts';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
 export const MIGRATION_NAME = /^\d{4}-[A-Za-z0-9_.-]+\.json$/;
@@ -54,7 +56,7 @@ export interface AppliedMigration {
 
 export const checksumOf = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
-const STEP_KINDS = new Set(['rename', 'typeChange', 'narrow', 'requiredAdded', 'enumNarrowed', 'dropColumn', 'dropTable']);
+const STEP_KINDS = new Set(['rename', 'typeChange', 'narrow', 'requiredAdded', 'enumNarrowed', 'dropColumn', 'dropTable', 'uniqueAdded']);
 
 /** The migration files of `dir` in name order (none when the folder does not exist). */
 export function readMigrationFiles(dir: string): MigrationFile[] {
@@ -129,7 +131,8 @@ export function rewritesData(file: MigrationFile): boolean {
       s.kind === 'dropTable' ||
       s.kind === 'typeChange' ||
       (s.kind === 'narrow' && s.tooLong === 'truncate') ||
-      (s.kind === 'enumNarrowed' && Object.keys(s.replace ?? {}).length > 0),
+      (s.kind === 'enumNarrowed' && Object.keys(s.replace ?? {}).length > 0) ||
+      (s.kind === 'uniqueAdded' && s.duplicates !== 'refuse'),
   );
 }
 
@@ -205,6 +208,16 @@ async function applyStep(db: Db, dialect: Dialect, file: string, step: Migration
       return;
     case 'dropTable':
       await sql`drop table if exists ${t}`.execute(db);
+      return;
+    case 'uniqueAdded':
+      // a property new to the table: the start adds its column, then the index
+      if (!step.fields.every((f) => live.has(f.column))) return;
+      try {
+        await applyUniqueStep(db, dialect, step, idOf(step.table));
+      } catch (err) {
+        if (err instanceof UniqueStepRefused) throw stepRefused(file, step, err.zh, err.en, err.ids, err.rows);
+        throw err;
+      }
       return;
   }
   const to = step.to;
@@ -305,7 +318,8 @@ async function applyStep(db: Db, dialect: Dialect, file: string, step: Migration
 
 /** The snapshot after a step: the property as the step left it. */
 export function patchShape(shape: EntityShape | undefined, step: MigrationStep): EntityShape | undefined {
-  if (!shape || step.kind === 'dropTable') return shape;
+  // a unique rule lives in the catalog (its index), not in the snapshot
+  if (!shape || step.kind === 'dropTable' || step.kind === 'uniqueAdded') return shape;
   if (step.kind === 'dropColumn') {
     return {
       ...shape,

@@ -15,6 +15,7 @@ import type { FieldType, ResourceSpec } from '../../shared/resource-spec.ts';
 import { snakeCase } from '../../shared/resource-spec.ts';
 import { columnDefault, isPrimaryKey, MAX_VARCHAR, type ColumnSource } from '../../shared/column-types.ts';
 import type { Db, Dialect } from '../types.ts';
+import { planUnique, type UniqueStep } from './unique-plan.ts';
 
 export const SNAPSHOT_TABLE = 'schema_snapshot';
 
@@ -170,7 +171,8 @@ export type MigrationStep =
   | (StepBase & { kind: 'requiredAdded'; property: string; to: FieldShape; fill: unknown })
   | (StepBase & { kind: 'enumNarrowed'; property: string; to: FieldShape; replace: Record<string, unknown> })
   | (StepBase & { kind: 'dropColumn'; column: string })
-  | (StepBase & { kind: 'dropTable' });
+  | (StepBase & { kind: 'dropTable' })
+  | UniqueStep;
 
 export type ChangeKind =
   | 'createTable'
@@ -182,7 +184,9 @@ export type ChangeKind =
   | 'requiredAdded'
   | 'enumNarrowed'
   | 'removedProperty'
-  | 'removedEntity';
+  | 'removedEntity'
+  | 'uniqueAdded'
+  | 'uniqueRemoved';
 
 export interface Change {
   entity: string;
@@ -544,6 +548,8 @@ export async function planEntity(db: Db, dialect: Dialect, spec: ResourceSpec, o
       step: { ...base, kind: 'dropColumn', column: name },
     });
   }
+  // x-unique: a rule without its index, and an index without its rule (unique-plan.ts)
+  changes.push(...(await planUnique(db, dialect, spec, live, idColumn)));
   return changes;
 }
 

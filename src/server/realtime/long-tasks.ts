@@ -8,6 +8,7 @@
  * An import stays all-or-nothing: its rows are written in one transaction.
  */
 import { STORAGE_FULL, isStorageFull } from '../db/storage-full.ts';
+import { uniqueTitlesTaken, violatedUnique } from '../db/data-mismatch.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResourceSpec } from '../../shared/resource-spec.ts';
 import type { Database, SessionUser } from '../types.ts';
@@ -171,6 +172,9 @@ export class LongTasks {
 function reason(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   const code = (err as { code?: string })?.code;
+  // an x-unique value stored by another write while the import ran
+  const rule = violatedUnique(err);
+  if (rule) return uniqueTitlesTaken(rule.titles);
   if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return '数据重复';
   if (code === '23502' || code === 'SQLITE_CONSTRAINT_NOTNULL') return '必填数据缺失';
   if (isStorageFull(err)) return STORAGE_FULL;

@@ -3,7 +3,8 @@
  *   GET    path/{id}/history                 `:list` (or a key the schema's `read` names) -> 200 {content: entries newest first, totalElements}
  *   POST   path/{id}/restore/{revisionId}    `:edit` -> 200 {changes}; as an update (validation, scope, hooks), a revision `restore`
  *   GET    path/recycleBin?page=&size=       `:list` + `:del` -> 200 {content: deleted records with who and when, totalElements}
- *   POST   path/recycleBin/restore  [ids]    `:list` + `:del` -> 200 {count}; back with their ids, all or nothing
+ *   POST   path/recycleBin/restore  [ids]    `:list` + `:del` -> 200 {count}; back with their ids, all or nothing;
+ *                                            409 无法恢复（ID n）：菜单ID“3”已存在 when an `x-unique` value was taken since
  *   DELETE path/recycleBin          [ids]    `:list` + `:del` -> 200 {count}; 彻底删除: the records and their history, for good
  * Every id passes the one decision of record-door.ts (scope on the last known values, ownership):
  * a record not there for the caller answers as an absent one. Personal fields (`x-mask`) are
@@ -46,6 +47,7 @@ import { findById } from '../repository.ts';
 import { recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
 import { actorOf, NO_SELECTION, positiveId, updateFromBody } from '../routes.ts';
 import { idField, recordToRow } from '../values.ts';
+import { repeatedMessage, takenMessage, uniqueClashes, uniqueConflict } from '../unique.ts';
 
 export const NOT_IN_BIN = '回收站中没有该数据';
 export const RESTORE_CONFLICT = '恢复失败：数据与现有记录重复，未做任何修改';
@@ -281,6 +283,17 @@ export function registerHistoryRoutes(
     // the resource's own rules hold for a record coming back as for a create
     const hooks = recordHooks(spec.name);
     if (hooks?.beforeWrite) for (const record of records) await hooks.beforeWrite({ app, mode: 'create', record });
+    // x-unique: a deleted record does not hold its value; one taken since (or twice in the selection) is refused
+    const hidden = fieldAccess(request, spec).masked;
+    const [clash] = await uniqueClashes(database(), spec, records, 1);
+    if (clash) {
+      const record = records[clash.index];
+      const message =
+        clash.earlier === undefined
+          ? takenMessage(clash.rule, record, hidden)
+          : repeatedMessage(clash.rule, record, hidden, `ID ${ids[clash.earlier]}的记录`);
+      throw new ApiError(409, `无法恢复（ID ${ids[clash.index]}）：${message}`);
+    }
     const db = database();
     try {
       await db.db.transaction().execute(async (trx) => {
@@ -306,6 +319,9 @@ export function registerHistoryRoutes(
         );
       });
     } catch (err) {
+      // a value of a unique rule taken by a write that raced this one
+      const taken = uniqueConflict(spec, err, {}, { hidden, prefix: '无法恢复：' });
+      if (taken) throw taken;
       if (isUniqueViolation(err)) throw badRequest(RESTORE_CONFLICT);
       throw err;
     }

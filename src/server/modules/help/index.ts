@@ -3,7 +3,8 @@
  * jobExplain:*) are generic resources; this area adds their save rules: the HTML content is
  * sanitised before it is stored (content that is nothing but script is refused as empty) and a
  * help page must belong to an existing menu.
- * The help screen reads GET api/menuPage?menuId= and shows the first result's pageRemark.
+ * The help screen reads GET api/menuPage?menuId= and shows the first result's pageRemark; a menu
+ * has one help page (`x-unique` on menuId: a second one answers 409 菜单ID“n”已存在).
  */
 import type { FastifyInstance } from 'fastify';
 import { resourceByName } from '../../../generated/resources.ts';
