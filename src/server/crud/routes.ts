@@ -6,9 +6,9 @@
  *   DELETE path            JSON array of ids (`:del`)     -> 200
  *   GET    path/download   xlsx of the list (`:download`) -> 200 streamed
  *   POST   path/import     one xlsx, all or nothing (`:import`) -> 200 {count}
+ *   GET    path/template   the import template (`:import`), import-template.ts
  * A value of an `x-unique` rule held by another record answers 409 on create, update and import
  * (unique.ts), and nothing is written.
- *   GET    path/template   the import template (`:import`), import-template.ts
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { assertFreeSpace } from '../disk/free-space.ts';
