@@ -123,8 +123,9 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-03-member-added', { fullPage: false });
     await dialog.getByRole('button', { name: '关闭' }).click();
     await page.getByRole('cell', { name: '张伟' }).waitFor();
-    await expect(page.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);
+    const added = page.getByRole('row', { name: /张伟/ });
+    await expect(added.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
+    await expect(added.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);
     await shot(page, 'dealer-04-customer-added');
   });
 
