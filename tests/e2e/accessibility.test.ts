@@ -173,7 +173,7 @@ describe('dealer portal', () => {
   });
 
   it('用车需求', async () => {
-    await page.getByRole('button', { name: '用车需求' }).click();
+    await page.getByTestId('dealer-sidebar').getByRole('button', { name: '用车需求' }).click();
     await page.waitForLoadState('networkidle');
     await expectClean('dealer requests');
   });

@@ -1,14 +1,15 @@
 /**
- * The dealer portal in a real browser, on the demo data (dealer jxs001, members 13800000001...):
- * the portal refuses a visit without a dealer session, signs in, adds a customer with the SMS code
- * the customer received (an unknown mobile warns, a wrong code is refused, ID number and birthday
- * show masked), submits a demand (the form's own messages first), sees it in
- * 用车需求; a staff member approves it; the dealer sees 用车申请已通过 and opens the watermarked view;
+ * The dealer portal in a real browser, on the demo data (dealer jxs001 with its customer 李娜 and
+ * her approved demand, members 13800000001...): the portal refuses a visit without a dealer
+ * session, signs in, adds a customer with the SMS code the customer received (an unknown mobile
+ * warns, a wrong code is refused, ID number and birthday show masked), submits a demand (the
+ * form's own messages first), sees it in 用车需求; a staff member approves it; the dealer sees
+ * 用车申请已通过 and opens the watermarked view;
  * the personal centre sends SMS codes (read from the development outbox) and changes the phone.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   ADMIN,
   launchBrowser,
@@ -39,6 +40,8 @@ async function codeFor(target: string): Promise<string> {
 }
 
 const noticeText = () => page.getByTestId('dealer-notice').last().innerText();
+/** the row of the demand this test submits (the demo data has an approved demand of its own) */
+const ours = (scope: Page | Locator) => scope.getByRole('row').filter({ hasText: '大众/朗逸/2024款 1.5L' });
 
 beforeAll(async () => {
   product = await startProduct({ captchaEnabled: false });
@@ -80,8 +83,9 @@ describe('dealer portal', () => {
     expect(typeof stored.token).toBe('string');
     const sidebar = await page.getByTestId('dealer-sidebar').boundingBox();
     expect(Math.round(sidebar!.width)).toBe(205);
-    await page.getByText('暂无数据').waitFor();
-    await shot(page, 'dealer-02-customers-empty');
+    // the demo customer of jxs001
+    await page.getByRole('cell', { name: '李娜' }).waitFor();
+    await shot(page, 'dealer-02-customers');
   });
 
   it('adds a customer with the consent code the customer received, and shows the member data masked', async () => {
@@ -119,8 +123,9 @@ describe('dealer portal', () => {
     await shot(page, 'dealer-03-member-added', { fullPage: false });
     await dialog.getByRole('button', { name: '关闭' }).click();
     await page.getByRole('cell', { name: '张伟' }).waitFor();
-    await expect(page.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);
+    const added = page.getByRole('row', { name: /张伟/ });
+    await expect(added.getByRole('cell', { name: '138****0001' }).isVisible()).resolves.toBe(true);
+    await expect(added.getByRole('cell', { name: '已关注' }).isVisible()).resolves.toBe(true);
     await shot(page, 'dealer-04-customer-added');
   });
 
@@ -169,7 +174,7 @@ describe('dealer portal', () => {
   });
 
   it('submits a demand after the form has shown its messages', async () => {
-    await page.getByRole('button', { name: '提交用车需求' }).first().click();
+    await page.getByRole('row', { name: /张伟/ }).getByRole('button', { name: '提交用车需求' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('demand-submit').click();
     await dialog.getByText('车型不能为空').waitFor();
@@ -282,11 +287,11 @@ describe('dealer portal', () => {
     // a reload keeps the chosen view (session storage) and shows the new status
     await page.reload();
     await page.getByTestId('request-list').waitFor();
-    await page.getByRole('cell', { name: '用车申请已通过' }).waitFor();
-    const editButton = page.getByRole('row').filter({ hasText: '用车申请已通过' }).getByRole('button', { name: '编辑' });
+    await ours(page).getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    const editButton = ours(page).getByRole('button', { name: '编辑' });
     expect(await editButton.isDisabled()).toBe(true);
     await shot(page, 'dealer-07-request-approved');
-    await page.getByRole('cell', { name: '用车申请已通过' }).dblclick();
+    await ours(page).getByRole('cell', { name: '用车申请已通过' }).dblclick();
     const view = page.getByTestId('request-view');
     await view.waitFor();
     await page.getByRole('dialog').getByText('资料齐全，同意').first().waitFor();
@@ -307,7 +312,7 @@ describe('dealer portal', () => {
   it('shows 代步车用车信息 filtered by audit and order status', async () => {
     await page.goto(`${product.url}/#/comp/jxs_dbc`);
     const usage = page.getByTestId('usage-list');
-    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await ours(usage).getByRole('cell', { name: '用车申请已通过' }).waitFor();
     await usage.getByRole('combobox', { name: '审核状态' }).click();
     const filtered = pending(
       page.waitForResponse(
@@ -325,7 +330,7 @@ describe('dealer portal', () => {
     await page.getByRole('option', { name: '未开始' }).click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
-    await usage.getByRole('cell', { name: '用车申请已通过' }).waitFor();
+    await ours(usage).getByRole('cell', { name: '用车申请已通过' }).waitFor();
     await shot(page, 'dealer-08b-usage-info');
     await page.goto(`${product.url}/#/comp/jxs_comp`);
     await page.getByTestId('request-list').waitFor();

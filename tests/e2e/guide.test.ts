@@ -9,13 +9,11 @@
  * the test, a renamed one too; the few labels that are values of a row rather than labels of the
  * screen are listed in VALUES with where they show. Nothing is saved.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, api, launchBrowser, newPage, shotOnFailure, signInAs, startProduct, tokenOf, type Product } from './support.ts';
+import { demoAccounts, guideText, QUOTE, sidebarTitles, textsOf } from './guide-reader.ts';
 
-const GUIDE = join(import.meta.dirname, '../../docs/用户手册');
 /** The staff pages: each names a demo account and the screens of its role. */
 const PAGES = ['管理员.md', '人事.md', '客服.md', '销售.md'];
 
@@ -68,12 +66,11 @@ interface GuidePage {
 }
 
 const PATH = /「([^」→]+?)\s*→\s*([^」]+?)」/g;
-const QUOTE = /「([^」]+)」/g;
 
 /** A guide page read into the screens it names and the labels each part quotes. */
 function readPage(file: string): GuidePage {
-  const text = readFileSync(join(GUIDE, file), 'utf8');
-  const account = /演示账号：\*\*(\w+)\*\*，(?:初始)?密码 \*\*([^*]+)\*\*/.exec(text);
+  const text = guideText(file);
+  const account = demoAccounts(text);
   if (!account) throw new Error(`${file} names no demo account`);
   const facts = /角色「([^」]+)」，所属部门「([^」]+)」，数据范围「([^」]+)」/.exec(text);
   const sections: Section[] = [];
@@ -109,41 +106,13 @@ function readPage(file: string): GuidePage {
   });
   return {
     file,
-    username: account[1],
-    password: account[2],
+    username: account.usernames[0],
+    password: account.password,
     role: facts?.[1],
     dept: facts?.[2],
     scope: facts?.[3],
     sections,
   };
-}
-
-/** Every text a reader can meet on the page as it is: visible text, names of buttons and icons, titles, placeholders. */
-async function textsOf(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const parts = [document.body.innerText];
-    for (const el of Array.from(document.querySelectorAll('[aria-label],[title],[placeholder]'))) {
-      for (const a of ['aria-label', 'title', 'placeholder']) {
-        const v = el.getAttribute(a);
-        if (v) parts.push(v);
-      }
-    }
-    return parts.join('\n');
-  });
-}
-
-/** The menu items of the signed-in role's sidebar (from its own GET /api/menus/build). */
-async function sidebarTitles(product: Product, token: string): Promise<Set<string>> {
-  const res = await api(product, token, 'GET', '/api/menus/build');
-  const titles = new Set<string>();
-  const walk = (items: Array<{ meta?: { title?: string }; children?: unknown[] }>) => {
-    for (const m of items) {
-      if (m.meta?.title) titles.add(m.meta.title);
-      if (Array.isArray(m.children)) walk(m.children as typeof items);
-    }
-  };
-  walk(res.json<Parameters<typeof walk>[0]>());
-  return titles;
 }
 
 /**

@@ -2,12 +2,16 @@
  * The demo data can follow the user guide (docs/用户手册/): each demo role signs in, holds the
  * keys its page describes (导出, 新增, 编辑 where the page says so) and finds rows in every list
  * its page names, inside its own data scope; sales01 sits in 销售部, so its 本级 lists have rows
- * and a row of another department stays out of them.
+ * and a row of another department stays out of them. The dealer's page (经销商.md) has its demo
+ * too: jxs001 finds a customer who follows the official account (提交用车需求 opens for her) and
+ * an approved demand whose contract it can download.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROLES } from '../../src/server/modules/demo/roles.ts';
 import { loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
+import { dealerToken } from './dealer-helpers.ts';
+import { DEMO_DEALER_PASSWORD } from '../../src/server/modules/dealer/demo.ts';
 import type { Page } from '../support/answers.ts';
 
 /** the lists each guide page walks through, and the keys its steps need */
@@ -89,5 +93,28 @@ describe.each(testApps())('the demo follows the user guide on %s', (_name, start
       const entries = (await get(tokens.admin, `/api/staffunEducation?staffunId=${String(a.id)}`)).json<Page>();
       expect(entries.totalElements, String(a.name)).toBeGreaterThan(0);
     }
+  });
+
+  it('jxs001 finds the customer and the approved demand its page walks through, and the contract', async () => {
+    const dealer = await dealerToken(t.app, 'jxs001', DEMO_DEALER_PASSWORD);
+    const customers = (await get(dealer, '/comp/dbcCompany/getDbcUserInfos?page=0&size=10')).json<Page>().content;
+    expect(customers.filter((c) => c.subscribe === 1).length).toBeGreaterThan(0);
+    const demands = await t.app.inject({
+      method: 'POST',
+      url: '/comp/dbcCompany/getDbcInfos',
+      headers: bearer(dealer),
+      payload: { page: 0, size: 10 },
+    });
+    const approved = demands.json<Page>().content.find((d) => d.status === 2);
+    expect(approved, demands.body).toBeDefined();
+    expect(customers.map((c) => c.id)).toContain(approved?.duId);
+    const contract = await get(dealer, `/comp/dbcCompany/downloadContract?contract_id=${String(approved?.id)}`);
+    expect(contract.statusCode).toBe(200);
+    expect(contract.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // the status history: submitted by the dealer, approved by staff
+    const history = (await get(dealer, `/comp/dbcCompany/getDbcInfoHistory?id=${String(approved?.id)}`)).json<
+      Array<{ toStatus: number }>
+    >();
+    expect(history.map((h) => h.toStatus)).toEqual([1, 2]);
   });
 });

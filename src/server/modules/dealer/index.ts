@@ -21,7 +21,7 @@ import { notConfiguredSms, registerDealerAccountRoutes, SMS_TYPES, type SmsCodeS
 import { DealerSessions } from './sessions.ts';
 import { dealerSmsOn } from './sms-codes.ts';
 import { ensureDealerTables } from './tables.ts';
-import { seedDemoDealers } from './demo.ts';
+import { seedDemoDealerRecords, seedDemoDealers } from './demo.ts';
 import './types.ts';
 
 export { DealerSessions } from './sessions.ts';
@@ -77,6 +77,7 @@ export async function registerDealerArea(app: FastifyInstance, options: DealerOp
   if (app.config.seedDemo) {
     await seedDemoMembers(app.database);
     await seedDemoDealers(app.database);
+    await seedDemoDealerRecords(app);
   }
   const now = options.now ?? Date.now;
   const sessions = new DealerSessions(app.database.db, app.config.sessionIdleMinutes * 60_000, now);
