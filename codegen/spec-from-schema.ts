@@ -224,7 +224,9 @@ const UNIQUE_TYPES = 'integer, number or string';
 export const UNIQUE_MAX_CHARS = 600;
 
 /** Why a property cannot take part in a unique rule, or undefined when it can. */
-function uniqueMisfit(f: { type: FieldType; format?: string; maxLength?: number; auto?: AutoKind }): string | undefined {
+function uniqueMisfit(f: { type: FieldType; format?: string; maxLength?: number; auto?: AutoKind; mask?: unknown }): string | undefined {
+  // a 409 for a taken value would answer whether a guessed value is stored, to a caller who sees it masked
+  if (f.mask) return 'a masked (x-mask) property cannot be unique: its 409 would tell a guessed value from a wrong one';
   if (f.type === 'boolean') return `a boolean has two values: it cannot be unique (${UNIQUE_TYPES})`;
   if (f.auto === 'id') return 'the id is unique already';
   if (f.auto) return `x-auto "${f.auto}" is set by the server, not by a person, and cannot be unique`;
@@ -475,7 +477,7 @@ function parseField(file: string, name: string, raw: unknown, required: boolean,
     need(file, `${path}/x-auto`, !required, 'an automatic field is set by the server and cannot be in "required"', null);
   }
   if (p['x-unique'] === true) {
-    const misfitUnique = uniqueMisfit({ type, format, maxLength: p.maxLength as number | undefined, auto });
+    const misfitUnique = uniqueMisfit({ type, format, maxLength: p.maxLength as number | undefined, auto, mask: p['x-mask'] });
     if (misfitUnique) throw new SchemaError(file, `${path}/x-unique`, misfitUnique);
   }
   if (p.readOnly !== undefined) {

@@ -228,19 +228,6 @@ const CASES: Case[] = [
     },
   },
   {
-    kind: 'unique added on a personal field with duplicates',
-    rows: [{ username: '张三丰' }, { username: '张三丰' }, { username: '李四' }],
-    after: (q) => {
-      q.properties.username['x-unique'] = true;
-    },
-    refusal: ['username', '1 组重复值 “张**” id'],
-    notInRefusal: ['张三丰'],
-    inTheWay: [0, 1],
-    review: (s) => (s.duplicates = 'null'),
-    backup: true,
-    check: (rows) => expect(rows.map((r) => r.username)).toEqual(['张三丰', null, '李四']),
-  },
-  {
     kind: 'unique rule over two properties added with duplicates',
     rows: [
       { model: '系统', title: '甲' },
