@@ -44,7 +44,7 @@ import { checkRecord } from '../validation.ts';
 import { readLimit } from '../../read-limits.ts';
 import { personalFields, seesPersonalData } from '../access/personal-data.ts';
 import { findById } from '../repository.ts';
-import { recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
+import { purgeRevisions, recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
 import { actorOf, NO_SELECTION, positiveId, updateFromBody } from '../routes.ts';
 import { idField, recordToRow } from '../values.ts';
 import { repeatedMessage, takenMessage, uniqueClashes, uniqueConflict } from '../unique.ts';
@@ -333,17 +333,7 @@ export function registerHistoryRoutes(
   app.delete(`${base}/recycleBin`, { preHandler: binKey }, async (request) => {
     const ids = idList(request.body);
     await entriesOf(request, ids);
-    // the deleted values live on in the record's revisions only: they go with it
-    await database()
-      .db.transaction()
-      .execute(async (trx) => {
-        for (let i = 0; i < ids.length; i += 500)
-          await trx
-            .deleteFrom(REVISION_TABLE)
-            .where('resource', '=', spec.name)
-            .where('record_id', 'in', ids.slice(i, i + 500))
-            .execute();
-      });
+    await purgeRevisions(database(), spec.name, ids);
     return { count: ids.length };
   });
 }

@@ -197,6 +197,21 @@ export async function writeImportRevisions(
   }
 }
 
+/**
+ * The recycle bin's purge: a deleted record's values live on in its revisions only, so they go
+ * with them (in one transaction, 500 ids a statement).
+ */
+export async function purgeRevisions(database: Database, resource: string, ids: number[]): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < ids.length; i += 500)
+      await trx
+        .deleteFrom(REVISION_TABLE)
+        .where('resource', '=', resource)
+        .where('record_id', 'in', ids.slice(i, i + 500))
+        .execute();
+  });
+}
+
 /** Deletes revisions older than `days` days (the recycle bin's entries with them); answers how many. */
 export async function deleteOldRevisions(db: Db, days: number, now: number): Promise<number> {
   const before = nowText(new Date(now - days * 24 * 60 * 60 * 1000));

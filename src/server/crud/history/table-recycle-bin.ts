@@ -20,7 +20,7 @@ import { ApiError, badRequest, notFound } from '../../errors.ts';
 import type { Db, Dialect } from '../../types.ts';
 import { binEntries, deletedRecord, maskValue, toStoredRevision, type HistoryEntry, type StoredRevision } from './history.ts';
 import { ALREADY_EXISTS, idList, NOT_IN_BIN, RESTORE_CONFLICT } from './history-routes.ts';
-import { recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
+import { purgeRevisions, recordRestored, REVISION_TABLE, revisionActor } from './revisions.ts';
 import { actorOf } from '../routes.ts';
 import { isUniqueViolation, nameIds } from './table-history-routes.ts';
 import type { TrackedState, TrackedTable } from './table-revisions.ts';
@@ -290,17 +290,7 @@ export function registerTableBin(app: FastifyInstance, opts: TableBinOptions): v
   app.delete(`${base}/recycleBin`, { preHandler: key }, async (request) => {
     const ids = idList(request.body);
     await entriesOf(request, ids);
-    // the deleted values live on in the record's revisions only: they go with it
-    await database()
-      .db.transaction()
-      .execute(async (trx) => {
-        for (let i = 0; i < ids.length; i += 500)
-          await trx
-            .deleteFrom(REVISION_TABLE)
-            .where('resource', '=', spec.name)
-            .where('record_id', 'in', ids.slice(i, i + 500))
-            .execute();
-      });
+    await purgeRevisions(database(), spec.name, ids);
     return { count: ids.length };
   });
 }
