@@ -6,6 +6,8 @@
  * default 100,000) and N roster rows (员工花名册, with their pinyin keys) are seeded, then one
  * person is entered in both (a record each, edited, so the history holds them) and erased by the
  * product's own erasePerson; then a second person the same way, on the file the first erasure left.
+ * On SQLite the connection keeps `secure_delete` on, so only the first erasure on a file rebuilds
+ * it (VACUUM, once: the file may hold old copies written before); the second is the steady state.
  * Printed per erasure: the seconds of the whole erasure, of its VACUUM step (SQLite: `VACUUM` and
  * the WAL checkpoint after the transaction; PostgreSQL: `vacuum` of the touched tables, the
  * revisions and the operation log) and of the erasure without that step, and the database's size

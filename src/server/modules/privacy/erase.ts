@@ -10,8 +10,9 @@
  * without phone, ID number, e-mail, nickname and avatar); uploaded files named by an erased
  * record are deleted; the identifiers are replaced by their mask in the operation log and in any
  * other revision that still holds them; their keyed hash goes into the erasure ledger.
- * On SQLite the erasure runs with `secure_delete` on and ends with a WAL checkpoint, so the
- * erased values are not left in free pages; on PostgreSQL the touched tables are vacuumed.
+ * On SQLite the connection runs with `secure_delete` on and the erasure ends with a WAL
+ * checkpoint, so the erased values are not left in free space; on PostgreSQL the touched tables
+ * are vacuumed (secureErase).
  */
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ import { tableChanged } from '../../crud/index.ts';
 import type { Database, Db } from '../../types.ts';
 import { findPerson, type FindResult, type FoundGroup, type Subject } from './find.ts';
 import { HANDWRITTEN_TABLES, storedVariants } from './sources.ts';
-import { LEDGER_TABLE } from './tables.ts';
+import { LEDGER_TABLE, SECRET_TABLE } from './tables.ts';
 import { subjectHash } from './requests.ts';
 
 /** What was done in one place. */
@@ -263,18 +264,22 @@ export async function addToLedger(db: Db, secret: string, subjects: Subject[]): 
   return subjects.length;
 }
 
+/** pi_secret's row that says the SQLite file was rebuilt once with `secure_delete` on. */
+const REBUILT = 'sqlite_rebuilt';
+
 /**
- * Runs an erasure in one transaction: on SQLite with `secure_delete` on, ending with VACUUM and a
- * WAL checkpoint so erased values are not left in free pages; on PostgreSQL the touched tables
- * are vacuumed. `work` answers its result, the files to unlink after the commit and the tables
- * it touched (their cached counts are forgotten).
+ * Runs an erasure in one transaction. SQLite's connection keeps `secure_delete` on, so what the
+ * erasure deletes or overwrites is zeroed in place and a WAL checkpoint takes the old page
+ * images out of the log; only a file written before that (with old copies of values in its free
+ * space) is rebuilt, by one VACUUM on its first erasure. On PostgreSQL the touched tables are
+ * vacuumed. `work` answers its result, the files to unlink after the commit and the tables it
+ * touched (their cached counts are forgotten).
  */
 export async function secureErase<T>(
   database: Database,
   work: (trx: Db) => Promise<{ result: T; paths: string[]; touched: string[] }>,
 ): Promise<T> {
   const handle = sqliteHandleOf(database);
-  handle?.sqlite.pragma('secure_delete = ON');
   const touched = new Set<string>();
   try {
     const done = await database.db.transaction().execute(async (trx) => {
@@ -286,9 +291,10 @@ export async function secureErase<T>(
     return done.result;
   } finally {
     if (handle) {
-      handle.sqlite.pragma('secure_delete = OFF');
-      // earlier edits left old copies of values in the pages' free space: rebuild the file
-      handle.sqlite.exec('VACUUM');
+      if (!(await rebuiltOnce(database.db))) {
+        handle.sqlite.exec('VACUUM');
+        await database.db.insertInto(SECRET_TABLE).values({ name: REBUILT, value: nowText() }).execute();
+      }
       handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     }
     for (const t of touched) tableChanged(database, t);
@@ -296,6 +302,11 @@ export async function secureErase<T>(
       for (const t of [...touched, REVISION_TABLE, 'sys_log'])
         await sql`vacuum ${sql.table(t)}`.execute(database.db).catch(() => undefined);
   }
+}
+
+async function rebuiltOnce(db: Db): Promise<boolean> {
+  const row = await db.selectFrom(SECRET_TABLE).select('name').where('name', '=', REBUILT).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The schema whose records own this one's (`ownedByApplicant`), if any. */

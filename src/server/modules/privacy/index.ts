@@ -251,7 +251,7 @@ export async function registerPrivacy(app: FastifyInstance, specs: ResourceSpec[
     after: async (restored, carried) => {
       try {
         const reports = await restoreLedger(restored.database, specs, restored.config.dataDir, carried as CarriedLedger);
-        restored.log.info({ erased: reports.length }, 'erasure ledger applied after restore');
+        restored.log.info({ erased: reports.reduce((n, r) => n + r.ledger, 0) }, 'erasure ledger applied after restore');
       } catch (err) {
         restored.log.error({ err }, 'erasure ledger not applied after restore');
       }

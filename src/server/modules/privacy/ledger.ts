@@ -119,14 +119,18 @@ async function storedIdentifiers(database: Database, specs: ResourceSpec[]): Pro
   return [...seen.values()];
 }
 
+const LEDGER_BATCH = 200;
+
 /** Erases again every stored identifier the ledger holds; answers the reports. */
 export async function applyLedger(database: Database, specs: ResourceSpec[], dataDir: string): Promise<EraseReport[]> {
   const secret = await ledgerSecret(database);
   const hashes = new Set((await database.db.selectFrom(LEDGER_TABLE).select('hash').execute()).map((r) => String(r.hash)));
   if (!hashes.size) return [];
   const matches = (await storedIdentifiers(database, specs)).filter((s) => hashes.has(subjectHash(secret, s)));
+  // a few hundred identifiers an erasure: one transaction and one checkpoint each, not one per person
   const reports: EraseReport[] = [];
-  for (const s of matches) reports.push(await erasePerson(database, specs, [s], { secret, dataDir }));
+  for (let i = 0; i < matches.length; i += LEDGER_BATCH)
+    reports.push(await erasePerson(database, specs, matches.slice(i, i + LEDGER_BATCH), { secret, dataDir }));
   return reports;
 }
 
@@ -172,7 +176,8 @@ export function reErasedText(carried: CarriedLedger, reports: EraseReport[]): st
       tables.set(line.table, t);
     }
   }
-  const out = [`已带入删除登记 ${carried.rows.length} 条，按登记再次删除了 ${reports.length} 个身份证号或手机号的个人信息：`];
+  const people = reports.reduce((n, r) => n + r.ledger, 0);
+  const out = [`已带入删除登记 ${carried.rows.length} 条，按登记再次删除了 ${people} 个身份证号或手机号的个人信息：`];
   for (const [table, t] of [...tables].sort(([a], [b]) => a.localeCompare(b))) {
     if (!t.records && !t.binEntries) continue;
     out.push(`  ${table}（${t.title}）：${t.action} ${t.records} 条${t.binEntries ? `，回收站 ${t.binEntries} 条` : ''}`);

@@ -4,7 +4,8 @@
  *   status and the result. The identifier itself is never stored: its mask and its keyed hash.
  * - pi_erasure_ledger: the keyed one-way hash (HMAC-SHA256 with the server's ledger secret) of
  *   every identifier erased, so that a restore of an older backup can erase the person again.
- * - pi_secret: the ledger secret, made on first use (or PI_LEDGER_SECRET from the environment).
+ * - pi_secret: the ledger secret, made on first use (or PI_LEDGER_SECRET from the environment),
+ *   and on SQLite the time the file was first rebuilt by an erasure (secureErase).
  */
 import type { TableDef } from '../../auth/tables.ts';
 
