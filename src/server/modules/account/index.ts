@@ -61,6 +61,6 @@ export async function registerAccount(app: FastifyInstance, specs: ResourceSpec[
   registerUserCenterRoutes(app, { keys, codes });
   registerCodeRoutes(app, { keys, codes });
   registerWecomLoginRoutes(app, options.wecom ?? new WecomApi(app.config), options.now);
-  registerLogRoutes(app);
+  registerLogRoutes(app, specs);
   registerOutboxRoutes(app, { sms: sms.kind, mail: mail.kind });
 }

@@ -14,6 +14,9 @@ import '../../decorations.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { likePattern } from '../../crud/query/query.ts';
 import { maskPersonalText } from '../../../shared/masks.ts';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
+import { personalKeysOf, type RoutePersonalKeys } from './personal-keys.ts';
+import { maskStoredParams } from './request-info.ts';
 
 export const LOG_PERMISSION = 'log:list';
 
@@ -75,7 +78,7 @@ const USER_COLUMNS = [
 ] as const;
 const ALL_COLUMNS = [...USER_COLUMNS, 'username', 'method', 'params'] as const;
 
-function view(row: Record<string, unknown>, full: boolean) {
+function view(row: Record<string, unknown>, full: boolean, keys: RoutePersonalKeys) {
   const base = {
     id: Number(row.id),
     description: row.description,
@@ -86,17 +89,21 @@ function view(row: Record<string, unknown>, full: boolean) {
     logType: row.log_type,
     createTime: row.create_time,
   };
-  // entries written before the log masked ID numbers and mobiles are masked as they are read
+  // entries written before the log masked ID numbers and mobiles, or before a property gained
+  // x-mask, are masked as they are read
   const text = (v: unknown) => (typeof v === 'string' ? maskPersonalText(v) : v);
+  const method = typeof row.method === 'string' ? row.method : '';
+  const params =
+    typeof row.params === 'string' ? maskStoredParams(row.params, keys.forRoute(method.slice(method.indexOf(' ') + 1))) : row.params;
   return full
-    ? { ...base, username: row.username, method: row.method, params: text(row.params), exceptionDetail: text(row.exception_detail ?? '') }
+    ? { ...base, username: row.username, method: row.method, params, exceptionDetail: text(row.exception_detail ?? '') }
     : { ...base, exceptionDetail: text(row.exception_detail ?? '') };
 }
 
 /** The route's conditions on the log's query, whatever the query selects. */
 type Narrow = <O>(b: TableQuery<O>) => TableQuery<O>;
 
-async function page(db: Db, q: Query, full: boolean, narrow: Narrow) {
+async function page(db: Db, q: Query, full: boolean, keys: RoutePersonalKeys, narrow: Narrow) {
   const { page: p, size } = paging(q);
   const base = narrow(db.selectFrom('sys_log'));
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
@@ -106,11 +113,12 @@ async function page(db: Db, q: Query, full: boolean, narrow: Narrow) {
     .limit(size)
     .offset(p * size)
     .execute();
-  return { content: content.map((r) => view(r as Record<string, unknown>, full)), totalElements: Number(count?.n ?? 0) };
+  return { content: content.map((r) => view(r as Record<string, unknown>, full, keys)), totalElements: Number(count?.n ?? 0) };
 }
 
-export function registerLogRoutes(app: FastifyInstance): void {
+export function registerLogRoutes(app: FastifyInstance, specs: ResourceSpec[]): void {
   const { db } = app.database;
+  const keys = personalKeysOf(specs);
   const query = (request: FastifyRequest) => (request.query ?? {}) as Query;
 
   app.get('/api/logs/user', { preHandler: app.authenticate }, async (request) => {
@@ -118,7 +126,7 @@ export function registerLogRoutes(app: FastifyInstance): void {
     if (!user) throw unauthorized();
     const q = query(request);
     const range = timeRange(q);
-    return page(db, q, false, (b) => {
+    return page(db, q, false, keys, (b) => {
       let out = b.where('user_id', '=', user.id);
       if (range) out = out.where('create_time', '>=', range[0]).where('create_time', '<=', range[1]);
       return out;
@@ -135,7 +143,7 @@ export function registerLogRoutes(app: FastifyInstance): void {
     if (logType && !['INFO', 'ERROR'].includes(logType)) throw badRequest('日志类型只能是INFO或ERROR');
     if (errorOnly && !['true', 'false'].includes(errorOnly)) throw badRequest('error参数只能是true或false');
     if ((usernameText?.length ?? 0) > 64 || (blurry?.length ?? 0) > 100) throw badRequest('查询内容过长');
-    return page(db, q, true, (b) => {
+    return page(db, q, true, keys, (b) => {
       let out = b;
       if (range) out = out.where('create_time', '>=', range[0]).where('create_time', '<=', range[1]);
       if (usernameText) out = out.where('username', '=', usernameText);

@@ -54,6 +54,25 @@ export function maskedParams(parts: { query?: unknown; params?: unknown; body?: 
   return text.length > PARAMS_MAX ? `${text.slice(0, PARAMS_MAX - 1)}…` : text;
 }
 
+/**
+ * Recorded parameters masked again as they are read, by the personal keys in force now for the
+ * entry's route: a property that gained `x-mask` after the entry was written is masked in it from
+ * then on (masks are idempotent, so what was masked stays as it was). A text cut at PARAMS_MAX is
+ * no JSON: its quoted values of personal keys are masked where they stand.
+ */
+export function maskStoredParams(text: string, keys: PersonalKeys): string {
+  try {
+    return JSON.stringify(maskValue(JSON.parse(text), 0, keys));
+  } catch {
+    let out = maskPersonalText(text);
+    for (const [key, kind] of keys) {
+      const quoted = new RegExp(`("${key.replace(/[^A-Za-z0-9_]/g, '')}":)("(?:[^"\\\\]|\\\\.)*"|-?\\d+)`, 'g');
+      out = out.replace(quoted, (_m, head: string, value: string) => `${head}${JSON.stringify(mask(kind, value.replace(/^"|"$/g, '')))}`);
+    }
+    return out;
+  }
+}
+
 /** 内网IP for loopback and private addresses; empty otherwise (no outside look-up is made). */
 export function addressOf(ip: string): string {
   const v4 = ip.replace(/^::ffff:/i, '');
