@@ -87,3 +87,27 @@ export async function personInRows(app: FastifyInstance): Promise<string[]> {
   }
   return hits;
 }
+
+/**
+ * PostgreSQL: the bytes of the files of every table, index and TOAST table of the test's schema
+ * as they are on disk after a checkpoint (free space in pages included), read by the server
+ * (pg_read_binary_file: the test's user is a superuser).
+ */
+export async function postgresFileBytes(app: FastifyInstance): Promise<Buffer> {
+  const db = app.database.db;
+  await sql`checkpoint`.execute(db);
+  const files = await sql<{ path: string }>`
+    select pg_relation_filepath(c.oid) as path from pg_class c
+      where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'i')
+    union
+    select pg_relation_filepath(c.reltoastrelid) from pg_class c
+      where c.relnamespace = current_schema()::regnamespace and c.reltoastrelid <> 0`.execute(db);
+  const parts: Buffer[] = [];
+  for (const f of files.rows) {
+    if (!f.path) continue;
+    const r = await sql<{ bytes: Buffer }>`select pg_read_binary_file(${f.path}) as bytes`.execute(db);
+    parts.push(r.rows[0].bytes);
+  }
+  expect(parts.length).toBeGreaterThan(50);
+  return Buffer.concat(parts);
+}

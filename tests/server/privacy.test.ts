@@ -18,7 +18,7 @@ import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { personalSpecs } from '../../src/server/modules/privacy/sources.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
-import { enterPerson, PERSON, personInRows } from './privacy-helpers.ts';
+import { enterPerson, PERSON, personInRows, postgresFileBytes } from './privacy-helpers.ts';
 import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
 import type { Page } from '../support/answers.ts';
 
@@ -200,12 +200,15 @@ describe.each(testApps())('personal information requests on %s', (_name, start) 
     const leftovers = async () => {
       // every row of every table, read back through SQL
       const hits = await personInRows(app);
-      if (hits.length || t.dialect !== 'sqlite') return hits;
-      // SQLite: the bytes of the database file, free pages included
+      if (hits.length) return hits;
+      const bytes = t.dialect === 'sqlite' ? sqliteFileBytes() : await postgresFileBytes(app);
+      return [PERSON.idNumber, PERSON.mobile, PERSON.name].filter((v) => bytes.includes(Buffer.from(v, 'utf8')));
+    };
+    // SQLite: the bytes of the database file and its log, free space included
+    const sqliteFileBytes = () => {
       sqliteHandleOf(app.database)!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
       const file = join(t.config.dataDir, 'console.db');
-      const bytes = Buffer.concat([readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)]);
-      return [PERSON.idNumber, PERSON.mobile, PERSON.name].filter((v) => bytes.includes(Buffer.from(v, 'utf8')));
+      return Buffer.concat([readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)]);
     };
     expect(await leftovers()).toEqual([]);
 

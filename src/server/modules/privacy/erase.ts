@@ -12,7 +12,7 @@
  * other revision that still holds them; their keyed hash goes into the erasure ledger.
  * On SQLite the connection runs with `secure_delete` on and the erasure ends with a WAL
  * checkpoint, so the erased values are not left in free space; on PostgreSQL the touched tables
- * are vacuumed (secureErase).
+ * are rewritten (secureErase).
  */
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -272,7 +272,7 @@ const REBUILT = 'sqlite_rebuilt';
  * erasure deletes or overwrites is zeroed in place and a WAL checkpoint takes the old page
  * images out of the log; only a file written before that (with old copies of values in its free
  * space) is rebuilt, by one VACUUM on its first erasure. On PostgreSQL the touched tables are
- * vacuumed. `work` answers its result, the files to unlink after the commit and the tables it
+ * rewritten (rewriteTables). `work` answers its result, the files to unlink after the commit and the tables it
  * touched (their cached counts are forgotten).
  */
 export async function secureErase<T>(
@@ -298,10 +298,26 @@ export async function secureErase<T>(
       handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     }
     for (const t of touched) tableChanged(database, t);
-    if (database.dialect === 'postgres')
-      for (const t of [...touched, REVISION_TABLE, 'sys_log'])
-        await sql`vacuum ${sql.table(t)}`.execute(database.db).catch(() => undefined);
+    if (database.dialect === 'postgres') await rewriteTables(database.db, [...touched, REVISION_TABLE, 'sys_log']);
   }
+}
+
+/**
+ * PostgreSQL keeps a deleted or updated row's bytes in the page's free space after a plain
+ * vacuum (it compacts pages, it does not clear them): the tables the erasure touched, with their
+ * pinyin side tables, are rewritten (VACUUM FULL: a new file, the old one removed at the next
+ * checkpoint, indexes rebuilt). Each takes its table's exclusive lock for the time of the copy.
+ * The write-ahead log and its archives hold the values until they are recycled (docs/personal-information.md).
+ */
+async function rewriteTables(db: Db, tables: string[]): Promise<void> {
+  const all = new Set(tables);
+  for (const t of tables) {
+    const side = await sql<{ name: string }>`select tablename as name from pg_tables
+      where schemaname = current_schema() and tablename like ${`${t.replace(/_/g, '\\_')}\\_%\\_py`}`.execute(db);
+    for (const r of side.rows) all.add(r.name);
+  }
+  for (const t of all) await sql`vacuum full ${sql.table(t)}`.execute(db).catch(() => undefined);
+  await sql`checkpoint`.execute(db).catch(() => undefined);
 }
 
 async function rebuiltOnce(db: Db): Promise<boolean> {
