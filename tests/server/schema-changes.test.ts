@@ -18,7 +18,7 @@ import { openDatabase } from '../../src/server/db/index.ts';
 import { liveColumns, planAll, readSnapshots, SchemaChangeRefused } from '../../src/server/db/schema-plan.ts';
 import { appliedMigrations, migrationFromPlan, readMigrationFiles } from '../../src/server/db/schema-migrations.ts';
 import { liveUniqueIndexes } from '../../src/server/db/unique-plan.ts';
-import { loginAs } from './auth-helpers.ts';
+import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, testApps, type TestApp } from './helpers.ts';
 import { TEST_BACKUP_KEY } from './backup-helpers.ts';
 import type { Created, Page, Row } from '../support/answers.ts';
@@ -34,6 +34,8 @@ interface Prop {
 }
 interface QuestionSchema {
   'x-unique'?: string[];
+  'x-erase': { mode: string; fields: string[] };
+  'x-entity': { search?: string[] };
   properties: Record<string, Prop>;
   required: string[];
   errorMessage: { required: Record<string, string> };
@@ -127,6 +129,61 @@ const CASES: Case[] = [
       const res = await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, title: 'c'.repeat(6) } });
       expect(res.statusCode).toBe(400);
       expect(res.json<Row>().message).toBe('标题长度不能超过5个字符');
+    },
+  },
+  {
+    kind: 'pinyin gained',
+    rows: [{ title: '张三的建议' }, { title: '其他问题' }],
+    after: (q) => {
+      q.properties.title['x-pinyin'] = 'text';
+    },
+    auto: true,
+    async check(rows, app, token) {
+      // the rows stored before the field was marked are found by pinyin: their keys were filled at start
+      for (const [query, found] of [
+        ['zhangsan', [rows[0].id]],
+        ['zsdjy', [rows[0].id]],
+        ['qtwt', [rows[1].id]],
+      ] as const) {
+        const res = await app.inject({ method: 'GET', url: `/api/sysQuestion?blurry=${query}`, headers: token });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(
+          res.json<Page>().content.map((r) => r.id),
+          query,
+        ).toEqual(found);
+      }
+    },
+  },
+  {
+    kind: 'mask gained',
+    before: (q) => {
+      q.properties.homeAddress = { type: 'string', title: '家庭住址', maxLength: 100 };
+    },
+    rows: [{ homeAddress: '北京市朝阳区建国路88号' }],
+    after: (q) => {
+      q.properties.homeAddress['x-mask'] = 'address';
+      q['x-erase'].fields.push('homeAddress');
+    },
+    auto: true,
+    async check(rows, app, token) {
+      const address = '北京市朝阳区建国路88号';
+      await createStaff(app, { username: 'nokey', password: 'Nokey@2024', permissions: ['sysQuestion:list'], dataScope: '全部' });
+      const plain = bearer(await loginAs(app, 'nokey', 'Nokey@2024'));
+      const list = await app.inject({ method: 'GET', url: `/api/sysQuestion?id=${String(rows[0].id)}`, headers: plain });
+      expect(list.json<Page>().content[0].homeAddress).toBe('北京市朝********');
+      // the revision written before the mask: masked from now on for a caller without the key
+      const history = await app.inject({ method: 'GET', url: `/api/sysQuestion/${String(rows[0].id)}/history`, headers: plain });
+      expect(history.statusCode, history.body).toBe(200);
+      expect(history.body).toContain('北京市朝********');
+      expect(history.body).not.toContain('建国路');
+      // the log line of the create, written with the address in full, is masked as it is read
+      const logs = await app.inject({ method: 'GET', url: '/api/logs?size=100', headers: token });
+      const created = logs.json<Page>().content.filter((l) => l.method === 'POST /api/sysQuestion');
+      expect(created.length).toBeGreaterThan(0);
+      expect(JSON.stringify(created)).toContain('北京市朝********');
+      expect(JSON.stringify(created)).not.toContain('建国路');
+      // stored as written: the mask is for readers, the value is the person's
+      expect(rows[0].homeAddress).toBe(address);
     },
   },
   {
@@ -225,6 +282,29 @@ const CASES: Case[] = [
       expect(rows.map((r) => r.title)).toEqual(['重复', '独一', `重复-${id(2)}`, `重复-${id(3)}`, '又重', `又重-${id(5)}`]);
       const res = await app.inject({ method: 'POST', url: '/api/sysQuestion', headers: token, payload: { ...BASE, title: '重复' } });
       expect(res.statusCode).toBe(409);
+    },
+  },
+  {
+    kind: 'unique added on a pinyin field, duplicates suffixed',
+    before: (q) => {
+      q.properties.title['x-pinyin'] = 'text';
+    },
+    rows: [{ title: '张三' }, { title: '张三' }],
+    after: (q) => {
+      q.properties.title['x-pinyin'] = 'text';
+      q.properties.title['x-unique'] = true;
+    },
+    inTheWay: [0, 1],
+    review: (s) => (s.duplicates = 'suffix'),
+    backup: true,
+    async check(rows, app, token) {
+      const second = String(rows[1].id);
+      expect(rows.map((r) => r.title)).toEqual(['张三', `张三-${second}`]);
+      // the suffixed value's pinyin keys were computed again: its new key finds it, and only it
+      const res = await app.inject({ method: 'GET', url: `/api/sysQuestion?blurry=zhangsan${second}`, headers: token });
+      expect(res.json<Page>().content.map((r) => r.id)).toEqual([rows[1].id]);
+      const both = await app.inject({ method: 'GET', url: '/api/sysQuestion?blurry=zs&sort=id,asc', headers: token });
+      expect(both.json<Page>().content.map((r) => r.id)).toEqual([rows[0].id, rows[1].id]);
     },
   },
   {

@@ -35,6 +35,7 @@ import {
   type MigrationStep,
 } from './schema-plan.ts';
 import { applyUniqueStep, UniqueStepRefused } from './unique-plan.ts';
+import { PINYIN_MARKER_TABLE, pinyinTable } from '../crud/pinyin/pinyin-search.ts';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
 export const MIGRATION_NAME = /^\d{4}-[A-Za-z0-9_.-]+\.json$/;
@@ -338,7 +339,42 @@ export async function applyMigrationSteps(
   file: MigrationFile,
   idOf: (table: string) => string | undefined,
 ): Promise<void> {
-  for (const step of file.steps) await applyStep(db, dialect, file.name, step, idOf);
+  for (const step of file.steps) {
+    await applyStep(db, dialect, file.name, step, idOf);
+    await forgetPinyinKeys(db, dialect, step);
+  }
+}
+
+/** The columns whose stored values a step may rewrite, rename or drop (all of them: dropTable). */
+function columnsOf(step: MigrationStep): string[] | 'all' {
+  switch (step.kind) {
+    case 'rename':
+      return [step.from];
+    case 'dropColumn':
+      return [step.column];
+    case 'dropTable':
+      return 'all';
+    case 'uniqueAdded':
+      return step.fields.map((f) => f.column);
+    default:
+      return [step.to.column];
+  }
+}
+
+/**
+ * A step that rewrote a column's values (a suffix, a cut, a conversion, a fill) or moved it left
+ * its pinyin keys describing the old values: its fill marker is dropped, so the start after the
+ * migration computes the keys of every row again (pinyin-search.ts); the side table of a column
+ * that is gone (renamed or dropped) goes too.
+ */
+async function forgetPinyinKeys(db: Db, dialect: Dialect, step: MigrationStep): Promise<void> {
+  if (!(await liveColumns(db, dialect, PINYIN_MARKER_TABLE))) return;
+  const columns = columnsOf(step);
+  let forget = db.deleteFrom(PINYIN_MARKER_TABLE).where('table_name', '=', step.table);
+  if (columns !== 'all') forget = forget.where('column_name', 'in', columns);
+  await forget.execute();
+  const gone = step.kind === 'rename' ? [step.from] : step.kind === 'dropColumn' ? [step.column] : [];
+  for (const column of gone) await sql`drop table if exists ${sql.table(pinyinTable({ table: step.table }, { column }))}`.execute(db);
 }
 
 export async function recordMigration(db: Db, file: MigrationFile, at: string, durationMs: number): Promise<void> {
