@@ -40,11 +40,13 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
     expect(xlsx.statusCode).toBe(200);
   });
 
-  it('refuses a duplicate user name, a missing or bad password, and bad fields with 400', async () => {
+  it('refuses a duplicate user name with 409, a missing or bad password and bad fields with 400', async () => {
     const post = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'POST', url: '/api/system/dbcCompany', headers: bearer(admin), payload });
     const base = { compName: '某公司', compCode: 'X1', username: 'dealerc', enabled: true, password: 'abc12345' };
-    expect(errorOf(await post({ ...base, username: 'dealera' })).message).toBe('登录账号已存在');
+    const taken = await post({ ...base, username: 'dealera' });
+    expect(taken.statusCode).toBe(409);
+    expect(errorOf(taken).message).toBe('登录账号“dealera”已存在');
     expect(errorOf(await post({ ...base, password: undefined })).message).toBe('请输入密码');
     expect(errorOf(await post({ ...base, password: '12345' })).message).toBe('长度在 6 到 20 个字符');
     expect(errorOf(await post({ ...base, compName: '' })).message).toBe('公司名称不能为空');
@@ -55,7 +57,8 @@ describe.each(testApps())('dealer sign-in and token kinds on %s', (_name, start)
       headers: bearer(admin),
       payload: { id: compA, username: 'dealerb' },
     });
-    expect(errorOf(put).message).toBe('登录账号已存在');
+    expect(put.statusCode).toBe(409);
+    expect(errorOf(put).message).toBe('登录账号“dealerb”已存在');
     const noPerm = await createStaff(t.app, { username: 'clerk', password: 'Clerk@123', permissions: [] });
     expect(noPerm).toBeGreaterThan(0);
     const clerk = await loginAs(t.app, 'clerk', 'Clerk@123');

@@ -2,7 +2,8 @@
  * Staff management of dealer companies (api/system/dbcCompany): the schema's generic routes plus
  * the sign-in password. The create and update handlers are replaced so that a password given in
  * the body is checked (6-20 characters), stored only as a bcrypt hash in the same statement as the
- * record, and never answered; user names stay unique (400, not a database error). A new password
+ * record, and never answered; user names are unique by the schema's `x-unique`, checked as the
+ * engine checks it (409 登录账号“x”已存在, also when a write races past the check). A new password
  * or disabling a company ends its open sessions. A company that still has customers or requests
  * cannot be deleted (disable it instead).
  */
@@ -14,6 +15,8 @@ import { withoutMaskedFields } from '../../crud/access/personal-data.ts';
 import { tableChanged } from '../../crud/query/count.ts';
 import { diffRecords, revisionActor, snapshotChanges, writeRevisions } from '../../crud/history/revisions.ts';
 import { actorOf } from '../../crud/routes.ts';
+import { assertUnique, uniqueConflict } from '../../crud/unique.ts';
+import { fieldAccess } from '../../crud/access/field-access.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { nowText } from '../../db/index.ts';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -22,7 +25,6 @@ import type { DealerSessions } from './sessions.ts';
 
 export const PASSWORD_REQUIRED = '请输入密码';
 export const PASSWORD_LENGTH = '长度在 6 到 20 个字符';
-export const USERNAME_TAKEN = '登录账号已存在';
 export const COMPANY_IN_USE = '该经销商下还有客户或用车需求，不能删除，可改为禁用';
 
 /** The password of a company form: undefined when not given, else the checked text. */
@@ -38,11 +40,6 @@ export function companyPassword(body: Record<string, unknown>, required: boolean
   return raw;
 }
 
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || /UNIQUE constraint failed/i.test(e?.message ?? '');
-};
-
 export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSessions): void {
   const spec = resourceByName.dbcCompany;
   const url = `/${spec.path}`;
@@ -54,12 +51,6 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     if (typeof b !== 'object' || b === null || Array.isArray(b)) throw badRequest('请求内容必须是JSON对象');
     return b as Record<string, unknown>;
   };
-  const usernameTaken = async (username: unknown, exceptId?: number) => {
-    if (typeof username !== 'string') return false;
-    let q = database.db.selectFrom('dbc_company').select('id').where('username', '=', username.trim());
-    if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
-    return !!(await q.executeTakeFirst());
-  };
 
   takeOverRoute(app, 'POST', url, async (request, reply) => {
     await runPreHandler(app, app.requirePermission(permissionKey(spec, 'add')), request, reply);
@@ -67,7 +58,8 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     const password = companyPassword(bodyOf(request), true)!;
     const result = checkRecord(spec, rest, 'create');
     if (!result.ok) throw badRequest(result.error.message);
-    if (await usernameTaken(result.values.username)) throw badRequest(USERNAME_TAKEN);
+    const unique = { hidden: fieldAccess(request, spec).masked };
+    await assertUnique(database, spec, result.values, unique);
     const now = nowText();
     const row = recordToRow(spec, { ...result.values, createTime: now }, database.dialect);
     try {
@@ -90,8 +82,7 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
       tableChanged(database, spec.table);
       return reply.status(201).send(rowToRecord(spec, inserted));
     } catch (err) {
-      if (isUniqueViolation(err)) throw badRequest(USERNAME_TAKEN);
-      throw err;
+      throw uniqueConflict(spec, err, result.values, unique) ?? err;
     }
   });
 
@@ -108,7 +99,9 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
     // fields left out keep their values (a password reset sends only id and password)
     const result = checkRecord(spec, { ...existing, ...rest }, 'update');
     if (!result.ok) throw badRequest(result.error.message);
-    if (result.values.username !== undefined && (await usernameTaken(result.values.username, id))) throw badRequest(USERNAME_TAKEN);
+    const unique = { exceptId: id, hidden: fieldAccess(request, spec).masked, changed: new Set(Object.keys(rest)) };
+    const after = { ...existing, ...result.values };
+    await assertUnique(database, spec, after, unique);
     const values: Record<string, unknown> = { ...result.values };
     delete values.id;
     for (const name of result.cleared) values[name] = null;
@@ -139,8 +132,7 @@ export function registerCompanyWrites(app: FastifyInstance, sessions: DealerSess
               return 1;
             });
     } catch (err) {
-      if (isUniqueViolation(err)) throw badRequest(USERNAME_TAKEN);
-      throw err;
+      throw uniqueConflict(spec, err, after, unique) ?? err;
     }
     if (!updated) throw notFound('数据不存在');
     tableChanged(database, spec.table);

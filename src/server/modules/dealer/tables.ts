@@ -43,7 +43,9 @@ export async function ensureDealerTables(database: Database): Promise<void> {
   await database.db.transaction().execute(async (trx) => {
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('dealer-console:dealer-setup'))`.execute(trx);
     await ensureTables(trx, database.dialect, DEALER_TABLES);
-    await trx.schema.createIndex('dbc_company_username_key').ifNotExists().unique().on('dbc_company').column('username').execute();
+    // user names are unique by the schema's x-unique (its index uq_dbc_company_username, made by
+    // the engine before this); the index this module made before that is no longer needed
+    await trx.schema.dropIndex('dbc_company_username_key').ifExists().execute();
     await trx.schema.createIndex('dbc_user_info_comp_mobile').ifNotExists().on('dbc_user_info').columns(['comp_id', 'mobile']).execute();
     await trx.schema.createIndex('dbc_info_comp').ifNotExists().on('dbc_info').columns(['comp_id', 'id']).execute();
   });
