@@ -308,7 +308,9 @@ describe.each(testApps())('回收站 of the hand-written tables on %s', (_name, 
     await ok('DELETE', '/api/system/dbcCompany', [company]);
     await createCompany(t.app, admin, 'bindealer');
     const res = await api(admin, 'POST', '/api/system/dbcCompany/recycleBin/restore', [company]);
-    expect(res.statusCode).toBe(400);
-    expect(errorOf(res).message).toBe('恢复失败：数据与现有记录重复，未做任何修改');
+    // the schema's unique rule (x-unique), as the engine checks it for every restore
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toContain('登录账号“bindealer”已存在');
+    expect(await exists('dbc_company', company)).toBe(false);
   });
 });
