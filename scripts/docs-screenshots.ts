@@ -5,6 +5,11 @@
  *   npx vite build --logLevel warn        # the web app the product serves (once per change)
  *   npx tsx scripts/docs-screenshots.ts   # writes docs/images/ and docs/用户手册/images/
  *   npx tsx scripts/docs-screenshots.ts 问题反馈   # only the shots whose name or title contains this
+ *   npx tsx scripts/docs-screenshots.ts --check   # compares the screens with the PNG files, writes none
+ *
+ * `--check` (and tests/e2e/guide-screenshots.test.ts, through takeShots) takes the same pictures
+ * into a temporary folder and compares each with its file (screenshot-diff.ts): a picture that
+ * differs beyond the tolerance is a guide picture that no longer shows its screen.
  *
  * It starts the product as `npm start` does with the demo data (a fresh SQLite data directory,
  * the captcha on: the answer is read from the product's own captcha table, as a person reads
@@ -12,11 +17,14 @@
  * /usr/bin/chromium) through each role's screens at 1280x800 (the applicant's on a 390 px
  * phone), and overwrites the PNG files. The pages of the guide name each file.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pending, startProduct, VIEWPORT, type Product } from '../tests/e2e/support.ts';
 import { latestOutbox } from '../src/server/providers/outbox.ts';
+import { comparePictures, type Box, type PictureDiff } from './screenshot-diff.ts';
 
 const GUIDE_IMAGES = resolve('docs/用户手册/images');
 const README_IMAGES = resolve('docs/images');
@@ -106,6 +114,8 @@ async function openScreen(page: Page, menuTitle: string): Promise<void> {
   await item.click();
   const answer = await first;
   if (answer.status() !== 200) throw new Error(`${menuTitle}: GET ${new URL(answer.url()).pathname} answered ${answer.status()}`);
+  // the sidebar scrolled to the item as far as it got: put it in one place, the same every run
+  await item.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
   await settle(page);
 }
 
@@ -172,6 +182,8 @@ const ROLES: Role[] = [
         title: '首页',
         take: async (page) => {
           await page.locator('.RaSidebar-fixed').getByRole('menuitem', { name: '首页' }).click();
+          // the charts are a part of their own, loaded after the page: all three drawn
+          await page.locator('[data-testid^="chart-"] svg').nth(2).waitFor();
           await settle(page);
         },
       },
@@ -337,7 +349,37 @@ const ROLES: Role[] = [
   },
 ];
 
-async function run(browser: Browser, role: Role, only: string | undefined): Promise<string[]> {
+/** Where the pictures go: the docs' folders, or one folder when they are only compared. */
+interface Target {
+  guide: string;
+  readme: string;
+  /** when compared: per file, the parts of the picture that change with every run */
+  changing?: Map<string, Box[]>;
+}
+
+/**
+ * The parts of the screen that differ from run to run whatever the product does: the captcha
+ * image and the texts holding a date (the demo rows are made at start, the home page's charts
+ * end today: their ranges and day labels, 11-28), in the
+ * picture's coordinates (the page's for a full-page picture, else the window's).
+ */
+async function changingParts(page: Page, fullPage: boolean): Promise<Box[]> {
+  // plain source: the function is sent to the browser as it is written (no helpers of the build)
+  return page.evaluate(`(() => {
+    const dx = ${fullPage ? 'window.scrollX' : '0'};
+    const dy = ${fullPage ? 'window.scrollY' : '0'};
+    const elements = [...document.querySelectorAll('img[src^="data:image/svg"]')];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode())
+      if (/\\d{4}-\\d{2}-\\d{2}|^\\s*\\d{2}-\\d{2}\\s*$/.test(n.textContent || '') && n.parentElement) elements.push(n.parentElement);
+    return elements
+      .map((el) => el.getBoundingClientRect())
+      .filter((r) => r.width && r.height)
+      .map((r) => ({ x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }));
+  })()`);
+}
+
+async function run(browser: Browser, role: Role, only: string | undefined, target: Target): Promise<string[]> {
   const context = await browser.newContext({
     viewport: role.phone ? { width: 390, height: 844 } : VIEWPORT,
     locale: 'zh-CN',
@@ -354,7 +396,8 @@ async function run(browser: Browser, role: Role, only: string | undefined): Prom
       await s.take(page);
       const wanted = !only || s.file.includes(only) || s.title.includes(only) || role.name.includes(only);
       if (wanted) {
-        const path = join(s.readme ? README_IMAGES : GUIDE_IMAGES, s.file);
+        const path = join(s.readme ? target.readme : target.guide, s.file);
+        if (target.changing) target.changing.set(s.file, await changingParts(page, !s.windowOnly));
         await page.screenshot({ path, fullPage: !s.windowOnly });
         written.push(path);
       }
@@ -366,22 +409,54 @@ async function run(browser: Browser, role: Role, only: string | undefined): Prom
   return written;
 }
 
-async function main(): Promise<void> {
+/**
+ * Starts the product with the demo data and takes every role's pictures into `target`
+ * (the docs' folders by default); answers the files written.
+ */
+export async function takeShots(target: Target = { guide: GUIDE_IMAGES, readme: README_IMAGES }, only?: string): Promise<string[]> {
   if (!existsSync('dist/index.html')) throw new Error('no web build in dist/: run `npx vite build --logLevel warn` first');
-  const only = process.argv[2];
-  mkdirSync(GUIDE_IMAGES, { recursive: true });
-  mkdirSync(README_IMAGES, { recursive: true });
+  mkdirSync(target.guide, { recursive: true });
+  mkdirSync(target.readme, { recursive: true });
   product = await startProduct({ captchaEnabled: true, seedDemo: true });
   const browser = await launchBrowser();
+  const written: string[] = [];
   try {
-    for (const role of ROLES) {
-      const written = await run(browser, role, only);
-      for (const w of written) console.log(`${role.name}: ${w.replace(resolve('.') + '/', '')}`);
-    }
+    for (const role of ROLES) written.push(...(await run(browser, role, only, target)));
   } finally {
     await browser.close();
     await product.close();
   }
+  return written;
 }
 
-await main();
+/** Takes the pictures into a temporary folder and compares each with the docs' file of its name. */
+export async function checkShots(only?: string): Promise<PictureDiff[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-shots-'));
+  try {
+    const target = { guide: join(dir, 'guide'), readme: join(dir, 'readme'), changing: new Map<string, Box[]>() };
+    const taken = await takeShots(target, only);
+    return taken.map((path) => {
+      const docs = join(path.startsWith(target.readme) ? README_IMAGES : GUIDE_IMAGES, basename(path));
+      return comparePictures(docs, path, target.changing.get(basename(path)) ?? []);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const only = args.find((a) => !a.startsWith('--'));
+  if (args.includes('--check')) {
+    const diffs = await checkShots(only);
+    for (const d of diffs) console.log(`${d.ok ? 'same' : 'DIFFERS'}  ${d.name}: ${d.text}`);
+    const bad = diffs.filter((d) => !d.ok).length;
+    console.log(`${diffs.length} pictures compared, ${bad} differ from their screens`);
+    if (bad) process.exitCode = 1;
+    return;
+  }
+  for (const w of await takeShots(undefined, only)) console.log(w.replace(resolve('.') + '/', ''));
+}
+
+// run as a script (not when a test imports takeShots)
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -62,6 +62,8 @@ export function NoticeMarquee({ inline = false }: { inline?: boolean }) {
               '100%': { transform: 'translateX(-100%)' },
             },
             '&:hover': { animationPlayState: 'paused' },
+            // who asks the system for less motion reads the notice standing still
+            '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
           }}
         >
           <b>{latest.title}</b>
