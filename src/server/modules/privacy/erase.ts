@@ -316,9 +316,22 @@ async function rewriteTables(db: Db, tables: string[]): Promise<void> {
       where schemaname = current_schema() and tablename like ${`${t.replace(/_/g, '\\_')}\\_%\\_py`}`.execute(db);
     for (const r of side.rows) all.add(r.name);
   }
-  for (const t of all) await sql`vacuum full ${sql.table(t)}`.execute(db).catch(() => undefined);
-  await sql`checkpoint`.execute(db).catch(() => undefined);
+  await db.connection().execute(async (conn) => {
+    // a long read (an export) holding a table must not queue every other request on it behind the
+    // rewrite's lock: after REWRITE_LOCK_WAIT the table is left as it is (its free space is
+    // reused by later writes, and the next erasure or retention run rewrites it)
+    await sql`set lock_timeout = ${sql.lit(REWRITE_LOCK_WAIT)}`.execute(conn);
+    try {
+      for (const t of all) await sql`vacuum full ${sql.table(t)}`.execute(conn).catch(() => undefined);
+    } finally {
+      await sql`reset lock_timeout`.execute(conn).catch(() => undefined);
+    }
+    await sql`checkpoint`.execute(conn).catch(() => undefined);
+  });
 }
+
+/** How long a table's rewrite waits for its lock before it leaves the table as it is. */
+const REWRITE_LOCK_WAIT = '10s';
 
 async function rebuiltOnce(db: Db): Promise<boolean> {
   const row = await db.selectFrom(SECRET_TABLE).select('name').where('name', '=', REBUILT).executeTakeFirst();
