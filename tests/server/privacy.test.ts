@@ -20,6 +20,7 @@ import { personalSpecs } from '../../src/server/modules/privacy/sources.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
 import { enterPerson, PERSON, personInRows, postgresFileBytes } from './privacy-helpers.ts';
+import { multipartFile } from './multipart.ts';
 import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
 import type { Page } from '../support/answers.ts';
 
@@ -51,6 +52,12 @@ describe.each(testApps())('personal information requests on %s', (dialect, start
   const deleted = new Map<string, number>();
 
   const post = (url: string, payload: object, headers = admin) => app.inject({ method: 'POST', url, headers, payload });
+  // SQLite: the bytes of the database file and its log, free space included
+  const sqliteFileBytes = () => {
+    sqliteHandleOf(app.database)!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    const file = join(t.config.dataDir, 'console.db');
+    return Buffer.concat([readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)]);
+  };
 
   beforeAll(async () => {
     t = await start({ backupKey: TEST_BACKUP_KEY });
@@ -205,12 +212,6 @@ describe.each(testApps())('personal information requests on %s', (dialect, start
       const bytes = t.dialect === 'sqlite' ? sqliteFileBytes() : await postgresFileBytes(app);
       return [PERSON.idNumber, PERSON.mobile, PERSON.name].filter((v) => bytes.includes(Buffer.from(v, 'utf8')));
     };
-    // SQLite: the bytes of the database file and its log, free space included
-    const sqliteFileBytes = () => {
-      sqliteHandleOf(app.database)!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-      const file = join(t.config.dataDir, 'console.db');
-      return Buffer.concat([readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)]);
-    };
     expect(await leftovers()).toEqual([]);
 
     // the backup made before the erasure still holds the person: restoring it erases them again
@@ -225,6 +226,49 @@ describe.each(testApps())('personal information requests on %s', (dialect, start
     expect(afterRestore.json<Found>().groups).toEqual([]);
     expect(await leftovers()).toEqual([]);
   }, 600_000);
+
+  it('an erasure deletes the uploaded files the erased records name, from the disk too', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const upload = multipartFile('photo.png', png, 'image/png');
+    const stored = await app.inject({
+      method: 'POST',
+      url: '/api/pictures',
+      headers: { ...admin, ...upload.headers },
+      payload: upload.payload,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const { key, url } = stored.json<{ key: string; url: string }>();
+    const row = await app.database.db
+      .selectFrom('sys_file')
+      .select(['storage', 'path'])
+      .where('file_key', '=', key)
+      .executeTakeFirstOrThrow();
+    // kept in the database (sys_file) or on the disk, as the storage setting says
+    const onDisk = row.storage === 'disk' ? join(t.config.dataDir, 'uploads', String(row.path)) : undefined;
+    if (onDisk) expect(existsSync(onDisk)).toBe(true);
+    const fileBytes = () => (t.dialect === 'sqlite' ? Promise.resolve(sqliteFileBytes()) : postgresFileBytes(app));
+    if (!onDisk) expect((await fileBytes()).includes(png)).toBe(true);
+    const mobile = '13911112222';
+    const created = await post('/api/sysQuestion', {
+      userType: '员工',
+      model: '系统',
+      title: '附件',
+      content: `见照片 ${url}`,
+      mobile,
+      username: '上官婉',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+
+    const res = await post('/api/privacy/erase', { mobile, reason: '本人申请删除' });
+    expect(res.statusCode, res.body).toBe(200);
+    const line = res.json<{ lines: Array<{ resource: string; files: number }> }>().lines.find((l) => l.resource === 'sysQuestion');
+    expect(line?.files).toBe(1);
+    expect((await app.inject({ method: 'GET', url, headers: admin })).statusCode).toBe(404);
+    expect(await app.database.db.selectFrom('sys_file').select('file_key').where('file_key', '=', key).executeTakeFirst()).toBeUndefined();
+    if (onDisk) expect(existsSync(onDisk)).toBe(false);
+    // nor are its bytes left in the database's free space
+    expect((await fileBytes()).includes(png)).toBe(false);
+  });
 
   it.skipIf(dialect !== 'postgres')(
     'PostgreSQL: an erasure does not wait for a table another request holds; it leaves that table as it is after the lock wait',

@@ -365,6 +365,8 @@ export async function erasePerson(
       lines.push(done.line);
       paths.push(...done.paths);
       touched.push(group.table);
+      // files kept in the database: their bytes were in sys_file's rows
+      if (done.line.files) touched.push('sys_file');
     }
     const left = await maskLeftovers(trx, subjects, found);
     const ledger = await addToLedger(trx, opts.secret, subjects);

@@ -294,6 +294,7 @@ export async function runRetention(
       line.files = done.line.files;
       paths.push(...done.paths);
       touched.push(a.spec.table);
+      if (done.line.files) touched.push('sys_file');
       subjects.push(...identifiersOf(a.spec, a.records));
     }
     const logLines = await maskLogLines(trx, subjects);
