@@ -307,7 +307,8 @@ export async function secureErase<T>(
  * vacuum (it compacts pages, it does not clear them): the tables the erasure touched, with their
  * pinyin side tables, are rewritten (VACUUM FULL: a new file, the old one removed at the next
  * checkpoint, indexes rebuilt). Each takes its table's exclusive lock for the time of the copy.
- * The write-ahead log and its archives hold the values until they are recycled (docs/personal-information.md).
+ * The write-ahead log is switched to a new segment before the checkpoint; the old segments and
+ * any archive are the server's settings' business (docs/personal-information.md).
  */
 async function rewriteTables(db: Db, tables: string[]): Promise<void> {
   const all = new Set(tables);
@@ -326,6 +327,9 @@ async function rewriteTables(db: Db, tables: string[]): Promise<void> {
     } finally {
       await sql`reset lock_timeout`.execute(conn).catch(() => undefined);
     }
+    // the log segment holding the erased values is closed, and the checkpoint lets the server
+    // remove it (with wal_recycle = off and no archive it is deleted, not kept for reuse)
+    await sql`select pg_switch_wal()`.execute(conn).catch(() => undefined);
     await sql`checkpoint`.execute(conn).catch(() => undefined);
   });
 }
