@@ -12,7 +12,7 @@ import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 
 /** The largest share of differing pixels a picture may have and still show its screen. */
-export const TOLERANCE = 0.002;
+export const TOLERANCE = 0.005;
 
 /** A rectangle of a picture, in pixels. */
 export interface Box {
