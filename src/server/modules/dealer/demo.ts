@@ -13,10 +13,11 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { resourceByName } from '../../../generated/resources.ts';
 import { writePinyinKeys } from '../../crud/pinyin/pinyin-search.ts';
 import { checkRecord, insertAll } from '../../crud/index.ts';
-import { checkDemand, countPrice } from '../../../shared/dbc-demand.ts';
+import { checkDemand } from '../../../shared/dbc-demand.ts';
 import { STATUS_FLAGS } from '../../../shared/dbc-status.ts';
 import { DEMO_MEMBERS } from './members.ts';
 import { memberValues } from './customers.ts';
+import { demandRecord, recordStatusChange } from './requests.ts';
 
 export const DEMO_DEALER_PASSWORD = 'Jxs@123456';
 export const DEMO_DEALERS = [
@@ -87,46 +88,15 @@ export async function seedDemoDealerRecords(app: FastifyInstance): Promise<void>
   });
   if (!demand.ok) throw new Error(`demo demand refused: ${JSON.stringify(demand.errors)}`);
   const reason = '资料齐全，同意';
-  const record = checked(
-    'dbcInfo',
-    {
-      ...demand.values,
-      compId,
-      duId: Number(customer.id),
-      khName: member.surname,
-      khMobile: member.mobile,
-      mid: member.mid,
-      subscribe: member.subscribe,
-      countPrice: countPrice(demand.values, app.config.dbcDailyPrice),
-    },
-    { status: 2, ...STATUS_FLAGS[2], auditReason: reason },
-  );
+  const record = checked('dbcInfo', demandRecord(compId, demand.values, customer, member, app.config.dbcDailyPrice), {
+    status: 2,
+    ...STATUS_FLAGS[2],
+    auditReason: reason,
+  });
   await insertAll(database, demands, [record], actor);
   const row = await db.selectFrom(demands.table).select('id').where('du_id', '=', Number(customer.id)).executeTakeFirstOrThrow();
   const at = nowText();
-  await db
-    .insertInto('dbc_info_history')
-    .values([
-      {
-        info_id: Number(row.id),
-        from_status: null,
-        to_status: 1,
-        action: 'submit',
-        reason: null,
-        actor_kind: 'dealer',
-        actor: actor.username,
-        create_time: at,
-      },
-      {
-        info_id: Number(row.id),
-        from_status: 1,
-        to_status: 2,
-        action: 'approve',
-        reason,
-        actor_kind: 'staff',
-        actor: 'admin',
-        create_time: at,
-      },
-    ])
-    .execute();
+  const dealer = { kind: 'dealer' as const, name: actor.username };
+  await recordStatusChange(db, Number(row.id), null, 1, 'submit', null, dealer, at);
+  await recordStatusChange(db, Number(row.id), 1, 2, 'approve', reason, { kind: 'staff', name: 'admin' }, at);
 }

@@ -47,7 +47,7 @@ export const AUDIT_REASON_REQUIRED = '请填写审核意见';
 export const TARGET_INVALID = '目标状态只能是租赁已交车、客户用车中、客户已还车或订单完结';
 export const AUDIT_STATUS_INVALID = '审核结果只能是通过或不通过';
 
-interface Actor {
+export interface Actor {
   kind: 'dealer' | 'staff';
   name: string;
 }
@@ -56,6 +56,52 @@ interface Actor {
 const revisionBy = (actor: Actor): RevisionActor => ({ kind: actor.kind === 'dealer' ? 'dealer' : 'user', name: actor.name.slice(0, 64) });
 
 const spec = () => resourceByName.dbcInfo;
+
+/** A car request's stored values: the form's, its customer and member, and the price they come to. */
+export function demandRecord(
+  compId: number,
+  values: DemandValues,
+  customer: Record<string, unknown>,
+  member: { surname: string; mobile: string; mid: string | null; subscribe: number },
+  dailyPrice: number,
+) {
+  return {
+    ...values,
+    compId,
+    duId: Number(customer.id),
+    khName: member.surname,
+    khMobile: member.mobile,
+    mid: member.mid,
+    subscribe: member.subscribe,
+    countPrice: countPrice(values, dailyPrice),
+  };
+}
+
+/** One status change of a request in its history (dbc_info_history). */
+export async function recordStatusChange(
+  trx: Db,
+  infoId: number,
+  from: number | null,
+  to: number,
+  action: string,
+  reason: string | null,
+  actor: Actor,
+  at: string,
+) {
+  await trx
+    .insertInto('dbc_info_history')
+    .values({
+      info_id: infoId,
+      from_status: from,
+      to_status: to,
+      action,
+      reason,
+      actor_kind: actor.kind,
+      actor: actor.name.slice(0, 64),
+      create_time: at,
+    })
+    .execute();
+}
 
 export function registerRequestRoutes(
   app: FastifyInstance,
@@ -93,28 +139,16 @@ export function registerRequestRoutes(
     return { values: checked.values, customer, member };
   }
 
-  function demandRecord(
-    compId: number,
-    values: DemandValues,
-    customer: Record<string, unknown>,
-    member: { surname: string; mobile: string; mid: string | null; subscribe: number },
-  ) {
-    return {
-      ...values,
-      compId,
-      duId: Number(customer.id),
-      khName: member.surname,
-      khMobile: member.mobile,
-      mid: member.mid,
-      subscribe: member.subscribe,
-      countPrice: countPrice(values, app.config.dbcDailyPrice),
-    };
-  }
-
   async function insertDemand(compId: number, body: Record<string, unknown>, actor: Actor) {
     const { values, customer, member } = await prepareDemand(compId, body, actor);
     const now = nowText();
-    const record = { ...demandRecord(compId, values, customer, member), status: 1, ...STATUS_FLAGS[1], createTime: now, updateTime: now };
+    const record = {
+      ...demandRecord(compId, values, customer, member, app.config.dbcDailyPrice),
+      status: 1,
+      ...STATUS_FLAGS[1],
+      createTime: now,
+      updateTime: now,
+    };
     const inserted = await database.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto(spec().table)
@@ -122,7 +156,7 @@ export function registerRequestRoutes(
         .returning(columns())
         .executeTakeFirstOrThrow();
       await writePinyinKeys(trx, spec(), [row]);
-      await history(trx, Number(row.id), null, 1, 'submit', null, actor, now);
+      await recordStatusChange(trx, Number(row.id), null, 1, 'submit', null, actor, now);
       await writeRevisions(trx, database.dialect, spec(), revisionBy(actor), [
         { recordId: Number(row.id), action: 'create', changes: snapshotChanges(spec(), rowToRecord(spec(), row), 'new') },
       ]);
@@ -130,31 +164,6 @@ export function registerRequestRoutes(
     });
     tableChanged(database, spec().table);
     return rowToRecord(spec(), inserted);
-  }
-
-  async function history(
-    trx: Db,
-    infoId: number,
-    from: number | null,
-    to: number,
-    action: string,
-    reason: string | null,
-    actor: Actor,
-    at: string,
-  ) {
-    await trx
-      .insertInto('dbc_info_history')
-      .values({
-        info_id: infoId,
-        from_status: from,
-        to_status: to,
-        action,
-        reason,
-        actor_kind: actor.kind,
-        actor: actor.name.slice(0, 64),
-        create_time: at,
-      })
-      .execute();
   }
 
   /**
@@ -192,7 +201,7 @@ export function registerRequestRoutes(
           { recordId: id, action: plan.to !== from ? 'status' : 'update', changes },
         ]);
       // a status record says where the request moved: an edit while 审核中 stays 审核中 and moves nowhere
-      if (plan.to !== from) await history(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
+      if (plan.to !== from) await recordStatusChange(trx, id, from, plan.to, action, opts.reason ?? null, actor, now);
     });
     tableChanged(database, spec().table);
   }
@@ -271,7 +280,7 @@ export function registerRequestRoutes(
       { kind: 'dealer', name: d.username },
       existing,
     );
-    const extra = demandRecord(d.compId, values, customer, member);
+    const extra = demandRecord(d.compId, values, customer, member, app.config.dbcDailyPrice);
     await transition(Number(existing.id), 'resubmit', { kind: 'dealer', name: d.username }, { compId: d.compId, extra, reason: null });
     return reply.status(204).send();
   });

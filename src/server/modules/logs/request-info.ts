@@ -66,8 +66,13 @@ export function maskStoredParams(text: string, keys: PersonalKeys): string {
   } catch {
     let out = maskPersonalText(text);
     for (const [key, kind] of keys) {
-      const quoted = new RegExp(`("${key.replace(/[^A-Za-z0-9_]/g, '')}":)("(?:[^"\\\\]|\\\\.)*"|-?\\d+)`, 'g');
-      out = out.replace(quoted, (_m, head: string, value: string) => `${head}${JSON.stringify(mask(kind, value.replace(/^"|"$/g, '')))}`);
+      // a quoted value, also the one the cut left without its closing quote, or a number
+      const quoted = new RegExp(`("${key.replace(/[^A-Za-z0-9_]/g, '')}":)("(?:[^"\\\\]|\\\\.)*(?:"|…$)|-?\\d+)`, 'g');
+      out = out.replace(quoted, (_m, head: string, value: string) => {
+        const cut = value.endsWith('…');
+        const plain = value.replace(/…$/, '').replace(/^"|"$/g, '');
+        return `${head}${JSON.stringify(mask(kind, plain))}${cut ? '…' : ''}`;
+      });
     }
     return out;
   }

@@ -268,38 +268,32 @@ export async function addToLedger(db: Db, secret: string, subjects: Subject[]): 
 const REBUILT = 'sqlite_rebuilt';
 
 /**
- * Runs an erasure in one transaction. SQLite's connection keeps `secure_delete` on, so what the
- * erasure deletes or overwrites is zeroed in place and a WAL checkpoint takes the old page
- * images out of the log; only a file written before that (with old copies of values in its free
- * space) is rebuilt, by one VACUUM on its first erasure. On PostgreSQL the touched tables are
- * rewritten (rewriteTables). `work` answers its result, the files to unlink after the commit and the tables it
- * touched (their cached counts are forgotten).
+ * Runs an erasure in one transaction, then makes sure the erased values are not left in the
+ * database's free space. SQLite's connection keeps `secure_delete` on, so what the erasure deletes
+ * or overwrites is zeroed in place and a WAL checkpoint takes the old page images out of the log;
+ * only a file written before that (with old copies of values in its free space) is rebuilt, by one
+ * VACUUM on its first erasure. On PostgreSQL the touched tables are rewritten (rewriteTables).
+ * `work` answers its result, the files to unlink after the commit and the tables it touched (their
+ * cached counts are forgotten). A transaction that fails changed nothing: nothing follows it.
  */
 export async function secureErase<T>(
   database: Database,
   work: (trx: Db) => Promise<{ result: T; paths: string[]; touched: string[] }>,
 ): Promise<T> {
+  const done = await database.db.transaction().execute(work);
+  const touched = new Set(done.touched);
+  for (const t of touched) tableChanged(database, t);
+  for (const p of done.paths) await unlink(p).catch(() => undefined);
   const handle = sqliteHandleOf(database);
-  const touched = new Set<string>();
-  try {
-    const done = await database.db.transaction().execute(async (trx) => {
-      const out = await work(trx);
-      for (const t of out.touched) touched.add(t);
-      return out;
-    });
-    for (const p of done.paths) await unlink(p).catch(() => undefined);
-    return done.result;
-  } finally {
-    if (handle) {
-      if (!(await rebuiltOnce(database.db))) {
-        handle.sqlite.exec('VACUUM');
-        await database.db.insertInto(SECRET_TABLE).values({ name: REBUILT, value: nowText() }).execute();
-      }
-      handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  if (handle) {
+    if (!(await rebuiltOnce(database.db))) {
+      handle.sqlite.exec('VACUUM');
+      await database.db.insertInto(SECRET_TABLE).values({ name: REBUILT, value: nowText() }).execute();
     }
-    for (const t of touched) tableChanged(database, t);
-    if (database.dialect === 'postgres') await rewriteTables(database.db, [...touched, REVISION_TABLE, 'sys_log']);
+    handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   }
+  if (database.dialect === 'postgres') await rewriteTables(database.db, [...touched, REVISION_TABLE, 'sys_log']);
+  return done.result;
 }
 
 /**
