@@ -55,6 +55,11 @@ export function loadSchemas(schemasDir: string): LoadedSchema[] {
       seen.set(key, spec.name);
     }
   }
+  for (const { file, spec } of loaded) {
+    if (spec.renamedFrom && loaded.some((l) => l.spec.name === spec.renamedFrom)) {
+      throw new SchemaError(file, '/x-entity/renamedFrom', `"${spec.renamedFrom}" is still an entity (schemas/${spec.renamedFrom}.json)`);
+    }
+  }
   return loaded;
 }
 

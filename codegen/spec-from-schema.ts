@@ -42,6 +42,7 @@ const ENTITY_FIELDS = [
   'ownedByApplicant',
   'read',
   'indexes',
+  'renamedFrom',
 ];
 
 export const FIELD_TYPES: FieldType[] = ['integer', 'number', 'string', 'boolean'];
@@ -860,6 +861,15 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     'a Chinese title is required',
     ent.title as string,
   );
+  const renamedFrom = ent.renamedFrom as string | undefined;
+  if (renamedFrom !== undefined)
+    need(
+      file,
+      '/x-entity/renamedFrom',
+      typeof renamedFrom === 'string' && IDENT.test(renamedFrom) && renamedFrom !== name,
+      'must be the entity name before the rename (an identifier other than x-entity.name)',
+      null,
+    );
   const permission = (ent.permission as string | undefined) ?? name;
   need(file, '/x-entity/permission', typeof permission === 'string' && IDENT.test(permission), 'must be an identifier', null);
   const pageSize = (ent.pageSize as number | undefined) ?? 10;
@@ -1070,5 +1080,6 @@ export function specFromSchema(file: string, raw: unknown): ResourceSpec {
     ...(indexes !== undefined ? { indexes } : {}),
     ...(unique !== undefined ? { unique } : {}),
     ...(personal ? { personal } : {}),
+    ...(renamedFrom !== undefined ? { renamedFrom } : {}),
   };
 }

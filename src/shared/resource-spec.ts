@@ -88,6 +88,12 @@ export interface ResourceSpec {
   path: string;
   /** permission module: keys are `${permission}:add|edit|del|download|import` */
   permission: string;
+  /**
+   * `x-entity.renamedFrom`: the entity's name before a rename. `npm run schema:plan` writes a
+   * migration that moves its table, history, recycle bin, pinyin keys, menus and permission keys
+   * (with the roles holding them) to the new name; kept until every database has applied it.
+   */
+  renamedFrom?: string;
   title: string;
   /** default sort, e.g. ['id,desc'] */
   sort: string[];

@@ -341,6 +341,8 @@ describe('bad schemas stop codegen with the file, the path and the problem', () 
     expectBad((s) => (s['x-entity'].actions = ['add', 'print']), '/x-entity/actions', /add, edit, del, download, import/);
     expectBad((s) => (s['x-entity'].path = '/api/tmpThing'), '/x-entity/path', /no leading slash/);
     expectBad((s) => delete s['x-entity'].title, '/x-entity/title', /Chinese title/);
+    expectBad((s) => (s['x-entity'].renamedFrom = 'tmpThing'), '/x-entity/renamedFrom', /before the rename/);
+    expectBad((s) => (s['x-entity'].renamedFrom = 'tmp-thing'), '/x-entity/renamedFrom', /before the rename/);
     expectBad((s: Partial<TestSchema>) => delete s['x-entity'], '/x-entity', /x-entity is required/);
   });
   it('indexes lists 2-4 properties with an eq or in filter; each becomes (columns..., id)', async () => {
@@ -460,6 +462,19 @@ describe('loading a schemas folder', () => {
     );
     expect(err.path).toBe('/x-entity/table');
     expect(err.problem).toMatch(/table "tmp_thing" is already used by/);
+  });
+
+  it('x-entity.renamedFrom names the entity before the rename, not one that still exists', () => {
+    const other = tmpThingSchema();
+    other.$id = 'otherThing';
+    other['x-entity'] = { name: 'otherThing', title: '另一物品', renamedFrom: 'tmpThing' };
+    const err = schemaError(() =>
+      loadSchemas(folder({ 'tmpThing.json': JSON.stringify(tmpThingSchema()), 'otherThing.json': JSON.stringify(other) })),
+    );
+    expect(err.file).toBe('schemas/otherThing.json');
+    expect(err.path).toBe('/x-entity/renamedFrom');
+    expect(err.problem).toMatch(/still an entity \(schemas\/tmpThing\.json\)/);
+    expect(loadSpecs(folder({ 'otherThing.json': JSON.stringify(other) }))[0].renamedFrom).toBe('tmpThing');
   });
 });
 

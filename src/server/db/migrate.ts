@@ -237,6 +237,16 @@ async function applySchema(db: Db, dialect: Dialect, specs: ResourceSpec[], opts
             await deleteSnapshot(trx, step.entity);
             continue;
           }
+          if (step.kind === 'renameEntity') {
+            const moved = patchShape(snapshots.get(step.from), step);
+            snapshots.delete(step.from);
+            await deleteSnapshot(trx, step.from);
+            if (moved) {
+              snapshots.set(step.entity, moved);
+              await writeSnapshot(trx, moved, nowText());
+            }
+            continue;
+          }
           const patched = patchShape(snapshots.get(step.entity), step);
           if (patched) {
             snapshots.set(step.entity, patched);

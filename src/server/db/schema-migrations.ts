@@ -36,6 +36,7 @@ import {
 } from './schema-plan.ts';
 import { applyUniqueStep, UniqueStepRefused } from './unique-plan.ts';
 import { PINYIN_MARKER_TABLE, pinyinTable } from '../crud/pinyin/pinyin-search.ts';
+import { applyEntityRename } from './entity-rename.ts';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
 export const MIGRATION_NAME = /^\d{4}-[A-Za-z0-9_.-]+\.json$/;
@@ -57,7 +58,17 @@ export interface AppliedMigration {
 
 export const checksumOf = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
-const STEP_KINDS = new Set(['rename', 'typeChange', 'narrow', 'requiredAdded', 'enumNarrowed', 'dropColumn', 'dropTable', 'uniqueAdded']);
+const STEP_KINDS = new Set([
+  'rename',
+  'typeChange',
+  'narrow',
+  'requiredAdded',
+  'enumNarrowed',
+  'dropColumn',
+  'dropTable',
+  'uniqueAdded',
+  'renameEntity',
+]);
 
 /** The migration files of `dir` in name order (none when the folder does not exist). */
 export function readMigrationFiles(dir: string): MigrationFile[] {
@@ -191,6 +202,7 @@ async function rebuildColumn(
 }
 
 async function applyStep(db: Db, dialect: Dialect, file: string, step: MigrationStep, idOf: (table: string) => string | undefined) {
+  if (step.kind === 'renameEntity') return applyEntityRename(db, dialect, step);
   const live = await liveColumns(db, dialect, step.table);
   if (!live) return; // a database that never had the table: it is created as the schema says
   const t = sql.table(step.table);
@@ -321,6 +333,7 @@ async function applyStep(db: Db, dialect: Dialect, file: string, step: Migration
 export function patchShape(shape: EntityShape | undefined, step: MigrationStep): EntityShape | undefined {
   // a unique rule lives in the catalog (its index), not in the snapshot
   if (!shape || step.kind === 'dropTable' || step.kind === 'uniqueAdded') return shape;
+  if (step.kind === 'renameEntity') return { ...shape, name: step.entity, table: step.table, permission: step.permission };
   if (step.kind === 'dropColumn') {
     return {
       ...shape,
@@ -341,7 +354,7 @@ export async function applyMigrationSteps(
 ): Promise<void> {
   for (const step of file.steps) {
     await applyStep(db, dialect, file.name, step, idOf);
-    await forgetPinyinKeys(db, dialect, step);
+    if (step.kind !== 'renameEntity') await forgetPinyinKeys(db, dialect, step);
   }
 }
 
@@ -353,6 +366,7 @@ function columnsOf(step: MigrationStep): string[] | 'all' {
     case 'dropColumn':
       return [step.column];
     case 'dropTable':
+    case 'renameEntity':
       return 'all';
     case 'uniqueAdded':
       return step.fields.map((f) => f.column);

@@ -36,6 +36,8 @@ export interface FieldShape {
 export interface EntityShape {
   name: string;
   table: string;
+  /** the permission module (`x-entity.permission`); shapes kept before it was recorded lack it */
+  permission?: string;
   fields: FieldShape[];
   /** properties removed from the schema whose columns are kept (until a plan drops them) */
   removed?: FieldShape[];
@@ -49,6 +51,7 @@ export function shapeOf(spec: ResourceSpec): EntityShape {
   return {
     name: spec.name,
     table: spec.table,
+    permission: spec.permission,
     fields: spec.fields.map((f) => {
       const shape: FieldShape = { name: f.name, column: f.column, type: f.type, required: f.required };
       if (f.format) shape.format = f.format;
@@ -172,6 +175,7 @@ export type MigrationStep =
   | (StepBase & { kind: 'enumNarrowed'; property: string; to: FieldShape; replace: Record<string, unknown> })
   | (StepBase & { kind: 'dropColumn'; column: string })
   | (StepBase & { kind: 'dropTable' })
+  | (StepBase & { kind: 'renameEntity'; from: string; fromTable: string; fromPermission: string; permission: string })
   | UniqueStep;
 
 export type ChangeKind =
@@ -185,6 +189,7 @@ export type ChangeKind =
   | 'enumNarrowed'
   | 'removedProperty'
   | 'removedEntity'
+  | 'renameEntity'
   | 'uniqueAdded'
   | 'uniqueRemoved';
 
@@ -563,7 +568,7 @@ export async function removedEntities(
   const out: Change[] = [];
   const tables = new Set(specs.map((s) => s.table));
   for (const [name, shape] of snapshots) {
-    if (specs.some((s) => s.name === name) || tables.has(shape.table)) continue;
+    if (specs.some((s) => s.name === name || s.renamedFrom === name) || tables.has(shape.table)) continue;
     if (!(await liveColumns(db, dialect, shape.table))) continue;
     const idColumn = shape.fields.find((f) => f.auto === 'id')?.column;
     const kept = await allRows(db, shape.table, idColumn);
@@ -583,9 +588,68 @@ export async function removedEntities(
   return out;
 }
 
+/**
+ * An entity whose schema says `x-entity.renamedFrom` while the database still knows it by that
+ * name: one change moving its table (when the name of the table changed too), its history and
+ * recycle bin, its pinyin keys, its menus and its permission keys with the roles holding them.
+ * Null when there is nothing to move (already applied, or a database that never had it).
+ */
+export async function planEntityRename(
+  db: Db,
+  dialect: Dialect,
+  spec: ResourceSpec,
+  snapshots: Map<string, EntityShape>,
+): Promise<Change | null> {
+  const from = spec.renamedFrom;
+  const old = from ? snapshots.get(from) : undefined;
+  if (!from || !old || snapshots.has(spec.name)) return null;
+  const live = await liveColumns(db, dialect, old.table);
+  if (!live) return null;
+  const fromPermission = old.permission ?? (await oldPermission(db, dialect, from)) ?? from;
+  const idColumn = old.fields.find((f) => f.auto === 'id')?.column;
+  const rows = await allRows(db, old.table, idColumn);
+  const table = old.table === spec.table ? '' : `，表 ${old.table} → ${spec.table}`;
+  const tableEn = old.table === spec.table ? '' : `, table ${old.table} -> ${spec.table}`;
+  const keys = fromPermission === spec.permission ? '' : `，权限 ${fromPermission}:* → ${spec.permission}:*`;
+  const keysEn = fromPermission === spec.permission ? '' : `, permission keys ${fromPermission}:* -> ${spec.permission}:*`;
+  return {
+    entity: spec.name,
+    table: spec.table,
+    kind: 'renameEntity',
+    auto: false,
+    blocking: true,
+    zh: `实体重命名 ${from} → ${spec.name}${table}${keys}`,
+    en: `entity renamed ${from} -> ${spec.name}${tableEn}${keysEn}`,
+    ...rows,
+    effect: `${rows.rows} rows, their history and recycle bin, the menus and the roles' grants move to the new name`,
+    step: {
+      entity: spec.name,
+      table: spec.table,
+      kind: 'renameEntity',
+      from,
+      fromTable: old.table,
+      fromPermission,
+      permission: spec.permission,
+    },
+  };
+}
+
+/** The permission module of a menu opening `#/<name>` (shapes kept before they recorded it). */
+async function oldPermission(db: Db, dialect: Dialect, name: string): Promise<string | undefined> {
+  if (!(await liveColumns(db, dialect, 'sys_menu'))) return undefined;
+  const r = await sql<{ permission: string | null }>`select permission from sys_menu where type = 1 and path = ${name}`.execute(db);
+  const key = r.rows.map((x) => x.permission).find((p) => p?.endsWith(':list'));
+  return key?.slice(0, -':list'.length);
+}
+
 export async function planAll(db: Db, dialect: Dialect, specs: ResourceSpec[], snapshots: Map<string, EntityShape>): Promise<Change[]> {
   const out: Change[] = [];
-  for (const spec of specs) out.push(...(await planEntity(db, dialect, spec, snapshots.get(spec.name))));
+  for (const spec of specs) {
+    // a rename not yet applied: the entity's other changes are planned once it has its new name
+    const renamed = await planEntityRename(db, dialect, spec, snapshots);
+    if (renamed) out.push(renamed);
+    else out.push(...(await planEntity(db, dialect, spec, snapshots.get(spec.name))));
+  }
   out.push(...(await removedEntities(db, dialect, specs, snapshots)));
   return out;
 }
