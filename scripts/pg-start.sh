@@ -13,6 +13,6 @@ if [ ! -d "$dir" ]; then
   run "'$bindir/initdb' -D '$dir/data' -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
 fi
 if ! run "'$bindir/pg_ctl' -D '$dir/data' status" >/dev/null 2>&1; then
-  run "'$bindir/pg_ctl' -D '$dir/data' -l '$dir/log' -w -o \"-p $port -k /tmp -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200\" start" >/dev/null
+  run "'$bindir/pg_ctl' -D '$dir/data' -l '$dir/log' -w -o \"-p $port -k /tmp -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c wal_recycle=off\" start" >/dev/null
 fi
 echo "postgres://postgres@127.0.0.1:$port/postgres"

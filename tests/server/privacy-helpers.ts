@@ -111,3 +111,37 @@ export async function postgresFileBytes(app: FastifyInstance): Promise<Buffer> {
   expect(parts.length).toBeGreaterThan(50);
   return Buffer.concat(parts);
 }
+
+/** Bytes read per call from a log segment (16 MiB each). */
+const WAL_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Which of `values` a file of PostgreSQL's write-ahead log holds (pg_wal, read by the server:
+ * the test's user is a superuser); every segment present, or the `newest` few.
+ */
+export async function walHolds(app: FastifyInstance, values: string[], opts: { newest?: number } = {}): Promise<string[]> {
+  const db = app.database.db;
+  const r = await sql<{
+    name: string;
+    size: string | number;
+  }>`select name, size from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$' order by name`.execute(db);
+  const segments = opts.newest ? r.rows.slice(-opts.newest) : r.rows;
+  expect(segments.length).toBeGreaterThan(0);
+  const wanted = values.map((v) => Buffer.from(v, 'utf8'));
+  const overlap = Math.max(...wanted.map((w) => w.length));
+  const found = new Set<string>();
+  for (const seg of segments) {
+    const size = Number(seg.size);
+    for (let at = 0; at < size; at += WAL_CHUNK) {
+      const len = Math.min(WAL_CHUNK + overlap, size - at);
+      // missing_ok: a checkpoint may remove the segment meanwhile
+      const part = await sql<{
+        bytes: Buffer | null;
+      }>`select pg_read_binary_file(${`pg_wal/${seg.name}`}, ${at}, ${len}, true) as bytes`.execute(db);
+      const bytes = part.rows[0].bytes;
+      if (!bytes) break;
+      wanted.forEach((w, i) => bytes.includes(w) && found.add(values[i]));
+    }
+  }
+  return values.filter((v) => found.has(v));
+}

@@ -8,6 +8,7 @@
  * - the erasure follows each schema's x-erase, and afterwards the database file holds neither
  *   the ID number, the mobile nor the name, and a restore of an older backup erases them again.
  */
+import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ import type { ResourceSpec } from '../../src/shared/resource-spec.ts';
 import { personalSpecs } from '../../src/server/modules/privacy/sources.ts';
 import { createStaff, loginAs } from './auth-helpers.ts';
 import { ADMIN_PASSWORD, bearer, errorOf, testApps, type TestApp } from './helpers.ts';
-import { enterPerson, PERSON, personInRows, postgresFileBytes } from './privacy-helpers.ts';
+import { enterPerson, PERSON, personInRows, postgresFileBytes, walHolds } from './privacy-helpers.ts';
 import { multipartFile } from './multipart.ts';
 import { stepUpPassword, TEST_BACKUP_KEY } from './backup-helpers.ts';
 import type { Page } from '../support/answers.ts';
@@ -290,6 +291,33 @@ describe.each(testApps())('personal information requests on %s', (dialect, start
           await sql`rollback`.execute(reader);
         }
       });
+    },
+  );
+
+  it.skipIf(dialect !== 'postgres')(
+    'PostgreSQL: an erasure leaves the erased values in no file of the write-ahead log (wal_recycle = off, as docs/deployment.md asks)',
+    { timeout: 180_000 },
+    async () => {
+      const db = app.database.db;
+      const setting = await sql<{ wal_recycle: string }>`show wal_recycle`.execute(db);
+      expect(setting.rows[0].wal_recycle, 'start PostgreSQL with wal_recycle = off, as scripts/pg-start.sh does').toBe('off');
+      // values no other test writes to the server's log, which all databases of the server share
+      const mobile = `139${String(randomInt(10_000_000, 100_000_000))}`;
+      const name = `上官${String.fromCharCode(0x4e00 + randomInt(0, 20_000), 0x4e00 + randomInt(0, 20_000), 0x4e00 + randomInt(0, 20_000))}`;
+      const created = await post('/api/sysQuestion', {
+        userType: '客户',
+        model: '系统',
+        title: '回访',
+        content: '问题',
+        mobile,
+        username: name,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      // the write reached the log's files: the newest segments hold both values (so the check below can fail)
+      await expect.poll(() => walHolds(app, [mobile, name], { newest: 3 }), { timeout: 30_000, interval: 500 }).toEqual([mobile, name]);
+      const res = await post('/api/privacy/erase', { mobile, reason: '本人申请删除' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await walHolds(app, [mobile, name])).toEqual([]);
     },
   );
 });
