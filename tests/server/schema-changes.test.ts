@@ -465,6 +465,41 @@ describe.each(testApps())('schema changes on %s', { timeout: 180_000 }, (dialect
     expect(cols?.has('content')).toBe(true);
   });
 
+  it('a renamed property is renamed in the history and the recycle bin: an old version and a deleted record bring its value back', async () => {
+    const { ids } = await begin(undefined, [{ remark: '建议一' }, { remark: '建议二' }]);
+    const t0 = t!;
+    const before = await t0.reopen({ resources: specsWith() });
+    const token = bearer(await loginAs(before, 'admin', ADMIN_PASSWORD));
+    const edit = await before.inject({
+      method: 'PUT',
+      url: '/api/sysQuestion',
+      headers: token,
+      payload: { ...BASE, id: ids[0], remark: '建议一改' },
+    });
+    expect(edit.statusCode, edit.body).toBeLessThan(300);
+    const del = await before.inject({ method: 'DELETE', url: '/api/sysQuestion', headers: token, payload: [ids[1]] });
+    expect(del.statusCode, del.body).toBe(200);
+    await before.close();
+    const specs = specsWith((q) => {
+      q.properties.suggestion = { ...q.properties.remark, 'x-renamedFrom': 'remark' };
+      delete q.properties.remark;
+    });
+    await plan(t0.config, specs);
+    const app = await t0.reopen({ resources: specs });
+    const admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+    const history = await app.inject({ method: 'GET', url: `/api/sysQuestion/${ids[0]}/history`, headers: admin });
+    expect(history.statusCode, history.body).toBe(200);
+    const revisions = history.json<{ content: Array<{ id: number; action: string; changes: Array<{ field: string }> }> }>().content;
+    expect(revisions.find((r) => r.action === 'update')?.changes.map((c) => c.field)).toEqual(['suggestion']);
+    expect(JSON.stringify(revisions)).not.toContain('"remark"');
+    const created = revisions.find((r) => r.action === 'create')!;
+    const restored = await app.inject({ method: 'POST', url: `/api/sysQuestion/${ids[0]}/restore/${created.id}`, headers: admin });
+    expect(restored.statusCode, restored.body).toBe(200);
+    const fromBin = await app.inject({ method: 'POST', url: '/api/sysQuestion/recycleBin/restore', headers: admin, payload: [ids[1]] });
+    expect(fromBin.statusCode, fromBin.body).toBe(200);
+    expect((await rowsOf(app, ids)).map((r) => r.suggestion)).toEqual(['建议一', '建议二']);
+  });
+
   it('an applied migration edited afterwards stops the start', async () => {
     await begin(undefined, [{ remark: '建议' }]);
     const specs = specsWith((q) => {

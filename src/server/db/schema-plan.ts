@@ -168,7 +168,7 @@ interface StepBase {
   table: string;
 }
 export type MigrationStep =
-  | (StepBase & { kind: 'rename'; property: string; from: string; to: FieldShape })
+  | (StepBase & { kind: 'rename'; property: string; from: string; to: FieldShape; fromProperty?: string })
   | (StepBase & { kind: 'typeChange'; property: string; from: FieldShape | null; to: FieldShape; nonConverting: 'refuse' | 'null' })
   | (StepBase & { kind: 'narrow'; property: string; from: number | null; to: FieldShape; tooLong: 'refuse' | 'truncate' })
   | (StepBase & { kind: 'requiredAdded'; property: string; to: FieldShape; fill: unknown })
@@ -418,7 +418,7 @@ export async function planEntity(db: Db, dialect: Dialect, spec: ResourceSpec, o
           en: `renamed ${fromName} -> ${f.name} (column ${fromColumn} -> ${f.column})`,
           ...carried,
           effect: `${carried.rows} values move to the new name`,
-          step: { ...base, kind: 'rename', property: f.name, from: fromColumn, to: f },
+          step: { ...base, kind: 'rename', property: f.name, from: fromColumn, to: f, fromProperty: fromName },
         });
         continue;
       }
