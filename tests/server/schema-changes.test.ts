@@ -500,6 +500,31 @@ describe.each(testApps())('schema changes on %s', { timeout: 180_000 }, (dialect
     expect((await rowsOf(app, ids)).map((r) => r.suggestion)).toEqual(['建议一', '建议二']);
   });
 
+  it('a record deleted before an enum value was replaced comes back from the recycle bin with the replacement', async () => {
+    // one row holding the value stays in the table (the plan counts the table's rows), one is in the bin
+    const { ids } = await begin(undefined, [{ model: '其他' }, { model: '其他' }]);
+    const t0 = t!;
+    const before = await t0.reopen({ resources: specsWith() });
+    const token = bearer(await loginAs(before, 'admin', ADMIN_PASSWORD));
+    expect((await before.inject({ method: 'DELETE', url: '/api/sysQuestion', headers: token, payload: [ids[1]] })).statusCode).toBe(200);
+    await before.close();
+    const specs = specsWith((q) => {
+      const m = q.properties.model;
+      m.enum = m.enum!.filter((v) => v !== '其他');
+      m['x-options'] = m['x-options']!.filter((o) => o.value !== '其他');
+    });
+    const name = (await plan(t0.config, specs))!;
+    const file = join(migrations, name);
+    const m = JSON.parse(readFileSync(file, 'utf8')) as { steps: Json[] };
+    m.steps[0].replace = { 其他: '服务' };
+    writeFileSync(file, JSON.stringify(m, null, 2));
+    const app = await t0.reopen({ resources: specs });
+    const admin = bearer(await loginAs(app, 'admin', ADMIN_PASSWORD));
+    const fromBin = await app.inject({ method: 'POST', url: '/api/sysQuestion/recycleBin/restore', headers: admin, payload: [ids[1]] });
+    expect(fromBin.statusCode, fromBin.body).toBe(200);
+    expect((await rowsOf(app, ids)).map((r) => r.model)).toEqual(['服务', '服务']);
+  });
+
   it('an applied migration edited afterwards stops the start', async () => {
     await begin(undefined, [{ remark: '建议' }]);
     const specs = specsWith((q) => {

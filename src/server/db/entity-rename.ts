@@ -11,7 +11,6 @@
  * - its menus: the keys `old:*` become `new:*` on the same menu rows, so every role holding them
  *   keeps them (roles hold menus by id) and help pages stay with their menu; the screen's menu
  *   opens `#/<new name>` where it opened `#/<old name>`.
- * A renamed property's revisions are rewritten by renameInRevisions (below).
  * The snapshot is moved by the caller (migrate.ts). Nothing is done when the old table is gone
  * (already applied) or was never there (a database created after the rename).
  */
@@ -88,30 +87,4 @@ export async function applyEntityRename(db: Db, dialect: Dialect, step: RenameSt
     await sql`update ${sql.table(REVISION_TABLE)} set resource = ${step.entity} where resource = ${step.from}`.execute(db);
   }
   await moveMenus(db, dialect, step);
-}
-
-/** Revisions read per batch when a property rename rewrites them. */
-const REVISION_BATCH = 1000;
-
-/**
- * A renamed property in the entity's history and recycle bin: each revision's changes (and each
- * delete snapshot) name the property by its new name, so an old version restores it and a record
- * restored from the bin keeps its value.
- */
-export async function renameInRevisions(db: Db, dialect: Dialect, entity: string, from: string, to: string): Promise<void> {
-  if (from === to || !(await liveColumns(db, dialect, REVISION_TABLE))) return;
-  const t = sql.table(REVISION_TABLE);
-  const key = `%${JSON.stringify(from)}%`;
-  for (let last = 0; ;) {
-    const r = await sql<{ id: number | string; changes: string }>`select id, changes from ${t}
-      where resource = ${entity} and id > ${last} and changes like ${key} order by id limit ${sql.lit(REVISION_BATCH)}`.execute(db);
-    for (const row of r.rows) {
-      const changes = JSON.parse(row.changes) as Record<string, unknown>;
-      if (!(from in changes) || to in changes) continue;
-      const renamed = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k === from ? to : k, v]));
-      await sql`update ${t} set changes = ${JSON.stringify(renamed)} where id = ${row.id}`.execute(db);
-    }
-    if (r.rows.length < REVISION_BATCH) return;
-    last = Number(r.rows[r.rows.length - 1].id);
-  }
 }

@@ -36,12 +36,10 @@ import {
 } from './schema-plan.ts';
 import { applyUniqueStep, UniqueStepRefused } from './unique-plan.ts';
 import { PINYIN_MARKER_TABLE, pinyinTable } from '../crud/pinyin/pinyin-search.ts';
-import { applyEntityRename, renameInRevisions } from './entity-rename.ts';
+import { applyEntityRename } from './entity-rename.ts';
+import { applyStepToRevisions } from './revision-steps.ts';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
-
-/** A property's name from its column (snake_case), where a step does not record it. */
-const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 export const MIGRATION_NAME = /^\d{4}-[A-Za-z0-9_.-]+\.json$/;
 
@@ -216,8 +214,6 @@ async function applyStep(db: Db, dialect: Dialect, file: string, step: Migration
         await dropIndexesOn(db, dialect, step.table, step.from);
         await sql`alter table ${t} rename column ${sql.ref(step.from)} to ${sql.ref(step.to.column)}`.execute(db);
       }
-      // migrations written before the old name was recorded: the column's name in camelCase
-      await renameInRevisions(db, dialect, step.entity, step.fromProperty ?? camelCase(step.from), step.to.name);
       return;
     case 'dropColumn':
       if (live.has(step.column)) {
@@ -360,6 +356,7 @@ export async function applyMigrationSteps(
 ): Promise<void> {
   for (const step of file.steps) {
     await applyStep(db, dialect, file.name, step, idOf);
+    await applyStepToRevisions(db, dialect, step);
     if (step.kind !== 'renameEntity') await forgetPinyinKeys(db, dialect, step);
   }
 }
