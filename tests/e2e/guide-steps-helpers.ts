@@ -6,8 +6,10 @@
  */
 import { expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { guideText } from './guide-reader.ts';
-import { api, newPage, signInAs, type Product } from './support.ts';
+import { api, newPage, openFromMenu, signInAs, type Product } from './support.ts';
+import { notice, waitForCall } from './list-helpers.ts';
 import type { Created } from '../support/answers.ts';
 
 /** How long a step is given to show its outcome (a notice, a row, a download). */
@@ -71,7 +73,6 @@ export async function makeUser(product: Product, adminToken: string, user: NewUs
 
 /** A password of the account's own (not the initial one), as after its first change. */
 export async function ownPassword(product: Product, userId: number, password: string): Promise<void> {
-  const { hashPassword } = await import('../../src/server/auth/passwords.ts');
   await product.app.database.db
     .updateTable('sys_user')
     .set({ password: await hashPassword(password), is_def_password: 0 })
@@ -131,6 +132,28 @@ export async function confirmNamed(page: Page, title: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: title, exact: true });
   await dialog.getByRole('button', { name: '确定' }).click();
   await dialog.waitFor({ state: 'detached' });
+}
+
+/** A row of the user list (用户管理) by user name. */
+export const userRow = (page: Page, username: string) =>
+  page
+    .getByRole('table', { name: '用户列表' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: username, exact: true }) });
+
+/** Sets 系统名称 on the 系统设置 screen and saves it; answers the name it had. */
+export async function saveSystemName(page: Page, name: string): Promise<string> {
+  const form = page.getByRole('form', { name: '系统设置' });
+  if (!(await form.isVisible())) await openFromMenu(page, '系统设置', 'api/system/sysConfig');
+  const field = form.getByLabel('系统名称');
+  await expect.poll(() => field.inputValue()).not.toBe('');
+  const old = await field.inputValue();
+  await field.fill(name);
+  const saved = waitForCall(page, 'PUT', 'api/system/sysConfig');
+  await form.getByRole('button', { name: '保存' }).click();
+  expect((await saved).status()).toBeLessThan(300);
+  await notice(page, '保存成功').waitFor();
+  return old;
 }
 
 /** Picks an option of a MUI select or picker by its text (indented names included). */

@@ -11,6 +11,10 @@
  * password, the directory a menu moves to, the applicant page's address) are taken from the page.
  * Each step makes the rows it works on, through the API as an administrator would have, so the
  * steps do not depend on one another.
+ *
+ * Where the product does not do what a page says, the step is written as the page says it and
+ * marked `it.fails`, with the finding above it: it fails (and so passes) until the product or the
+ * page changes, then it passes (and so fails) and becomes a plain `it`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
@@ -24,6 +28,8 @@ import { api, launchBrowser, newPage, openFromMenu, pending, shotOnFailure, star
 import {
   confirm,
   confirmNamed,
+  saveSystemName,
+  userRow,
   deptIdOf,
   guideSays,
   guideValue,
@@ -65,13 +71,6 @@ async function windowOf(user: { username: string; password: string }, options?: 
 
 /** The initial password the admin page names for new and reset accounts. */
 const initialPassword = () => guideValue(ADMIN_PAGE, /新增的账号和「重置密码」后的账号使用初始密码 (\S+?)，/);
-
-/** A row of the user list (用户管理) by user name. */
-const userRow = (page: Page, username: string) =>
-  page
-    .getByRole('table', { name: '用户列表' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: username, exact: true }) });
 
 interface UserAnswer {
   content: Array<{ id: number; username: string; nickName: string; enabled: boolean; dept?: { name?: string } }>;
@@ -433,6 +432,35 @@ describe(`${ADMIN_PAGE}, its steps taken as its demo account`, () => {
     expect(await storedUser('guide_bin')).toMatchObject({ id, nickName: '手册回收', dept: { name: '销售部' } });
   });
 
+  it('系统设置 保存: the new system name shows at once in the console, and to a colleague on their next page', async () => {
+    guideSays(ADMIN_PAGE, '系统设置：系统名称、公司名称、备案号、网站图标、系统 Logo 和首页图片，保存后所有人立即看到');
+    const colleague = await windowOf(accountOf(SERVICE_PAGE));
+    const page = await windowOf(accountOf(ADMIN_PAGE));
+    const old = await saveSystemName(page, '手册车商系统');
+    try {
+      await expect.poll(() => page.getByTestId('sidebar-brand').innerText()).toBe('手册车商系统');
+      await colleague.reload();
+      await expect.poll(() => colleague.getByTestId('sidebar-brand').innerText()).toBe('手册车商系统');
+    } finally {
+      await saveSystemName(page, old);
+    }
+  });
+
+  // Finding: 「保存后所有人立即看到」 holds for a page opened or reloaded after the save; a
+  // colleague's console that is already open keeps the old name until it is reloaded (nothing
+  // tells open consoles of the change). Marked as failing until the product (or the page) changes.
+  it.fails('系统设置 保存: a colleague’s console already open shows the new name without reloading', async () => {
+    const colleague = await windowOf(accountOf(SERVICE_PAGE));
+    await colleague.getByTestId('sidebar-brand').waitFor();
+    const page = await windowOf(accountOf(ADMIN_PAGE));
+    const old = await saveSystemName(page, '手册车商系统');
+    try {
+      await expect.poll(() => colleague.getByTestId('sidebar-brand').innerText()).toBe('手册车商系统');
+    } finally {
+      await saveSystemName(page, old);
+    }
+  });
+
   it('发件箱: the code 忘记密码 sends is there, and it resets the password', async () => {
     guideSays(ADMIN_PAGE, '发件箱：未配置短信、邮件服务时，验证码等消息会放在这里');
     guideSays('README.md', '忘记密码时点击「忘记密码」，用账号绑定的手机号接收短信验证码重置');
@@ -534,6 +562,36 @@ describe(`${HR_PAGE}, its steps taken as its demo account`, () => {
     await page.getByRole('dialog', { name: '调岗记录：手册离职' }).getByText('个人发展').waitFor();
   });
 
+  it('员工花名册 编辑 saves the entry; 导出 downloads the current result', async () => {
+    guideSays(HR_PAGE, '「导出」当前结果', '编辑：修改员工档案');
+    await makeStaffEntry(product, adminToken, { name: '手册导出', mobile: '13700000013', dept: '售后服务部', job: '机修技师' });
+    const page = await windowOf(accountOf(HR_PAGE));
+    const row = await rosterRow(page, '手册导出');
+    await row.getByRole('button', { name: '编辑', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: '编辑员工花名册' }).waitFor();
+    await dialog.getByRole('textbox', { name: /^备注/ }).fill('手册：持高级技师证');
+    const saved = waitForCall(page, 'PUT', 'api/staff');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await saved).status()).toBe(204);
+    await notice(page, '编辑成功').waitFor();
+    const stored = (await api(product, adminToken, 'GET', `/api/staff?name=${encodeURIComponent('手册导出')}`)).json<{
+      content: Array<{ remark: string | null }>;
+    }>();
+    expect(stored.content[0].remark).toBe('手册：持高级技师证');
+
+    // the list holds the one entry searched for: so does the file
+    const download = pending(page.waitForEvent('download'));
+    await page.getByTestId('list-toolbar').getByRole('button', { name: '导出' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await file.path());
+    const sheet = book.worksheets[0];
+    expect(sheet.actualRowCount).toBe(2);
+    expect((sheet.getRow(2).values as unknown[]).map(String)).toContain('手册导出');
+  });
+
   it('人事招聘信息 新增: the posting shows on the applicants’ phone page', async () => {
     guideSays(HR_PAGE, '「人事管理 → 人事招聘信息」', '启用的岗位会出现在应聘者手机页面的招聘列表里');
     const address = guideValue(HR_PAGE, /把手机页面地址 (\S+)（/);
@@ -633,6 +691,69 @@ describe(`${SERVICE_PAGE}, its steps taken as its demo account`, () => {
       .getByRole('region', { name: '系统消息' })
       .getByRole('button', { name: new RegExp(title) })
       .waitFor();
+  });
+
+  it('系统消息推送 编辑 and 删除: the list and the colleagues’ notices follow', async () => {
+    guideSays(SERVICE_PAGE, '也可编辑或删除已发布的消息');
+    const made = await api(product, adminToken, 'POST', '/api/sysSocket', {
+      title: '手册通知：旧标题',
+      msg: '内容',
+      type: 1,
+      enabled: true,
+    });
+    expect(made.status, made.body).toBe(201);
+    const colleagueToken = await loginAs(product.app, accountOf(HR_PAGE).username, accountOf(HR_PAGE).password);
+    const noticesOfColleague = async () =>
+      JSON.stringify((await api(product, colleagueToken, 'GET', '/api/sysSocket/getSocket?page=0&size=50')).json());
+    const page = await windowOf(accountOf(SERVICE_PAGE));
+    await openFromMenu(page, '系统消息推送', 'api/sysSocket');
+    await dataRows(page).filter({ hasText: '手册通知：旧标题' }).getByRole('button', { name: '编辑' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: '编辑系统消息推送' }).waitFor();
+    await dialog.getByRole('textbox', { name: /^标题/ }).fill('手册通知：新标题');
+    const saved = waitForCall(page, 'PUT', 'api/sysSocket');
+    await dialog.getByRole('button', { name: '确认' }).click();
+    expect((await saved).status()).toBe(204);
+    await notice(page, '编辑成功').waitFor();
+    const row = dataRows(page).filter({ hasText: '手册通知：新标题' });
+    await row.waitFor();
+    expect(await noticesOfColleague()).toContain('手册通知：新标题');
+
+    await row.getByRole('button', { name: '删除' }).click();
+    const removed = waitForCall(page, 'DELETE', 'api/sysSocket');
+    await confirm(page);
+    expect((await removed).status()).toBeLessThan(300);
+    await row.waitFor({ state: 'detached' });
+    expect(await noticesOfColleague()).not.toContain('手册通知：新标题');
+  });
+
+  // Finding: the page says 「可查看每条消息谁已读」; the server answers it (GET api/sysSocket/getReadUser)
+  // but the console offers it nowhere: neither the message's row nor its dialog names the readers.
+  // Marked as failing until the product (or the page) changes.
+  it.fails('系统消息推送: who has read a message can be seen from its row', async () => {
+    guideSays(SERVICE_PAGE, '可查看每条消息谁已读');
+    const made = await api(product, adminToken, 'POST', '/api/sysSocket', {
+      title: '手册通知：谁已读',
+      msg: '内容',
+      type: 1,
+      enabled: true,
+    });
+    expect(made.status, made.body).toBe(201);
+    const reader = accountOf(HR_PAGE);
+    const readerToken = await loginAs(product.app, reader.username, reader.password);
+    const read = await api(product, readerToken, 'PUT', '/api/sysSocket/read', { id: made.json<{ id: number }>().id });
+    expect(read.status, read.body).toBe(200);
+    const readerName = (await storedUser(reader.username))?.nickName ?? reader.username;
+
+    const page = await windowOf(accountOf(SERVICE_PAGE));
+    await openFromMenu(page, '系统消息推送', 'api/sysSocket');
+    const row = dataRows(page).filter({ hasText: '手册通知：谁已读' });
+    let seen = await row.innerText();
+    await row.getByRole('button', { name: '编辑' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: '编辑系统消息推送' }).waitFor();
+    seen += await dialog.innerText();
+    expect(seen, 'the readers of the message').toMatch(new RegExp(`${readerName}|${reader.username}`));
   });
 
   it('提醒类型 新增 adds a type; 编辑 changes its 提前提醒天数', async () => {
