@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { guideText } from './guide-reader.ts';
-import { api, newPage, openFromMenu, signInAs, type Product } from './support.ts';
+import { api, newPage, openFromMenu, signInAs, tokenOf, type Product } from './support.ts';
 import { notice, waitForCall } from './list-helpers.ts';
 import type { Created } from '../support/answers.ts';
 
@@ -117,6 +117,12 @@ export async function signedIn(
   const page = await newPage(browser);
   page.setDefaultTimeout(WAIT);
   await signInAs(page, product, user, options);
+  // the sidebar's directories arrive with the user's menus: a directory opened before would fold again
+  const build = (await api(product, await tokenOf(page), 'GET', '/api/menus/build')).json<
+    Array<{ meta?: unknown; children?: unknown[] }>
+  >();
+  if (!options?.keepPasswordDialog && build.some((m) => m.meta && m.children?.length))
+    await page.locator('.RaSidebar-fixed [aria-expanded]').first().waitFor();
   return page;
 }
 

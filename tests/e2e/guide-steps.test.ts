@@ -216,6 +216,87 @@ describe(`${ADMIN_PAGE}, its steps taken as its demo account`, () => {
     await openFromMenu(holder, '提醒类型', 'api/kf/kfRemindType');
   });
 
+  it('用户管理 编辑: a second 岗位 gives the account the pages of both roles', async () => {
+    guideSays(ADMIN_PAGE, '一个员工可以有多个角色，权限取并集');
+    const id = await makeUser(product, adminToken, { username: 'guide_two', nickName: '手册兼岗', dept: '销售部', role: '客服' });
+    await ownPassword(product, id, OWN_PASSWORD);
+    const page = await windowOf(accountOf(ADMIN_PAGE));
+    await openFromMenu(page, '用户管理', 'api/users');
+    await userRow(page, 'guide_two').getByRole('button', { name: '编辑' }).click();
+    const dialog = page.getByRole('dialog');
+    await pick(page, dialog.getByRole('combobox', { name: '岗位' }), /^销售顾问/);
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await notice(page, '编辑成功').waitFor();
+    await userRow(page, 'guide_two')
+      .getByText(/客服、销售顾问|销售顾问、客服/)
+      .waitFor();
+
+    const staff = await windowOf({ username: 'guide_two', password: OWN_PASSWORD });
+    await openFromMenu(staff, '问题反馈', 'api/sysQuestion');
+    await openFromMenu(staff, '潜客档案', 'api/xs/xsSubmersibleFile');
+  });
+
+  it('角色管理 菜单分配 by a manager who is not admin: a menu they hold is granted, one they do not hold is refused', async () => {
+    guideSays(ADMIN_PAGE, '非 admin 的管理者只能授予自己拥有的菜单');
+    const { db } = product.app.database;
+    // the manager's role: 角色管理 (list, edit) and 提醒类型 with all its buttons, and the directories above them
+    const all = await db.selectFrom('sys_menu').select(['id', 'pid', 'permission']).execute();
+    const byKey = (key: string) => all.find((m) => m.permission === key)!;
+    const remind = Number(byKey('kfRemindType:list').id);
+    const held = new Set<number>();
+    for (const m of [byKey('roles:list'), byKey('roles:edit'), ...all.filter((x) => Number(x.id) === remind || Number(x.pid) === remind)])
+      for (let at: (typeof all)[number] | undefined = m; at;) {
+        held.add(Number(at.id));
+        const parent: unknown = at.pid;
+        at = all.find((x) => Number(x.id) === Number(parent));
+      }
+    const role = async (name: string, level: number) => {
+      const res = await api(product, adminToken, 'POST', '/api/roles', { name, level, dataScope: '全部', description: '' });
+      expect(res.status, res.body).toBe(201);
+      return res.json<{ id: number }>().id;
+    };
+    const manager = await role('手册主管', 3);
+    const granted = await api(product, adminToken, 'PUT', '/api/roles/menu', { id: manager, menus: [...held].map((id) => ({ id })) });
+    expect(granted.status, granted.body).toBe(204);
+    const member = await role('手册组员', 4);
+    const id = await makeUser(product, adminToken, {
+      username: 'guide_lead',
+      nickName: '手册主管人',
+      dept: '售后服务部',
+      role: '手册主管',
+    });
+    await ownPassword(product, id, OWN_PASSWORD);
+    const menusOf = async (roleId: number) =>
+      (
+        await db
+          .selectFrom('sys_roles_menus')
+          .innerJoin('sys_menu', 'sys_menu.id', 'sys_roles_menus.menu_id')
+          .select('sys_menu.title')
+          .where('sys_roles_menus.role_id', '=', roleId)
+          .execute()
+      ).map((m) => String(m.title));
+
+    const page = await windowOf({ username: 'guide_lead', password: OWN_PASSWORD });
+    await openFromMenu(page, '角色管理', 'api/roles');
+    await page.getByRole('table', { name: '角色列表' }).getByRole('cell', { name: '手册组员', exact: true }).click();
+    const tree = page.getByRole('tree', { name: '菜单分配' });
+    await tree.getByRole('checkbox', { name: '提醒类型', exact: true }).check();
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await notice(page, '保存成功').waitFor();
+    expect(await menusOf(member)).toContain('提醒类型');
+
+    // a menu the manager does not hold: refused (the console then shows its no-permission page,
+    // not the server's message 只能分配你自己拥有的菜单), and the role stays as it was
+    await tree.getByRole('checkbox', { name: '问题反馈', exact: true }).check();
+    const refused = waitForCall(page, 'PUT', 'api/roles/menu');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    expect((await refused).status()).toBe(403);
+    expect(await menusOf(member)).not.toContain('问题反馈');
+    expect(await menusOf(member)).toContain('提醒类型');
+  });
+
   it('菜单管理 编辑: 上级类目 moves the menu into the directory; its page keeps its address', async () => {
     guideSays(ADMIN_PAGE, '「系统管理 → 菜单管理」', '「菜单排序」调整位置后「确定」', '移动菜单不改变页面地址');
     const directory = guideValue(ADMIN_PAGE, /在「上级类目」选择目录（如「([^」]+)」）/);
@@ -820,8 +901,24 @@ describe(`${SALES_PAGE}, its steps taken as its demo account`, () => {
     expect(await mainOf(leads[1].model)).toBe('否');
   });
 
-  it('利润数据明细 and 整车结算 导出: each downloads an Excel file of the list', async () => {
-    guideSays(SALES_PAGE, '「销售管理 → 利润数据明细」和「整车结算」', '可「导出」Excel');
+  it('利润数据明细 and 整车结算 导出: each downloads an Excel file of the department’s rows', async () => {
+    guideSays(SALES_PAGE, '「销售管理 → 利润数据明细」和「整车结算」', '查询本部门的销售利润和结算数据', '可「导出」Excel');
+    // a row of another department on each screen: it must not reach the consultant's file
+    const other = await deptIdOf(product, '售后服务部');
+    const sales = await deptIdOf(product, '销售部');
+    for (const [path, row] of [
+      [
+        '/api/xs/xsLrSjmx',
+        { orgId: other, saleDate: '2026-11-01', brand: '手册品牌', cx: '手册他部车型', salePrice: 100000, costPrice: 90000 },
+      ],
+      [
+        '/api/xsZjs',
+        { orgId: other, settleDate: '2026-11-01', customerName: '手册他部', brand: '手册品牌', cx: '手册他部车型', amount: 100000 },
+      ],
+    ] as const) {
+      const res = await api(product, adminToken, 'POST', path, row);
+      expect(res.status, res.body).toBe(201);
+    }
     const page = await windowOf(accountOf(SALES_PAGE));
     for (const [title, path] of [
       ['利润数据明细', 'api/xs/xsLrSjmx'],
@@ -839,6 +936,17 @@ describe(`${SALES_PAGE}, its steps taken as its demo account`, () => {
       expect(sheet.rowCount, `${title}: rows of the export`).toBeGreaterThan(1);
       const header = (sheet.getRow(1).values as unknown[]).map(String);
       expect(header.join('|'), title).toContain('车型');
+      const company = header.indexOf('所属公司');
+      expect(company, `${title}: 所属公司 in ${header.join('|')}`).toBeGreaterThan(0);
+      const companies = new Set<string>();
+      sheet.eachRow((r, n) => {
+        if (n > 1) companies.add(r.getCell(company).text);
+      });
+      // the file holds the company as its id (the list shows its name)
+      expect(
+        [...companies].filter((c) => c !== '销售部' && c !== String(sales)),
+        title,
+      ).toEqual([]);
     }
   });
 });
