@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, pending, startProduct, VIEWPORT, type Product } from '../tests/e2e/support.ts';
+import { animationsDone, launchBrowser, pending, startProduct, VIEWPORT, type Product } from '../tests/e2e/support.ts';
 import { latestOutbox } from '../src/server/providers/outbox.ts';
 import { comparePictures, type Box, type PictureDiff } from './screenshot-diff.ts';
 
@@ -122,9 +122,29 @@ async function openScreen(page: Page, menuTitle: string): Promise<void> {
 /** Lets the screen finish drawing (fonts, progress bars, transitions) before the picture. */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // a list or a tree still loading shows a progress bar, and a list's rows come after its answer:
+  // on a loaded machine a picture taken at a fixed pause showed 员工花名册 without its rows
+  await page
+    .locator('[role="progressbar"]')
+    .first()
+    .waitFor({ state: 'hidden', timeout: SETTLE_WAIT })
+    .catch(() => undefined);
+  const table = page.locator('main table').first();
+  if (await table.isVisible()) {
+    await table
+      .locator('tbody tr')
+      .first()
+      .waitFor({ timeout: SETTLE_WAIT })
+      .catch(() => undefined);
+  }
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300);
+  await animationsDone(page);
+  // the frame after the last change is painted
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
+
+/** How long a screen is given to finish loading before its picture is taken anyway (and then differs). */
+const SETTLE_WAIT = 30_000;
 
 async function openDialog(page: Page, button: string, title: RegExp | string): Promise<void> {
   await page.getByRole('button', { name: button, exact: true }).first().click();

@@ -14,6 +14,7 @@
  */
 import type { Db } from '../../types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ResourceSpec } from '../../../shared/resource-spec.ts';
 import { nowText } from '../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { requestScope, withDescendants, type DataScope } from '../../auth/data-scope.ts';
@@ -64,6 +65,13 @@ interface Row {
 export const DEPT_NOT_IN_SCOPE = '没有权限操作该部门';
 export const DEPT_HAS_CHILDREN = '所选部门存在下级部门，请先删除下级部门';
 export const DEPT_HAS_USERS = '所选部门存在用户关联，请解除关联后再试';
+/** A record of an entity points at the department (a property with `x-ref` to dept). */
+export const deptHasRecords = (title: string) => `所选部门存在${title}关联，请解除关联后再试`;
+
+/** Every property of every schema whose value is a department (`x-ref.resource` dept). */
+function deptReferences(specs: ResourceSpec[]): Array<{ spec: ResourceSpec; column: string }> {
+  return specs.flatMap((spec) => spec.fields.filter((f) => f.ref?.resource === 'dept').map((f) => ({ spec, column: f.column })));
+}
 export const DEPT_CYCLE = '上级部门不能为自己或自己的下级部门';
 
 async function allRows(db: Db): Promise<Row[]> {
@@ -170,7 +178,8 @@ export const DEPT_TABLE: TrackedTable = {
     ),
 };
 
-export function registerDepartmentAdmin(app: FastifyInstance): void {
+export function registerDepartmentAdmin(app: FastifyInstance, specs: ResourceSpec[]): void {
+  const references = deptReferences(specs);
   const db = app.database.db;
   const dialect = app.database.dialect;
   const scopeOf = (request: Parameters<typeof requestScope>[1]) => requestScope(db, request);
@@ -343,6 +352,11 @@ export function registerDepartmentAdmin(app: FastifyInstance): void {
         .where((eb) => eb.or([eb('dept_id', 'in', ids), eb('org_id', 'in', ids)]))
         .executeTakeFirst();
       if (user) throw badRequest(DEPT_HAS_USERS);
+      // the records of the schemas (a roster entry, a lead) would point at a department that is gone
+      for (const { spec, column } of references) {
+        const held = await trx.selectFrom(spec.table).select(column).where(column, 'in', ids).limit(1).executeTakeFirst();
+        if (held) throw badRequest(deptHasRecords(spec.title));
+      }
       await trackChange(trx, dialect, DEPT_TABLE, request, 'delete', ids, async () => {
         await trx.deleteFrom('sys_roles_depts').where('dept_id', 'in', ids).execute();
         await trx.deleteFrom('sys_dept').where('id', 'in', ids).execute();

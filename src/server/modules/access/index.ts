@@ -27,7 +27,7 @@ export async function registerAccessAdmin(app: FastifyInstance, specs: ResourceS
     await ensureTables(trx, database.dialect, ACCESS_TABLES);
     await seedAccess(trx, specs);
   });
-  registerDepartmentAdmin(app);
+  registerDepartmentAdmin(app, specs);
   registerUserAdmin(app);
   registerUserPicker(app, specs);
   registerRoleAdmin(app);

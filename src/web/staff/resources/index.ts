@@ -11,6 +11,7 @@ import dbcCompany from './dbcCompany/index.tsx';
 import dbcInfo from './dbcInfo/index.tsx';
 import dbcUserInfo from './dbcUserInfo/index.tsx';
 import staff from './staff/index.tsx';
+import sysSocket from './sysSocket/index.tsx';
 
 export const resourceOverrides: Record<string, ResourceOverrides> = {
   sysQuestion,
@@ -20,4 +21,5 @@ export const resourceOverrides: Record<string, ResourceOverrides> = {
   dbcInfo,
   dbcUserInfo,
   staff,
+  sysSocket,
 };
