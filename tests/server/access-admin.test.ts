@@ -366,6 +366,21 @@ describe.each(testApps())('access administration on %s', (_name, start) => {
       await createStaff(t.app, { username: 'pudong', password: PASSWORD, permissions: [], deptId: c.id });
       const withUsers = await api(admin, 'DELETE', '/api/dept', [c.id]);
       expect(errorOf(withUsers).message).toBe('所选部门存在用户关联，请解除关联后再试');
+      // a record of a schema pointing at the department (a posting's 所属部门) keeps it too
+      const posting = await api(admin, 'POST', '/api/staffunZp', {
+        deptId: c.id,
+        job: '门岗位',
+        money: '6000-9000元/月',
+        address: '郑州市金水区',
+        jobNum: 3,
+        jobZz: '接待到店客户',
+        jobYq: '大专以上学历',
+        enabled: true,
+      });
+      expect(posting.statusCode, posting.body).toBe(201);
+      await t.app.database.db.deleteFrom('sys_user').where('username', '=', 'pudong').execute();
+      const withPosting = await api(admin, 'DELETE', '/api/dept', [c.id]);
+      expect(errorOf(withPosting).message).toBe('所选部门存在人事招聘信息关联，请解除关联后再试');
       const created = await api(admin, 'POST', '/api/dept', { name: '', pid: a.id });
       expect(errorOf(created).message).toBe('部门名称不能为空');
       const d = (await api(admin, 'POST', '/api/dept', { name: '临时', pid: a.id })).json<Created>();
